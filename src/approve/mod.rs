@@ -1,0 +1,1 @@
+//! Asking the person: terminal prompt, non-interactive answers, presentation.

@@ -1,0 +1,173 @@
+//! The command line (SPEC section 1), as clap definitions. Lives in the library so that the
+//! man pages and completion scripts are generated from the one definition. No behaviour here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gate",
+    version,
+    about = "One permission policy between a person and any AI coding agent",
+    long_about = "gate starts an AI agent as a child process, reads every tool request it sends as \
+newline-delimited JSON, decides it from host.yaml (deny rules, ask rules, safe list, allow rules, \
+skills, session approvals, the mode, then a prompt on the terminal), and answers the agent.\n\n\
+Deny is final: nothing turns a deny rule into allow. Every decision names the layer and rule \
+that took it: try `gate check 'Bash(git status && rm -rf /)'`.",
+    after_help = "Examples:\n  gate demo                                  see the whole flow on a scripted agent\n  gate init                                  write a commented host.yaml here\n  gate check 'Bash(git push origin main)'    explain one decision\n  gate run -- my-agent --flag                supervise an agent\n  gate run --strict -- my-agent              CI: whatever would prompt is denied"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Supervise an agent: decide each tool request it sends, answer on its stdin
+    Run(RunArgs),
+    /// Decide one call offline and explain which layer and rule decided it
+    #[command(after_help = "Examples:\n  gate check 'Bash(git status && rm -rf /)'\n  gate check bash '{\"command\":\"npm test\"}'\n  gate check write '{\"file_path\":\"docs/a.md\"}' --json\n\nExit status: 0 allow, 3 ask, 4 deny, 2 usage or policy error.")]
+    Check(CheckArgs),
+    /// Parse the policy, report every error with line:column, run its `tests:`
+    Validate(ConfigArg),
+    /// Write a commented host.yaml in the current directory
+    Init {
+        /// Overwrite an existing host.yaml
+        #[arg(long)]
+        force: bool,
+    },
+    /// Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)
+    Approvals {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(subcommand)]
+        action: ApprovalsAction,
+    },
+    /// Print a completion script for SHELL
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
+    /// Print the man page (roff)
+    Man,
+    /// Run a scripted demo agent under gate and show the whole flow
+    Demo(DemoArgs),
+    /// The demo's scripted agent (run by `gate demo`; not for direct use)
+    #[command(name = "__demo-agent", hide = true)]
+    DemoAgent,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ApprovalsAction {
+    /// List stored approvals with their ids and dates
+    List,
+    /// Remove one approval by id
+    Revoke { id: String },
+    /// Remove every stored approval
+    Clear,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct ConfigArg {
+    /// Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
+    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    #[value(name = "default")]
+    Default,
+    #[value(name = "acceptEdits")]
+    AcceptEdits,
+    #[value(name = "plan")]
+    Plan,
+    #[value(name = "dontAsk")]
+    DontAsk,
+    #[value(name = "bypassPermissions")]
+    BypassPermissions,
+}
+
+impl From<ModeArg> for crate::policy::Mode {
+    fn from(m: ModeArg) -> Self {
+        use crate::policy::Mode;
+        match m {
+            ModeArg::Default => Mode::Default,
+            ModeArg::AcceptEdits => Mode::AcceptEdits,
+            ModeArg::Plan => Mode::Plan,
+            ModeArg::DontAsk => Mode::DontAsk,
+            ModeArg::BypassPermissions => Mode::BypassPermissions,
+        }
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub config: ConfigArg,
+    /// Override the policy's mode
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Activate a skill declared in host.yaml for this check (repeatable)
+    #[arg(long = "skill", value_name = "NAME")]
+    pub skills: Vec<String>,
+    /// A tool name (then ARGUMENTS_JSON), or a call in rule syntax: 'Bash(git push origin main)'
+    #[arg(value_name = "TOOL")]
+    pub tool: String,
+    /// The call's arguments as a JSON object
+    #[arg(value_name = "ARGUMENTS_JSON")]
+    pub arguments: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub config: ConfigArg,
+    /// Approve every call that would prompt (deny rules still deny)
+    #[arg(long, conflicts_with = "strict")]
+    pub approve_all: bool,
+    /// Deny every call that would prompt (for CI)
+    #[arg(long)]
+    pub strict: bool,
+    /// Override the policy's mode
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Append one JSON line per decision to PATH
+    #[arg(long, value_name = "PATH")]
+    pub audit: Option<PathBuf>,
+    /// Never prompt (automatic when there is no controlling terminal)
+    #[arg(long)]
+    pub non_interactive: bool,
+    /// Longest protocol line accepted from the agent, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_line: usize,
+    /// Deny a prompt nobody answers within SECS seconds
+    #[arg(long, value_name = "SECS")]
+    pub prompt_timeout: Option<u64>,
+    /// Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET
+    #[arg(long)]
+    pub pty: bool,
+    /// The agent and its arguments
+    #[arg(required = true, last = true, value_name = "PROGRAM")]
+    pub program: Vec<std::ffi::OsString>,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct DemoArgs {
+    /// Never prompt, even at a terminal
+    #[arg(long)]
+    pub non_interactive: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+}

@@ -1,0 +1,64 @@
+//! Loading at the edge: find host.yaml (SPEC section 1's search order), read it and the
+//! persisted approvals beside it, and hand the text to the pure [`crate::policy`] engine.
+
+use std::path::{Path, PathBuf};
+
+use crate::policy::{Env, Policy, PolicyErrors};
+
+/// A policy and where it came from.
+#[derive(Debug)]
+pub struct Loaded {
+    pub policy: Policy,
+    /// The host.yaml that was read, or `None` for the built-in defaults.
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Invalid(PolicyErrors),
+}
+
+/// Find the policy file: an explicit path, else ./host.yaml, else the XDG one, else none.
+pub fn find(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    let local = PathBuf::from("host.yaml");
+    if local.is_file() {
+        return Some(local);
+    }
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| home().map(|h| h.join(".config")))?;
+    let p = xdg.join("gate").join("host.yaml");
+    p.is_file().then_some(p)
+}
+
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+/// Load the policy (and its persisted approvals) from the search order.
+pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match find(explicit) {
+        None => Ok(Loaded { policy: Policy::builtin(&Env { base_dir: cwd, home: home() }), path: None }),
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?;
+            let policy = load_text(&text, &path)?;
+            Ok(Loaded { policy, path: Some(path) })
+        }
+    }
+}
+
+/// Compile host.yaml text that was read from `path`.
+pub fn load_text(text: &str, path: &Path) -> Result<Policy, ConfigError> {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let base_dir = abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
+    let env = Env { base_dir, home: home() };
+    Policy::from_yaml(text, &path.display().to_string(), &env).map_err(ConfigError::Invalid)
+}

@@ -1,0 +1,15 @@
+//! gate: one permission policy between a person and any AI coding agent.
+//!
+//! The library holds everything; `src/main.rs` only parses arguments and maps errors to exit
+//! codes. The pure core ([`policy`], [`shell`]) does no I/O; [`config`] loads files,
+//! [`supervise`] runs the agent, [`protocol`] speaks the wire, [`approve`] asks the person.
+
+pub mod approve;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod demo;
+pub mod policy;
+pub mod protocol;
+pub mod shell;
+pub mod supervise;

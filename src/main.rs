@@ -1,0 +1,34 @@
+//! The `gate` binary: parse arguments, call into the library, map errors to exit codes.
+
+use clap::Parser;
+use gate::cli::{Cli, Command};
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let result = match &cli.command {
+        Command::Run(args) => gate::supervise::run(args),
+        Command::Check(args) => gate::commands::check(args),
+        Command::Validate(args) => gate::commands::validate(args),
+        Command::Init { force } => gate::commands::init(*force),
+        Command::Approvals { config, action } => gate::commands::approvals(config, action),
+        Command::Completions { shell } => gate::commands::completions(*shell),
+        Command::Man => gate::commands::man(),
+        Command::Demo(args) => gate::demo::run(args),
+        Command::DemoAgent => gate::demo::agent(),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("gate: {e:#}");
+            // Errors that reach here happened before any agent started or outside `run`.
+            std::process::exit(if matches!(cli.command, Command::Run(_)) { 1 } else { 2 });
+        }
+    }
+}

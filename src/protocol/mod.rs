@@ -1,0 +1,1 @@
+//! Wire messages of the native protocol (SPEC section 2).
