@@ -135,8 +135,19 @@ pub struct Decision {
 }
 
 impl Decision {
-    pub fn new(decision: Verdict, layer: Layer, rule: Option<String>, reason: impl Into<String>) -> Self {
-        Decision { decision, layer, rule, reason: reason.into(), parts: None }
+    pub fn new(
+        decision: Verdict,
+        layer: Layer,
+        rule: Option<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Decision {
+            decision,
+            layer,
+            rule,
+            reason: reason.into(),
+            parts: None,
+        }
     }
 
     /// The decision every error path takes: deny, with the reason.
