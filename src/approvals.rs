@@ -43,13 +43,8 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<Approval>> {
     match fs::read_to_string(path) {
         Ok(text) if text.trim().is_empty() => Ok(Vec::new()),
         Ok(text) => {
-            let f: File = serde_saphyr::from_str(&text).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: {}",
-                    path.display(),
-                    e.to_string().lines().next().unwrap_or("")
-                )
-            })?;
+            let f: File = serde_saphyr::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().lines().next().unwrap_or("")))?;
             Ok(f.approvals)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
@@ -87,11 +82,7 @@ impl Drop for Lock {
 fn lock(path: &Path) -> anyhow::Result<Lock> {
     let lock = path.with_extension("yaml.lock");
     for attempt in 0..200 {
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&lock)
-        {
+        match fs::OpenOptions::new().write(true).create_new(true).open(&lock) {
             Ok(mut f) => {
                 let _ = writeln!(f, "{}", std::process::id());
                 return Ok(Lock(lock));
@@ -99,12 +90,7 @@ fn lock(path: &Path) -> anyhow::Result<Lock> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 // A lock older than 10 s belongs to a gate that died: take it over.
                 if let Ok(meta) = fs::metadata(&lock) {
-                    if meta
-                        .modified()
-                        .ok()
-                        .and_then(|m| m.elapsed().ok())
-                        .is_some_and(|age| age.as_secs() > 10)
-                    {
+                    if meta.modified().ok().and_then(|m| m.elapsed().ok()).is_some_and(|age| age.as_secs() > 10) {
                         let _ = fs::remove_file(&lock);
                         continue;
                     }
@@ -156,12 +142,7 @@ pub fn add(path: &Path, patterns: &[String], call: &str) -> anyhow::Result<Vec<A
                 continue;
             }
             let id = short_id(p, &now, list.len());
-            let a = Approval {
-                id,
-                pattern: p.clone(),
-                added: now.clone(),
-                call: call.to_string(),
-            };
+            let a = Approval { id, pattern: p.clone(), added: now.clone(), call: call.to_string() };
             list.push(a.clone());
             added.push(a);
         }

@@ -4,17 +4,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Now, as `2026-11-22T04:27:00Z` (or with `.ffffff` microseconds when `micros`).
 pub fn now_rfc3339(micros: bool) -> String {
-    let d = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    format_unix(
-        d.as_secs() as i64,
-        if micros {
-            Some(d.subsec_micros())
-        } else {
-            None
-        },
-    )
+    let d = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    format_unix(d.as_secs() as i64, if micros { Some(d.subsec_micros()) } else { None })
 }
 
 /// Format seconds since the epoch (UTC).
@@ -44,13 +35,7 @@ mod tests {
     #[test]
     fn known_dates() {
         assert_eq!(super::format_unix(0, None), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            super::format_unix(1_795_321_644, None),
-            "2026-11-22T04:27:24Z"
-        );
-        assert_eq!(
-            super::format_unix(951_782_400, Some(5)),
-            "2000-02-29T00:00:00.000005Z"
-        );
+        assert_eq!(super::format_unix(1_795_321_644, None), "2026-11-22T04:27:24Z");
+        assert_eq!(super::format_unix(951_782_400, Some(5)), "2000-02-29T00:00:00.000005Z");
     }
 }

@@ -60,9 +60,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
         Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
             Ok(v @ serde_json::Value::Object(_)) => Call::new(args.tool.clone(), v),
             Ok(_) => {
-                eprintln!(
-                    "gate: ARGUMENTS_JSON must be a JSON object, e.g. '{{\"command\":\"ls\"}}'"
-                );
+                eprintln!("gate: ARGUMENTS_JSON must be a JSON object, e.g. '{{\"command\":\"ls\"}}'");
                 return Ok(2);
             }
             Err(e) => {
@@ -70,29 +68,22 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
                 return Ok(2);
             }
         },
-        None => {
-            match policy.parse_call(&args.tool) {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("gate: {e}");
-                    eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'");
-                    return Ok(2);
-                }
+        None => match policy.parse_call(&args.tool) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("gate: {e}");
+                eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'");
+                return Ok(2);
             }
-        }
+        },
     };
     let declared = policy.skill_names();
     for s in &args.skills {
         if !declared.contains(s) {
-            eprintln!(
-                "gate: warning: skill `{s}` is not declared in the policy; it changes nothing"
-            );
+            eprintln!("gate: warning: skill `{s}` is not declared in the policy; it changes nothing");
         }
     }
-    let ctx = Context {
-        active_skills: &args.skills,
-        session: None,
-    };
+    let ctx = Context { active_skills: &args.skills, session: None };
     let d = policy.decide(&call, &ctx);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -112,31 +103,15 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
     };
     s.push_str(&format!("{}  {what}\n", d.decision.as_str().to_uppercase()));
     s.push_str(&format!("  layer:  {}\n", d.layer));
-    s.push_str(&format!(
-        "  rule:   {}\n",
-        d.rule.as_deref().unwrap_or("(none)")
-    ));
+    s.push_str(&format!("  rule:   {}\n", d.rule.as_deref().unwrap_or("(none)")));
     s.push_str(&format!("  reason: {}\n", d.reason));
     if let Some(parts) = &d.parts {
         if !parts.is_empty() {
             s.push_str("  parts:\n");
-            let width = parts
-                .iter()
-                .map(|p| p.command.chars().count())
-                .max()
-                .unwrap_or(0)
-                .min(48);
+            let width = parts.iter().map(|p| p.command.chars().count()).max().unwrap_or(0).min(48);
             for p in parts {
-                let by = p
-                    .rule
-                    .as_deref()
-                    .map(|r| format!("{} {r}", p.layer))
-                    .unwrap_or_else(|| p.layer.to_string());
-                s.push_str(&format!(
-                    "    {:<5}  {:<width$}  {by}\n",
-                    p.decision.as_str(),
-                    p.command
-                ));
+                let by = p.rule.as_deref().map(|r| format!("{} {r}", p.layer)).unwrap_or_else(|| p.layer.to_string());
+                s.push_str(&format!("    {:<5}  {:<width$}  {by}\n", p.decision.as_str(), p.command));
                 if p.decision != Verdict::Allow || p.rule.is_none() {
                     s.push_str(&format!("           {:<width$}  {}\n", "", p.reason));
                 }
@@ -148,7 +123,9 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
 
 pub fn validate(args: &ConfigArg) -> anyhow::Result<i32> {
     let Some(path) = config::find(args.config.as_deref()) else {
-        eprintln!("gate: no host.yaml here or in $XDG_CONFIG_HOME/gate; the built-in defaults apply (`gate init` writes one)");
+        eprintln!(
+            "gate: no host.yaml here or in $XDG_CONFIG_HOME/gate; the built-in defaults apply (`gate init` writes one)"
+        );
         return Ok(2);
     };
     let text = match std::fs::read_to_string(&path) {
@@ -186,24 +163,12 @@ pub fn validate(args: &ConfigArg) -> anyhow::Result<i32> {
         let call = match call {
             Ok(c) => c,
             Err(e) => {
-                eprintln!(
-                    "{}:{}:{}: test `{}`: {e}",
-                    path.display(),
-                    t.line,
-                    t.column,
-                    t.call
-                );
+                eprintln!("{}:{}:{}: test `{}`: {e}", path.display(), t.line, t.column, t.call);
                 failed += 1;
                 continue;
             }
         };
-        let d = policy.decide(
-            &call,
-            &Context {
-                active_skills: &t.skills,
-                session: None,
-            },
-        );
+        let d = policy.decide(&call, &Context { active_skills: &t.skills, session: None });
         if d.decision != t.expect {
             failed += 1;
             eprintln!(
@@ -215,30 +180,20 @@ pub fn validate(args: &ConfigArg) -> anyhow::Result<i32> {
                 t.expect,
                 d.decision,
                 d.layer,
-                d.rule
-                    .as_deref()
-                    .map(|r| format!(" {r}"))
-                    .unwrap_or_default(),
+                d.rule.as_deref().map(|r| format!(" {r}")).unwrap_or_default(),
                 d.reason
             );
         }
     }
     let n = policy.tests().len();
     if failed > 0 {
-        eprintln!(
-            "gate: {failed} of {n} policy test{} failed",
-            if n == 1 { "" } else { "s" }
-        );
+        eprintln!("gate: {failed} of {n} policy test{} failed", if n == 1 { "" } else { "s" });
         return Ok(2);
     }
     println!(
         "{}: valid{}",
         path.display(),
-        if n > 0 {
-            format!(", {n} test{} passed", if n == 1 { "" } else { "s" })
-        } else {
-            String::new()
-        }
+        if n > 0 { format!(", {n} test{} passed", if n == 1 { "" } else { "s" }) } else { String::new() }
     );
     Ok(0)
 }
@@ -249,8 +204,7 @@ pub fn init(force: bool) -> anyhow::Result<i32> {
         eprintln!("gate: host.yaml already exists here; `gate init --force` overwrites it");
         return Ok(2);
     }
-    std::fs::write(path, EXAMPLE_POLICY)
-        .map_err(|e| anyhow::anyhow!("cannot write host.yaml: {e}"))?;
+    std::fs::write(path, EXAMPLE_POLICY).map_err(|e| anyhow::anyhow!("cannot write host.yaml: {e}"))?;
     println!("wrote host.yaml; check it with `gate validate`, try it with `gate check 'Bash(git status)'`");
     Ok(0)
 }
@@ -264,15 +218,9 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             if list.is_empty() {
                 println!("no \"always\" approvals in {}", store.display());
             } else {
-                println!(
-                    "{:<8}  {:<20}  {:<40}  approved at",
-                    "id", "added", "pattern"
-                );
+                println!("{:<8}  {:<20}  {:<40}  approved at", "id", "added", "pattern");
                 for a in &list {
-                    println!(
-                        "{:<8}  {:<20}  {:<40}  {}",
-                        a.id, a.added, a.pattern, a.call
-                    );
+                    println!("{:<8}  {:<20}  {:<40}  {}", a.id, a.added, a.pattern, a.call);
                 }
             }
             Ok(0)
@@ -325,19 +273,13 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
     let mut pages = Vec::new();
     let mut buf = Vec::new();
     clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
-    pages.push((
-        "gate.1".to_string(),
-        String::from_utf8_lossy(&buf).into_owned(),
-    ));
+    pages.push(("gate.1".to_string(), String::from_utf8_lossy(&buf).into_owned()));
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("gate-{}", sub.get_name());
         let sub = sub.clone().name(name.clone());
         let mut buf = Vec::new();
         clap_mangen::Man::new(sub).render(&mut buf)?;
-        pages.push((
-            format!("{name}.1"),
-            String::from_utf8_lossy(&buf).into_owned(),
-        ));
+        pages.push((format!("{name}.1"), String::from_utf8_lossy(&buf).into_owned()));
     }
     Ok(pages)
 }

@@ -18,10 +18,7 @@ pub struct Loaded {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{0}")]
     Invalid(PolicyErrors),
 }
@@ -44,9 +41,7 @@ pub fn find(explicit: Option<&Path>) -> Option<PathBuf> {
 }
 
 pub fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
 /// Load the policy (and its persisted approvals) from the search order.
@@ -54,25 +49,15 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let mut loaded = match find(explicit) {
         None => Loaded {
-            policy: Policy::builtin(&Env {
-                base_dir: cwd.clone(),
-                home: home(),
-                cwd,
-            }),
+            policy: Policy::builtin(&Env { base_dir: cwd.clone(), home: home(), cwd }),
             path: None,
             warnings: Vec::new(),
         },
         Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?;
             let policy = load_text(&text, &path)?;
-            Loaded {
-                policy,
-                path: Some(path),
-                warnings: Vec::new(),
-            }
+            Loaded { policy, path: Some(path), warnings: Vec::new() }
         }
     };
     let store = crate::approvals::path_for(loaded.path.as_deref());
@@ -80,9 +65,7 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
         Ok(list) => {
             let patterns: Vec<String> = list.into_iter().map(|a| a.pattern).collect();
             if let Err(e) = loaded.policy.set_always(&patterns) {
-                loaded
-                    .warnings
-                    .push(format!("{}: approvals left out: {e}", store.display()));
+                loaded.warnings.push(format!("{}: approvals left out: {e}", store.display()));
             }
         }
         Err(e) => loaded.warnings.push(format!("approvals left out: {e}")),
@@ -93,15 +76,8 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
 /// Compile host.yaml text that was read from `path`.
 pub fn load_text(text: &str, path: &Path) -> Result<Policy, ConfigError> {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let base_dir = abs
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("/"));
+    let base_dir = abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
     let cwd = std::env::current_dir().unwrap_or_else(|_| base_dir.clone());
-    let env = Env {
-        base_dir,
-        home: home(),
-        cwd,
-    };
+    let env = Env { base_dir, home: home(), cwd };
     Policy::from_yaml(text, &path.display().to_string(), &env).map_err(ConfigError::Invalid)
 }

@@ -28,11 +28,7 @@ fn main() {
         Err(e) => {
             eprintln!("gate: {e:#}");
             // Errors that reach here happened before any agent started or outside `run`.
-            std::process::exit(if matches!(cli.command, Command::Run(_)) {
-                1
-            } else {
-                2
-            });
+            std::process::exit(if matches!(cli.command, Command::Run(_)) { 1 } else { 2 });
         }
     }
 }

@@ -15,6 +15,7 @@ struct Outcome {
 fn run_file(file: &str) -> Vec<Outcome> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let ws = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
     std::fs::copy(root.join("host.yaml"), ws.path().join("host.yaml")).unwrap();
     let text = std::fs::read_to_string(root.join(file)).unwrap();
     let mut out = Vec::new();
@@ -23,19 +24,16 @@ fn run_file(file: &str) -> Vec<Outcome> {
             serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: bad case {line}: {e}"));
         let tool = case["tool"].as_str().unwrap();
         let args = case["arguments"].to_string();
-        let o = Command::new(env!("CARGO_BIN_EXE_gate"))
-            .current_dir(ws.path())
-            .env("HOME", ws.path().join("home"))
-            .env_remove("XDG_CONFIG_HOME")
-            .args(["check", "--json", tool, &args])
-            .output()
-            .unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gate"));
+        cmd.current_dir(ws.path()).env("HOME", home.path()).env_remove("XDG_CONFIG_HOME");
+        cmd.args(["check", "--json", tool, &args]);
+        if let Some(mode) = case["mode"].as_str() {
+            cmd.args(["--mode", mode]);
+        }
+        let o = cmd.output().unwrap();
         let stdout = String::from_utf8_lossy(&o.stdout);
         let d: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|_| {
-            panic!(
-                "no JSON for {line}: stdout={stdout} stderr={}",
-                String::from_utf8_lossy(&o.stderr)
-            )
+            panic!("no JSON for {line}: stdout={stdout} stderr={}", String::from_utf8_lossy(&o.stderr))
         });
         let got = d["decision"].as_str().unwrap().to_string();
         let code = o.status.code().unwrap();
@@ -73,10 +71,7 @@ fn check(file: &str) {
         }
     }
     for o in bypasses.iter().chain(wrong.iter()) {
-        eprintln!(
-            "expected {}, got {}: {}\n    {}",
-            o.expect, o.got, o.line, o.detail
-        );
+        eprintln!("expected {}, got {}: {}\n    {}", o.expect, o.got, o.line, o.detail);
     }
     assert!(
         bypasses.is_empty() && wrong.is_empty(),

@@ -19,12 +19,7 @@ struct V {
 
 impl V {
     fn new(verdict: Verdict, layer: Layer, rule: Option<&str>, reason: impl Into<String>) -> V {
-        V {
-            verdict,
-            layer,
-            rule: rule.map(str::to_string),
-            reason: reason.into(),
-        }
+        V { verdict, layer, rule: rule.map(str::to_string), reason: reason.into() }
     }
 }
 
@@ -101,24 +96,13 @@ impl Policy {
                     Verdict::Deny,
                     Layer::Error,
                     None,
-                    format!(
-                        "`{}` call without a `{field}` string: gate cannot tell what it would run",
-                        call.tool
-                    ),
+                    format!("`{}` call without a `{field}` string: gate cannot tell what it would run", call.tool),
                 ),
             };
         }
         let path = self.call_path(spec, &call.arguments);
         let risk = self.risk(&tool, spec, call);
-        let v = self.decide_subject(
-            &tool,
-            spec,
-            &call.arguments,
-            path.as_ref(),
-            risk,
-            ctx,
-            &session,
-        );
+        let v = self.decide_subject(&tool, spec, &call.arguments, path.as_ref(), risk, ctx, &session);
         Decision::new(v.verdict, v.layer, v.rule, v.reason)
     }
 
@@ -132,9 +116,7 @@ impl Policy {
         let rules = s
             .patterns
             .iter()
-            .filter_map(|p| {
-                super::model::rule_from_text(p, &self.model.tools, self.home.as_deref()).ok()
-            })
+            .filter_map(|p| super::model::rule_from_text(p, &self.model.tools, self.home.as_deref()).ok())
             .collect();
         RuleSet::new(rules)
     }
@@ -164,11 +146,7 @@ impl Policy {
         }
     }
 
-    fn call_path(
-        &self,
-        spec: Option<&ToolSpec>,
-        args: &Value,
-    ) -> Option<Result<ResolvedPath, String>> {
+    fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
         let field = spec?.path.as_deref()?;
         let raw = args.get(field)?.as_str()?;
         Some(self.resolve_path(raw, ""))
@@ -178,10 +156,8 @@ impl Policy {
     /// directory a shell `cd` moved to), `.` and `..`; then relative to the workspace.
     pub(crate) fn resolve_path(&self, raw: &str, cwd_rel: &str) -> Result<ResolvedPath, String> {
         let abs = if raw == "~" || raw.starts_with("~/") {
-            let home = self
-                .home
-                .as_deref()
-                .ok_or_else(|| format!("`{raw}`: there is no home directory to resolve `~`"))?;
+            let home =
+                self.home.as_deref().ok_or_else(|| format!("`{raw}`: there is no home directory to resolve `~`"))?;
             std::path::PathBuf::from(format!("{home}{}", &raw[1..]))
         } else if raw.starts_with('~') {
             return Err(format!("`{raw}`: another user's home directory"));
@@ -197,18 +173,11 @@ impl Policy {
         let abs = super::model::normalize(&abs);
         let ws = &self.model.workspace;
         let rel = if ws.as_os_str() == "/" {
-            Some(
-                abs.strip_prefix("/")
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default(),
-            )
+            Some(abs.strip_prefix("/").map(|p| p.display().to_string()).unwrap_or_default())
         } else {
             abs.strip_prefix(ws).ok().map(|p| p.display().to_string())
         };
-        Ok(ResolvedPath {
-            abs: abs.display().to_string(),
-            rel,
-        })
+        Ok(ResolvedPath { abs: abs.display().to_string(), rel })
     }
 
     fn is_protected(&self, p: &ResolvedPath) -> Option<String> {
@@ -218,10 +187,7 @@ impl Policy {
             }
         }
         if p.abs.split('/').any(|seg| seg == ".git") {
-            return Some(format!(
-                "`{}` is inside .git: hooks and config there run code on later git commands",
-                p.abs
-            ));
+            return Some(format!("`{}` is inside .git: hooks and config there run code on later git commands", p.abs));
         }
         None
     }
@@ -286,26 +252,12 @@ impl Policy {
         session: &RuleSet,
     ) -> V {
         let resolved = path.and_then(|p| p.as_ref().ok());
-        let subject = Subject::Call {
-            args,
-            path: resolved,
-            path_field: spec.and_then(|s| s.path.as_deref()),
-        };
+        let subject = Subject::Call { args, path: resolved, path_field: spec.and_then(|s| s.path.as_deref()) };
         if let Some((_, r)) = self.model.deny.best_match(tool, &subject, true) {
-            return V::new(
-                Verdict::Deny,
-                Layer::DenyRule,
-                Some(&r.text),
-                format!("denied by rule `{}`", r.text),
-            );
+            return V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), format!("denied by rule `{}`", r.text));
         }
         if let Some((_, r)) = self.model.ask.best_match(tool, &subject, true) {
-            return V::new(
-                Verdict::Ask,
-                Layer::AskRule,
-                Some(&r.text),
-                format!("rule `{}` always asks", r.text),
-            );
+            return V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), format!("rule `{}` always asks", r.text));
         }
         let mode = self.model.mode;
         if let Some(Err(e)) = path {
@@ -317,28 +269,14 @@ impl Policy {
                     format!("{e}; mode `{}` denies what needs approval", mode_name(mode)),
                 )
             } else {
-                V::new(
-                    Verdict::Ask,
-                    Layer::Analysis,
-                    None,
-                    format!("{e}: gate cannot tell which file this is"),
-                )
+                V::new(Verdict::Ask, Layer::Analysis, None, format!("{e}: gate cannot tell which file this is"))
             };
         }
         let external = resolved.is_some_and(|p| p.rel.is_none());
-        let protected = if risk >= Risk::Edit {
-            resolved.and_then(|p| self.is_protected(p))
-        } else {
-            None
-        };
+        let protected = if risk >= Risk::Edit { resolved.and_then(|p| self.is_protected(p)) } else { None };
         let boundary = external || protected.is_some();
         if !boundary && self.model.safe_tools.contains(tool) {
-            return V::new(
-                Verdict::Allow,
-                Layer::Safe,
-                None,
-                format!("`{tool}` is on the safe list"),
-            );
+            return V::new(Verdict::Allow, Layer::Safe, None, format!("`{tool}` is on the safe list"));
         }
         if let Some(v) = self.explicit_allow(tool, &subject, !boundary, ctx, session) {
             return v;
@@ -347,19 +285,10 @@ impl Policy {
         if boundary && by_mode != Verdict::Deny {
             let why = match (&protected, resolved) {
                 (Some(p), _) => p.clone(),
-                (None, Some(p)) => format!(
-                    "`{}` is outside the workspace {}",
-                    p.abs,
-                    self.model.workspace.display()
-                ),
+                (None, Some(p)) => format!("`{}` is outside the workspace {}", p.abs, self.model.workspace.display()),
                 _ => "outside the workspace".into(),
             };
-            return V::new(
-                Verdict::Ask,
-                Layer::Workspace,
-                None,
-                format!("{why}; no rule names this path"),
-            );
+            return V::new(Verdict::Ask, Layer::Workspace, None, format!("{why}; no rule names this path"));
         }
         let what = match spec.map(|s| s.kind) {
             Some(ToolKind::Edit) => "edits".to_string(),
@@ -369,21 +298,11 @@ impl Policy {
             by_mode,
             Layer::Mode,
             None,
-            format!(
-                "no rule matches; mode `{}` {} {what}",
-                mode_name(mode),
-                verb(by_mode)
-            ),
+            format!("no rule matches; mode `{}` {} {what}", mode_name(mode), verb(by_mode)),
         )
     }
 
-    fn decide_shell(
-        &self,
-        tool: &str,
-        command: &str,
-        ctx: &Context,
-        session: &RuleSet,
-    ) -> Decision {
+    fn decide_shell(&self, tool: &str, command: &str, ctx: &Context, session: &RuleSet) -> Decision {
         let a = shell::analyze(command);
         let mut parts = Vec::new();
         let mode = self.model.mode;
@@ -400,25 +319,13 @@ impl Policy {
             parts.push(part(w.display(), PartKind::Write, v));
         }
         if parts.is_empty() {
-            let mut d = Decision::new(
-                Verdict::Allow,
-                Layer::Safe,
-                None,
-                "the command runs nothing",
-            );
+            let mut d = Decision::new(Verdict::Allow, Layer::Safe, None, "the command runs nothing");
             d.parts = Some(parts);
             return d;
         }
-        let worst = parts
-            .iter()
-            .map(|p| p.decision)
-            .max()
-            .unwrap_or(Verdict::Deny);
+        let worst = parts.iter().map(|p| p.decision).max().unwrap_or(Verdict::Deny);
         let decider = if worst == Verdict::Allow {
-            parts
-                .iter()
-                .filter(|p| p.decision == worst)
-                .max_by_key(|p| chain_index(p.layer))
+            parts.iter().filter(|p| p.decision == worst).max_by_key(|p| chain_index(p.layer))
         } else {
             parts.iter().find(|p| p.decision == worst)
         };
@@ -445,18 +352,10 @@ impl Policy {
                 Verdict::Deny,
                 Layer::Mode,
                 None,
-                format!(
-                    "{reason}; mode `{}` denies what needs approval",
-                    mode_name(mode)
-                ),
+                format!("{reason}; mode `{}` denies what needs approval", mode_name(mode)),
             )
         } else {
-            V::new(
-                Verdict::Ask,
-                Layer::Analysis,
-                None,
-                format!("{reason}: gate cannot know statically what runs"),
-            )
+            V::new(Verdict::Ask, Layer::Analysis, None, format!("{reason}: gate cannot know statically what runs"))
         }
     }
 
@@ -466,11 +365,7 @@ impl Policy {
         views.extend(c.aliases.iter().map(Vec::as_slice));
         let mut maybe_deny: Option<String> = None;
         for v in &views {
-            match self
-                .model
-                .deny
-                .best_match(tool, &Subject::Command { words: v }, true)
-            {
+            match self.model.deny.best_match(tool, &Subject::Command { words: v }, true) {
                 Some((Strength::Yes, r)) => {
                     return V::new(
                         Verdict::Deny,
@@ -485,24 +380,32 @@ impl Policy {
                 _ => {}
             }
         }
+        let mut maybe_ask: Option<String> = None;
         for v in &views {
-            if let Some((_, r)) =
-                self.model
-                    .ask
-                    .best_match(tool, &Subject::Command { words: v }, true)
-            {
-                return V::new(
-                    Verdict::Ask,
-                    Layer::AskRule,
-                    Some(&r.text),
-                    format!("rule `{}` always asks", r.text),
-                );
+            match self.model.ask.best_match(tool, &Subject::Command { words: v }, true) {
+                Some((Strength::Yes, r)) => {
+                    return V::new(
+                        Verdict::Ask,
+                        Layer::AskRule,
+                        Some(&r.text),
+                        format!("rule `{}` always asks", r.text),
+                    );
+                }
+                Some((Strength::Maybe, r)) => {
+                    maybe_ask.get_or_insert_with(|| r.text.clone());
+                }
+                _ => {}
             }
         }
+        if let Some(r) = maybe_ask.filter(|_| maybe_deny.is_none()) {
+            let mut v =
+                self.unknown_verdict(&format!("could match the ask rule `{r}` once its run-time words are known"));
+            v.rule = Some(r);
+            return v;
+        }
         if let Some(r) = maybe_deny {
-            let mut v = self.unknown_verdict(&format!(
-                "could be denied by rule `{r}` once its run-time words are known"
-            ));
+            let mut v =
+                self.unknown_verdict(&format!("could be denied by rule `{r}` once its run-time words are known"));
             v.rule = Some(r);
             return v;
         }
@@ -510,21 +413,8 @@ impl Policy {
             return self.unknown_verdict(u);
         }
         let mut blocked_by: Option<String> = None;
-        for w in c
-            .wrappers
-            .iter()
-            .filter(|w| w.kind == WrapperKind::Privileged)
-        {
-            if self
-                .explicit_allow(
-                    tool,
-                    &Subject::Command { words: &w.words },
-                    true,
-                    ctx,
-                    session,
-                )
-                .is_none()
-            {
+        for w in c.wrappers.iter().filter(|w| w.kind == WrapperKind::Privileged) {
+            if self.explicit_allow(tool, &Subject::Command { words: &w.words }, true, ctx, session).is_none() {
                 blocked_by = Some(w.words.first().map(Word::display).unwrap_or_default());
                 break;
             }
@@ -543,13 +433,7 @@ impl Policy {
             if c.open_args {
                 words.push(Word::Dyn("(arguments added at run time)".into()));
             }
-            if let Some(v) = self.explicit_allow(
-                tool,
-                &Subject::Command { words: &words },
-                true,
-                ctx,
-                session,
-            ) {
+            if let Some(v) = self.explicit_allow(tool, &Subject::Command { words: &words }, true, ctx, session) {
                 return v;
             }
         }
@@ -567,11 +451,7 @@ impl Policy {
             by_mode,
             Layer::Mode,
             None,
-            format!(
-                "{why}; mode `{}` {} shell commands",
-                mode_name(mode),
-                verb(by_mode)
-            ),
+            format!("{why}; mode `{}` {} shell commands", mode_name(mode), verb(by_mode)),
         )
     }
 
@@ -581,18 +461,13 @@ impl Policy {
         };
         let raw = match &w.path {
             Word::Lit(p) => p.clone(),
-            Word::Dyn(d) => {
-                return self
-                    .unknown_verdict(&format!("the write target `{d}` is only known at run time"))
-            }
+            Word::Dyn(d) => return self.unknown_verdict(&format!("the write target `{d}` is only known at run time")),
         };
         let cwd = match (&w.cwd, raw.starts_with('/') || raw.starts_with('~')) {
             (_, true) => String::new(),
             (Some(c), false) => c.clone(),
             (None, false) => {
-                return self.unknown_verdict(&format!(
-                    "after a `cd` gate cannot follow, `{raw}` could be anywhere"
-                ));
+                return self.unknown_verdict(&format!("after a `cd` gate cannot follow, `{raw}` could be anywhere"));
             }
         };
         let field = edit.path.clone().unwrap_or_else(|| "file_path".into());
@@ -602,27 +477,12 @@ impl Policy {
             Err(_) => serde_json::json!({ field: raw }),
         };
         let name = edit.name.clone();
-        self.decide_subject(
-            &name,
-            Some(edit),
-            &args,
-            Some(&resolved),
-            Risk::Edit,
-            ctx,
-            session,
-        )
+        self.decide_subject(&name, Some(edit), &args, Some(&resolved), Risk::Edit, ctx, session)
     }
 }
 
 fn part(command: String, kind: PartKind, v: V) -> PartDecision {
-    PartDecision {
-        command,
-        decision: v.verdict,
-        layer: v.layer,
-        rule: v.rule,
-        reason: v.reason,
-        kind,
-    }
+    PartDecision { command, decision: v.verdict, layer: v.layer, rule: v.rule, reason: v.reason, kind }
 }
 
 fn one_line(s: &str) -> String {

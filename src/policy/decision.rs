@@ -135,19 +135,8 @@ pub struct Decision {
 }
 
 impl Decision {
-    pub fn new(
-        decision: Verdict,
-        layer: Layer,
-        rule: Option<String>,
-        reason: impl Into<String>,
-    ) -> Self {
-        Decision {
-            decision,
-            layer,
-            rule,
-            reason: reason.into(),
-            parts: None,
-        }
+    pub fn new(decision: Verdict, layer: Layer, rule: Option<String>, reason: impl Into<String>) -> Self {
+        Decision { decision, layer, rule, reason: reason.into(), parts: None }
     }
 
     /// The decision every error path takes: deny, with the reason.

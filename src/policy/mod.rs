@@ -24,11 +24,7 @@ pub struct Call {
 
 impl Call {
     pub fn new(tool: impl Into<String>, arguments: Value) -> Self {
-        Call {
-            tool: tool.into(),
-            arguments,
-            annotations: None,
-        }
+        Call { tool: tool.into(), arguments, annotations: None }
     }
 }
 
@@ -99,10 +95,7 @@ impl Policy {
 
     fn from_model(model: model::Model, env: &Env) -> Policy {
         let base = model::normalize(&env.base_dir);
-        let protected = vec![
-            base.join("host.yaml").display().to_string(),
-            base.join(".gate").display().to_string(),
-        ];
+        let protected = vec![base.join("host.yaml").display().to_string(), base.join(".gate").display().to_string()];
         Policy {
             model,
             always: rules::RuleSet::default(),
@@ -115,13 +108,7 @@ impl Policy {
     /// Parse and compile host.yaml text. `origin` names the file in error messages.
     pub fn from_yaml(text: &str, origin: &str, env: &Env) -> Result<Policy, PolicyErrors> {
         let root = yaml::parse(text).map_err(|(line, column, message)| PolicyErrors {
-            errors: vec![PolicyError {
-                origin: origin.to_string(),
-                line,
-                column,
-                message,
-                hint: None,
-            }],
+            errors: vec![PolicyError { origin: origin.to_string(), line, column, message, hint: None }],
         })?;
         let model = model::build(&root, origin, env).map_err(|errors| PolicyErrors { errors })?;
         let mut p = Policy::from_model(model, env);
@@ -140,13 +127,9 @@ impl Policy {
         for (i, p) in patterns.iter().enumerate() {
             match model::rule_from_text(p, &self.model.tools, self.home.as_deref()) {
                 Ok(r) => rules.push(r),
-                Err((message, hint)) => errors.push(PolicyError {
-                    origin: "approvals".into(),
-                    line: i + 1,
-                    column: 1,
-                    message,
-                    hint,
-                }),
+                Err((message, hint)) => {
+                    errors.push(PolicyError { origin: "approvals".into(), line: i + 1, column: 1, message, hint })
+                }
             }
         }
         if !errors.is_empty() {
@@ -204,21 +187,16 @@ impl Policy {
 
     /// Decide one call. Never panics: an internal failure is a deny at layer `error`.
     pub fn decide(&self, call: &Call, ctx: &Context) -> Decision {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.decide_inner(call, ctx)
-        })) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decide_inner(call, ctx))) {
             Ok(d) => d,
-            Err(_) => {
-                Decision::error("internal error while deciding (gate denies rather than guess)")
-            }
+            Err(_) => Decision::error("internal error while deciding (gate denies rather than guess)"),
         }
     }
 
     /// The patterns that "approve for session" / "approve always" would store for this call
     /// (SPEC 3.6): the narrowest useful pattern per part not already allowed.
     pub fn suggest_patterns(&self, call: &Call) -> Vec<String> {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.suggest_inner(call)))
-            .unwrap_or_default()
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.suggest_inner(call))).unwrap_or_default()
     }
 }
 
@@ -239,11 +217,7 @@ pub struct PolicyError {
 
 impl std::fmt::Display for PolicyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.origin, self.line, self.column, self.message
-        )?;
+        write!(f, "{}:{}:{}: {}", self.origin, self.line, self.column, self.message)?;
         if let Some(h) = &self.hint {
             write!(f, " ({h})")?;
         }
@@ -273,26 +247,22 @@ impl Policy {
         let text = text.trim();
         let Some(open) = text.find('(') else {
             if text.is_empty() || text.contains(char::is_whitespace) {
-                return Err(format!(
-                    "`{text}` is neither a tool name nor `Tool(argument)`"
-                ));
+                return Err(format!("`{text}` is neither a tool name nor `Tool(argument)`"));
             }
             return Ok(Call::new(text, serde_json::json!({})));
         };
-        let inner = text[open + 1..]
-            .strip_suffix(')')
-            .ok_or_else(|| format!("`{text}`: missing the closing `)`"))?;
+        let inner = text[open + 1..].strip_suffix(')').ok_or_else(|| format!("`{text}`: missing the closing `)`"))?;
         let name = text[..open].trim();
-        let spec = self.model.tools.spec(name).ok_or_else(|| {
-            format!("`{name}` is not a declared tool: give its arguments as JSON instead")
-        })?;
+        let spec = self
+            .model
+            .tools
+            .spec(name)
+            .ok_or_else(|| format!("`{name}` is not a declared tool: give its arguments as JSON instead"))?;
         let field = match spec.kind {
             model::ToolKind::Shell => spec.command.clone(),
             _ => spec.path.clone(),
         }
-        .ok_or_else(|| {
-            format!("tool `{name}` has no command or path argument: give its arguments as JSON")
-        })?;
+        .ok_or_else(|| format!("tool `{name}` has no command or path argument: give its arguments as JSON"))?;
         Ok(Call::new(name, serde_json::json!({ field: inner })))
     }
 }

@@ -92,14 +92,7 @@ impl Tools {
             command: None,
             path: Some("file_path".into()),
             content: Some("content".into()),
-            aliases: s(&[
-                "Write",
-                "write_file",
-                "edit",
-                "Edit",
-                "multi_edit",
-                "MultiEdit",
-            ]),
+            aliases: s(&["Write", "write_file", "edit", "Edit", "multi_edit", "MultiEdit"]),
             risk: None,
         });
         t.insert(ToolSpec {
@@ -128,15 +121,8 @@ impl Tools {
     }
 }
 
-pub const DEFAULT_SAFE_TOOLS: &[&str] = &[
-    "read_file",
-    "list_files",
-    "get_file_info",
-    "grep",
-    "glob",
-    "task",
-    "ask_user",
-];
+pub const DEFAULT_SAFE_TOOLS: &[&str] =
+    &["read_file", "list_files", "get_file_info", "grep", "glob", "task", "ask_user"];
 
 /// An example call the policy carries, checked by `gate validate`.
 #[derive(Clone, Debug)]
@@ -171,47 +157,28 @@ impl Model {
         Model {
             mode: Mode::Default,
             workspace: env.base_dir.clone(),
-            safe_tools: DEFAULT_SAFE_TOOLS.iter().map(|s| s.to_string()).collect(),
+            safe_tools: DEFAULT_SAFE_TOOLS.iter().map(|s| tools.canonical(s).to_string()).collect(),
             tools,
             deny: RuleSet::default(),
             ask: RuleSet::default(),
             allow: RuleSet::default(),
             skills: HashMap::new(),
-            doom_loop: DoomLoop {
-                threshold: 3,
-                action: Verdict::Ask,
-            },
+            doom_loop: DoomLoop { threshold: 3, action: Verdict::Ask },
             audit: None,
             tests: Vec::new(),
         }
     }
 }
 
-const TOP_KEYS: &[&str] = &[
-    "version",
-    "mode",
-    "workspace",
-    "tools",
-    "safe_tools",
-    "permissions",
-    "skills",
-    "doom_loop",
-    "audit",
-    "tests",
-];
+const TOP_KEYS: &[&str] =
+    &["version", "mode", "workspace", "tools", "safe_tools", "permissions", "skills", "doom_loop", "audit", "tests"];
 const TOOL_KEYS: &[&str] = &["kind", "command", "path", "content", "aliases", "risk"];
 const PERMISSION_KEYS: &[&str] = &["allow", "ask", "deny"];
 const RULE_KEYS: &[&str] = &["tool", "when"];
 const SKILL_KEYS: &[&str] = &["allow", "description"];
 const DOOM_KEYS: &[&str] = &["threshold", "action"];
 const TEST_KEYS: &[&str] = &["call", "arguments", "expect", "skills"];
-pub const MODES: &[&str] = &[
-    "default",
-    "acceptEdits",
-    "plan",
-    "dontAsk",
-    "bypassPermissions",
-];
+pub const MODES: &[&str] = &["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
 
 struct Ctx<'a> {
     origin: &'a str,
@@ -236,9 +203,7 @@ impl Ctx<'_> {
             Node::Map(entries) => {
                 for (k, v) in entries {
                     match k.as_str() {
-                        Some(key) if allowed.is_empty() || allowed.contains(&key) => {
-                            out.push((key, v))
-                        }
+                        Some(key) if allowed.is_empty() || allowed.contains(&key) => out.push((key, v)),
                         Some(key) => {
                             let hint = nearest(key, allowed)
                                 .map(|s| format!("did you mean `{s}`?"))
@@ -250,11 +215,7 @@ impl Ctx<'_> {
                 }
             }
             Node::Null => {}
-            _ => self.err(
-                n,
-                format!("{what} must be a mapping, found {}", n.kind()),
-                None,
-            ),
+            _ => self.err(n, format!("{what} must be a mapping, found {}", n.kind()), None),
         }
         out
     }
@@ -264,11 +225,7 @@ impl Ctx<'_> {
             Node::Seq(v) => v,
             Node::Null => &[],
             _ => {
-                self.err(
-                    n,
-                    format!("{what} must be a list, found {}", n.kind()),
-                    None,
-                );
+                self.err(n, format!("{what} must be a list, found {}", n.kind()), None);
                 &[]
             }
         }
@@ -278,11 +235,7 @@ impl Ctx<'_> {
         match &n.node {
             Node::Str(s) => Some(s.clone()),
             _ => {
-                self.err(
-                    n,
-                    format!("{what} must be a string, found {}", n.kind()),
-                    None,
-                );
+                self.err(n, format!("{what} must be a string, found {}", n.kind()), None);
                 None
             }
         }
@@ -305,9 +258,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -350,11 +301,7 @@ pub fn normalize(p: &Path) -> PathBuf {
 }
 
 /// Build a rule from its host.yaml form (a string or `{tool, when}`).
-pub fn rule_from_text(
-    text: &str,
-    tools: &Tools,
-    home: Option<&str>,
-) -> Result<Rule, (String, Option<String>)> {
+pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<Rule, (String, Option<String>)> {
     let text = text.trim();
     if text.is_empty() {
         return Err(("empty rule".into(), None));
@@ -362,10 +309,7 @@ pub fn rule_from_text(
     let (name, spec) = match text.find('(') {
         Some(i) => {
             let Some(inner) = text[i + 1..].strip_suffix(')') else {
-                return Err((
-                    format!("`{text}`: missing the closing `)`"),
-                    Some("write `Tool(pattern)`".into()),
-                ));
+                return Err((format!("`{text}`: missing the closing `)`"), Some("write `Tool(pattern)`".into())));
             };
             (text[..i].trim(), Some(inner))
         }
@@ -379,36 +323,22 @@ pub fn rule_from_text(
     }
     let tool = tools.canonical(name).to_string();
     let Some(spec) = spec else {
-        return Ok(Rule {
-            text: text.to_string(),
-            tool,
-            matcher: Matcher::Any,
-        });
+        return Ok(Rule { text: text.to_string(), tool, matcher: Matcher::Any });
     };
     let kind = tools.spec(&tool).map(|t| t.kind).unwrap_or(ToolKind::Other);
     let matcher = match kind {
-        ToolKind::Shell => {
-            Matcher::Words(WordPattern::parse(spec).map_err(|e| (format!("`{text}`: {e}"), None))?)
+        ToolKind::Shell => Matcher::Words(WordPattern::parse(spec).map_err(|e| (format!("`{text}`: {e}"), None))?),
+        ToolKind::Edit | ToolKind::Read if tools.spec(&tool).and_then(|t| t.path.as_ref()).is_some() => {
+            Matcher::Path(PathGlob::forms(spec, home).map_err(|e| (format!("`{text}`: {e}"), None))?)
         }
-        ToolKind::Edit | ToolKind::Read
-            if tools.spec(&tool).and_then(|t| t.path.as_ref()).is_some() =>
-        {
-            Matcher::Path(
-                PathGlob::forms(spec, home).map_err(|e| (format!("`{text}`: {e}"), None))?,
-            )
+        _ => {
+            return Err((
+                format!("`{text}`: tool `{name}` has no command or path argument to match"),
+                Some(format!("use `{{ tool: {name}, when: {{ field: glob }} }}`, or declare it under `tools:`")),
+            ))
         }
-        _ => return Err((
-            format!("`{text}`: tool `{name}` has no command or path argument to match"),
-            Some(format!(
-                "use `{{ tool: {name}, when: {{ field: glob }} }}`, or declare it under `tools:`"
-            )),
-        )),
     };
-    Ok(Rule {
-        text: text.to_string(),
-        tool,
-        matcher,
-    })
+    Ok(Rule { text: text.to_string(), tool, matcher })
 }
 
 fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
@@ -442,52 +372,33 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             let canon = tools.canonical(&name).to_string();
             let spec = tools.spec(&canon);
             let Some(when) = when else {
-                return Some(Rule {
-                    text: name.clone(),
-                    tool: canon,
-                    matcher: Matcher::Any,
-                });
+                return Some(Rule { text: name.clone(), tool: canon, matcher: Matcher::Any });
             };
             let mut fields = Vec::new();
             let mut desc = Vec::new();
             let before = c.errors.len();
             for (field, glob_node) in c.map(when, "`when`", &[]) {
                 let Some(glob) = glob_node.scalar_text() else {
-                    c.err(
-                        glob_node,
-                        format!("`when.{field}` must be a glob string"),
-                        None,
-                    );
+                    c.err(glob_node, format!("`when.{field}` must be a glob string"), None);
                     continue;
                 };
-                desc.push(format!(
-                    "{field}: {}",
-                    serde_json::to_string(&glob).unwrap_or_default()
-                ));
-                if spec.is_some_and(|s| {
-                    s.kind == ToolKind::Shell && s.command.as_deref() == Some(field)
-                }) {
+                desc.push(format!("{field}: {}", serde_json::to_string(&glob).unwrap_or_default()));
+                if spec.is_some_and(|s| s.kind == ToolKind::Shell && s.command.as_deref() == Some(field)) {
                     c.err(
                         glob_node,
-                        format!(
-                            "`when.{field}` on a shell tool would match command text by characters"
-                        ),
+                        format!("`when.{field}` on a shell tool would match command text by characters"),
                         Some(format!("write `{name}({glob})` to match by words")),
                     );
                     continue;
                 }
                 if spec.and_then(|s| s.path.as_deref()) == Some(field) {
-                    match PathGlob::forms(&glob, c.home.as_deref())
-                        .and_then(|f| PathGlob::matchers(&f))
-                    {
+                    match PathGlob::forms(&glob, c.home.as_deref()).and_then(|f| PathGlob::matchers(&f)) {
                         Ok(m) => fields.push((field.to_string(), WhenGlob::Path(m))),
                         Err(e) => c.err(glob_node, e, None),
                     }
                 } else {
                     match compile_glob(&glob) {
-                        Ok(g) => {
-                            fields.push((field.to_string(), WhenGlob::Text(g.compile_matcher())))
-                        }
+                        Ok(g) => fields.push((field.to_string(), WhenGlob::Text(g.compile_matcher()))),
                         Err(e) => c.err(glob_node, e, None),
                     }
                 }
@@ -496,11 +407,7 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
                 return None;
             }
             if fields.is_empty() {
-                return Some(Rule {
-                    text: name.clone(),
-                    tool: canon,
-                    matcher: Matcher::Any,
-                });
+                return Some(Rule { text: name.clone(), tool: canon, matcher: Matcher::Any });
             }
             Some(Rule {
                 text: format!("{{ tool: {name}, when: {{ {} }} }}", desc.join(", ")),
@@ -509,37 +416,22 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             })
         }
         _ => {
-            c.err(
-                n,
-                format!("a rule must be a string or a mapping, found {}", n.kind()),
-                None,
-            );
+            c.err(n, format!("a rule must be a string or a mapping, found {}", n.kind()), None);
             None
         }
     }
 }
 
 fn rules(c: &mut Ctx, n: &SNode, what: &str, tools: &Tools) -> Vec<Rule> {
-    c.seq(n, what)
-        .iter()
-        .filter_map(|r| rule_from_node(c, r, tools))
-        .collect()
+    c.seq(n, what).iter().filter_map(|r| rule_from_node(c, r, tools)).collect()
 }
 
 /// Validate host.yaml and compile it. All errors are returned together.
 pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyError>> {
-    let mut c = Ctx {
-        origin,
-        errors: Vec::new(),
-        home: env.home.as_ref().map(|h| h.display().to_string()),
-    };
+    let mut c = Ctx { origin, errors: Vec::new(), home: env.home.as_ref().map(|h| h.display().to_string()) };
     let mut m = Model::builtin(env);
     if matches!(root.node, Node::Null) {
-        c.err(
-            root,
-            "the policy file is empty",
-            Some("start from `gate init`; at least `version: 1`".into()),
-        );
+        c.err(root, "the policy file is empty", Some("start from `gate init`; at least `version: 1`".into()));
         return Err(c.errors);
     }
     let top = c.map(root, "the policy", TOP_KEYS);
@@ -550,18 +442,11 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
             Node::Int(1) => {}
             _ => c.err(
                 v,
-                format!(
-                    "unsupported version {}",
-                    v.scalar_text().unwrap_or_else(|| v.kind().into())
-                ),
+                format!("unsupported version {}", v.scalar_text().unwrap_or_else(|| v.kind().into())),
                 Some("this gate reads `version: 1`".into()),
             ),
         },
-        None => c.err(
-            root,
-            "missing `version`",
-            Some("add `version: 1` at the top".into()),
-        ),
+        None => c.err(root, "missing `version`", Some("add `version: 1` at the top".into())),
     }
     if let Some(v) = get("mode") {
         if let Some(s) = c.string(v, "`mode`") {
@@ -582,10 +467,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
     if let Some(v) = get("workspace") {
         if let Some(s) = c.string(v, "`workspace`") {
             let p = if let Some(rest) = s.strip_prefix("~/") {
-                env.home
-                    .clone()
-                    .map(|h| h.join(rest))
-                    .unwrap_or_else(|| PathBuf::from(&s))
+                env.home.clone().map(|h| h.join(rest)).unwrap_or_else(|| PathBuf::from(&s))
             } else {
                 env.base_dir.join(&s)
             };
@@ -622,9 +504,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
                                         Some(
                                             nearest(&s, &["shell", "edit", "read", "other"])
                                                 .map(|n| format!("did you mean `{n}`?"))
-                                                .unwrap_or_else(|| {
-                                                    "one of: shell, edit, read, other".into()
-                                                }),
+                                                .unwrap_or_else(|| "one of: shell, edit, read, other".into()),
                                         ),
                                     );
                                     spec.kind
@@ -636,11 +516,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
                     "path" => spec.path = c.string(val, "`path`"),
                     "content" => spec.content = c.string(val, "`content`"),
                     "aliases" => {
-                        spec.aliases = c
-                            .seq(val, "`aliases`")
-                            .iter()
-                            .filter_map(|a| c.string(a, "an alias"))
-                            .collect()
+                        spec.aliases = c.seq(val, "`aliases`").iter().filter_map(|a| c.string(a, "an alias")).collect()
                     }
                     "risk" => {
                         if let Some(s) = c.string(val, "`risk`") {
@@ -665,41 +541,22 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
                 }
             }
             if spec.kind == ToolKind::Shell && spec.command.is_none() {
-                c.err(
-                    t,
-                    format!(
-                        "shell tool `{name}` needs `command:` (the argument holding the command)"
-                    ),
-                    None,
-                );
+                c.err(t, format!("shell tool `{name}` needs `command:` (the argument holding the command)"), None);
             }
             if matches!(spec.kind, ToolKind::Edit | ToolKind::Read) && spec.path.is_none() {
-                c.err(
-                    t,
-                    format!("tool `{name}` needs `path:` (the argument holding the file path)"),
-                    None,
-                );
+                c.err(t, format!("tool `{name}` needs `path:` (the argument holding the file path)"), None);
             }
             m.tools.insert(spec);
         }
     }
     if let Some(v) = get("safe_tools") {
-        m.safe_tools = c
-            .seq(v, "`safe_tools`")
-            .iter()
-            .filter_map(|t| c.string(t, "a safe tool"))
-            .collect();
+        m.safe_tools = c.seq(v, "`safe_tools`").iter().filter_map(|t| c.string(t, "a safe tool")).collect();
         for t in c.seq(v, "`safe_tools`") {
             if let Some(name) = t.as_str() {
-                if m.tools
-                    .spec(name)
-                    .is_some_and(|s| matches!(s.kind, ToolKind::Shell | ToolKind::Edit))
-                {
+                if m.tools.spec(name).is_some_and(|s| matches!(s.kind, ToolKind::Shell | ToolKind::Edit)) {
                     c.err(
                         t,
-                        format!(
-                            "`{name}` runs commands or edits files; it cannot be on the safe list"
-                        ),
+                        format!("`{name}` runs commands or edits files; it cannot be on the safe list"),
                         Some("allow what you trust with rules under permissions.allow".into()),
                     );
                 }
@@ -731,18 +588,10 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
     if let Some(v) = get("doom_loop") {
         for (k, val) in c.map(v, "`doom_loop`", DOOM_KEYS) {
             match (k, &val.node) {
-                ("threshold", Node::Int(n)) if *n >= 2 && *n <= 1_000_000 => {
-                    m.doom_loop.threshold = *n as u32
-                }
-                ("threshold", _) => {
-                    c.err(val, "`threshold` must be a whole number from 2 up", None)
-                }
+                ("threshold", Node::Int(n)) if *n >= 2 && *n <= 1_000_000 => m.doom_loop.threshold = *n as u32,
+                ("threshold", _) => c.err(val, "`threshold` must be a whole number from 2 up", None),
                 ("action", Node::Str(s)) if s == "ask" || s == "deny" => {
-                    m.doom_loop.action = if s == "ask" {
-                        Verdict::Ask
-                    } else {
-                        Verdict::Deny
-                    }
+                    m.doom_loop.action = if s == "ask" { Verdict::Ask } else { Verdict::Deny }
                 }
                 ("action", _) => c.err(val, "`action` must be `ask` or `deny`", None),
                 _ => {}
@@ -752,10 +601,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
     if let Some(v) = get("audit") {
         if let Some(s) = c.string(v, "`audit`") {
             m.audit = Some(if let Some(rest) = s.strip_prefix("~/") {
-                env.home
-                    .clone()
-                    .map(|h| h.join(rest))
-                    .unwrap_or_else(|| PathBuf::from(&s))
+                env.home.clone().map(|h| h.join(rest)).unwrap_or_else(|| PathBuf::from(&s))
             } else {
                 env.base_dir.join(&s)
             });
@@ -774,48 +620,33 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
                         if let Some(s) = c.string(val, "`expect`") {
                             expect = parse_verdict(&s);
                             if expect.is_none() {
-                                c.err(
-                                    val,
-                                    format!("`expect: {s}`"),
-                                    Some("one of: allow, ask, deny".into()),
-                                );
+                                c.err(val, format!("`expect: {s}`"), Some("one of: allow, ask, deny".into()));
                             }
                         }
                     }
                     "arguments" => arguments = Some(node_to_json(val)),
-                    "skills" => {
-                        skills = c
-                            .seq(val, "`skills`")
-                            .iter()
-                            .filter_map(|s| c.string(s, "a skill"))
-                            .collect()
-                    }
+                    "skills" => skills = c.seq(val, "`skills`").iter().filter_map(|s| c.string(s, "a skill")).collect(),
                     _ => {}
                 }
             }
             match (call, expect) {
-                (Some(call), Some(expect)) => m.tests.push(PolicyTest {
-                    call,
-                    arguments,
-                    expect,
-                    skills,
-                    line: t.line,
-                    column: t.column,
-                }),
+                (Some(call), Some(expect)) => {
+                    m.tests.push(PolicyTest { call, arguments, expect, skills, line: t.line, column: t.column })
+                }
                 (None, _) => c.err(
                     t,
                     "a test needs `call`",
                     Some("e.g. `{ call: \"Bash(git push origin main)\", expect: ask }`".into()),
                 ),
-                (_, None) if !c.errors.iter().any(|e| e.line == t.line) => c.err(
-                    t,
-                    "a test needs `expect`",
-                    Some("one of: allow, ask, deny".into()),
-                ),
+                (_, None) if !c.errors.iter().any(|e| e.line == t.line) => {
+                    c.err(t, "a test needs `expect`", Some("one of: allow, ask, deny".into()))
+                }
                 _ => {}
             }
         }
     }
+    // The safe list names tools by any of their names; the chain asks by canonical name.
+    m.safe_tools = m.safe_tools.iter().map(|t| m.tools.canonical(t).to_string()).collect();
     if c.errors.is_empty() {
         Ok(m)
     } else {
@@ -829,16 +660,11 @@ fn node_to_json(n: &SNode) -> serde_json::Value {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(*b),
         Node::Int(i) => Value::from(*i),
-        Node::Float(f) => serde_json::Number::from_f64(*f)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        Node::Float(f) => serde_json::Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
         Node::Str(s) => Value::String(s.clone()),
         Node::Seq(v) => Value::Array(v.iter().map(node_to_json).collect()),
-        Node::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|(k, v)| (k.scalar_text().unwrap_or_default(), node_to_json(v)))
-                .collect(),
-        ),
+        Node::Map(entries) => {
+            Value::Object(entries.iter().map(|(k, v)| (k.scalar_text().unwrap_or_default(), node_to_json(v))).collect())
+        }
     }
 }

@@ -89,25 +89,14 @@ impl WordPattern {
         }
         for (w, quoted) in &words {
             if !quoted
-                && (w.contains("&&")
-                    || w.contains("||")
-                    || w == ";"
-                    || w == "|"
-                    || w.contains(';')
-                    || w.contains('|'))
+                && (w.contains("&&") || w.contains("||") || w == ";" || w == "|" || w.contains(';') || w.contains('|'))
             {
-                return Err(format!(
-                    "`{w}`: a pattern matches one simple command; write one rule per command"
-                ));
+                return Err(format!("`{w}`: a pattern matches one simple command; write one rule per command"));
             }
         }
         let mut out = Vec::new();
         for (i, (w, quoted)) in words.into_iter().enumerate() {
-            let w = if i == 0 {
-                program_name(&w).to_string()
-            } else {
-                w
-            };
+            let w = if i == 0 { program_name(&w).to_string() } else { w };
             if !quoted && (w.contains('*') || w.contains('?')) {
                 out.push(PatWord::Wild(w));
             } else {
@@ -132,22 +121,12 @@ impl WordPattern {
         let mut seen_dyn = false;
         for (i, pw) in self.words.iter().enumerate() {
             match words.get(i) {
-                None => {
-                    return if seen_dyn {
-                        Strength::Maybe
-                    } else {
-                        Strength::No
-                    }
-                }
+                None => return if seen_dyn { Strength::Maybe } else { Strength::No },
                 Some(Word::Dyn(_)) => seen_dyn = true,
                 Some(Word::Lit(w)) => {
                     let w = if i == 0 { program_name(w) } else { w.as_str() };
                     if !pw.matches(w) {
-                        return if seen_dyn {
-                            Strength::Maybe
-                        } else {
-                            Strength::No
-                        };
+                        return if seen_dyn { Strength::Maybe } else { Strength::No };
                     }
                 }
             }
@@ -326,14 +305,8 @@ pub struct Rule {
 
 /// What a call offers to be matched.
 pub enum Subject<'a> {
-    Command {
-        words: &'a [Word],
-    },
-    Call {
-        args: &'a Value,
-        path: Option<&'a ResolvedPath>,
-        path_field: Option<&'a str>,
-    },
+    Command { words: &'a [Word] },
+    Call { args: &'a Value, path: Option<&'a ResolvedPath>, path_field: Option<&'a str> },
 }
 
 /// A set of rules (one list of host.yaml, the "always" approvals, a skill, the session),
@@ -361,10 +334,7 @@ struct ToolIndex {
 
 impl RuleSet {
     pub fn new(rules: Vec<Rule>) -> RuleSet {
-        let mut set = RuleSet {
-            rules: Vec::new(),
-            by_tool: HashMap::new(),
-        };
+        let mut set = RuleSet { rules: Vec::new(), by_tool: HashMap::new() };
         for r in rules {
             set.add(r);
         }
@@ -409,16 +379,8 @@ impl RuleSet {
     fn finish(&mut self) {
         for idx in self.by_tool.values_mut() {
             for (pending, set, map) in [
-                (
-                    std::mem::take(&mut idx.rel_pending),
-                    &mut idx.rel_paths,
-                    &mut idx.rel_idx,
-                ),
-                (
-                    std::mem::take(&mut idx.abs_pending),
-                    &mut idx.abs_paths,
-                    &mut idx.abs_idx,
-                ),
+                (std::mem::take(&mut idx.rel_pending), &mut idx.rel_paths, &mut idx.rel_idx),
+                (std::mem::take(&mut idx.abs_pending), &mut idx.abs_paths, &mut idx.abs_idx),
             ] {
                 if pending.is_empty() {
                     continue;
@@ -441,12 +403,7 @@ impl RuleSet {
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
     /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
     /// false for paths outside the workspace, which need a rule that names the path.
-    pub fn best_match(
-        &self,
-        tool: &str,
-        subject: &Subject,
-        any_counts: bool,
-    ) -> Option<(Strength, &Rule)> {
+    pub fn best_match(&self, tool: &str, subject: &Subject, any_counts: bool) -> Option<(Strength, &Rule)> {
         let idx = self.by_tool.get(tool)?;
         let mut best: Option<(Strength, usize)> = None;
         let consider = |s: Strength, i: usize, best: &mut Option<(Strength, usize)>| {
@@ -488,11 +445,7 @@ impl RuleSet {
                     check(i, &mut best);
                 }
             }
-            Subject::Call {
-                args,
-                path,
-                path_field,
-            } => {
+            Subject::Call { args, path, path_field } => {
                 if let Some(p) = path {
                     if let (Some(rel), Some(set)) = (&p.rel, &idx.rel_paths) {
                         if let Some(m) = set.matches(rel).into_iter().min() {
@@ -519,10 +472,7 @@ impl RuleSet {
 
     /// Rules that deny a tool outright (no pattern): the tool can be dropped from the model.
     pub fn whole_tools(&self) -> impl Iterator<Item = &str> {
-        self.by_tool
-            .iter()
-            .filter(|(_, idx)| !idx.any.is_empty())
-            .map(|(t, _)| t.as_str())
+        self.by_tool.iter().filter(|(_, idx)| !idx.any.is_empty()).map(|(t, _)| t.as_str())
     }
 }
 
@@ -537,11 +487,7 @@ fn when_matches(
     for (field, glob) in fields {
         match glob {
             WhenGlob::Path(forms) => {
-                let resolved = if Some(field.as_str()) == path_field {
-                    path.cloned()
-                } else {
-                    None
-                };
+                let resolved = if Some(field.as_str()) == path_field { path.cloned() } else { None };
                 let Some(p) = resolved else { return false };
                 names_path = true;
                 let ok = forms.iter().any(|(abs, m)| {
@@ -600,18 +546,8 @@ mod tests {
         assert_eq!(exact.matches(&lit("npm test --watch")), Strength::No);
         let mut dynw = lit("git");
         dynw.push(Word::Dyn("$X".into()));
-        assert_eq!(
-            WordPattern::parse("git reset --hard *")
-                .unwrap()
-                .matches(&dynw),
-            Strength::Maybe
-        );
-        assert_eq!(
-            WordPattern::parse("npm run test:*")
-                .unwrap()
-                .matches(&lit("npm run test x")),
-            Strength::Yes
-        );
+        assert_eq!(WordPattern::parse("git reset --hard *").unwrap().matches(&dynw), Strength::Maybe);
+        assert_eq!(WordPattern::parse("npm run test:*").unwrap().matches(&lit("npm run test x")), Strength::Yes);
     }
 
     #[test]

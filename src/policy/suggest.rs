@@ -17,12 +17,7 @@ impl Policy {
             tools
                 .specs
                 .get(name)
-                .and_then(|s| {
-                    s.aliases
-                        .iter()
-                        .find(|a| a.chars().next().is_some_and(char::is_uppercase))
-                        .cloned()
-                })
+                .and_then(|s| s.aliases.iter().find(|a| a.chars().next().is_some_and(char::is_uppercase)).cloned())
                 .unwrap_or_else(|| name.to_string())
         };
         let mut out: Vec<String> = Vec::new();
@@ -48,11 +43,7 @@ impl Policy {
                     if part.is_some_and(|p| p.decision != Verdict::Ask) || c.unknown.is_some() {
                         continue;
                     }
-                    for w in c
-                        .wrappers
-                        .iter()
-                        .filter(|w| w.kind == shell::WrapperKind::Privileged)
-                    {
+                    for w in c.wrappers.iter().filter(|w| w.kind == shell::WrapperKind::Privileged) {
                         if let Some(p) = command_pattern(&w.words, true) {
                             push(format!("{name}({p})"));
                         }
@@ -85,11 +76,7 @@ impl Policy {
                 let field = spec.and_then(|s| s.path.as_deref()).unwrap_or("file_path");
                 if let Some(raw) = call.arguments.get(field).and_then(Value::as_str) {
                     if let Ok(p) = self.resolve_path(raw, "") {
-                        push(format!(
-                            "{}({})",
-                            display(&tool),
-                            glob_escape(p.rel.as_deref().unwrap_or(&p.abs))
-                        ));
+                        push(format!("{}({})", display(&tool), glob_escape(p.rel.as_deref().unwrap_or(&p.abs))));
                     }
                 }
             }
@@ -114,10 +101,7 @@ fn command_pattern(words: &[Word], exact: bool) -> Option<String> {
     if exact || is_banned_prefix(head) || is_banned_prefix(&lits[..1]) {
         return Some(lits.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
     }
-    Some(format!(
-        "{} *",
-        head.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
-    ))
+    Some(format!("{} *", head.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")))
 }
 
 /// Escape glob characters in a literal path so the pattern names exactly that path.

@@ -57,11 +57,7 @@ impl SNode {
 impl<'de> Deserialize<'de> for SNode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s: Spanned<Node> = Spanned::deserialize(d)?;
-        Ok(SNode {
-            node: s.value,
-            line: s.referenced.line() as usize,
-            column: s.referenced.column() as usize,
-        })
+        Ok(SNode { node: s.value, line: s.referenced.line() as usize, column: s.referenced.column() as usize })
     }
 }
 
@@ -95,9 +91,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Node::Int(v))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-        Ok(i64::try_from(v)
-            .map(Node::Int)
-            .unwrap_or(Node::Float(v as f64)))
+        Ok(i64::try_from(v).map(Node::Int).unwrap_or(Node::Float(v as f64)))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
         Ok(Node::Float(v))
@@ -130,10 +124,7 @@ pub fn parse(text: &str) -> Result<SNode, (usize, usize, String)> {
     match serde_saphyr::from_str::<SNode>(text) {
         Ok(n) => Ok(n),
         Err(e) => {
-            let (line, col) = e
-                .location()
-                .map(|l| (l.line() as usize, l.column() as usize))
-                .unwrap_or((1, 1));
+            let (line, col) = e.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
             let msg = e.to_string();
             // The library's message may carry a snippet after the first line; keep the gist.
             let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
@@ -154,9 +145,7 @@ mod tests {
         assert_eq!(k.as_str(), Some("permissions"));
         assert_eq!(k.line, 2);
         let Node::Map(p) = &v.node else { panic!() };
-        let Node::Seq(items) = &p[0].1.node else {
-            panic!()
-        };
+        let Node::Seq(items) = &p[0].1.node else { panic!() };
         assert_eq!(items[0].line, 4);
         assert_eq!(items[0].column, 7);
     }

@@ -12,9 +12,7 @@ mod tables;
 mod walk;
 mod words;
 
-pub use tables::{
-    arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, BANNED_PREFIXES,
-};
+pub use tables::{arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, BANNED_PREFIXES};
 
 /// One word of a command after quoting and escapes are resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -45,10 +43,7 @@ impl Word {
 
 /// Quote a literal word for display so that it reads back as the same word.
 pub fn quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^{}~".contains(c))
-    {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^{}~".contains(c)) {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -99,17 +94,8 @@ impl SimpleCommand {
     pub fn display(&self) -> String {
         // The outermost wrapper written around this very command (`sudo -u bob ls`), not
         // the script it came from (`bash -c '...'`).
-        let words = self
-            .wrappers
-            .iter()
-            .map(|w| &w.words)
-            .find(|w| w.ends_with(&self.words))
-            .unwrap_or(&self.words);
-        let mut s = words
-            .iter()
-            .map(Word::display)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let words = self.wrappers.iter().map(|w| &w.words).find(|w| w.ends_with(&self.words)).unwrap_or(&self.words);
+        let mut s = words.iter().map(Word::display).collect::<Vec<_>>().join(" ");
         if s.is_empty() {
             s = "(empty command)".into();
         }
@@ -132,18 +118,8 @@ pub fn is_trusted_program_path(word: &str) -> bool {
     if !word.contains('/') {
         return true;
     }
-    const SYSTEM_DIRS: &[&str] = &[
-        "/bin/",
-        "/usr/bin/",
-        "/usr/local/bin/",
-        "/sbin/",
-        "/usr/sbin/",
-        "/usr/local/sbin/",
-    ];
-    SYSTEM_DIRS.iter().any(|d| {
-        word.strip_prefix(d)
-            .is_some_and(|rest| !rest.contains('/') && !rest.is_empty())
-    })
+    const SYSTEM_DIRS: &[&str] = &["/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/"];
+    SYSTEM_DIRS.iter().any(|d| word.strip_prefix(d).is_some_and(|rest| !rest.contains('/') && !rest.is_empty()))
 }
 
 /// How a write happens.
@@ -153,7 +129,7 @@ pub enum WriteKind {
     Redirect,
     /// `>>`, `&>>`
     Append,
-    /// an argument of `tee`
+    /// an argument of a command that writes it (`tee F`, `cp A F`, `sed -i`, `sort -o F`)
     Tee,
 }
 
@@ -172,7 +148,7 @@ impl Write {
         let op = match self.kind {
             WriteKind::Redirect => ">",
             WriteKind::Append => ">>",
-            WriteKind::Tee => "tee",
+            WriteKind::Tee => "writes",
         };
         format!("{op} {}", self.path.display())
     }

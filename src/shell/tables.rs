@@ -47,10 +47,7 @@ pub(crate) fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
 
 /// Shells whose `-c` string is parsed again, and whose script or stdin gate cannot see.
 pub(crate) fn is_shell(name: &str) -> bool {
-    matches!(
-        name,
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "yash" | "busybox-sh" | "rbash"
-    )
+    matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "yash" | "busybox-sh" | "rbash")
 }
 
 /// Variables that change what a command runs (SPEC 3.3). Setting one makes a command unknown.
@@ -142,8 +139,7 @@ pub fn is_dangerous_variable(name: &str) -> bool {
         return true;
     }
     // GIT_*_COMMAND (GIT_SSH_COMMAND, GIT_PROXY_COMMAND, ...) and GIT_SSH.
-    (name.starts_with("GIT_") && (name.ends_with("_COMMAND") || name == "GIT_SSH"))
-        || name.ends_with("_COMMAND")
+    (name.starts_with("GIT_") && (name.ends_with("_COMMAND") || name == "GIT_SSH")) || name.ends_with("_COMMAND")
 }
 
 /// Read-only git subcommands, each with the options that would make it write or run code.
@@ -165,16 +161,11 @@ fn git_read_only(args: &[&str]) -> bool {
     let rest = &args[1..];
     let has = |flags: &[&str]| {
         rest.iter().any(|a| {
-            flags
-                .iter()
-                .any(|f| a == f || a.starts_with(&format!("{f}=")))
+            flags.iter().any(|f| a == f || a.starts_with(&format!("{f}=")) || (f.len() == 2 && a.starts_with(f)))
         })
     };
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
-        return !has(bad)
-            && !rest
-                .iter()
-                .any(|a| a.starts_with("--output") || a.starts_with("--ext-diff"));
+        return !has(bad) && !rest.iter().any(|a| a.starts_with("--output") || a.starts_with("--ext-diff"));
     }
     match *sub {
         "branch" => rest.iter().all(|a| {
@@ -207,17 +198,10 @@ fn git_read_only(args: &[&str]) -> bool {
                 }) && rest.iter().any(|a| matches!(*a, "-l" | "--list"))
                 || rest.is_empty()
         }
-        "remote" => {
-            rest.is_empty()
-                || matches!(
-                    rest,
-                    ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]
-                )
-        }
+        "remote" => rest.is_empty() || matches!(rest, ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
         "config" => {
-            rest.iter()
-                .any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
+            rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
                 && !rest.iter().any(|a| {
                     matches!(
                         *a,
@@ -333,13 +317,10 @@ fn sed_read_only(args: &[&str]) -> bool {
                 i += 1;
                 scripts.push(args.get(i).copied().unwrap_or(""));
             }
-            "-E" | "-r" | "--regexp-extended" | "-u" | "--unbuffered" | "-z" | "--null-data"
-            | "-s" | "--separate" => {}
+            "-E" | "-r" | "--regexp-extended" | "-u" | "--unbuffered" | "-z" | "--null-data" | "-s" | "--separate" => {}
             _ if a.starts_with('-') => return false, // -i, -f, --in-place, unknown
             _ => {
-                if scripts.is_empty()
-                    && !args[..i].iter().any(|x| *x == "-e" || *x == "--expression")
-                {
+                if scripts.is_empty() && !args[..i].iter().any(|x| *x == "-e" || *x == "--expression") {
                     scripts.push(a);
                 }
             }
@@ -348,10 +329,7 @@ fn sed_read_only(args: &[&str]) -> bool {
     }
     quiet
         && !scripts.is_empty()
-        && scripts.iter().all(|s| {
-            s.chars()
-                .all(|c| c.is_ascii_digit() || " ,$;p{}!".contains(c))
-        })
+        && scripts.iter().all(|s| s.chars().all(|c| c.is_ascii_digit() || " ,$;p{}!".contains(c)))
 }
 
 /// Whether a command (program and arguments) only reads: the known-safe list (SPEC 3.3).
@@ -381,10 +359,9 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     match rule {
         Args::Any => true,
         Args::None => args.is_empty(),
-        Args::Without(bad) => !args.iter().any(|a| {
-            bad.iter()
-                .any(|b| a == b || (b.starts_with("--") && a.starts_with(&format!("{b}="))))
-        }),
+        Args::Without(bad) => {
+            !args.iter().any(|a| bad.iter().any(|b| a == b || (b.starts_with("--") && a.starts_with(&format!("{b}=")))))
+        }
         Args::Custom(f) => f(&args),
     }
 }
@@ -496,7 +473,102 @@ pub static BANNED_PREFIXES: &[&str] = &[
 /// Whether a pattern prefix (`words`, the words before `*`) is banned from being stored.
 pub fn is_banned_prefix(words: &[&str]) -> bool {
     let joined = words.join(" ");
-    BANNED_PREFIXES.iter().any(|b| {
-        *b == joined || (words.len() == 1 && words[0] == *b) || (b.contains(' ') && joined == *b)
-    }) || words.first().is_some_and(|w| w.starts_with("python"))
+    BANNED_PREFIXES
+        .iter()
+        .any(|b| *b == joined || (words.len() == 1 && words[0] == *b) || (b.contains(' ') && joined == *b))
+        || words.first().is_some_and(|w| w.starts_with("python"))
+}
+
+/// Files a command writes through its arguments (beyond redirections): `tee F`, `cp A F`,
+/// `sed -i ... F`, `sort -o F`, `git diff --output=F`, `curl -o F`, `dd of=F`. Each becomes an
+/// edit of that path, so a deny rule on the path applies whatever command writes it.
+pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
+    let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
+    let name = program_name(first);
+    let args = &words[1..];
+    let positional = || -> Vec<&Word> {
+        let mut out = Vec::new();
+        let mut after_dd = false;
+        for w in args {
+            match w.lit() {
+                Some("--") if !after_dd => after_dd = true,
+                Some(s) if !after_dd && s.starts_with('-') && s.len() > 1 => {}
+                _ => out.push(w),
+            }
+        }
+        out
+    };
+    let flag_value = |short: &[&str], long: &[&str]| -> Vec<Word> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            if let Some(s) = args[i].lit() {
+                if short.contains(&s) || long.contains(&s) {
+                    if let Some(v) = args.get(i + 1) {
+                        out.push(v.clone());
+                    }
+                    i += 2;
+                    continue;
+                }
+                for l in long {
+                    if let Some(v) = s.strip_prefix(&format!("{l}=")) {
+                        out.push(Word::Lit(v.to_string()));
+                    }
+                }
+                for sh in short {
+                    if s.len() > sh.len() && s.starts_with(sh) && !s.starts_with("--") {
+                        out.push(Word::Lit(s[sh.len()..].to_string()));
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    };
+    match name {
+        "tee" => positional().into_iter().cloned().collect(),
+        "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+            let mut t: Vec<Word> = flag_value(&["-t"], &["--target-directory"]);
+            if t.is_empty() {
+                t.extend(positional().last().map(|w| (*w).clone()));
+            }
+            if name == "mv" {
+                // The sources are removed: editing them away is an edit too.
+                let p = positional();
+                t.extend(p.iter().take(p.len().saturating_sub(1)).map(|w| (*w).clone()));
+            }
+            t
+        }
+        "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
+            let p = positional();
+            // chmod/chown take the mode/owner first; truncate its size by flag.
+            let skip = usize::from(matches!(name, "chmod" | "chown" | "chgrp"));
+            p.into_iter().skip(skip).cloned().collect()
+        }
+        "sed" | "perl"
+            if args.iter().any(|a| {
+                a.lit().is_some_and(|s| {
+                    s == "-i"
+                        || s.starts_with("-i") && !s.starts_with("-i=")
+                        || s.starts_with("--in-place")
+                        || (s.starts_with('-') && !s.starts_with("--") && s.contains('i'))
+                })
+            }) =>
+        {
+            // The files after the script are rewritten in place.
+            let p = positional();
+            let has_e = args.iter().any(|a| a.lit().is_some_and(|s| s == "-e" || s == "--expression"));
+            p.into_iter().skip(usize::from(!has_e)).cloned().collect()
+        }
+        "sort" => flag_value(&["-o"], &["--output"]),
+        "git" => flag_value(&[], &["--output"]),
+        "curl" => flag_value(&["-o"], &["--output"]),
+        "wget" => flag_value(&["-O"], &["--output-document"]),
+        "tree" => flag_value(&["-o"], &[]),
+        "dd" => args
+            .iter()
+            .filter_map(|a| a.lit().and_then(|s| s.strip_prefix("of=")).map(|v| Word::Lit(v.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
 }

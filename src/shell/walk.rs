@@ -6,9 +6,7 @@ use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithS
 
 use super::tables::{self, WrapperSpec};
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands};
-use super::{
-    program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH,
-};
+use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
 /// The directory commands run in, relative to the start: `None` once it cannot be known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,12 +39,7 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
-    let mut w = Walker {
-        a,
-        depth,
-        cwd,
-        wrappers: Vec::new(),
-    };
+    let mut w = Walker { a, depth, cwd, wrappers: Vec::new() };
     w.script(text);
 }
 
@@ -69,9 +62,7 @@ struct Resolved {
 impl Walker<'_> {
     fn script(&mut self, text: &str) {
         if self.depth > MAX_DEPTH {
-            self.a
-                .unknown
-                .push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+            self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
             return;
         }
         let opts = parser_options();
@@ -82,10 +73,7 @@ impl Walker<'_> {
                     self.compound_list(list);
                 }
             }
-            Err(e) => self
-                .a
-                .unknown
-                .push(format!("the shell text does not parse ({e})")),
+            Err(e) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
         }
     }
 
@@ -93,12 +81,8 @@ impl Walker<'_> {
     /// given extra wrapper around everything it contains.
     fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
         let mut sub_cwd = self.cwd.clone();
-        let mut w = Walker {
-            a: &mut *self.a,
-            depth: self.depth + 1,
-            cwd: &mut sub_cwd,
-            wrappers: self.wrappers.clone(),
-        };
+        let mut w =
+            Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: self.wrappers.clone() };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
         }
@@ -178,17 +162,10 @@ impl Walker<'_> {
                 for w in [l, r] {
                     let res = self.word(&w.value);
                     self.note_unknown(res.unknown);
-                    if arithmetic
-                        && !w
-                            .value
-                            .trim()
-                            .chars()
-                            .all(|c| c.is_ascii_digit() || c == '-')
-                    {
-                        self.a.unknown.push(format!(
-                            "`[[ ... ]]` evaluates `{}` as arithmetic, which can run code",
-                            w.value
-                        ));
+                    if arithmetic && !w.value.trim().chars().all(|c| c.is_ascii_digit() || c == '-') {
+                        self.a
+                            .unknown
+                            .push(format!("`[[ ... ]]` evaluates `{}` as arithmetic, which can run code", w.value));
                     }
                 }
             }
@@ -207,10 +184,7 @@ impl Walker<'_> {
         match cc {
             C::Arithmetic(a) => self.arithmetic(&a.expr.value),
             C::ArithmeticForClause(f) => {
-                for e in [&f.initializer, &f.condition, &f.updater]
-                    .into_iter()
-                    .flatten()
-                {
+                for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
                     self.arithmetic(&e.value);
                 }
                 self.compound_list(&f.body.list);
@@ -271,10 +245,7 @@ impl Walker<'_> {
             self.substitutions_in(expr);
         }
         if arithmetic_reads_variables(expr) {
-            self.a.unknown.push(format!(
-                "arithmetic `{}` evaluates variables, which can run code",
-                expr.trim()
-            ));
+            self.a.unknown.push(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
     }
 
@@ -307,9 +278,7 @@ impl Walker<'_> {
                     let r = self.word(&w.value);
                     self.note_unknown(r.unknown);
                     match kind {
-                        K::Write | K::Clobber | K::ReadAndWrite => {
-                            self.write(r.word, WriteKind::Redirect)
-                        }
+                        K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
                         K::Append => self.write(r.word, WriteKind::Append),
                         K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
                         K::Read | K::DuplicateInput => {}
@@ -318,9 +287,10 @@ impl Walker<'_> {
                 T::Duplicate(w) => {
                     let r = self.word(&w.value);
                     self.note_unknown(r.unknown);
-                    let is_fd = r.word.lit().is_some_and(|s| {
-                        s == "-" || s.trim_end_matches('-').chars().all(|c| c.is_ascii_digit())
-                    });
+                    let is_fd = r
+                        .word
+                        .lit()
+                        .is_some_and(|s| s == "-" || s.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()));
                     if !is_fd && matches!(kind, K::DuplicateOutput) {
                         // `>&file` writes to a file.
                         self.write(r.word, WriteKind::Redirect);
@@ -341,14 +311,7 @@ impl Walker<'_> {
             ast::IoRedirect::OutputAndError(w, append) => {
                 let r = self.word(&w.value);
                 self.note_unknown(r.unknown);
-                self.write(
-                    r.word,
-                    if *append {
-                        WriteKind::Append
-                    } else {
-                        WriteKind::Redirect
-                    },
-                );
+                self.write(r.word, if *append { WriteKind::Append } else { WriteKind::Redirect });
             }
         }
     }
@@ -357,9 +320,7 @@ impl Walker<'_> {
         let saved = self.cwd.clone();
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            self.a
-                .unknown
-                .push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+            self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
         } else {
             self.compound_list(&sub.list);
         }
@@ -369,18 +330,11 @@ impl Walker<'_> {
 
     fn write(&mut self, path: Word, kind: WriteKind) {
         if let Word::Lit(p) = &path {
-            if matches!(
-                p.as_str(),
-                "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
-            ) {
+            if matches!(p.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty") {
                 return;
             }
         }
-        self.a.writes.push(Write {
-            path,
-            kind,
-            cwd: self.cwd.0.clone(),
-        });
+        self.a.writes.push(Write { path, kind, cwd: self.cwd.0.clone() });
     }
 
     // ---- words ----
@@ -392,17 +346,12 @@ impl Walker<'_> {
                 let mut dynamic = false;
                 let mut unknown = None;
                 self.pieces(&pieces, false, &mut buf, &mut dynamic, &mut unknown);
-                let word = if dynamic {
-                    Word::Dyn(raw.to_string())
-                } else {
-                    Word::Lit(buf)
-                };
+                let word = if dynamic { Word::Dyn(raw.to_string()) } else { Word::Lit(buf) };
                 Resolved { word, unknown }
             }
-            Err(_) => Resolved {
-                word: Word::Dyn(raw.to_string()),
-                unknown: Some(format!("cannot read the word `{raw}`")),
-            },
+            Err(_) => {
+                Resolved { word: Word::Dyn(raw.to_string()), unknown: Some(format!("cannot read the word `{raw}`")) }
+            }
         }
     }
 
@@ -424,8 +373,7 @@ impl Walker<'_> {
                 }
                 WordPiece::SingleQuotedText(t) => buf.push_str(t),
                 WordPiece::AnsiCQuotedText(t) => buf.push_str(&decode_ansi_c(t)),
-                WordPiece::DoubleQuotedSequence(inner)
-                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     self.pieces(inner, true, buf, dynamic, unknown)
                 }
                 WordPiece::TildeExpansion(t) => match t {
@@ -464,10 +412,8 @@ impl Walker<'_> {
                         self.substitutions_in(&e.value);
                     }
                     if arithmetic_reads_variables(&e.value) {
-                        *unknown = Some(format!(
-                            "arithmetic `{}` evaluates variables, which can run code",
-                            e.value.trim()
-                        ));
+                        *unknown =
+                            Some(format!("arithmetic `{}` evaluates variables, which can run code", e.value.trim()));
                     }
                 }
             }
@@ -477,125 +423,43 @@ impl Walker<'_> {
     fn parameter(&mut self, expr: &ParameterExpr, unknown: &mut Option<String>) {
         use ParameterExpr as P;
         let (param, indirect, texts): (&bword::Parameter, bool, Vec<&str>) = match expr {
-            P::Parameter {
-                parameter,
-                indirect,
-            } => (parameter, *indirect, vec![]),
-            P::UseDefaultValues {
-                parameter,
-                indirect,
-                default_value,
-                ..
+            P::Parameter { parameter, indirect } => (parameter, *indirect, vec![]),
+            P::UseDefaultValues { parameter, indirect, default_value, .. }
+            | P::AssignDefaultValues { parameter, indirect, default_value, .. } => {
+                (parameter, *indirect, default_value.as_deref().into_iter().collect())
             }
-            | P::AssignDefaultValues {
-                parameter,
-                indirect,
-                default_value,
-                ..
-            } => (
-                parameter,
-                *indirect,
-                default_value.as_deref().into_iter().collect(),
-            ),
-            P::IndicateErrorIfNullOrUnset {
-                parameter,
-                indirect,
-                error_message,
-                ..
-            } => (
-                parameter,
-                *indirect,
-                error_message.as_deref().into_iter().collect(),
-            ),
-            P::UseAlternativeValue {
-                parameter,
-                indirect,
-                alternative_value,
-                ..
-            } => (
-                parameter,
-                *indirect,
-                alternative_value.as_deref().into_iter().collect(),
-            ),
-            P::ParameterLength {
-                parameter,
-                indirect,
-            } => (parameter, *indirect, vec![]),
-            P::RemoveSmallestSuffixPattern {
-                parameter,
-                indirect,
-                pattern,
+            P::IndicateErrorIfNullOrUnset { parameter, indirect, error_message, .. } => {
+                (parameter, *indirect, error_message.as_deref().into_iter().collect())
             }
-            | P::RemoveLargestSuffixPattern {
-                parameter,
-                indirect,
-                pattern,
+            P::UseAlternativeValue { parameter, indirect, alternative_value, .. } => {
+                (parameter, *indirect, alternative_value.as_deref().into_iter().collect())
             }
-            | P::RemoveSmallestPrefixPattern {
-                parameter,
-                indirect,
-                pattern,
+            P::ParameterLength { parameter, indirect } => (parameter, *indirect, vec![]),
+            P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
+            | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
+            | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
+            | P::RemoveLargestPrefixPattern { parameter, indirect, pattern }
+            | P::UppercaseFirstChar { parameter, indirect, pattern }
+            | P::UppercasePattern { parameter, indirect, pattern }
+            | P::LowercaseFirstChar { parameter, indirect, pattern }
+            | P::LowercasePattern { parameter, indirect, pattern } => {
+                (parameter, *indirect, pattern.as_deref().into_iter().collect())
             }
-            | P::RemoveLargestPrefixPattern {
-                parameter,
-                indirect,
-                pattern,
-            }
-            | P::UppercaseFirstChar {
-                parameter,
-                indirect,
-                pattern,
-            }
-            | P::UppercasePattern {
-                parameter,
-                indirect,
-                pattern,
-            }
-            | P::LowercaseFirstChar {
-                parameter,
-                indirect,
-                pattern,
-            }
-            | P::LowercasePattern {
-                parameter,
-                indirect,
-                pattern,
-            } => (
-                parameter,
-                *indirect,
-                pattern.as_deref().into_iter().collect(),
-            ),
-            P::Substring {
-                parameter,
-                indirect,
-                offset,
-                length,
-            } => {
+            P::Substring { parameter, indirect, offset, length } => {
                 self.arithmetic_in_word(&offset.value, unknown);
                 if let Some(l) = length {
                     self.arithmetic_in_word(&l.value, unknown);
                 }
                 (parameter, *indirect, vec![])
             }
-            P::Transform {
-                parameter,
-                indirect,
-                op,
-            } => {
+            P::Transform { parameter, indirect, op } => {
                 if matches!(op, bword::ParameterTransformOp::PromptExpand) {
                     // ${x@P} expands the value as a prompt string, which runs substitutions.
-                    *unknown =
-                        Some("`${...@P}` expands a value as a prompt, which can run code".into());
+                    *unknown = Some("`${...@P}` expands a value as a prompt, which can run code".into());
                 }
                 (parameter, *indirect, vec![])
             }
-            P::ReplaceSubstring {
-                parameter,
-                indirect,
-                pattern,
-                replacement,
-                ..
-            } => {
+            P::ReplaceSubstring { parameter, indirect, pattern, replacement, .. } => {
                 let mut t = vec![pattern.as_str()];
                 if let Some(r) = replacement {
                     t.push(r.as_str());
@@ -605,8 +469,7 @@ impl Walker<'_> {
             P::VariableNames { .. } | P::MemberKeys { .. } => return,
         };
         if indirect {
-            *unknown =
-                Some("indirect expansion `${!...}` reads a variable named at run time".into());
+            *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
         }
         if let bword::Parameter::NamedWithIndex { index, .. } = param {
             if !index.trim().chars().all(|c| c.is_ascii_digit()) {
@@ -625,10 +488,7 @@ impl Walker<'_> {
             self.substitutions_in(expr);
         }
         if arithmetic_reads_variables(expr) {
-            *unknown = Some(format!(
-                "arithmetic `{}` evaluates variables, which can run code",
-                expr.trim()
-            ));
+            *unknown = Some(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
     }
 
@@ -726,10 +586,7 @@ impl Walker<'_> {
                 item(self, it, &mut words, &mut unknown, false);
             }
         }
-        if let Some(d) = assignments
-            .iter()
-            .find(|n| tables::is_dangerous_variable(n))
-        {
+        if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n)) {
             unknown = Some(format!("sets {d}, which changes what runs"));
         }
         if words.is_empty() {
@@ -757,6 +614,21 @@ impl Walker<'_> {
         self.a.commands.push(c);
     }
 
+    /// A transparent wrapper hands its command on; an unknown found on the way (a dangerous
+    /// assignment before `bash -c`, say) must not be lost with it.
+    fn keep_unknown(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        if let Some(u) = unknown.take() {
+            let c = SimpleCommand {
+                words: words.to_vec(),
+                wrappers: wrappers.to_vec(),
+                aliases: Vec::new(),
+                open_args: false,
+                unknown: Some(u),
+            };
+            self.push(c);
+        }
+    }
+
     /// Peel wrappers off `words` and record the command that finally runs.
     fn unwrap(
         &mut self,
@@ -771,9 +643,7 @@ impl Walker<'_> {
             let name = match words.first() {
                 Some(Word::Lit(p)) => program_name(p).to_string(),
                 Some(Word::Dyn(d)) => {
-                    unknown.get_or_insert_with(|| {
-                        format!("the program `{d}` is only known at run time")
-                    });
+                    unknown.get_or_insert_with(|| format!("the program `{d}` is only known at run time"));
                     break;
                 }
                 None => break,
@@ -783,6 +653,7 @@ impl Walker<'_> {
                 break;
             }
             if tables::is_shell(&name) {
+                self.keep_unknown(&words, &wrappers, &mut unknown);
                 self.shell_invocation(&words, &wrappers, &mut unknown);
                 return;
             }
@@ -790,10 +661,8 @@ impl Walker<'_> {
                 "eval" => {
                     let args = &words[1..];
                     if let Some(text) = all_literal(args) {
-                        let wr = Wrapper {
-                            words: words.clone(),
-                            kind: WrapperKind::Transparent,
-                        };
+                        self.keep_unknown(&words, &wrappers, &mut unknown);
+                        let wr = Wrapper { words: words.clone(), kind: WrapperKind::Transparent };
                         let mut inner_wrappers = wrappers.clone();
                         inner_wrappers.push(wr);
                         self.nested_with(&text.join(" "), inner_wrappers);
@@ -805,49 +674,37 @@ impl Walker<'_> {
                 }
                 "source" | "." => {
                     let what = words.get(1).map(Word::display).unwrap_or_default();
-                    unknown.get_or_insert_with(|| {
-                        format!("`{name}` runs the commands in {what}, which gate cannot see")
-                    });
+                    unknown
+                        .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
                     break;
                 }
                 "trap" => {
                     if let Some(Word::Lit(action)) = words.get(1) {
                         if !action.starts_with('-') {
+                            self.keep_unknown(&words, &wrappers, &mut unknown);
                             let mut inner = wrappers.clone();
-                            inner.push(Wrapper {
-                                words: words.clone(),
-                                kind: WrapperKind::Transparent,
-                            });
+                            inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                             self.nested_with(action, inner);
                         }
                     } else if words.len() > 1 {
-                        unknown.get_or_insert_with(|| {
-                            "`trap` installs a command only known at run time".into()
-                        });
+                        unknown.get_or_insert_with(|| "`trap` installs a command only known at run time".into());
                     }
                     break;
                 }
                 "alias" if words.len() > 1 => {
-                    unknown.get_or_insert_with(|| {
-                        "`alias` changes what later command names run".into()
-                    });
+                    unknown.get_or_insert_with(|| "`alias` changes what later command names run".into());
                     break;
                 }
                 "env" => match self.env_wrapper(&words, &mut unknown) {
                     Some(EnvResult::Inner(rest)) => {
-                        wrappers.push(Wrapper {
-                            words: words.clone(),
-                            kind: WrapperKind::Transparent,
-                        });
+                        wrappers.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                         words = rest;
                         continue;
                     }
                     Some(EnvResult::Script(text, rest)) => {
+                        self.keep_unknown(&words, &wrappers, &mut unknown);
                         let mut inner = wrappers.clone();
-                        inner.push(Wrapper {
-                            words: words.clone(),
-                            kind: WrapperKind::Transparent,
-                        });
+                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                         let mut joined = text;
                         for w in &rest {
                             joined.push(' ');
@@ -862,37 +719,19 @@ impl Walker<'_> {
                     let (own, execs) = split_find(&words);
                     for e in execs {
                         let mut w = wrappers.clone();
-                        w.push(Wrapper {
-                            words: words.clone(),
-                            kind: WrapperKind::Transparent,
-                        });
+                        w.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                         self.unwrap(e, w, true, None);
                     }
                     words = own;
                     break;
                 }
-                "command"
-                    if words
-                        .get(1)
-                        .and_then(Word::lit)
-                        .is_some_and(|f| f == "-v" || f == "-V") =>
-                {
-                    break
-                }
+                "command" if words.get(1).and_then(Word::lit).is_some_and(|f| f == "-v" || f == "-V") => break,
                 "watch" => {
                     let rest = skip_options(
                         &words,
                         &WrapperSpec {
                             name: "watch",
-                            value_flags: &[
-                                "-n",
-                                "--interval",
-                                "-d",
-                                "--differences",
-                                "-q",
-                                "--equexit",
-                                "--chgexit",
-                            ],
+                            value_flags: &["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--chgexit"],
                             positionals: 0,
                             kind: WrapperKind::Transparent,
                         },
@@ -901,18 +740,14 @@ impl Walker<'_> {
                     if let Some(rest) = rest.filter(|r| !r.is_empty()) {
                         match all_literal(&rest) {
                             Some(parts) => {
+                                self.keep_unknown(&words, &wrappers, &mut unknown);
                                 let mut inner = wrappers.clone();
-                                inner.push(Wrapper {
-                                    words: words.clone(),
-                                    kind: WrapperKind::Transparent,
-                                });
+                                inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                                 self.nested_with(&parts.join(" "), inner);
                                 return;
                             }
                             None => {
-                                unknown.get_or_insert_with(|| {
-                                    "`watch` runs text only known at run time".into()
-                                });
+                                unknown.get_or_insert_with(|| "`watch` runs text only known at run time".into());
                             }
                         }
                     }
@@ -926,10 +761,7 @@ impl Walker<'_> {
                     match script {
                         Some(text) => {
                             let mut inner = wrappers.clone();
-                            inner.push(Wrapper {
-                                words: words.clone(),
-                                kind: spec.kind,
-                            });
+                            inner.push(Wrapper { words: words.clone(), kind: spec.kind });
                             self.nested_with(&text, inner);
                             // The wrapper itself still needs deciding (privileged, rules).
                             self.push(SimpleCommand {
@@ -942,19 +774,14 @@ impl Walker<'_> {
                             return;
                         }
                         None => {
-                            unknown.get_or_insert_with(|| {
-                                format!("`{name} -c` runs text only known at run time")
-                            });
+                            unknown.get_or_insert_with(|| format!("`{name} -c` runs text only known at run time"));
                             break;
                         }
                     }
                 }
                 match skip_options(&words, spec, &mut unknown) {
                     Some(rest) if !rest.is_empty() => {
-                        wrappers.push(Wrapper {
-                            words: words.clone(),
-                            kind: spec.kind,
-                        });
+                        wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
                         if name == "xargs" {
                             open_args = true;
                         }
@@ -966,42 +793,23 @@ impl Walker<'_> {
             }
             break;
         }
-        // Only the command that finally runs: `cd`, `tee` and git globals.
+        // Only the command that finally runs: `cd`, files it writes, names it assigns.
+        let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
+            && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
+        for target in tables::write_targets(&words) {
+            self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
+        }
         if let Some(Word::Lit(p)) = words.first() {
             match program_name(p) {
                 "cd" => self.cwd.change(words.get(1).and_then(Word::lit)),
                 "pushd" | "popd" => self.cwd.0 = None,
-                "tee" => {
-                    let mut after_dd = false;
-                    for w in &words[1..] {
-                        match w {
-                            Word::Lit(s) if !after_dd && s == "--" => after_dd = true,
-                            Word::Lit(s) if !after_dd && s.starts_with('-') && s.len() > 1 => {}
-                            other => {
-                                let kind = if words
-                                    .iter()
-                                    .any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"))
-                                {
-                                    WriteKind::Append
-                                } else {
-                                    WriteKind::Tee
-                                };
-                                self.write(other.clone(), kind);
-                            }
-                        }
-                    }
-                }
-                "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly"
-                | "unset" | "let" | "mapfile" | "readarray" | "getopts" => {
+                "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "let"
+                | "mapfile" | "readarray" | "getopts" => {
                     for w in &words[1..] {
                         if let Word::Lit(s) = w {
-                            if s.contains('[')
-                                && (s.contains("$(") || s.contains('`') || s.contains('$'))
-                            {
+                            if s.contains('[') && (s.contains("$(") || s.contains('`') || s.contains('$')) {
                                 unknown.get_or_insert_with(|| {
-                                    format!(
-                                        "`{s}` names an array element whose subscript can run code"
-                                    )
+                                    format!("`{s}` names an array element whose subscript can run code")
                                 });
                             }
                         }
@@ -1022,13 +830,7 @@ impl Walker<'_> {
             }
         }
         let aliases = tables::aliases(&words);
-        self.push(SimpleCommand {
-            words,
-            wrappers,
-            aliases,
-            open_args,
-            unknown,
-        });
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown });
     }
 
     fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
@@ -1038,12 +840,7 @@ impl Walker<'_> {
         all.extend(wrappers);
         let mut sub_cwd = self.cwd.clone();
         {
-            let mut w = Walker {
-                a: &mut *self.a,
-                depth: self.depth + 1,
-                cwd: &mut sub_cwd,
-                wrappers: all,
-            };
+            let mut w = Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: all };
             w.script(text);
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
@@ -1054,12 +851,7 @@ impl Walker<'_> {
     }
 
     /// `bash -c '...'`, `sh script.sh`, `bash` reading stdin.
-    fn shell_invocation(
-        &mut self,
-        words: &[Word],
-        wrappers: &[Wrapper],
-        unknown: &mut Option<String>,
-    ) {
+    fn shell_invocation(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
         let name = words[0].display();
         let mut i = 1;
         let mut has_c = false;
@@ -1090,10 +882,7 @@ impl Walker<'_> {
             }
         }
         let mut inner = wrappers.to_vec();
-        inner.push(Wrapper {
-            words: words.to_vec(),
-            kind: WrapperKind::Transparent,
-        });
+        inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
         if has_c {
             match words.get(i) {
                 Some(Word::Lit(text)) => {
@@ -1102,25 +891,17 @@ impl Walker<'_> {
                     return;
                 }
                 Some(Word::Dyn(d)) => {
-                    unknown.get_or_insert_with(|| {
-                        format!("`{name} -c` runs `{d}`, only known at run time")
-                    });
+                    unknown.get_or_insert_with(|| format!("`{name} -c` runs `{d}`, only known at run time"));
                 }
                 None => {
                     unknown.get_or_insert_with(|| format!("`{name} -c` without a command"));
                 }
             }
         } else if let Some(script) = words.get(i) {
-            unknown.get_or_insert_with(|| {
-                format!(
-                    "`{name}` runs the script {}, which gate cannot see",
-                    script.display()
-                )
-            });
+            unknown
+                .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
         } else {
-            unknown.get_or_insert_with(|| {
-                format!("`{name}` runs commands read from its input, which gate cannot see")
-            });
+            unknown.get_or_insert_with(|| format!("`{name}` runs commands read from its input, which gate cannot see"));
         }
         self.push(SimpleCommand {
             words: words.to_vec(),
@@ -1141,9 +922,7 @@ impl Walker<'_> {
                 }
                 Word::Lit(s) if s == "-S" || s == "--split-string" => {
                     let Some(Word::Lit(text)) = words.get(i + 1) else {
-                        unknown.get_or_insert_with(|| {
-                            "`env -S` runs text only known at run time".into()
-                        });
+                        unknown.get_or_insert_with(|| "`env -S` runs text only known at run time".into());
                         return None;
                     };
                     return Some(EnvResult::Script(text.clone(), words[i + 2..].to_vec()));
@@ -1167,8 +946,7 @@ impl Walker<'_> {
                 Word::Lit(s) if is_assignment(s) => {
                     let name = &s[..s.find('=').unwrap_or(0)];
                     if tables::is_dangerous_variable(name) {
-                        unknown
-                            .get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+                        unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
                 }
@@ -1176,8 +954,7 @@ impl Walker<'_> {
                     // `env X=$(...) cmd`: an assignment with a dynamic value.
                     let name = d.split('=').next().unwrap_or("");
                     if tables::is_dangerous_variable(name) {
-                        unknown
-                            .get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+                        unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
                 }
@@ -1212,9 +989,7 @@ fn is_assignment(s: &str) -> bool {
         Some(0) | None => false,
         Some(i) => {
             let name = &s[..i];
-            name.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         }
     }
@@ -1244,11 +1019,7 @@ fn unescape_backquoted(s: &str) -> String {
 
 /// Skip a wrapper's options and leading operands; the rest is the command it runs.
 /// `None` when a word in the option area is only known at run time.
-fn skip_options(
-    words: &[Word],
-    spec: &WrapperSpec,
-    unknown: &mut Option<String>,
-) -> Option<Vec<Word>> {
+fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
     let mut i = 1;
     while i < words.len() {
         match &words[i] {
@@ -1272,12 +1043,8 @@ fn skip_options(
             Word::Dyn(d) => {
                 // Could be an option or the command: the command is unknowable.
                 if spec.positionals == 0 {
-                    unknown.get_or_insert_with(|| {
-                        format!(
-                            "`{}` runs a command only known at run time ({d})",
-                            spec.name
-                        )
-                    });
+                    unknown
+                        .get_or_insert_with(|| format!("`{}` runs a command only known at run time ({d})", spec.name));
                     return None;
                 }
                 break;
@@ -1317,9 +1084,7 @@ fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
     let mut execs = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let is_exec = words[i]
-            .lit()
-            .is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
+        let is_exec = words[i].lit().is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
         if is_exec {
             let mut cmd = Vec::new();
             i += 1;
