@@ -650,6 +650,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
     if c.errors.is_empty() {
         Ok(m)
     } else {
+        c.errors.sort_by_key(|e| (e.line, e.column));
         Err(c.errors)
     }
 }

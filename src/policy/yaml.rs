@@ -127,7 +127,18 @@ pub fn parse(text: &str) -> Result<SNode, (usize, usize, String)> {
             let (line, col) = e.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
             let msg = e.to_string();
             // The library's message may carry a snippet after the first line; keep the gist.
-            let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+            let mut first = msg.lines().next().unwrap_or("invalid YAML").trim().to_string();
+            first = first.strip_prefix("error: ").unwrap_or(&first).to_string();
+            // Drop a leading "line N column M: " (gate prints file:line:column itself).
+            if first.starts_with("line ") {
+                if let Some(i) = first.find(": ") {
+                    first = first[i + 2..].to_string();
+                }
+            }
+            if let Some(i) = first.find(", set DuplicateKeyPolicy") {
+                first.truncate(i);
+                first.push_str(" (each key may appear once)");
+            }
             Err((line, col, first))
         }
     }

@@ -383,23 +383,16 @@ pub fn arity_prefix_len(words: &[&str]) -> usize {
     if words.is_empty() {
         return 0;
     }
-    let mut best = 1;
+    // The longest table entry that prefixes the command decides; unknown programs are 1.
+    let mut best = (0, 1);
     for (prefix, n) in ARITY {
         let p: Vec<&str> = prefix.split(' ').collect();
-        if words.len() >= p.len() && words[..p.len()] == p[..] && p.len() >= 1 {
-            if p.len() > 1 || best == 1 {
-                best = *n;
-            }
+        if words.len() >= p.len() && words[..p.len()] == p[..] && p.len() > best.0 {
+            best = (p.len(), *n);
         }
     }
     // Only count words that are not options: `git -v` is `git`.
-    let mut n = 0;
-    for w in words.iter().take(best) {
-        if w.starts_with('-') {
-            break;
-        }
-        n += 1;
-    }
+    let n = words.iter().take(best.1).take_while(|w| !w.starts_with('-')).count();
     n.max(1)
 }
 
@@ -473,9 +466,7 @@ pub static BANNED_PREFIXES: &[&str] = &[
 /// Whether a pattern prefix (`words`, the words before `*`) is banned from being stored.
 pub fn is_banned_prefix(words: &[&str]) -> bool {
     let joined = words.join(" ");
-    BANNED_PREFIXES
-        .iter()
-        .any(|b| *b == joined || (words.len() == 1 && words[0] == *b) || (b.contains(' ') && joined == *b))
+    BANNED_PREFIXES.iter().any(|b| *b == joined || (words.len() == 1 && words[0] == *b))
         || words.first().is_some_and(|w| w.starts_with("python"))
 }
 

@@ -20,9 +20,7 @@ impl Cwd {
     fn change(&mut self, target: Option<&str>) {
         self.0 = match (&self.0, target) {
             (Some(cur), Some(t)) if !t.is_empty() && !t.starts_with('-') && !t.starts_with('~') => {
-                if t.starts_with('/') {
-                    Some(t.to_string())
-                } else if cur.is_empty() {
+                if t.starts_with('/') || cur.is_empty() {
                     Some(t.to_string())
                 } else {
                     Some(format!("{}/{}", cur.trim_end_matches('/'), t))
@@ -834,7 +832,7 @@ impl Walker<'_> {
     }
 
     fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
-        let saved = std::mem::replace(&mut self.wrappers, Vec::new());
+        let saved = std::mem::take(&mut self.wrappers);
         // Wrappers of the outer script are already part of `wrappers`' context via push().
         let mut all = saved.clone();
         all.extend(wrappers);

@@ -105,8 +105,7 @@ pub(crate) fn expands(text: &str) -> bool {
 /// command substitutions, so such an expression can run code that is not in the text.
 pub(crate) fn arithmetic_reads_variables(expr: &str) -> bool {
     let mut prev_digit_run = false;
-    let mut chars = expr.chars().peekable();
-    while let Some(c) = chars.next() {
+    for c in expr.chars() {
         if c.is_ascii_digit() {
             prev_digit_run = true;
             continue;
