@@ -8,6 +8,7 @@
 //! records redirections and `tee` targets as writes. Anything it does not fully understand is
 //! reported as unknown, never guessed: the policy must not allow an unknown part.
 
+pub mod compose;
 mod tables;
 mod walk;
 mod words;
