@@ -80,6 +80,9 @@ impl Drop for Lock {
 }
 
 fn lock(path: &Path) -> anyhow::Result<Lock> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
     let lock = path.with_extension("yaml.lock");
     for attempt in 0..200 {
         match fs::OpenOptions::new().write(true).create_new(true).open(&lock) {

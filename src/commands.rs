@@ -7,7 +7,7 @@ use clap::CommandFactory;
 
 use crate::cli::{ApprovalsAction, CheckArgs, Cli, CompletionShell, ConfigArg};
 use crate::config::{self, ConfigError};
-use crate::policy::{Call, Context, Decision, Verdict};
+use crate::policy::{Call, Context, Decision, Layer, Verdict};
 
 /// The text `gate init` writes: the same as host.yaml.example at the top of the repo.
 pub const EXAMPLE_POLICY: &str = include_str!("../host.yaml.example");
@@ -112,7 +112,17 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
             for p in parts {
                 let by = p.rule.as_deref().map(|r| format!("{} {r}", p.layer)).unwrap_or_else(|| p.layer.to_string());
                 s.push_str(&format!("    {:<5}  {:<width$}  {by}\n", p.decision.as_str(), p.command));
-                if p.decision != Verdict::Allow || p.rule.is_none() {
+                let explained_by_rule = matches!(
+                    p.layer,
+                    Layer::DenyRule
+                        | Layer::AskRule
+                        | Layer::AllowRule
+                        | Layer::Safe
+                        | Layer::Always
+                        | Layer::Session
+                        | Layer::Skill
+                );
+                if !explained_by_rule {
                     s.push_str(&format!("           {:<width$}  {}\n", "", p.reason));
                 }
             }
