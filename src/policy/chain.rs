@@ -365,7 +365,7 @@ impl Policy {
         views.extend(c.aliases.iter().map(Vec::as_slice));
         let mut maybe_deny: Option<String> = None;
         for v in &views {
-            match self.model.deny.best_match(tool, &Subject::Command { words: v }, true) {
+            match self.model.deny.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
                 Some((Strength::Yes, r)) => {
                     return V::new(
                         Verdict::Deny,
@@ -382,7 +382,7 @@ impl Policy {
         }
         let mut maybe_ask: Option<String> = None;
         for v in &views {
-            match self.model.ask.best_match(tool, &Subject::Command { words: v }, true) {
+            match self.model.ask.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
                 Some((Strength::Yes, r)) => {
                     return V::new(
                         Verdict::Ask,
@@ -414,7 +414,10 @@ impl Policy {
         }
         let mut blocked_by: Option<String> = None;
         for w in c.wrappers.iter().filter(|w| w.kind == WrapperKind::Privileged) {
-            if self.explicit_allow(tool, &Subject::Command { words: &w.words }, true, ctx, session).is_none() {
+            if self
+                .explicit_allow(tool, &Subject::Command { words: &w.words, loose: false }, true, ctx, session)
+                .is_none()
+            {
                 blocked_by = Some(w.words.first().map(Word::display).unwrap_or_default());
                 break;
             }
@@ -433,7 +436,9 @@ impl Policy {
             if c.open_args {
                 words.push(Word::Dyn("(arguments added at run time)".into()));
             }
-            if let Some(v) = self.explicit_allow(tool, &Subject::Command { words: &words }, true, ctx, session) {
+            if let Some(v) =
+                self.explicit_allow(tool, &Subject::Command { words: &words, loose: false }, true, ctx, session)
+            {
                 return v;
             }
         }

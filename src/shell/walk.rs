@@ -5,8 +5,11 @@ use brush_parser::ast;
 use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
 
 use super::tables::{self, WrapperSpec};
-use super::words::{arithmetic_reads_variables, decode_ansi_c, expands};
+use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
+
+/// Deepest nesting of brackets, substitutions and compound commands parsed at all.
+const MAX_NESTING: usize = 48;
 
 /// The directory commands run in, relative to the start: `None` once it cannot be known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +64,11 @@ impl Walker<'_> {
     fn script(&mut self, text: &str) {
         if self.depth > MAX_DEPTH {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+            return;
+        }
+        let depth = nesting_depth(text);
+        if depth > MAX_NESTING {
+            self.a.unknown.push(format!("constructs nested {depth} deep: more than gate analyses ({MAX_NESTING})"));
             return;
         }
         let opts = parser_options();
