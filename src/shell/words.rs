@@ -128,36 +128,6 @@ pub(crate) fn arithmetic_reads_variables(expr: &str) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ansi_c() {
-        assert_eq!(decode_ansi_c("\\x72m"), "rm");
-        assert_eq!(decode_ansi_c("\\162m"), "rm");
-        assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
-        assert_eq!(decode_ansi_c("\\u0072m"), "rm");
-    }
-
-    #[test]
-    fn expansion() {
-        assert!(expands("*.rs"));
-        assert!(expands("{rm,-rf}"));
-        assert!(expands("a{1..3}"));
-        assert!(!expands("{}"));
-        assert!(!expands("plain"));
-    }
-
-    #[test]
-    fn arithmetic() {
-        assert!(!arithmetic_reads_variables("1+2"));
-        assert!(!arithmetic_reads_variables("0x1f * 2"));
-        assert!(arithmetic_reads_variables("x+1"));
-        assert!(arithmetic_reads_variables("a[$(rm x)]"));
-    }
-}
-
 /// How deeply constructs nest in shell text, roughly: brackets, substitutions and compound
 /// keywords, outside single quotes. The parser recurses per level, so text nested deeper than
 /// gate will analyse is refused before parsing (it would otherwise exhaust the stack).
@@ -167,7 +137,7 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
     let mut max = 0;
     let mut i = 0;
     let mut word = String::new();
-    let mut flush = |word: &mut String, depth: &mut usize, max: &mut usize| {
+    let flush = |word: &mut String, depth: &mut usize, max: &mut usize| {
         match word.as_str() {
             "if" | "while" | "until" | "for" | "case" | "select" | "function" => {
                 *depth += 1;
@@ -208,4 +178,34 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
     }
     flush(&mut word, &mut depth, &mut max);
     max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_c() {
+        assert_eq!(decode_ansi_c("\\x72m"), "rm");
+        assert_eq!(decode_ansi_c("\\162m"), "rm");
+        assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
+        assert_eq!(decode_ansi_c("\\u0072m"), "rm");
+    }
+
+    #[test]
+    fn expansion() {
+        assert!(expands("*.rs"));
+        assert!(expands("{rm,-rf}"));
+        assert!(expands("a{1..3}"));
+        assert!(!expands("{}"));
+        assert!(!expands("plain"));
+    }
+
+    #[test]
+    fn arithmetic() {
+        assert!(!arithmetic_reads_variables("1+2"));
+        assert!(!arithmetic_reads_variables("0x1f * 2"));
+        assert!(arithmetic_reads_variables("x+1"));
+        assert!(arithmetic_reads_variables("a[$(rm x)]"));
+    }
 }
