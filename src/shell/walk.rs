@@ -625,6 +625,7 @@ impl Walker<'_> {
                     words: vec![Word::Lit(format!("{text}=..."))],
                     wrappers: Vec::new(),
                     aliases: Vec::new(),
+                    cwd: None,
                     open_args: false,
                     unknown: Some(u),
                 });
@@ -635,6 +636,7 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, mut c: SimpleCommand) {
+        c.cwd = self.cwd.0.clone();
         if !self.wrappers.is_empty() {
             let mut w = self.wrappers.clone();
             w.extend(c.wrappers);
@@ -651,6 +653,7 @@ impl Walker<'_> {
                 words: words.to_vec(),
                 wrappers: wrappers.to_vec(),
                 aliases: Vec::new(),
+                cwd: None,
                 open_args: false,
                 unknown: Some(u),
             };
@@ -799,6 +802,7 @@ impl Walker<'_> {
                                 words: words.clone(),
                                 wrappers,
                                 aliases: Vec::new(),
+                                cwd: None,
                                 open_args,
                                 unknown,
                             });
@@ -862,7 +866,7 @@ impl Walker<'_> {
             }
         }
         let aliases = tables::aliases(&words);
-        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown });
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown, cwd: None });
     }
 
     fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
@@ -964,6 +968,7 @@ impl Walker<'_> {
             words: words.to_vec(),
             wrappers: wrappers.to_vec(),
             aliases: Vec::new(),
+            cwd: None,
             open_args: false,
             unknown: unknown.take(),
         });
