@@ -4,6 +4,7 @@
 
 mod chain;
 pub mod decision;
+pub mod glob;
 pub mod model;
 pub mod rules;
 mod suggest;
