@@ -27,7 +27,9 @@ pub enum Command {
     /// Supervise an agent: decide each tool request it sends, answer on its stdin
     Run(RunArgs),
     /// Decide one call offline and explain which layer and rule decided it
-    #[command(after_help = "Examples:\n  gate check 'Bash(git status && rm -rf /)'\n  gate check bash '{\"command\":\"npm test\"}'\n  gate check write '{\"file_path\":\"docs/a.md\"}' --json\n\nExit status: 0 allow, 3 ask, 4 deny, 2 usage or policy error.")]
+    #[command(
+        after_help = "Examples:\n  gate check 'Bash(git status && rm -rf /)'\n  gate check bash '{\"command\":\"npm test\"}'\n  gate check write '{\"file_path\":\"docs/a.md\"}' --json\n\nExit status: 0 allow, 3 ask, 4 deny, 2 usage or policy error."
+    )]
     Check(CheckArgs),
     /// Parse the policy, report every error with line:column, run its `tests:`
     Validate(ConfigArg),

@@ -1,28 +1,301 @@
 //! The offline subcommands: check, validate, init, approvals, completions, man.
 //! Each returns the process exit code; printing happens here, deciding in [`crate::policy`].
 
-use crate::cli::{ApprovalsAction, CheckArgs, CompletionShell, ConfigArg};
+use std::io::Write as _;
 
-pub fn check(_args: &CheckArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+use clap::CommandFactory;
+
+use crate::cli::{ApprovalsAction, CheckArgs, Cli, CompletionShell, ConfigArg};
+use crate::config::{self, ConfigError};
+use crate::policy::{Call, Context, Decision, Layer, Verdict};
+
+/// The text `gate init` writes: the same as host.yaml.example at the top of the repo.
+pub const EXAMPLE_POLICY: &str = include_str!("../host.yaml.example");
+
+fn load_or_report(config: &ConfigArg) -> Result<config::Loaded, i32> {
+    match config::load(config.config.as_deref()) {
+        Ok(l) => {
+            for w in &l.warnings {
+                eprintln!("gate: warning: {w}");
+            }
+            Ok(l)
+        }
+        Err(ConfigError::Invalid(errs)) => {
+            for e in &errs.errors {
+                eprintln!("{e}");
+            }
+            eprintln!(
+                "gate: {} error{} in the policy",
+                errs.errors.len(),
+                if errs.errors.len() == 1 { "" } else { "s" }
+            );
+            Err(2)
+        }
+        Err(e) => {
+            eprintln!("gate: {e}");
+            Err(2)
+        }
+    }
 }
 
-pub fn validate(_args: &ConfigArg) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+/// Exit code of `gate check` for a verdict.
+pub fn check_exit_code(v: Verdict) -> i32 {
+    match v {
+        Verdict::Allow => 0,
+        Verdict::Ask => 3,
+        Verdict::Deny => 4,
+    }
 }
 
-pub fn init(_force: bool) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
+    let mut loaded = match load_or_report(&args.config) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    if let Some(m) = args.mode {
+        loaded.policy.set_mode(m.into());
+    }
+    let policy = &loaded.policy;
+    let call = match &args.arguments {
+        Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v @ serde_json::Value::Object(_)) => Call::new(args.tool.clone(), v),
+            Ok(_) => {
+                eprintln!("gate: ARGUMENTS_JSON must be a JSON object, e.g. '{{\"command\":\"ls\"}}'");
+                return Ok(2);
+            }
+            Err(e) => {
+                eprintln!("gate: ARGUMENTS_JSON is not valid JSON: {e}");
+                return Ok(2);
+            }
+        },
+        None => match policy.parse_call(&args.tool) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("gate: {e}");
+                eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'");
+                return Ok(2);
+            }
+        },
+    };
+    let declared = policy.skill_names();
+    for s in &args.skills {
+        if !declared.contains(s) {
+            eprintln!("gate: warning: skill `{s}` is not declared in the policy; it changes nothing");
+        }
+    }
+    let ctx = Context { active_skills: &args.skills, session: None };
+    let d = policy.decide(&call, &ctx);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", d.to_json())?;
+    } else {
+        write!(out, "{}", render_decision(&call, &d))?;
+    }
+    Ok(check_exit_code(d.decision))
 }
 
-pub fn approvals(_config: &ConfigArg, _action: &ApprovalsAction) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+/// A decision for a person to read: the verdict, the layer and rule, and each part.
+pub fn render_decision(call: &Call, d: &Decision) -> String {
+    let mut s = String::new();
+    let what = match call.arguments.get("command").and_then(|c| c.as_str()) {
+        Some(c) => format!("{}: {c}", call.tool),
+        None => format!("{} {}", call.tool, call.arguments),
+    };
+    s.push_str(&format!("{}  {what}\n", d.decision.as_str().to_uppercase()));
+    s.push_str(&format!("  layer:  {}\n", d.layer));
+    s.push_str(&format!("  rule:   {}\n", d.rule.as_deref().unwrap_or("(none)")));
+    s.push_str(&format!("  reason: {}\n", d.reason));
+    if let Some(parts) = &d.parts {
+        if !parts.is_empty() {
+            s.push_str("  parts:\n");
+            let width = parts.iter().map(|p| p.command.chars().count()).max().unwrap_or(0).min(48);
+            for p in parts {
+                let by = p.rule.as_deref().map(|r| format!("{} {r}", p.layer)).unwrap_or_else(|| p.layer.to_string());
+                s.push_str(&format!("    {:<5}  {:<width$}  {by}\n", p.decision.as_str(), p.command));
+                let explained_by_rule = matches!(
+                    p.layer,
+                    Layer::DenyRule
+                        | Layer::AskRule
+                        | Layer::AllowRule
+                        | Layer::Safe
+                        | Layer::Always
+                        | Layer::Session
+                        | Layer::Skill
+                );
+                if !explained_by_rule {
+                    s.push_str(&format!("           {:<width$}  {}\n", "", p.reason));
+                }
+            }
+        }
+    }
+    s
 }
 
-pub fn completions(_shell: CompletionShell) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+pub fn validate(args: &ConfigArg) -> anyhow::Result<i32> {
+    let Some(path) = config::find(args.config.as_deref()) else {
+        eprintln!(
+            "gate: no host.yaml here or in $XDG_CONFIG_HOME/gate; the built-in defaults apply (`gate init` writes one)"
+        );
+        return Ok(2);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("gate: cannot read {}: {e}", path.display());
+            return Ok(2);
+        }
+    };
+    let policy = match config::load_text(&text, &path) {
+        Ok(p) => p,
+        Err(ConfigError::Invalid(errs)) => {
+            for e in &errs.errors {
+                eprintln!("{e}");
+            }
+            eprintln!(
+                "gate: {} error{} in {}",
+                errs.errors.len(),
+                if errs.errors.len() == 1 { "" } else { "s" },
+                path.display()
+            );
+            return Ok(2);
+        }
+        Err(e) => {
+            eprintln!("gate: {e}");
+            return Ok(2);
+        }
+    };
+    let mut failed = 0;
+    for t in policy.tests() {
+        let call = match &t.arguments {
+            Some(args) => Ok(Call::new(t.call.clone(), args.clone())),
+            None => policy.parse_call(&t.call),
+        };
+        let call = match call {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{}:{}:{}: test `{}`: {e}", path.display(), t.line, t.column, t.call);
+                failed += 1;
+                continue;
+            }
+        };
+        let d = policy.decide(&call, &Context { active_skills: &t.skills, session: None });
+        if d.decision != t.expect {
+            failed += 1;
+            eprintln!(
+                "{}:{}:{}: test `{}` expects {}, the policy says {} ({}{}: {})",
+                path.display(),
+                t.line,
+                t.column,
+                t.call,
+                t.expect,
+                d.decision,
+                d.layer,
+                d.rule.as_deref().map(|r| format!(" {r}")).unwrap_or_default(),
+                d.reason
+            );
+        }
+    }
+    let n = policy.tests().len();
+    if failed > 0 {
+        eprintln!("gate: {failed} of {n} policy test{} failed", if n == 1 { "" } else { "s" });
+        return Ok(2);
+    }
+    println!(
+        "{}: valid{}",
+        path.display(),
+        if n > 0 { format!(", {n} test{} passed", if n == 1 { "" } else { "s" }) } else { String::new() }
+    );
+    Ok(0)
+}
+
+pub fn init(force: bool) -> anyhow::Result<i32> {
+    let path = std::path::Path::new("host.yaml");
+    if path.exists() && !force {
+        eprintln!("gate: host.yaml already exists here; `gate init --force` overwrites it");
+        return Ok(2);
+    }
+    std::fs::write(path, EXAMPLE_POLICY).map_err(|e| anyhow::anyhow!("cannot write host.yaml: {e}"))?;
+    println!("wrote host.yaml; check it with `gate validate`, try it with `gate check 'Bash(git status)'`");
+    Ok(0)
+}
+
+pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result<i32> {
+    let policy_path = config::find(config.config.as_deref());
+    let store = crate::approvals::path_for(policy_path.as_deref());
+    match action {
+        ApprovalsAction::List => {
+            let list = crate::approvals::load(&store)?;
+            if list.is_empty() {
+                println!("no \"always\" approvals in {}", store.display());
+            } else {
+                println!("{:<8}  {:<20}  {:<40}  approved at", "id", "added", "pattern");
+                for a in &list {
+                    println!("{:<8}  {:<20}  {:<40}  {}", a.id, a.added, a.pattern, a.call);
+                }
+            }
+            Ok(0)
+        }
+        ApprovalsAction::Revoke { id } => {
+            let removed = crate::approvals::update(&store, |list| {
+                let before = list.len();
+                list.retain(|a| &a.id != id);
+                before - list.len()
+            })?;
+            if removed == 0 {
+                eprintln!("gate: no approval with id `{id}` (see `gate approvals list`)");
+                return Ok(2);
+            }
+            println!("revoked {id}");
+            Ok(0)
+        }
+        ApprovalsAction::Clear => {
+            let n = crate::approvals::update(&store, |list| std::mem::take(list).len())?;
+            println!("removed {n} approval{}", if n == 1 { "" } else { "s" });
+            Ok(0)
+        }
+    }
+}
+
+pub fn completions(shell: CompletionShell) -> anyhow::Result<i32> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(completion_script(shell).as_bytes())?;
+    Ok(0)
+}
+
+/// The completion script for a shell, as generated from the clap definitions.
+pub fn completion_script(shell: CompletionShell) -> String {
+    use clap_complete::Shell;
+    let sh = match shell {
+        CompletionShell::Bash => Shell::Bash,
+        CompletionShell::Zsh => Shell::Zsh,
+        CompletionShell::Fish => Shell::Fish,
+        CompletionShell::Elvish => Shell::Elvish,
+        CompletionShell::Powershell => Shell::PowerShell,
+    };
+    let mut buf = Vec::new();
+    clap_complete::generate(sh, &mut Cli::command(), "gate", &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Man pages: `gate.1` and one per subcommand (`gate-run.1`, ...), as (file name, roff).
+pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
+    let cmd = Cli::command();
+    let mut pages = Vec::new();
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
+    pages.push(("gate.1".to_string(), String::from_utf8_lossy(&buf).into_owned()));
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("gate-{}", sub.get_name());
+        let sub = sub.clone().name(name.clone());
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(sub).render(&mut buf)?;
+        pages.push((format!("{name}.1"), String::from_utf8_lossy(&buf).into_owned()));
+    }
+    Ok(pages)
 }
 
 pub fn man() -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+    let pages = man_pages()?;
+    std::io::stdout().lock().write_all(pages[0].1.as_bytes())?;
+    Ok(0)
 }

@@ -11,6 +11,8 @@ pub struct Loaded {
     pub policy: Policy,
     /// The host.yaml that was read, or `None` for the built-in defaults.
     pub path: Option<PathBuf>,
+    /// Problems that did not stop loading (unreadable approvals: they are left out).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -45,20 +47,37 @@ pub fn home() -> Option<PathBuf> {
 /// Load the policy (and its persisted approvals) from the search order.
 pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match find(explicit) {
-        None => Ok(Loaded { policy: Policy::builtin(&Env { base_dir: cwd, home: home() }), path: None }),
+    let mut loaded = match find(explicit) {
+        None => Loaded {
+            policy: Policy::builtin(&Env { base_dir: cwd.clone(), home: home(), cwd }),
+            path: None,
+            warnings: Vec::new(),
+        },
         Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?;
             let policy = load_text(&text, &path)?;
-            Ok(Loaded { policy, path: Some(path) })
+            Loaded { policy, path: Some(path), warnings: Vec::new() }
         }
+    };
+    let store = crate::approvals::path_for(loaded.path.as_deref());
+    match crate::approvals::load(&store) {
+        Ok(list) => {
+            let patterns: Vec<String> = list.into_iter().map(|a| a.pattern).collect();
+            if let Err(e) = loaded.policy.set_always(&patterns) {
+                loaded.warnings.push(format!("{}: approvals left out: {e}", store.display()));
+            }
+        }
+        Err(e) => loaded.warnings.push(format!("approvals left out: {e}")),
     }
+    Ok(loaded)
 }
 
 /// Compile host.yaml text that was read from `path`.
 pub fn load_text(text: &str, path: &Path) -> Result<Policy, ConfigError> {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let base_dir = abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
-    let env = Env { base_dir, home: home() };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| base_dir.clone());
+    let env = Env { base_dir, home: home(), cwd };
     Policy::from_yaml(text, &path.display().to_string(), &env).map_err(ConfigError::Invalid)
 }

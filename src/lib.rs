@@ -4,8 +4,10 @@
 //! codes. The pure core ([`policy`], [`shell`]) does no I/O; [`config`] loads files,
 //! [`supervise`] runs the agent, [`protocol`] speaks the wire, [`approve`] asks the person.
 
+pub mod approvals;
 pub mod approve;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod demo;

@@ -2,7 +2,12 @@
 //! (SPEC section 3). Pure: it never reads files, the clock, the environment or a terminal;
 //! callers hand it text, paths and state, and get a [`Decision`] back.
 
+mod chain;
 pub mod decision;
+pub mod model;
+pub mod rules;
+mod suggest;
+mod yaml;
 
 pub use decision::{Decision, Layer, PartDecision, PartKind, Verdict};
 
@@ -43,6 +48,8 @@ pub struct Env {
     pub base_dir: std::path::PathBuf,
     /// The user's home directory, for `~`.
     pub home: Option<std::path::PathBuf>,
+    /// The directory the agent runs in: relative paths in calls are resolved from it.
+    pub cwd: std::path::PathBuf,
 }
 
 /// Permission modes (SPEC 3.4).
@@ -71,57 +78,125 @@ pub struct DoomLoop {
 /// A compiled, validated policy. Cheap to share behind an `Arc`; immutable once built.
 #[derive(Debug)]
 pub struct Policy {
-    mode: Mode,
-    // API STUB: filled in by the decision-core work.
+    pub(crate) model: model::Model,
+    pub(crate) always: rules::RuleSet,
+    /// Where relative paths in calls are resolved from (the agent's working directory).
+    pub(crate) cwd: std::path::PathBuf,
+    pub(crate) home: Option<String>,
+    /// Files an edit must never reach without a person: host.yaml and `.gate/`.
+    pub(crate) protected: Vec<String>,
 }
 
 impl Policy {
     /// The built-in defaults (no host.yaml).
-    pub fn builtin(_env: &Env) -> Policy {
-        Policy { mode: Mode::Default }
+    pub fn builtin(env: &Env) -> Policy {
+        Policy::from_model(model::Model::builtin(env), env)
+    }
+
+    fn from_model(model: model::Model, env: &Env) -> Policy {
+        let base = model::normalize(&env.base_dir);
+        let protected = vec![base.join("host.yaml").display().to_string(), base.join(".gate").display().to_string()];
+        Policy {
+            model,
+            always: rules::RuleSet::default(),
+            cwd: model::normalize(&env.cwd),
+            home: env.home.as_ref().map(|h| h.display().to_string()),
+            protected,
+        }
     }
 
     /// Parse and compile host.yaml text. `origin` names the file in error messages.
-    pub fn from_yaml(_text: &str, _origin: &str, env: &Env) -> Result<Policy, PolicyErrors> {
-        Ok(Policy::builtin(env))
+    pub fn from_yaml(text: &str, origin: &str, env: &Env) -> Result<Policy, PolicyErrors> {
+        let root = yaml::parse(text).map_err(|(line, column, message)| PolicyErrors {
+            errors: vec![PolicyError { origin: origin.to_string(), line, column, message, hint: None }],
+        })?;
+        let model = model::build(&root, origin, env).map_err(|errors| PolicyErrors { errors })?;
+        let mut p = Policy::from_model(model, env);
+        if let Some(file) = std::path::Path::new(origin).file_name() {
+            let abs = model::normalize(&env.base_dir.join(file));
+            p.protected.push(abs.display().to_string());
+        }
+        Ok(p)
     }
 
-    /// Add persisted "always" approvals (allow patterns, layer 4 after host.yaml's allow rules).
-    pub fn set_always(&mut self, _patterns: &[String]) -> Result<(), PolicyErrors> {
+    /// Set the persisted "always" approvals (allow patterns, layer 4 after host.yaml's allow
+    /// rules). A pattern that does not parse is an error; the previous set is kept then.
+    pub fn set_always(&mut self, patterns: &[String]) -> Result<(), PolicyErrors> {
+        let mut rules = Vec::new();
+        let mut errors = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            match model::rule_from_text(p, &self.model.tools, self.home.as_deref()) {
+                Ok(r) => rules.push(r),
+                Err((message, hint)) => {
+                    errors.push(PolicyError { origin: "approvals".into(), line: i + 1, column: 1, message, hint })
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(PolicyErrors { errors });
+        }
+        self.always = rules::RuleSet::new(rules);
         Ok(())
     }
 
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.model.mode
     }
 
     pub fn set_mode(&mut self, mode: Mode) {
-        self.mode = mode;
+        self.model.mode = mode;
     }
 
-    /// Tools a rule denies outright, for `welcome` / `policy_changed`.
+    /// The workspace root (absolute).
+    pub fn workspace(&self) -> &std::path::Path {
+        &self.model.workspace
+    }
+
+    /// Names of skills declared in host.yaml.
+    pub fn skill_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.model.skills.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// Tools a rule denies outright, for `welcome` / `policy_changed`: each with its aliases.
     pub fn disabled_tools(&self) -> Vec<String> {
-        Vec::new()
+        let mut out = std::collections::BTreeSet::new();
+        for t in self.model.deny.whole_tools() {
+            out.insert(t.to_string());
+            if let Some(spec) = self.model.tools.specs.get(t) {
+                out.extend(spec.aliases.iter().cloned());
+            }
+        }
+        out.into_iter().collect()
     }
 
     pub fn doom_loop(&self) -> DoomLoop {
-        DoomLoop { threshold: 3, action: Verdict::Ask }
+        self.model.doom_loop
     }
 
     /// `audit:` from host.yaml, resolved against the policy's directory.
     pub fn audit_path(&self) -> Option<std::path::PathBuf> {
-        None
+        self.model.audit.clone()
+    }
+
+    /// The examples the policy carries (`tests:`), for `gate validate`.
+    pub fn tests(&self) -> &[model::PolicyTest] {
+        &self.model.tests
     }
 
     /// Decide one call. Never panics: an internal failure is a deny at layer `error`.
-    pub fn decide(&self, _call: &Call, _ctx: &Context) -> Decision {
-        Decision::error("not implemented")
+    pub fn decide(&self, call: &Call, ctx: &Context) -> Decision {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decide_inner(call, ctx))) {
+            Ok(d) => d,
+            Err(_) => Decision::error("internal error while deciding (gate denies rather than guess)"),
+        }
     }
 
     /// The patterns that "approve for session" / "approve always" would store for this call
-    /// (SPEC 3.6): the narrowest useful pattern per part.
-    pub fn suggest_patterns(&self, _call: &Call) -> Vec<String> {
-        Vec::new()
+    /// (SPEC 3.6): the narrowest useful pattern per part not already allowed.
+    pub fn suggest_patterns(&self, call: &Call) -> Vec<String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.suggest_inner(call))).unwrap_or_default()
     }
 }
 
@@ -163,3 +238,31 @@ impl std::fmt::Display for PolicyErrors {
 }
 
 impl std::error::Error for PolicyErrors {}
+
+impl Policy {
+    /// Parse a call written in rule syntax: `Bash(git push origin main)` is a `bash` call with
+    /// `{"command": "git push origin main"}`; `Write(docs/a.md)` a write of that path; a bare
+    /// tool name a call with no arguments.
+    pub fn parse_call(&self, text: &str) -> Result<Call, String> {
+        let text = text.trim();
+        let Some(open) = text.find('(') else {
+            if text.is_empty() || text.contains(char::is_whitespace) {
+                return Err(format!("`{text}` is neither a tool name nor `Tool(argument)`"));
+            }
+            return Ok(Call::new(text, serde_json::json!({})));
+        };
+        let inner = text[open + 1..].strip_suffix(')').ok_or_else(|| format!("`{text}`: missing the closing `)`"))?;
+        let name = text[..open].trim();
+        let spec = self
+            .model
+            .tools
+            .spec(name)
+            .ok_or_else(|| format!("`{name}` is not a declared tool: give its arguments as JSON instead"))?;
+        let field = match spec.kind {
+            model::ToolKind::Shell => spec.command.clone(),
+            _ => spec.path.clone(),
+        }
+        .ok_or_else(|| format!("tool `{name}` has no command or path argument: give its arguments as JSON"))?;
+        Ok(Call::new(name, serde_json::json!({ field: inner })))
+    }
+}

@@ -1,1 +1,176 @@
-//! Shell analysis (pure): shell text in, the simple commands and writes it contains out.
+//! Shell analysis (SPEC 3.3): shell text in, the simple commands and writes it contains out,
+//! plus what could not be known statically.
+//!
+//! Pure: no I/O, no environment, no policy. It parses with brush-parser, walks every construct
+//! (lists, pipelines, subshells, groups, loops, functions, `$(...)`, backticks, `<(...)`,
+//! parameter defaults, unquoted heredocs), resolves quoting and escapes into the real words,
+//! unwraps wrappers (`sudo`, `env`, `timeout`, `xargs`, `find -exec`, `bash -c`, ...), and
+//! records redirections and `tee` targets as writes. Anything it does not fully understand is
+//! reported as unknown, never guessed: the policy must not allow an unknown part.
+
+pub mod compose;
+mod tables;
+mod walk;
+mod words;
+
+pub use tables::{arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, BANNED_PREFIXES};
+
+/// One word of a command after quoting and escapes are resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Word {
+    /// The exact text the program receives.
+    Lit(String),
+    /// Text only known at run time (a variable, a substitution, a glob): it may be any number
+    /// of words, with any content. Holds the source text for display.
+    Dyn(String),
+}
+
+impl Word {
+    pub fn lit(&self) -> Option<&str> {
+        match self {
+            Word::Lit(s) => Some(s),
+            Word::Dyn(_) => None,
+        }
+    }
+
+    /// The word as a person reads it (shell-quoted when needed).
+    pub fn display(&self) -> String {
+        match self {
+            Word::Lit(s) => quote(s),
+            Word::Dyn(s) => s.clone(),
+        }
+    }
+}
+
+/// Quote a literal word for display so that it reads back as the same word.
+pub fn quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^{}~".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// How a wrapper relates to the command it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrapperKind {
+    /// Runs the command unchanged (`nice`, `timeout`, `env`, `nohup`, `xargs`, ...): the
+    /// command decides, but a deny or ask rule on the wrapper itself still applies.
+    Transparent,
+    /// Runs the command with other privileges (`sudo`, `doas`, `su`, `chroot`): an allow needs
+    /// the wrapper itself allowed by an explicit rule as well as the command.
+    Privileged,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapper {
+    /// The wrapper's words from its name to the end of the whole command.
+    pub words: Vec<Word>,
+    pub kind: WrapperKind,
+}
+
+/// One simple command, after unwrapping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// The command that finally runs: program then arguments.
+    pub words: Vec<Word>,
+    /// Wrappers around it, outermost first.
+    pub wrappers: Vec<Wrapper>,
+    /// Alternative spellings of `words` that mean the same command, for deny and ask rules
+    /// only (e.g. `git -C . reset --hard` also seen as `git reset --hard`).
+    pub aliases: Vec<Vec<Word>>,
+    /// Arguments are appended at run time (`xargs`, `find -exec ... {} +`).
+    pub open_args: bool,
+    /// Why what runs cannot be known statically, if so.
+    pub unknown: Option<String>,
+}
+
+impl SimpleCommand {
+    /// The program name: the last path segment of the first word (`/bin/rm` is `rm`).
+    pub fn program(&self) -> Option<&str> {
+        self.words.first().and_then(Word::lit).map(program_name)
+    }
+
+    /// The whole command as a person reads it, wrappers included.
+    pub fn display(&self) -> String {
+        // The outermost wrapper written around this very command (`sudo -u bob ls`), not
+        // the script it came from (`bash -c '...'`).
+        let words = self.wrappers.iter().map(|w| &w.words).find(|w| w.ends_with(&self.words)).unwrap_or(&self.words);
+        let mut s = words.iter().map(Word::display).collect::<Vec<_>>().join(" ");
+        if s.is_empty() {
+            s = "(empty command)".into();
+        }
+        s
+    }
+}
+
+/// The last path segment of a program word.
+pub fn program_name(word: &str) -> &str {
+    match word.rfind('/') {
+        Some(i) if i + 1 < word.len() => &word[i + 1..],
+        _ => word,
+    }
+}
+
+/// Whether a program word names the program itself rather than some file that happens to be
+/// called the same: a bare name, or a path in a system directory (`/bin/rm`, `/usr/bin/git`).
+/// `./git` or `/tmp/x/git` is not `git` for an allow rule.
+pub fn is_trusted_program_path(word: &str) -> bool {
+    if !word.contains('/') {
+        return true;
+    }
+    const SYSTEM_DIRS: &[&str] = &["/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/"];
+    SYSTEM_DIRS.iter().any(|d| word.strip_prefix(d).is_some_and(|rest| !rest.contains('/') && !rest.is_empty()))
+}
+
+/// How a write happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteKind {
+    /// `>`, `>|`, `&>`, `<>`
+    Redirect,
+    /// `>>`, `&>>`
+    Append,
+    /// an argument of a command that writes it (`tee F`, `cp A F`, `sed -i`, `sort -o F`)
+    Tee,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    /// The target as written (relative paths are relative to `cwd`).
+    pub path: Word,
+    pub kind: WriteKind,
+    /// The directory the write happens in, relative to where the command starts: `None` when
+    /// a `cd` made it unknowable, `Some("")` when unchanged.
+    pub cwd: Option<String>,
+}
+
+impl Write {
+    pub fn display(&self) -> String {
+        let op = match self.kind {
+            WriteKind::Redirect => ">",
+            WriteKind::Append => ">>",
+            WriteKind::Tee => "writes",
+        };
+        format!("{op} {}", self.path.display())
+    }
+}
+
+/// Everything found in one shell text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub commands: Vec<SimpleCommand>,
+    pub writes: Vec<Write>,
+    /// Reasons the text as a whole cannot be known (a parse error, nesting too deep).
+    pub unknown: Vec<String>,
+}
+
+/// How deep `bash -c`, `eval` and substitutions may nest before gate gives up (and asks).
+pub const MAX_DEPTH: usize = 16;
+
+/// Analyse shell text. Never panics on any input (fuzzed); what it cannot understand is
+/// reported in `unknown` or on the command concerned.
+pub fn analyze(text: &str) -> Analysis {
+    let mut a = Analysis::default();
+    walk::analyze_into(text, 0, &mut a, &mut walk::Cwd::start());
+    a
+}

@@ -1,0 +1,166 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[gate] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'gate'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'gate'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand run 'Supervise an agent: decide each tool request it sends, answer on its stdin'
+            cand check 'Decide one call offline and explain which layer and rule decided it'
+            cand validate 'Parse the policy, report every error with line:column, run its `tests:`'
+            cand init 'Write a commented host.yaml in the current directory'
+            cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
+            cand completions 'Print a completion script for SHELL'
+            cand man 'Print the man page (roff)'
+            cand demo 'Run a scripted demo agent under gate and show the whole flow'
+            cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;run'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --audit 'Append one JSON line per decision to PATH'
+            cand --max-line 'Longest protocol line accepted from the agent, in bytes'
+            cand --prompt-timeout 'Deny a prompt nobody answers within SECS seconds'
+            cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
+            cand --strict 'Deny every call that would prompt (for CI)'
+            cand --non-interactive 'Never prompt (automatic when there is no controlling terminal)'
+            cand --pty 'Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;check'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --skill 'Activate a skill declared in host.yaml for this check (repeatable)'
+            cand --json 'Print one JSON object instead of text'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;validate'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;init'= {
+            cand --force 'Overwrite an existing host.yaml'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;approvals'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List stored approvals with their ids and dates'
+            cand revoke 'Remove one approval by id'
+            cand clear 'Remove every stored approval'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;approvals;list'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;approvals;revoke'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;approvals;clear'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;approvals;help'= {
+            cand list 'List stored approvals with their ids and dates'
+            cand revoke 'Remove one approval by id'
+            cand clear 'Remove every stored approval'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;approvals;help;list'= {
+        }
+        &'gate;approvals;help;revoke'= {
+        }
+        &'gate;approvals;help;clear'= {
+        }
+        &'gate;approvals;help;help'= {
+        }
+        &'gate;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;man'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;demo'= {
+            cand --non-interactive 'Never prompt, even at a terminal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;__demo-agent'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;help'= {
+            cand run 'Supervise an agent: decide each tool request it sends, answer on its stdin'
+            cand check 'Decide one call offline and explain which layer and rule decided it'
+            cand validate 'Parse the policy, report every error with line:column, run its `tests:`'
+            cand init 'Write a commented host.yaml in the current directory'
+            cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
+            cand completions 'Print a completion script for SHELL'
+            cand man 'Print the man page (roff)'
+            cand demo 'Run a scripted demo agent under gate and show the whole flow'
+            cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;help;run'= {
+        }
+        &'gate;help;check'= {
+        }
+        &'gate;help;validate'= {
+        }
+        &'gate;help;init'= {
+        }
+        &'gate;help;approvals'= {
+            cand list 'List stored approvals with their ids and dates'
+            cand revoke 'Remove one approval by id'
+            cand clear 'Remove every stored approval'
+        }
+        &'gate;help;approvals;list'= {
+        }
+        &'gate;help;approvals;revoke'= {
+        }
+        &'gate;help;approvals;clear'= {
+        }
+        &'gate;help;completions'= {
+        }
+        &'gate;help;man'= {
+        }
+        &'gate;help;demo'= {
+        }
+        &'gate;help;__demo-agent'= {
+        }
+        &'gate;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,495 @@
+//! The decision chain (SPEC 3.2), first answer wins: deny rules, ask rules, the safe list,
+//! allow rules, "always" approvals, skills, session approvals, the mode's default by risk.
+//! Shell calls are decided part by part and take the strictest part's verdict.
+
+use serde_json::Value;
+
+use super::model::{Risk, ToolKind, ToolSpec};
+use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
+use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
+use crate::shell::{self, SimpleCommand, Word, WrapperKind};
+
+/// One verdict with its provenance.
+struct V {
+    verdict: Verdict,
+    layer: Layer,
+    rule: Option<String>,
+    reason: String,
+}
+
+impl V {
+    fn new(verdict: Verdict, layer: Layer, rule: Option<&str>, reason: impl Into<String>) -> V {
+        V { verdict, layer, rule: rule.map(str::to_string), reason: reason.into() }
+    }
+}
+
+pub(crate) fn mode_verdict(mode: Mode, risk: Risk) -> Verdict {
+    use Risk::*;
+    match mode {
+        Mode::Default => match risk {
+            ReadOnly | Low => Verdict::Allow,
+            _ => Verdict::Ask,
+        },
+        Mode::AcceptEdits => match risk {
+            ReadOnly | Low | Edit => Verdict::Allow,
+            _ => Verdict::Ask,
+        },
+        Mode::Plan => match risk {
+            ReadOnly => Verdict::Allow,
+            _ => Verdict::Deny,
+        },
+        Mode::DontAsk => match risk {
+            ReadOnly | Low => Verdict::Allow,
+            _ => Verdict::Deny,
+        },
+        Mode::BypassPermissions => Verdict::Allow,
+    }
+}
+
+pub(crate) fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Default => "default",
+        Mode::AcceptEdits => "acceptEdits",
+        Mode::Plan => "plan",
+        Mode::DontAsk => "dontAsk",
+        Mode::BypassPermissions => "bypassPermissions",
+    }
+}
+
+fn verb(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Allow => "allows",
+        Verdict::Ask => "asks for",
+        Verdict::Deny => "denies",
+    }
+}
+
+/// Position in the chain, to report the latest layer that allowed a compound command.
+fn chain_index(l: Layer) -> u8 {
+    match l {
+        Layer::Error => 0,
+        Layer::DenyRule => 1,
+        Layer::AskRule => 2,
+        Layer::DoomLoop => 3,
+        Layer::Analysis => 4,
+        Layer::Workspace => 5,
+        Layer::Safe => 6,
+        Layer::AllowRule => 7,
+        Layer::Always => 8,
+        Layer::Skill => 9,
+        Layer::Session => 10,
+        Layer::Mode => 11,
+    }
+}
+
+impl Policy {
+    pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context) -> Decision {
+        let tools = &self.model.tools;
+        let tool = tools.canonical(&call.tool).to_string();
+        let spec = tools.spec(&tool);
+        let session = self.session_rules(ctx);
+        if let Some(spec) = spec.filter(|s| s.kind == ToolKind::Shell) {
+            let field = spec.command.as_deref().unwrap_or("command");
+            return match call.arguments.get(field).and_then(Value::as_str) {
+                Some(cmd) => self.decide_shell(&tool, cmd, ctx, &session),
+                None => Decision::new(
+                    Verdict::Deny,
+                    Layer::Error,
+                    None,
+                    format!("`{}` call without a `{field}` string: gate cannot tell what it would run", call.tool),
+                ),
+            };
+        }
+        let path = self.call_path(spec, &call.arguments);
+        let risk = self.risk(&tool, spec, call);
+        let v = self.decide_subject(&tool, spec, &call.arguments, path.as_ref(), risk, ctx, &session);
+        Decision::new(v.verdict, v.layer, v.rule, v.reason)
+    }
+
+    fn session_rules(&self, ctx: &Context) -> RuleSet {
+        let Some(s) = ctx.session else {
+            return RuleSet::default();
+        };
+        if s.patterns.is_empty() {
+            return RuleSet::default();
+        }
+        let rules = s
+            .patterns
+            .iter()
+            .filter_map(|p| super::model::rule_from_text(p, &self.model.tools, self.home.as_deref()).ok())
+            .collect();
+        RuleSet::new(rules)
+    }
+
+    fn risk(&self, tool: &str, spec: Option<&ToolSpec>, call: &Call) -> Risk {
+        if let Some(r) = spec.and_then(|s| s.risk) {
+            return r;
+        }
+        if self.model.safe_tools.contains(tool) || self.model.safe_tools.contains(&call.tool) {
+            return Risk::ReadOnly;
+        }
+        if call.tool.starts_with("mcp__") {
+            let ann = call.annotations.as_ref();
+            let hint = |k: &str| ann.and_then(|a| a.get(k)).and_then(Value::as_bool) == Some(true);
+            return if hint("destructiveHint") {
+                Risk::Critical
+            } else if hint("readOnlyHint") {
+                Risk::Low
+            } else {
+                Risk::High
+            };
+        }
+        match spec.map(|s| s.kind) {
+            Some(ToolKind::Read) => Risk::ReadOnly,
+            Some(ToolKind::Edit) => Risk::Edit,
+            _ => Risk::High,
+        }
+    }
+
+    fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
+        let field = spec?.path.as_deref()?;
+        let raw = args.get(field)?.as_str()?;
+        Some(self.resolve_path(raw, ""))
+    }
+
+    /// Resolve a path as the agent would: `~`, relative to the working directory (plus a
+    /// directory a shell `cd` moved to), `.` and `..`; then relative to the workspace.
+    pub(crate) fn resolve_path(&self, raw: &str, cwd_rel: &str) -> Result<ResolvedPath, String> {
+        let abs = if raw == "~" || raw.starts_with("~/") {
+            let home =
+                self.home.as_deref().ok_or_else(|| format!("`{raw}`: there is no home directory to resolve `~`"))?;
+            std::path::PathBuf::from(format!("{home}{}", &raw[1..]))
+        } else if raw.starts_with('~') {
+            return Err(format!("`{raw}`: another user's home directory"));
+        } else if raw.starts_with('/') {
+            std::path::PathBuf::from(raw)
+        } else if cwd_rel.starts_with('/') {
+            std::path::Path::new(cwd_rel).join(raw)
+        } else if cwd_rel.is_empty() {
+            self.cwd.join(raw)
+        } else {
+            self.cwd.join(cwd_rel).join(raw)
+        };
+        let abs = super::model::normalize(&abs);
+        let ws = &self.model.workspace;
+        let rel = if ws.as_os_str() == "/" {
+            Some(abs.strip_prefix("/").map(|p| p.display().to_string()).unwrap_or_default())
+        } else {
+            abs.strip_prefix(ws).ok().map(|p| p.display().to_string())
+        };
+        Ok(ResolvedPath { abs: abs.display().to_string(), rel })
+    }
+
+    fn is_protected(&self, p: &ResolvedPath) -> Option<String> {
+        for prot in &self.protected {
+            if p.abs == *prot || p.abs.starts_with(&format!("{prot}/")) {
+                return Some(format!("`{}` is gate's own policy", p.abs));
+            }
+        }
+        if p.abs.split('/').any(|seg| seg == ".git") {
+            return Some(format!("`{}` is inside .git: hooks and config there run code on later git commands", p.abs));
+        }
+        None
+    }
+
+    /// The first allow-type layer (allow rules, always, skills, session) that matches.
+    fn explicit_allow(
+        &self,
+        tool: &str,
+        subject: &Subject,
+        any_counts: bool,
+        ctx: &Context,
+        session: &RuleSet,
+    ) -> Option<V> {
+        if let Some((Strength::Yes, r)) = self.model.allow.best_match(tool, subject, any_counts) {
+            return Some(V::new(
+                Verdict::Allow,
+                Layer::AllowRule,
+                Some(&r.text),
+                format!("allowed by rule `{}`", r.text),
+            ));
+        }
+        if let Some((Strength::Yes, r)) = self.always.best_match(tool, subject, any_counts) {
+            return Some(V::new(
+                Verdict::Allow,
+                Layer::Always,
+                Some(&r.text),
+                format!("allowed by your \"always\" approval `{}`", r.text),
+            ));
+        }
+        for name in ctx.active_skills {
+            if let Some(set) = self.model.skills.get(name) {
+                if let Some((Strength::Yes, r)) = set.best_match(tool, subject, any_counts) {
+                    return Some(V::new(
+                        Verdict::Allow,
+                        Layer::Skill,
+                        Some(&r.text),
+                        format!("allowed by skill `{name}` (`{}`)", r.text),
+                    ));
+                }
+            }
+        }
+        if let Some((Strength::Yes, r)) = session.best_match(tool, subject, any_counts) {
+            return Some(V::new(
+                Verdict::Allow,
+                Layer::Session,
+                Some(&r.text),
+                format!("approved for this session (`{}`)", r.text),
+            ));
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn decide_subject(
+        &self,
+        tool: &str,
+        spec: Option<&ToolSpec>,
+        args: &Value,
+        path: Option<&Result<ResolvedPath, String>>,
+        risk: Risk,
+        ctx: &Context,
+        session: &RuleSet,
+    ) -> V {
+        let resolved = path.and_then(|p| p.as_ref().ok());
+        let subject = Subject::Call { args, path: resolved, path_field: spec.and_then(|s| s.path.as_deref()) };
+        if let Some((_, r)) = self.model.deny.best_match(tool, &subject, true) {
+            return V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), format!("denied by rule `{}`", r.text));
+        }
+        if let Some((_, r)) = self.model.ask.best_match(tool, &subject, true) {
+            return V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), format!("rule `{}` always asks", r.text));
+        }
+        let mode = self.model.mode;
+        if let Some(Err(e)) = path {
+            return if mode_verdict(mode, Risk::High) == Verdict::Deny {
+                V::new(
+                    Verdict::Deny,
+                    Layer::Mode,
+                    None,
+                    format!("{e}; mode `{}` denies what needs approval", mode_name(mode)),
+                )
+            } else {
+                V::new(Verdict::Ask, Layer::Analysis, None, format!("{e}: gate cannot tell which file this is"))
+            };
+        }
+        let external = resolved.is_some_and(|p| p.rel.is_none());
+        let protected = if risk >= Risk::Edit { resolved.and_then(|p| self.is_protected(p)) } else { None };
+        let boundary = external || protected.is_some();
+        if !boundary && self.model.safe_tools.contains(tool) {
+            return V::new(Verdict::Allow, Layer::Safe, None, format!("`{tool}` is on the safe list"));
+        }
+        if let Some(v) = self.explicit_allow(tool, &subject, !boundary, ctx, session) {
+            return v;
+        }
+        let by_mode = mode_verdict(mode, risk);
+        if boundary && by_mode != Verdict::Deny {
+            let why = match (&protected, resolved) {
+                (Some(p), _) => p.clone(),
+                (None, Some(p)) => format!("`{}` is outside the workspace {}", p.abs, self.model.workspace.display()),
+                _ => "outside the workspace".into(),
+            };
+            return V::new(Verdict::Ask, Layer::Workspace, None, format!("{why}; no rule names this path"));
+        }
+        let what = match spec.map(|s| s.kind) {
+            Some(ToolKind::Edit) => "edits".to_string(),
+            _ => format!("{} calls", risk.as_str()),
+        };
+        V::new(
+            by_mode,
+            Layer::Mode,
+            None,
+            format!("no rule matches; mode `{}` {} {what}", mode_name(mode), verb(by_mode)),
+        )
+    }
+
+    fn decide_shell(&self, tool: &str, command: &str, ctx: &Context, session: &RuleSet) -> Decision {
+        let a = shell::analyze(command);
+        let mut parts = Vec::new();
+        let mode = self.model.mode;
+        for u in &a.unknown {
+            let v = self.unknown_verdict(u);
+            parts.push(part(one_line(command), PartKind::Command, v));
+        }
+        for c in &a.commands {
+            let v = self.decide_command(tool, c, ctx, session);
+            parts.push(part(c.display(), PartKind::Command, v));
+        }
+        for w in &a.writes {
+            let v = self.decide_write(w, ctx, session);
+            parts.push(part(w.display(), PartKind::Write, v));
+        }
+        if parts.is_empty() {
+            let mut d = Decision::new(Verdict::Allow, Layer::Safe, None, "the command runs nothing");
+            d.parts = Some(parts);
+            return d;
+        }
+        let worst = parts.iter().map(|p| p.decision).max().unwrap_or(Verdict::Deny);
+        let decider = if worst == Verdict::Allow {
+            parts.iter().filter(|p| p.decision == worst).max_by_key(|p| chain_index(p.layer))
+        } else {
+            parts.iter().find(|p| p.decision == worst)
+        };
+        let Some(d) = decider else {
+            return Decision::error("no part decided");
+        };
+        let reason = if parts.len() == 1 {
+            d.reason.clone()
+        } else if worst == Verdict::Allow {
+            format!("all {} parts allowed", parts.len())
+        } else {
+            format!("`{}`: {}", d.command, d.reason)
+        };
+        let _ = mode;
+        let mut out = Decision::new(worst, d.layer, d.rule.clone(), reason);
+        out.parts = Some(parts);
+        out
+    }
+
+    fn unknown_verdict(&self, reason: &str) -> V {
+        let mode = self.model.mode;
+        if mode_verdict(mode, Risk::High) == Verdict::Deny {
+            V::new(
+                Verdict::Deny,
+                Layer::Mode,
+                None,
+                format!("{reason}; mode `{}` denies what needs approval", mode_name(mode)),
+            )
+        } else {
+            V::new(Verdict::Ask, Layer::Analysis, None, format!("{reason}: gate cannot know statically what runs"))
+        }
+    }
+
+    fn decide_command(&self, tool: &str, c: &SimpleCommand, ctx: &Context, session: &RuleSet) -> V {
+        let mut views: Vec<&[Word]> = c.wrappers.iter().map(|w| w.words.as_slice()).collect();
+        views.push(&c.words);
+        views.extend(c.aliases.iter().map(Vec::as_slice));
+        let mut maybe_deny: Option<String> = None;
+        for v in &views {
+            match self.model.deny.best_match(tool, &Subject::Command { words: v }, true) {
+                Some((Strength::Yes, r)) => {
+                    return V::new(
+                        Verdict::Deny,
+                        Layer::DenyRule,
+                        Some(&r.text),
+                        format!("denied by rule `{}`", r.text),
+                    );
+                }
+                Some((Strength::Maybe, r)) => {
+                    maybe_deny.get_or_insert_with(|| r.text.clone());
+                }
+                _ => {}
+            }
+        }
+        let mut maybe_ask: Option<String> = None;
+        for v in &views {
+            match self.model.ask.best_match(tool, &Subject::Command { words: v }, true) {
+                Some((Strength::Yes, r)) => {
+                    return V::new(
+                        Verdict::Ask,
+                        Layer::AskRule,
+                        Some(&r.text),
+                        format!("rule `{}` always asks", r.text),
+                    );
+                }
+                Some((Strength::Maybe, r)) => {
+                    maybe_ask.get_or_insert_with(|| r.text.clone());
+                }
+                _ => {}
+            }
+        }
+        if let Some(r) = maybe_ask.filter(|_| maybe_deny.is_none()) {
+            let mut v =
+                self.unknown_verdict(&format!("could match the ask rule `{r}` once its run-time words are known"));
+            v.rule = Some(r);
+            return v;
+        }
+        if let Some(r) = maybe_deny {
+            let mut v =
+                self.unknown_verdict(&format!("could be denied by rule `{r}` once its run-time words are known"));
+            v.rule = Some(r);
+            return v;
+        }
+        if let Some(u) = &c.unknown {
+            return self.unknown_verdict(u);
+        }
+        let mut blocked_by: Option<String> = None;
+        for w in c.wrappers.iter().filter(|w| w.kind == WrapperKind::Privileged) {
+            if self.explicit_allow(tool, &Subject::Command { words: &w.words }, true, ctx, session).is_none() {
+                blocked_by = Some(w.words.first().map(Word::display).unwrap_or_default());
+                break;
+            }
+        }
+        if blocked_by.is_none() && trusted_program(&c.words) {
+            if shell::is_read_only(&c.words, c.open_args) {
+                let name = c.program().unwrap_or("");
+                return V::new(
+                    Verdict::Allow,
+                    Layer::Safe,
+                    None,
+                    format!("`{name}` is a known-safe read-only command"),
+                );
+            }
+            let mut words = c.words.clone();
+            if c.open_args {
+                words.push(Word::Dyn("(arguments added at run time)".into()));
+            }
+            if let Some(v) = self.explicit_allow(tool, &Subject::Command { words: &words }, true, ctx, session) {
+                return v;
+            }
+        }
+        let mode = self.model.mode;
+        let by_mode = mode_verdict(mode, Risk::High);
+        let why = match blocked_by {
+            Some(w) => format!("`{w}` runs it with other privileges and no rule allows that"),
+            None if !trusted_program(&c.words) => format!(
+                "`{}` is not a system program, so no rule allows it",
+                c.words.first().map(Word::display).unwrap_or_default()
+            ),
+            None => "no rule matches".to_string(),
+        };
+        V::new(
+            by_mode,
+            Layer::Mode,
+            None,
+            format!("{why}; mode `{}` {} shell commands", mode_name(mode), verb(by_mode)),
+        )
+    }
+
+    fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {
+        let Some(edit) = self.model.tools.edit_tool() else {
+            return self.unknown_verdict("no edit tool is declared to decide shell writes by");
+        };
+        let raw = match &w.path {
+            Word::Lit(p) => p.clone(),
+            Word::Dyn(d) => return self.unknown_verdict(&format!("the write target `{d}` is only known at run time")),
+        };
+        let cwd = match (&w.cwd, raw.starts_with('/') || raw.starts_with('~')) {
+            (_, true) => String::new(),
+            (Some(c), false) => c.clone(),
+            (None, false) => {
+                return self.unknown_verdict(&format!("after a `cd` gate cannot follow, `{raw}` could be anywhere"));
+            }
+        };
+        let field = edit.path.clone().unwrap_or_else(|| "file_path".into());
+        let resolved = self.resolve_path(&raw, &cwd);
+        let args = match &resolved {
+            Ok(p) => serde_json::json!({ field: p.abs.clone() }),
+            Err(_) => serde_json::json!({ field: raw }),
+        };
+        let name = edit.name.clone();
+        self.decide_subject(&name, Some(edit), &args, Some(&resolved), Risk::Edit, ctx, session)
+    }
+}
+
+fn part(command: String, kind: PartKind, v: V) -> PartDecision {
+    PartDecision { command, decision: v.verdict, layer: v.layer, rule: v.rule, reason: v.reason, kind }
+}
+
+fn one_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("");
+    let mut out: String = line.chars().take(80).collect();
+    if out.len() < s.len() {
+        out.push_str(" ...");
+    }
+    out
+}

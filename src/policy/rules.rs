@@ -1,0 +1,565 @@
+//! Rules and their matching (SPEC 3.1): `Tool`, `Tool(words)`, `Tool(words *)`, path globs and
+//! `when:` field globs, compiled once and indexed by tool and first word so that a decision
+//! costs about the same against ten rules or a hundred thousand.
+
+use std::collections::HashMap;
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use serde_json::Value;
+
+use crate::shell::{is_trusted_program_path, program_name, Word};
+
+/// How strongly a rule matches a command whose words may be only partly known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Strength {
+    No,
+    /// Could match, depending on words only known at run time.
+    Maybe,
+    Yes,
+}
+
+/// One word of a command pattern.
+#[derive(Clone, Debug)]
+enum PatWord {
+    Exact(String),
+    /// A word with `*` or `?` inside, matched within the one word.
+    Wild(String),
+}
+
+impl PatWord {
+    fn matches(&self, w: &str) -> bool {
+        match self {
+            PatWord::Exact(e) => e == w,
+            PatWord::Wild(p) => wildcard(p.as_bytes(), w.as_bytes()),
+        }
+    }
+}
+
+/// `*` any run of characters, `?` one character, within a single word.
+fn wildcard(p: &[u8], s: &[u8]) -> bool {
+    let (mut pi, mut si) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while si < s.len() {
+        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
+            pi += 1;
+            si += 1;
+        } else if pi < p.len() && p[pi] == b'*' {
+            star = Some(pi);
+            mark = si;
+            pi += 1;
+        } else if let Some(st) = star {
+            pi = st + 1;
+            mark += 1;
+            si = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == b'*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// A shell command pattern: words, and whether a trailing `*` admits more words.
+#[derive(Clone, Debug)]
+pub struct WordPattern {
+    words: Vec<PatWord>,
+    prefix: bool,
+}
+
+impl WordPattern {
+    /// Parse the inside of `Bash(...)`. Words are split like the shell splits them (quotes
+    /// group, backslash escapes); a last word `*` (or a `:*` suffix, Claude Code's spelling)
+    /// admits any further words.
+    pub fn parse(spec: &str) -> Result<WordPattern, String> {
+        let mut spec = spec.trim().to_string();
+        let mut prefix = false;
+        if let Some(s) = spec.strip_suffix(":*") {
+            spec = s.to_string();
+            prefix = true;
+        }
+        let mut words = split_words(&spec)?;
+        if words.last().is_some_and(|w| w.0 == "*" && !w.1) {
+            words.pop();
+            prefix = true;
+        }
+        if words.is_empty() {
+            return Err("the pattern names no command".into());
+        }
+        for (w, quoted) in &words {
+            if !quoted
+                && (w.contains("&&") || w.contains("||") || w == ";" || w == "|" || w.contains(';') || w.contains('|'))
+            {
+                return Err(format!("`{w}`: a pattern matches one simple command; write one rule per command"));
+            }
+        }
+        let mut out = Vec::new();
+        for (i, (w, quoted)) in words.into_iter().enumerate() {
+            let w = if i == 0 { program_name(&w).to_string() } else { w };
+            if !quoted && (w.contains('*') || w.contains('?')) {
+                out.push(PatWord::Wild(w));
+            } else {
+                out.push(PatWord::Exact(w));
+            }
+        }
+        Ok(WordPattern { words: out, prefix })
+    }
+
+    /// The first word when it is exact: the index key.
+    fn first_exact(&self) -> Option<&str> {
+        match self.words.first() {
+            Some(PatWord::Exact(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Match a command's words. `trusted` is false for a program given by a path outside the
+    /// system directories (`./git`): it can then match a deny or ask rule but never be `Yes`
+    /// for an allow rule (the caller decides which it needs).
+    pub fn matches(&self, words: &[Word]) -> Strength {
+        let mut seen_dyn = false;
+        for (i, pw) in self.words.iter().enumerate() {
+            match words.get(i) {
+                None => return if seen_dyn { Strength::Maybe } else { Strength::No },
+                Some(Word::Dyn(_)) => seen_dyn = true,
+                Some(Word::Lit(w)) => {
+                    let w = if i == 0 { program_name(w) } else { w.as_str() };
+                    if !pw.matches(w) {
+                        return if seen_dyn { Strength::Maybe } else { Strength::No };
+                    }
+                }
+            }
+        }
+        if !self.prefix && words.len() > self.words.len() {
+            let extra = &words[self.words.len()..];
+            if seen_dyn || extra.iter().all(|w| matches!(w, Word::Dyn(_))) {
+                return Strength::Maybe;
+            }
+            return Strength::No;
+        }
+        if seen_dyn {
+            Strength::Maybe
+        } else {
+            Strength::Yes
+        }
+    }
+}
+
+/// Split pattern text into words like the shell: `'...'`, `"..."` and `\x`. The flag says
+/// whether any part was quoted (a quoted `*` is literal).
+fn split_words(s: &str) -> Result<Vec<(String, bool)>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    out.push((std::mem::take(&mut cur), quoted));
+                    quoted = false;
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                quoted = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => return Err("unterminated single quote".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                quoted = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => cur.push(c),
+                            None => return Err("unterminated double quote".into()),
+                        },
+                        Some(c) => cur.push(c),
+                        None => return Err("unterminated double quote".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                quoted = true;
+                if let Some(c) = chars.next() {
+                    cur.push(c);
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        out.push((cur, quoted));
+    }
+    Ok(out)
+}
+
+/// Compile a glob the way gate matches paths: `*` stays inside a segment, `**` crosses.
+pub fn compile_glob(pattern: &str) -> Result<Glob, String> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| format!("bad glob `{pattern}`: {}", e.kind()))
+}
+
+/// A path, resolved: absolute, and relative to the workspace when inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedPath {
+    pub abs: String,
+    pub rel: Option<String>,
+}
+
+/// A glob over paths, already split into the form it matches.
+#[derive(Clone, Debug)]
+pub enum PathGlob {
+    /// Matched against the path relative to the workspace (`docs/**/*.md`).
+    Relative(String),
+    /// Matched against the absolute path (`/etc/**`, `~/.ssh/**`).
+    Absolute(String),
+}
+
+impl PathGlob {
+    /// Compiled matchers for `when:` path fields: (absolute?, matcher).
+    pub fn matchers(forms: &[PathGlob]) -> Result<Vec<(bool, globset::GlobMatcher)>, String> {
+        forms
+            .iter()
+            .map(|f| match f {
+                PathGlob::Relative(g) => compile_glob(g).map(|g| (false, g.compile_matcher())),
+                PathGlob::Absolute(g) => compile_glob(g).map(|g| (true, g.compile_matcher())),
+            })
+            .collect()
+    }
+
+    /// Build from rule text. `~/` is expanded with `home`; a relative glob starting with `**/`
+    /// also matches paths outside the workspace (by their absolute form).
+    pub fn forms(pattern: &str, home: Option<&str>) -> Result<Vec<PathGlob>, String> {
+        let p = pattern.trim();
+        if p.is_empty() {
+            return Err("empty path pattern".into());
+        }
+        let p = if let Some(rest) = p.strip_prefix("~/") {
+            match home {
+                Some(h) => format!("{}/{rest}", h.trim_end_matches('/')),
+                None => return Err("`~` used but there is no home directory".into()),
+            }
+        } else {
+            p.strip_prefix("./").unwrap_or(p).to_string()
+        };
+        if p.starts_with('/') {
+            compile_glob(&p)?;
+            return Ok(vec![PathGlob::Absolute(p)]);
+        }
+        compile_glob(&p)?;
+        let mut v = vec![PathGlob::Relative(p.clone())];
+        if p.starts_with("**/") {
+            v.push(PathGlob::Absolute(format!("/{p}")));
+        }
+        Ok(v)
+    }
+}
+
+/// What a rule matches.
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    /// Every call of the tool.
+    Any,
+    /// Shell commands by words.
+    Words(WordPattern),
+    /// The tool's path argument.
+    Path(Vec<PathGlob>),
+    /// Argument fields, each a glob (`when:`). Path fields are matched as paths.
+    When(Vec<(String, WhenGlob)>),
+}
+
+#[derive(Clone, Debug)]
+pub enum WhenGlob {
+    /// (matches the absolute form?, matcher)
+    Path(Vec<(bool, globset::GlobMatcher)>),
+    Text(globset::GlobMatcher),
+}
+
+/// One rule, as written and as compiled.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The rule as a person reads it: `Bash(git diff *)`, `write when file_path=docs/**`.
+    pub text: String,
+    /// Canonical tool name.
+    pub tool: String,
+    pub matcher: Matcher,
+}
+
+/// What a call offers to be matched.
+pub enum Subject<'a> {
+    Command { words: &'a [Word] },
+    Call { args: &'a Value, path: Option<&'a ResolvedPath>, path_field: Option<&'a str> },
+}
+
+/// A set of rules (one list of host.yaml, the "always" approvals, a skill, the session),
+/// indexed for matching.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    by_tool: HashMap<String, ToolIndex>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ToolIndex {
+    any: Vec<usize>,
+    by_first: HashMap<String, Vec<usize>>,
+    words_wild: Vec<usize>,
+    rel_paths: Option<GlobSet>,
+    rel_idx: Vec<usize>,
+    abs_paths: Option<GlobSet>,
+    abs_idx: Vec<usize>,
+    when: Vec<usize>,
+    // Builders are kept until `finish`.
+    rel_pending: Vec<(String, usize)>,
+    abs_pending: Vec<(String, usize)>,
+}
+
+impl RuleSet {
+    pub fn new(rules: Vec<Rule>) -> RuleSet {
+        let mut set = RuleSet { rules: Vec::new(), by_tool: HashMap::new() };
+        for r in rules {
+            set.add(r);
+        }
+        set.finish();
+        set
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    fn add(&mut self, r: Rule) {
+        let i = self.rules.len();
+        let idx = self.by_tool.entry(r.tool.clone()).or_default();
+        match &r.matcher {
+            Matcher::Any => idx.any.push(i),
+            Matcher::Words(w) => match w.first_exact() {
+                Some(f) => idx.by_first.entry(f.to_string()).or_default().push(i),
+                None => idx.words_wild.push(i),
+            },
+            Matcher::Path(forms) => {
+                for f in forms {
+                    match f {
+                        PathGlob::Relative(g) => idx.rel_pending.push((g.clone(), i)),
+                        PathGlob::Absolute(g) => idx.abs_pending.push((g.clone(), i)),
+                    }
+                }
+            }
+            Matcher::When(_) => idx.when.push(i),
+        }
+        self.rules.push(r);
+    }
+
+    fn finish(&mut self) {
+        for idx in self.by_tool.values_mut() {
+            for (pending, set, map) in [
+                (std::mem::take(&mut idx.rel_pending), &mut idx.rel_paths, &mut idx.rel_idx),
+                (std::mem::take(&mut idx.abs_pending), &mut idx.abs_paths, &mut idx.abs_idx),
+            ] {
+                if pending.is_empty() {
+                    continue;
+                }
+                let mut b = GlobSetBuilder::new();
+                for (g, i) in pending {
+                    // Validated when the rule was built; a failure here drops nothing silently:
+                    // it makes the set empty and the rule can never allow (deny sets are
+                    // validated the same way, so this cannot happen for them).
+                    if let Ok(glob) = compile_glob(&g) {
+                        b.add(glob);
+                        map.push(i);
+                    }
+                }
+                *set = b.build().ok();
+            }
+        }
+    }
+
+    /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
+    /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
+    /// false for paths outside the workspace, which need a rule that names the path.
+    pub fn best_match(&self, tool: &str, subject: &Subject, any_counts: bool) -> Option<(Strength, &Rule)> {
+        let idx = self.by_tool.get(tool)?;
+        let mut best: Option<(Strength, usize)> = None;
+        let consider = |s: Strength, i: usize, best: &mut Option<(Strength, usize)>| {
+            if s != Strength::No && best.is_none_or(|(bs, bi)| s > bs || (s == bs && i < bi)) {
+                *best = Some((s, i));
+            }
+        };
+        if any_counts {
+            if let Some(&i) = idx.any.first() {
+                return Some((Strength::Yes, &self.rules[i]));
+            }
+        }
+        match subject {
+            Subject::Command { words } => {
+                let first = words.first();
+                let check = |i: usize, best: &mut Option<(Strength, usize)>| {
+                    if let Matcher::Words(p) = &self.rules[i].matcher {
+                        consider(p.matches(words), i, best);
+                    }
+                };
+                match first {
+                    Some(Word::Lit(w)) => {
+                        if let Some(v) = idx.by_first.get(program_name(w)) {
+                            for &i in v {
+                                check(i, &mut best);
+                            }
+                        }
+                    }
+                    _ => {
+                        // A program only known at run time could be any rule's program.
+                        for v in idx.by_first.values() {
+                            for &i in v {
+                                check(i, &mut best);
+                            }
+                        }
+                    }
+                }
+                for &i in &idx.words_wild {
+                    check(i, &mut best);
+                }
+            }
+            Subject::Call { args, path, path_field } => {
+                if let Some(p) = path {
+                    if let (Some(rel), Some(set)) = (&p.rel, &idx.rel_paths) {
+                        if let Some(m) = set.matches(rel).into_iter().min() {
+                            consider(Strength::Yes, idx.rel_idx[m], &mut best);
+                        }
+                    }
+                    if let Some(set) = &idx.abs_paths {
+                        if let Some(m) = set.matches(&p.abs).into_iter().min() {
+                            consider(Strength::Yes, idx.abs_idx[m], &mut best);
+                        }
+                    }
+                }
+                for &i in &idx.when {
+                    if let Matcher::When(fields) = &self.rules[i].matcher {
+                        if when_matches(fields, args, *path, *path_field, any_counts) {
+                            consider(Strength::Yes, i, &mut best);
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(s, i)| (s, &self.rules[i]))
+    }
+
+    /// Rules that deny a tool outright (no pattern): the tool can be dropped from the model.
+    pub fn whole_tools(&self) -> impl Iterator<Item = &str> {
+        self.by_tool.iter().filter(|(_, idx)| !idx.any.is_empty()).map(|(t, _)| t.as_str())
+    }
+}
+
+fn when_matches(
+    fields: &[(String, WhenGlob)],
+    args: &Value,
+    path: Option<&ResolvedPath>,
+    path_field: Option<&str>,
+    any_counts: bool,
+) -> bool {
+    let mut names_path = false;
+    for (field, glob) in fields {
+        match glob {
+            WhenGlob::Path(forms) => {
+                let resolved = if Some(field.as_str()) == path_field { path.cloned() } else { None };
+                let Some(p) = resolved else { return false };
+                names_path = true;
+                let ok = forms.iter().any(|(abs, m)| {
+                    if *abs {
+                        m.is_match(&p.abs)
+                    } else {
+                        p.rel.as_deref().is_some_and(|r| m.is_match(r))
+                    }
+                });
+                if !ok {
+                    return false;
+                }
+            }
+            WhenGlob::Text(m) => {
+                let Some(v) = args.get(field) else {
+                    return false;
+                };
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                if !m.is_match(&text) {
+                    return false;
+                }
+            }
+        }
+    }
+    names_path || any_counts
+}
+
+/// Whether a command's program may match an allow rule at all: a program given by a path
+/// outside the system directories is not the program the rule names.
+pub fn trusted_program(words: &[Word]) -> bool {
+    match words.first() {
+        Some(Word::Lit(w)) => is_trusted_program_path(w),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(s: &str) -> Vec<Word> {
+        s.split_whitespace().map(|w| Word::Lit(w.into())).collect()
+    }
+
+    #[test]
+    fn words_by_prefix() {
+        let p = WordPattern::parse("git diff *").unwrap();
+        assert_eq!(p.matches(&lit("git diff")), Strength::Yes);
+        assert_eq!(p.matches(&lit("git diff --stat")), Strength::Yes);
+        assert_eq!(p.matches(&lit("git difftool")), Strength::No);
+        assert_eq!(p.matches(&lit("/usr/bin/git diff")), Strength::Yes);
+        let exact = WordPattern::parse("npm test").unwrap();
+        assert_eq!(exact.matches(&lit("npm test --watch")), Strength::No);
+        let mut dynw = lit("git");
+        dynw.push(Word::Dyn("$X".into()));
+        assert_eq!(WordPattern::parse("git reset --hard *").unwrap().matches(&dynw), Strength::Maybe);
+        assert_eq!(WordPattern::parse("npm run test:*").unwrap().matches(&lit("npm run test x")), Strength::Yes);
+    }
+
+    #[test]
+    fn wild_words() {
+        assert!(wildcard(b"gate-*", b"gate-core"));
+        assert!(!wildcard(b"gate-*", b"gat"));
+        assert!(wildcard(b"a?c", b"abc"));
+    }
+
+    #[test]
+    fn rejects_compound_patterns() {
+        assert!(WordPattern::parse("git status && rm").is_err());
+        assert!(WordPattern::parse("").is_err());
+    }
+}

@@ -1,0 +1,117 @@
+//! The patterns that "approve for session" and "approve always" store (SPEC 3.6): the
+//! narrowest useful pattern per part, by the arity table; banned prefixes store only the exact
+//! command. Pure.
+
+use serde_json::Value;
+
+use super::model::ToolKind;
+use super::{Call, Context, Policy, Verdict};
+use crate::shell::{self, arity_prefix_len, is_banned_prefix, quote, Word};
+
+impl Policy {
+    pub(crate) fn suggest_inner(&self, call: &Call) -> Vec<String> {
+        let tools = &self.model.tools;
+        let tool = tools.canonical(&call.tool).to_string();
+        let spec = tools.spec(&tool);
+        let display = |name: &str| -> String {
+            tools
+                .specs
+                .get(name)
+                .and_then(|s| s.aliases.iter().find(|a| a.chars().next().is_some_and(char::is_uppercase)).cloned())
+                .unwrap_or_else(|| name.to_string())
+        };
+        let mut out: Vec<String> = Vec::new();
+        let mut push = |p: String| {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        };
+        match spec.map(|s| s.kind) {
+            Some(ToolKind::Shell) => {
+                let field = spec.and_then(|s| s.command.as_deref()).unwrap_or("command");
+                let Some(cmd) = call.arguments.get(field).and_then(Value::as_str) else {
+                    return Vec::new();
+                };
+                let ctx = Context::default();
+                let decision = self.decide_inner(call, &ctx);
+                let a = shell::analyze(cmd);
+                let name = display(&tool);
+                let mut idx = a.unknown.len();
+                for c in &a.commands {
+                    let part = decision.parts.as_ref().and_then(|p| p.get(idx));
+                    idx += 1;
+                    if part.is_some_and(|p| p.decision != Verdict::Ask) || c.unknown.is_some() {
+                        continue;
+                    }
+                    for w in c.wrappers.iter().filter(|w| w.kind == shell::WrapperKind::Privileged) {
+                        if let Some(p) = command_pattern(&w.words, true) {
+                            push(format!("{name}({p})"));
+                        }
+                    }
+                    if let Some(p) = command_pattern(&c.words, false) {
+                        push(format!("{name}({p})"));
+                    }
+                }
+                for w in &a.writes {
+                    let part = decision.parts.as_ref().and_then(|p| p.get(idx));
+                    idx += 1;
+                    if part.is_some_and(|p| p.decision != Verdict::Ask) {
+                        continue;
+                    }
+                    if let (Some(edit), Word::Lit(raw)) = (tools.edit_tool(), &w.path) {
+                        let cwd = w.cwd.clone().unwrap_or_default();
+                        if w.cwd.is_some() || raw.starts_with('/') {
+                            if let Ok(p) = self.resolve_path(raw, &cwd) {
+                                push(format!(
+                                    "{}({})",
+                                    display(&edit.name),
+                                    glob_escape(p.rel.as_deref().unwrap_or(&p.abs))
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            Some(ToolKind::Edit) | Some(ToolKind::Read) => {
+                let field = spec.and_then(|s| s.path.as_deref()).unwrap_or("file_path");
+                if let Some(raw) = call.arguments.get(field).and_then(Value::as_str) {
+                    if let Ok(p) = self.resolve_path(raw, "") {
+                        push(format!("{}({})", display(&tool), glob_escape(p.rel.as_deref().unwrap_or(&p.abs))));
+                    }
+                }
+            }
+            _ => push(call.tool.clone()),
+        }
+        out
+    }
+}
+
+/// The pattern for one command: the arity prefix then `*`, or the exact command for a banned
+/// prefix (or when `exact` is asked). `None` when the words are not all known.
+fn command_pattern(words: &[Word], exact: bool) -> Option<String> {
+    let lits: Vec<&str> = words.iter().map(Word::lit).collect::<Option<Vec<_>>>()?;
+    if lits.is_empty() {
+        return None;
+    }
+    let mut lits = lits;
+    let prog = shell::program_name(lits[0]);
+    lits[0] = prog;
+    let n = arity_prefix_len(&lits);
+    let head = &lits[..n];
+    if exact || is_banned_prefix(head) || is_banned_prefix(&lits[..1]) {
+        return Some(lits.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
+    }
+    Some(format!("{} *", head.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")))
+}
+
+/// Escape glob characters in a literal path so the pattern names exactly that path.
+fn glob_escape(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    for c in p.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,1108 @@
+//! The walker over brush-parser's syntax tree. Every construct that can run a command is
+//! visited; every construct that is not understood makes the result unknown.
+
+use brush_parser::ast;
+use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
+
+use super::tables::{self, WrapperSpec};
+use super::words::{arithmetic_reads_variables, decode_ansi_c, expands};
+use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
+
+/// The directory commands run in, relative to the start: `None` once it cannot be known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Cwd(pub Option<String>);
+
+impl Cwd {
+    pub(crate) fn start() -> Self {
+        Cwd(Some(String::new()))
+    }
+
+    fn change(&mut self, target: Option<&str>) {
+        self.0 = match (&self.0, target) {
+            (Some(cur), Some(t)) if !t.is_empty() && !t.starts_with('-') && !t.starts_with('~') => {
+                if t.starts_with('/') || cur.is_empty() {
+                    Some(t.to_string())
+                } else {
+                    Some(format!("{}/{}", cur.trim_end_matches('/'), t))
+                }
+            }
+            _ => None,
+        };
+    }
+}
+
+fn parser_options() -> brush_parser::ParserOptions {
+    brush_parser::ParserOptions::default()
+}
+
+/// Parse `text` and add what it runs and writes to `a`.
+pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
+    let mut w = Walker { a, depth, cwd, wrappers: Vec::new() };
+    w.script(text);
+}
+
+struct Walker<'a> {
+    a: &'a mut Analysis,
+    depth: usize,
+    cwd: &'a mut Cwd,
+    /// Wrappers around the script being walked (`sudo bash -c '...'`): prepended to every
+    /// command found inside.
+    wrappers: Vec<Wrapper>,
+}
+
+/// Result of resolving one word.
+struct Resolved {
+    word: Word,
+    /// Why the word makes its command unknowable (arithmetic over variables, ...).
+    unknown: Option<String>,
+}
+
+impl Walker<'_> {
+    fn script(&mut self, text: &str) {
+        if self.depth > MAX_DEPTH {
+            self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+            return;
+        }
+        let opts = parser_options();
+        let mut parser = brush_parser::Parser::new(std::io::BufReader::new(text.as_bytes()), &opts);
+        match parser.parse_program() {
+            Ok(program) => {
+                for list in &program.complete_commands {
+                    self.compound_list(list);
+                }
+            }
+            Err(e) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
+        }
+    }
+
+    /// Analyse a nested script (substitution, `bash -c`, `eval`) one level deeper, with the
+    /// given extra wrapper around everything it contains.
+    fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
+        let mut sub_cwd = self.cwd.clone();
+        let mut w =
+            Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: self.wrappers.clone() };
+        if let Some(wr) = wrapper {
+            w.wrappers.push(wr);
+        }
+        w.script(text);
+    }
+
+    fn compound_list(&mut self, list: &ast::CompoundList) {
+        for item in &list.0 {
+            self.and_or(&item.0);
+        }
+    }
+
+    fn and_or(&mut self, l: &ast::AndOrList) {
+        self.pipeline(&l.first);
+        for next in &l.additional {
+            match next {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => self.pipeline(p),
+            }
+        }
+    }
+
+    fn pipeline(&mut self, p: &ast::Pipeline) {
+        for c in &p.seq {
+            self.command(c);
+        }
+    }
+
+    fn command(&mut self, c: &ast::Command) {
+        match c {
+            ast::Command::Simple(sc) => self.simple(sc),
+            ast::Command::Compound(cc, redirects) => {
+                self.compound(cc);
+                if let Some(r) = redirects {
+                    self.redirect_list(r);
+                }
+            }
+            ast::Command::Function(f) => {
+                // The body runs whenever the function is called: its commands are parts.
+                let saved = self.cwd.clone();
+                self.compound(&f.body.0);
+                if let Some(r) = &f.body.1 {
+                    self.redirect_list(r);
+                }
+                *self.cwd = saved;
+            }
+            ast::Command::ExtendedTest(t, redirects) => {
+                self.extended_test(&t.expr);
+                if let Some(r) = redirects {
+                    self.redirect_list(r);
+                }
+            }
+        }
+    }
+
+    fn extended_test(&mut self, e: &ast::ExtendedTestExpr) {
+        use ast::ExtendedTestExpr as E;
+        match e {
+            E::And(a, b) | E::Or(a, b) => {
+                self.extended_test(a);
+                self.extended_test(b);
+            }
+            E::Not(a) | E::Parenthesized(a) => self.extended_test(a),
+            E::UnaryTest(_, w) => {
+                let r = self.word(&w.value);
+                self.note_unknown(r.unknown);
+            }
+            E::BinaryTest(pred, l, r) => {
+                let arithmetic = matches!(
+                    pred,
+                    ast::BinaryPredicate::ArithmeticEqualTo
+                        | ast::BinaryPredicate::ArithmeticNotEqualTo
+                        | ast::BinaryPredicate::ArithmeticLessThan
+                        | ast::BinaryPredicate::ArithmeticLessThanOrEqualTo
+                        | ast::BinaryPredicate::ArithmeticGreaterThan
+                        | ast::BinaryPredicate::ArithmeticGreaterThanOrEqualTo
+                );
+                for w in [l, r] {
+                    let res = self.word(&w.value);
+                    self.note_unknown(res.unknown);
+                    if arithmetic && !w.value.trim().chars().all(|c| c.is_ascii_digit() || c == '-') {
+                        self.a
+                            .unknown
+                            .push(format!("`[[ ... ]]` evaluates `{}` as arithmetic, which can run code", w.value));
+                    }
+                }
+            }
+        }
+    }
+
+    fn note_unknown(&mut self, u: Option<String>) {
+        if let Some(u) = u {
+            self.a.unknown.push(u);
+        }
+    }
+
+    fn compound(&mut self, cc: &ast::CompoundCommand) {
+        use ast::CompoundCommand as C;
+        let saved = self.cwd.clone();
+        match cc {
+            C::Arithmetic(a) => self.arithmetic(&a.expr.value),
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
+                    self.arithmetic(&e.value);
+                }
+                self.compound_list(&f.body.list);
+            }
+            C::BraceGroup(b) => self.compound_list(&b.list),
+            C::Subshell(s) => {
+                self.compound_list(&s.list);
+                // A subshell's `cd` ends with it.
+                *self.cwd = saved;
+                return;
+            }
+            C::ForClause(f) => {
+                if let Some(values) = &f.values {
+                    for v in values {
+                        let r = self.word(&v.value);
+                        self.note_unknown(r.unknown);
+                    }
+                }
+                self.compound_list(&f.body.list);
+            }
+            C::CaseClause(c) => {
+                let r = self.word(&c.value.value);
+                self.note_unknown(r.unknown);
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        let r = self.word(&p.value);
+                        self.note_unknown(r.unknown);
+                    }
+                    if let Some(l) = &item.cmd {
+                        self.compound_list(l);
+                    }
+                }
+            }
+            C::IfClause(i) => {
+                self.compound_list(&i.condition);
+                self.compound_list(&i.then);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.compound_list(c);
+                    }
+                    self.compound_list(&e.body);
+                }
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                self.compound_list(&w.0);
+                self.compound_list(&w.1.list);
+            }
+            C::Coprocess(c) => self.command(&c.body),
+        }
+        // A `cd` that may or may not have happened leaves the directory unknown.
+        if *self.cwd != saved {
+            self.cwd.0 = None;
+        }
+    }
+
+    fn arithmetic(&mut self, expr: &str) {
+        if expr.contains("$(") || expr.contains('`') {
+            self.substitutions_in(expr);
+        }
+        if arithmetic_reads_variables(expr) {
+            self.a.unknown.push(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
+        }
+    }
+
+    /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
+    fn substitutions_in(&mut self, text: &str) {
+        match bword::parse_heredoc(text, &parser_options()) {
+            Ok(pieces) => {
+                let mut unknown = None;
+                let mut buf = String::new();
+                let mut dynamic = false;
+                self.pieces(&pieces, true, &mut buf, &mut dynamic, &mut unknown);
+                self.note_unknown(unknown);
+            }
+            Err(_) => self.a.unknown.push(format!("cannot read `{text}`")),
+        }
+    }
+
+    fn redirect_list(&mut self, r: &ast::RedirectList) {
+        for io in &r.0 {
+            self.redirect(io);
+        }
+    }
+
+    fn redirect(&mut self, io: &ast::IoRedirect) {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
+        match io {
+            ast::IoRedirect::File(_, kind, target) => match target {
+                T::Filename(w) => {
+                    let r = self.word(&w.value);
+                    self.note_unknown(r.unknown);
+                    match kind {
+                        K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
+                        K::Append => self.write(r.word, WriteKind::Append),
+                        K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
+                        K::Read | K::DuplicateInput => {}
+                    }
+                }
+                T::Duplicate(w) => {
+                    let r = self.word(&w.value);
+                    self.note_unknown(r.unknown);
+                    let is_fd = r
+                        .word
+                        .lit()
+                        .is_some_and(|s| s == "-" || s.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()));
+                    if !is_fd && matches!(kind, K::DuplicateOutput) {
+                        // `>&file` writes to a file.
+                        self.write(r.word, WriteKind::Redirect);
+                    }
+                }
+                T::Fd(_) => {}
+                T::ProcessSubstitution(_, sub) => self.subshell(sub),
+            },
+            ast::IoRedirect::HereDocument(_, doc) => {
+                if doc.requires_expansion {
+                    self.substitutions_in(&doc.doc.value);
+                }
+            }
+            ast::IoRedirect::HereString(_, w) => {
+                let r = self.word(&w.value);
+                self.note_unknown(r.unknown);
+            }
+            ast::IoRedirect::OutputAndError(w, append) => {
+                let r = self.word(&w.value);
+                self.note_unknown(r.unknown);
+                self.write(r.word, if *append { WriteKind::Append } else { WriteKind::Redirect });
+            }
+        }
+    }
+
+    fn subshell(&mut self, sub: &ast::SubshellCommand) {
+        let saved = self.cwd.clone();
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+        } else {
+            self.compound_list(&sub.list);
+        }
+        self.depth -= 1;
+        *self.cwd = saved;
+    }
+
+    fn write(&mut self, path: Word, kind: WriteKind) {
+        if let Word::Lit(p) = &path {
+            if matches!(p.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty") {
+                return;
+            }
+        }
+        self.a.writes.push(Write { path, kind, cwd: self.cwd.0.clone() });
+    }
+
+    // ---- words ----
+
+    fn word(&mut self, raw: &str) -> Resolved {
+        match bword::parse(raw, &parser_options()) {
+            Ok(pieces) => {
+                let mut buf = String::new();
+                let mut dynamic = false;
+                let mut unknown = None;
+                self.pieces(&pieces, false, &mut buf, &mut dynamic, &mut unknown);
+                let word = if dynamic { Word::Dyn(raw.to_string()) } else { Word::Lit(buf) };
+                Resolved { word, unknown }
+            }
+            Err(_) => {
+                Resolved { word: Word::Dyn(raw.to_string()), unknown: Some(format!("cannot read the word `{raw}`")) }
+            }
+        }
+    }
+
+    fn pieces(
+        &mut self,
+        pieces: &[WordPieceWithSource],
+        quoted: bool,
+        buf: &mut String,
+        dynamic: &mut bool,
+        unknown: &mut Option<String>,
+    ) {
+        for p in pieces {
+            match &p.piece {
+                WordPiece::Text(t) => {
+                    if !quoted && expands(t) {
+                        *dynamic = true;
+                    }
+                    buf.push_str(t);
+                }
+                WordPiece::SingleQuotedText(t) => buf.push_str(t),
+                WordPiece::AnsiCQuotedText(t) => buf.push_str(&decode_ansi_c(t)),
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    self.pieces(inner, true, buf, dynamic, unknown)
+                }
+                WordPiece::TildeExpansion(t) => match t {
+                    bword::TildeExpr::Home => buf.push('~'),
+                    bword::TildeExpr::UserHome(u) => {
+                        buf.push('~');
+                        buf.push_str(u);
+                    }
+                    _ => *dynamic = true,
+                },
+                WordPiece::ParameterExpansion(expr) => {
+                    *dynamic = true;
+                    self.parameter(expr, unknown);
+                }
+                WordPiece::CommandSubstitution(s) => {
+                    *dynamic = true;
+                    self.nested(s, None);
+                }
+                WordPiece::BackquotedCommandSubstitution(s) => {
+                    *dynamic = true;
+                    let unescaped = unescape_backquoted(s);
+                    self.nested(&unescaped, None);
+                }
+                WordPiece::EscapeSequence(e) => {
+                    let rest = e.strip_prefix('\\').unwrap_or(e);
+                    if rest != "\n" {
+                        if quoted && !matches!(rest, "\"" | "\\" | "$" | "`") {
+                            buf.push('\\');
+                        }
+                        buf.push_str(rest);
+                    }
+                }
+                WordPiece::ArithmeticExpression(e) => {
+                    *dynamic = true;
+                    if e.value.contains("$(") || e.value.contains('`') {
+                        self.substitutions_in(&e.value);
+                    }
+                    if arithmetic_reads_variables(&e.value) {
+                        *unknown =
+                            Some(format!("arithmetic `{}` evaluates variables, which can run code", e.value.trim()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn parameter(&mut self, expr: &ParameterExpr, unknown: &mut Option<String>) {
+        use ParameterExpr as P;
+        let (param, indirect, texts): (&bword::Parameter, bool, Vec<&str>) = match expr {
+            P::Parameter { parameter, indirect } => (parameter, *indirect, vec![]),
+            P::UseDefaultValues { parameter, indirect, default_value, .. }
+            | P::AssignDefaultValues { parameter, indirect, default_value, .. } => {
+                (parameter, *indirect, default_value.as_deref().into_iter().collect())
+            }
+            P::IndicateErrorIfNullOrUnset { parameter, indirect, error_message, .. } => {
+                (parameter, *indirect, error_message.as_deref().into_iter().collect())
+            }
+            P::UseAlternativeValue { parameter, indirect, alternative_value, .. } => {
+                (parameter, *indirect, alternative_value.as_deref().into_iter().collect())
+            }
+            P::ParameterLength { parameter, indirect } => (parameter, *indirect, vec![]),
+            P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
+            | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
+            | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
+            | P::RemoveLargestPrefixPattern { parameter, indirect, pattern }
+            | P::UppercaseFirstChar { parameter, indirect, pattern }
+            | P::UppercasePattern { parameter, indirect, pattern }
+            | P::LowercaseFirstChar { parameter, indirect, pattern }
+            | P::LowercasePattern { parameter, indirect, pattern } => {
+                (parameter, *indirect, pattern.as_deref().into_iter().collect())
+            }
+            P::Substring { parameter, indirect, offset, length } => {
+                self.arithmetic_in_word(&offset.value, unknown);
+                if let Some(l) = length {
+                    self.arithmetic_in_word(&l.value, unknown);
+                }
+                (parameter, *indirect, vec![])
+            }
+            P::Transform { parameter, indirect, op } => {
+                if matches!(op, bword::ParameterTransformOp::PromptExpand) {
+                    // ${x@P} expands the value as a prompt string, which runs substitutions.
+                    *unknown = Some("`${...@P}` expands a value as a prompt, which can run code".into());
+                }
+                (parameter, *indirect, vec![])
+            }
+            P::ReplaceSubstring { parameter, indirect, pattern, replacement, .. } => {
+                let mut t = vec![pattern.as_str()];
+                if let Some(r) = replacement {
+                    t.push(r.as_str());
+                }
+                (parameter, *indirect, t)
+            }
+            P::VariableNames { .. } | P::MemberKeys { .. } => return,
+        };
+        if indirect {
+            *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
+        }
+        if let bword::Parameter::NamedWithIndex { index, .. } = param {
+            if !index.trim().chars().all(|c| c.is_ascii_digit()) {
+                self.arithmetic_in_word(index, unknown);
+            }
+        }
+        for t in texts {
+            if t.contains('$') || t.contains('`') {
+                self.substitutions_in(t);
+            }
+        }
+    }
+
+    fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
+        if expr.contains("$(") || expr.contains('`') {
+            self.substitutions_in(expr);
+        }
+        if arithmetic_reads_variables(expr) {
+            *unknown = Some(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
+        }
+    }
+
+    // ---- simple commands ----
+
+    fn simple(&mut self, sc: &ast::SimpleCommand) {
+        let mut words: Vec<Word> = Vec::new();
+        let mut unknown: Option<String> = None;
+        let mut assignments: Vec<String> = Vec::new();
+
+        let mut item = |this: &mut Self,
+                        it: &ast::CommandPrefixOrSuffixItem,
+                        words: &mut Vec<Word>,
+                        unknown: &mut Option<String>,
+                        in_prefix: bool| {
+            use ast::CommandPrefixOrSuffixItem as I;
+            match it {
+                I::IoRedirect(io) => this.redirect(io),
+                I::Word(w) => {
+                    let r = this.word(&w.value);
+                    if r.unknown.is_some() {
+                        *unknown = r.unknown;
+                    }
+                    words.push(r.word);
+                }
+                I::AssignmentWord(a, w) => {
+                    let name = match &a.name {
+                        ast::AssignmentName::VariableName(n) => n.clone(),
+                        ast::AssignmentName::ArrayElementName(n, idx) => {
+                            if !idx.trim().chars().all(|c| c.is_ascii_digit()) {
+                                let mut u = None;
+                                this.arithmetic_in_word(idx, &mut u);
+                                if u.is_some() {
+                                    *unknown = u;
+                                }
+                            }
+                            n.clone()
+                        }
+                    };
+                    match &a.value {
+                        ast::AssignmentValue::Scalar(v) => {
+                            let r = this.word(&v.value);
+                            if r.unknown.is_some() {
+                                *unknown = r.unknown;
+                            }
+                        }
+                        ast::AssignmentValue::Array(items) => {
+                            for (k, v) in items {
+                                if let Some(k) = k {
+                                    let r = this.word(&k.value);
+                                    if r.unknown.is_some() {
+                                        *unknown = r.unknown;
+                                    }
+                                }
+                                let r = this.word(&v.value);
+                                if r.unknown.is_some() {
+                                    *unknown = r.unknown;
+                                }
+                            }
+                        }
+                    }
+                    if in_prefix {
+                        assignments.push(name);
+                    } else {
+                        // `export A=b` and friends: the word is an argument and an assignment.
+                        let r = this.word(&w.value);
+                        words.push(r.word);
+                        if tables::is_dangerous_variable(&name) {
+                            *unknown = Some(format!("sets {name}, which changes what runs"));
+                        }
+                    }
+                }
+                I::ProcessSubstitution(_, sub) => {
+                    this.subshell(sub);
+                    words.push(Word::Dyn("<(...)".into()));
+                }
+            }
+        };
+
+        if let Some(prefix) = &sc.prefix {
+            for it in &prefix.0 {
+                item(self, it, &mut words, &mut unknown, true);
+            }
+        }
+        // Prefix words are never the command; anything pushed there came from redirect-like items.
+        if let Some(w) = &sc.word_or_name {
+            let r = self.word(&w.value);
+            if r.unknown.is_some() {
+                unknown = r.unknown;
+            }
+            words.push(r.word);
+        }
+        if let Some(suffix) = &sc.suffix {
+            for it in &suffix.0 {
+                item(self, it, &mut words, &mut unknown, false);
+            }
+        }
+        if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n)) {
+            unknown = Some(format!("sets {d}, which changes what runs"));
+        }
+        if words.is_empty() {
+            if let Some(u) = unknown {
+                let text = assignments.join(" ");
+                self.push(SimpleCommand {
+                    words: vec![Word::Lit(format!("{text}=..."))],
+                    wrappers: Vec::new(),
+                    aliases: Vec::new(),
+                    open_args: false,
+                    unknown: Some(u),
+                });
+            }
+            return;
+        }
+        self.unwrap(words, Vec::new(), false, unknown);
+    }
+
+    fn push(&mut self, mut c: SimpleCommand) {
+        if !self.wrappers.is_empty() {
+            let mut w = self.wrappers.clone();
+            w.extend(c.wrappers);
+            c.wrappers = w;
+        }
+        self.a.commands.push(c);
+    }
+
+    /// A transparent wrapper hands its command on; an unknown found on the way (a dangerous
+    /// assignment before `bash -c`, say) must not be lost with it.
+    fn keep_unknown(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        if let Some(u) = unknown.take() {
+            let c = SimpleCommand {
+                words: words.to_vec(),
+                wrappers: wrappers.to_vec(),
+                aliases: Vec::new(),
+                open_args: false,
+                unknown: Some(u),
+            };
+            self.push(c);
+        }
+    }
+
+    /// Peel wrappers off `words` and record the command that finally runs.
+    fn unwrap(
+        &mut self,
+        mut words: Vec<Word>,
+        mut wrappers: Vec<Wrapper>,
+        mut open_args: bool,
+        mut unknown: Option<String>,
+    ) {
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            let name = match words.first() {
+                Some(Word::Lit(p)) => program_name(p).to_string(),
+                Some(Word::Dyn(d)) => {
+                    unknown.get_or_insert_with(|| format!("the program `{d}` is only known at run time"));
+                    break;
+                }
+                None => break,
+            };
+            if steps > MAX_DEPTH {
+                unknown.get_or_insert_with(|| "too many wrappers".into());
+                break;
+            }
+            if tables::is_shell(&name) {
+                self.keep_unknown(&words, &wrappers, &mut unknown);
+                self.shell_invocation(&words, &wrappers, &mut unknown);
+                return;
+            }
+            match name.as_str() {
+                "eval" => {
+                    let args = &words[1..];
+                    if let Some(text) = all_literal(args) {
+                        self.keep_unknown(&words, &wrappers, &mut unknown);
+                        let wr = Wrapper { words: words.clone(), kind: WrapperKind::Transparent };
+                        let mut inner_wrappers = wrappers.clone();
+                        inner_wrappers.push(wr);
+                        self.nested_with(&text.join(" "), inner_wrappers);
+                        // The eval part itself: transparent, decided by what it runs.
+                        return;
+                    }
+                    unknown.get_or_insert_with(|| "`eval` runs text only known at run time".into());
+                    break;
+                }
+                "source" | "." => {
+                    let what = words.get(1).map(Word::display).unwrap_or_default();
+                    unknown
+                        .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
+                    break;
+                }
+                "trap" => {
+                    if let Some(Word::Lit(action)) = words.get(1) {
+                        if !action.starts_with('-') {
+                            self.keep_unknown(&words, &wrappers, &mut unknown);
+                            let mut inner = wrappers.clone();
+                            inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                            self.nested_with(action, inner);
+                        }
+                    } else if words.len() > 1 {
+                        unknown.get_or_insert_with(|| "`trap` installs a command only known at run time".into());
+                    }
+                    break;
+                }
+                "alias" if words.len() > 1 => {
+                    unknown.get_or_insert_with(|| "`alias` changes what later command names run".into());
+                    break;
+                }
+                "env" => match self.env_wrapper(&words, &mut unknown) {
+                    Some(EnvResult::Inner(rest)) => {
+                        wrappers.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        words = rest;
+                        continue;
+                    }
+                    Some(EnvResult::Script(text, rest)) => {
+                        self.keep_unknown(&words, &wrappers, &mut unknown);
+                        let mut inner = wrappers.clone();
+                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        let mut joined = text;
+                        for w in &rest {
+                            joined.push(' ');
+                            joined.push_str(&w.display());
+                        }
+                        self.nested_with(&joined, inner);
+                        return;
+                    }
+                    None => break,
+                },
+                "find" => {
+                    let (own, execs) = split_find(&words);
+                    for e in execs {
+                        let mut w = wrappers.clone();
+                        w.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        self.unwrap(e, w, true, None);
+                    }
+                    words = own;
+                    break;
+                }
+                "command" if words.get(1).and_then(Word::lit).is_some_and(|f| f == "-v" || f == "-V") => break,
+                "watch" => {
+                    let rest = skip_options(
+                        &words,
+                        &WrapperSpec {
+                            name: "watch",
+                            value_flags: &["-n", "--interval", "-d", "--differences", "-q", "--equexit", "--chgexit"],
+                            positionals: 0,
+                            kind: WrapperKind::Transparent,
+                        },
+                        &mut unknown,
+                    );
+                    if let Some(rest) = rest.filter(|r| !r.is_empty()) {
+                        match all_literal(&rest) {
+                            Some(parts) => {
+                                self.keep_unknown(&words, &wrappers, &mut unknown);
+                                let mut inner = wrappers.clone();
+                                inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                                self.nested_with(&parts.join(" "), inner);
+                                return;
+                            }
+                            None => {
+                                unknown.get_or_insert_with(|| "`watch` runs text only known at run time".into());
+                            }
+                        }
+                    }
+                    break;
+                }
+                _ => {}
+            }
+            if let Some(spec) = tables::wrapper(&name) {
+                // `su -c`, `flock -c`: the value of -c is a script.
+                if let Some(script) = script_flag(&words, spec) {
+                    match script {
+                        Some(text) => {
+                            let mut inner = wrappers.clone();
+                            inner.push(Wrapper { words: words.clone(), kind: spec.kind });
+                            self.nested_with(&text, inner);
+                            // The wrapper itself still needs deciding (privileged, rules).
+                            self.push(SimpleCommand {
+                                words: words.clone(),
+                                wrappers,
+                                aliases: Vec::new(),
+                                open_args,
+                                unknown,
+                            });
+                            return;
+                        }
+                        None => {
+                            unknown.get_or_insert_with(|| format!("`{name} -c` runs text only known at run time"));
+                            break;
+                        }
+                    }
+                }
+                match skip_options(&words, spec, &mut unknown) {
+                    Some(rest) if !rest.is_empty() => {
+                        wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
+                        if name == "xargs" {
+                            open_args = true;
+                        }
+                        words = rest;
+                        continue;
+                    }
+                    _ => break,
+                }
+            }
+            break;
+        }
+        // Only the command that finally runs: `cd`, files it writes, names it assigns.
+        let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
+            && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
+        for target in tables::write_targets(&words) {
+            self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
+        }
+        if let Some(Word::Lit(p)) = words.first() {
+            match program_name(p) {
+                "cd" => self.cwd.change(words.get(1).and_then(Word::lit)),
+                "pushd" | "popd" => self.cwd.0 = None,
+                "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "let"
+                | "mapfile" | "readarray" | "getopts" => {
+                    for w in &words[1..] {
+                        if let Word::Lit(s) = w {
+                            if s.contains('[') && (s.contains("$(") || s.contains('`') || s.contains('$')) {
+                                unknown.get_or_insert_with(|| {
+                                    format!("`{s}` names an array element whose subscript can run code")
+                                });
+                            }
+                        }
+                    }
+                    if program_name(p) == "let" {
+                        for w in &words[1..] {
+                            if let Some(s) = w.lit() {
+                                let mut u = None;
+                                self.arithmetic_in_word(s, &mut u);
+                                if u.is_some() {
+                                    unknown = u;
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let aliases = tables::aliases(&words);
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown });
+    }
+
+    fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
+        let saved = std::mem::take(&mut self.wrappers);
+        // Wrappers of the outer script are already part of `wrappers`' context via push().
+        let mut all = saved.clone();
+        all.extend(wrappers);
+        let mut sub_cwd = self.cwd.clone();
+        {
+            let mut w = Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: all };
+            w.script(text);
+        }
+        // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
+        if sub_cwd != *self.cwd {
+            self.cwd.0 = None;
+        }
+        self.wrappers = saved;
+    }
+
+    /// `bash -c '...'`, `sh script.sh`, `bash` reading stdin.
+    fn shell_invocation(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        let name = words[0].display();
+        let mut i = 1;
+        let mut has_c = false;
+        while i < words.len() {
+            match &words[i] {
+                Word::Lit(s) if s == "--" => {
+                    i += 1;
+                    break;
+                }
+                Word::Lit(s) if s.starts_with("--") => {
+                    if matches!(s.as_str(), "--rcfile" | "--init-file") {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                Word::Lit(s) if (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {
+                    let flags = &s[1..];
+                    if flags.contains('c') {
+                        has_c = true;
+                    }
+                    // -o OPTION / +O shopt take a value.
+                    if flags.ends_with('o') || flags.ends_with('O') {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        let mut inner = wrappers.to_vec();
+        inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+        if has_c {
+            match words.get(i) {
+                Some(Word::Lit(text)) => {
+                    let text = text.clone();
+                    self.nested_with(&text, inner);
+                    return;
+                }
+                Some(Word::Dyn(d)) => {
+                    unknown.get_or_insert_with(|| format!("`{name} -c` runs `{d}`, only known at run time"));
+                }
+                None => {
+                    unknown.get_or_insert_with(|| format!("`{name} -c` without a command"));
+                }
+            }
+        } else if let Some(script) = words.get(i) {
+            unknown
+                .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
+        } else {
+            unknown.get_or_insert_with(|| format!("`{name}` runs commands read from its input, which gate cannot see"));
+        }
+        self.push(SimpleCommand {
+            words: words.to_vec(),
+            wrappers: wrappers.to_vec(),
+            aliases: Vec::new(),
+            open_args: false,
+            unknown: unknown.take(),
+        });
+    }
+
+    fn env_wrapper(&mut self, words: &[Word], unknown: &mut Option<String>) -> Option<EnvResult> {
+        let mut i = 1;
+        while i < words.len() {
+            match &words[i] {
+                Word::Lit(s) if s == "--" => {
+                    i += 1;
+                    break;
+                }
+                Word::Lit(s) if s == "-S" || s == "--split-string" => {
+                    let Some(Word::Lit(text)) = words.get(i + 1) else {
+                        unknown.get_or_insert_with(|| "`env -S` runs text only known at run time".into());
+                        return None;
+                    };
+                    return Some(EnvResult::Script(text.clone(), words[i + 2..].to_vec()));
+                }
+                Word::Lit(s) if s.starts_with("-S") || s.starts_with("--split-string=") => {
+                    let text = s.strip_prefix("--split-string=").unwrap_or_else(|| &s[2..]);
+                    return Some(EnvResult::Script(text.to_string(), words[i + 1..].to_vec()));
+                }
+                Word::Lit(s) if matches!(s.as_str(), "-u" | "--unset" | "-C" | "--chdir") => {
+                    if matches!(s.as_str(), "-C" | "--chdir") {
+                        self.cwd.0 = None;
+                    }
+                    i += 2
+                }
+                Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
+                    if s.starts_with("-C") || s.starts_with("--chdir") {
+                        self.cwd.0 = None;
+                    }
+                    i += 1
+                }
+                Word::Lit(s) if is_assignment(s) => {
+                    let name = &s[..s.find('=').unwrap_or(0)];
+                    if tables::is_dangerous_variable(name) {
+                        unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+                    }
+                    i += 1;
+                }
+                Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
+                    // `env X=$(...) cmd`: an assignment with a dynamic value.
+                    let name = d.split('=').next().unwrap_or("");
+                    if tables::is_dangerous_variable(name) {
+                        unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+                    }
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        // Assignments may also follow `--`.
+        while let Some(Word::Lit(s)) = words.get(i) {
+            if !is_assignment(s) {
+                break;
+            }
+            let name = &s[..s.find('=').unwrap_or(0)];
+            if tables::is_dangerous_variable(name) {
+                unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+            }
+            i += 1;
+        }
+        if i >= words.len() {
+            return None;
+        }
+        Some(EnvResult::Inner(words[i..].to_vec()))
+    }
+}
+
+enum EnvResult {
+    Inner(Vec<Word>),
+    Script(String, Vec<Word>),
+}
+
+fn is_assignment(s: &str) -> bool {
+    match s.find('=') {
+        Some(0) | None => false,
+        Some(i) => {
+            let name = &s[..i];
+            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+    }
+}
+
+fn all_literal(words: &[Word]) -> Option<Vec<String>> {
+    words.iter().map(|w| w.lit().map(str::to_string)).collect()
+}
+
+fn unescape_backquoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n) = chars.peek() {
+                if matches!(n, '$' | '`' | '\\') {
+                    out.push(n);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Skip a wrapper's options and leading operands; the rest is the command it runs.
+/// `None` when a word in the option area is only known at run time.
+fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
+    let mut i = 1;
+    while i < words.len() {
+        match &words[i] {
+            Word::Lit(s) if s == "--" => {
+                i += 1;
+                break;
+            }
+            Word::Lit(s) if s.starts_with("--") => {
+                if !s.contains('=') && spec.value_flags.contains(&s.as_str()) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
+                if spec.value_flags.contains(&s.as_str()) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Word::Lit(_) => break,
+            Word::Dyn(d) => {
+                // Could be an option or the command: the command is unknowable.
+                if spec.positionals == 0 {
+                    unknown
+                        .get_or_insert_with(|| format!("`{}` runs a command only known at run time ({d})", spec.name));
+                    return None;
+                }
+                break;
+            }
+        }
+    }
+    let mut skipped = 0;
+    while skipped < spec.positionals && i < words.len() {
+        i += 1;
+        skipped += 1;
+    }
+    Some(words[i.min(words.len())..].to_vec())
+}
+
+/// For wrappers whose `-c` takes a script (`su -c`, `flock -c`): `Some(Some(text))` for a
+/// literal script, `Some(None)` for a dynamic one, `None` when there is no `-c`.
+fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
+    if !matches!(spec.name, "su" | "flock" | "runuser") {
+        return None;
+    }
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if let Word::Lit(s) = w {
+            if s == "-c" || s == "--command" {
+                return Some(words.get(i + 1).and_then(Word::lit).map(str::to_string));
+            }
+            if let Some(v) = s.strip_prefix("--command=") {
+                return Some(Some(v.to_string()));
+            }
+        }
+    }
+    None
+}
+
+/// Split `find ... -exec cmd {} ;` into find's own words and the commands it runs.
+fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
+    let mut own = Vec::new();
+    let mut execs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let is_exec = words[i].lit().is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
+        if is_exec {
+            let mut cmd = Vec::new();
+            i += 1;
+            while i < words.len() {
+                match words[i].lit() {
+                    Some(";") | Some("+") => break,
+                    Some("{}") => cmd.push(Word::Dyn("{}".into())),
+                    _ => cmd.push(words[i].clone()),
+                }
+                i += 1;
+            }
+            i += 1;
+            if cmd.is_empty() {
+                cmd.push(Word::Dyn("(missing command)".into()));
+            }
+            execs.push(cmd);
+            continue;
+        }
+        own.push(words[i].clone());
+        i += 1;
+    }
+    (own, execs)
+}

@@ -1,0 +1,159 @@
+//! Word-level helpers: ANSI-C decoding, glob and brace detection, arithmetic classification.
+
+/// Decode the body of an ANSI-C quoted string (`$'...'`) into its real characters.
+pub(crate) fn decode_ansi_c(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'e' | 'E' => out.push('\x1b'),
+            'f' => out.push('\x0c'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\x0b'),
+            '\\' | '\'' | '"' | '?' => out.push(e),
+            'x' | 'u' | 'U' => {
+                let max = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < max {
+                    match chars.peek().and_then(|c| c.to_digit(16)) {
+                        Some(d) => {
+                            v = v * 16 + d;
+                            chars.next();
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    out.push('\\');
+                    out.push(e);
+                } else {
+                    out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                }
+            }
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            'c' => {
+                // Control character: \cX
+                if let Some(x) = chars.next() {
+                    out.push(char::from_u32((x as u32) & 0x1f).unwrap_or('\u{fffd}'));
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// Whether unquoted text would be expanded by the shell into other words: pathname globs
+/// (`* ? [`), extended globs, or brace expansion (`{a,b}`, `{1..3}`).
+pub(crate) fn expands(text: &str) -> bool {
+    if text.contains(['*', '?', '[']) {
+        return true;
+    }
+    if text.contains("@(") || text.contains("!(") || text.contains("+(") {
+        return true;
+    }
+    // Brace expansion needs an opening brace with a comma or `..` before a closing one.
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'{' {
+            if let Some(close) = text[i + 1..].find('}') {
+                let inner = &text[i + 1..i + 1 + close];
+                if inner.contains(',') || inner.contains("..") {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether an arithmetic expression refers to variables. Bash evaluates the contents of a
+/// variable named in arithmetic as an expression itself, and array subscripts in it can run
+/// command substitutions, so such an expression can run code that is not in the text.
+pub(crate) fn arithmetic_reads_variables(expr: &str) -> bool {
+    let mut prev_digit_run = false;
+    for c in expr.chars() {
+        if c.is_ascii_digit() {
+            prev_digit_run = true;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            // Hex/base literals like 0x1f or 2#101 keep letters after a digit run.
+            if prev_digit_run {
+                continue;
+            }
+            return true;
+        }
+        if c == '#' && prev_digit_run {
+            continue;
+        }
+        prev_digit_run = false;
+        if c == '$' || c == '`' || c == '[' {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_c() {
+        assert_eq!(decode_ansi_c("\\x72m"), "rm");
+        assert_eq!(decode_ansi_c("\\162m"), "rm");
+        assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
+        assert_eq!(decode_ansi_c("\\u0072m"), "rm");
+    }
+
+    #[test]
+    fn expansion() {
+        assert!(expands("*.rs"));
+        assert!(expands("{rm,-rf}"));
+        assert!(expands("a{1..3}"));
+        assert!(!expands("{}"));
+        assert!(!expands("plain"));
+    }
+
+    #[test]
+    fn arithmetic() {
+        assert!(!arithmetic_reads_variables("1+2"));
+        assert!(!arithmetic_reads_variables("0x1f * 2"));
+        assert!(arithmetic_reads_variables("x+1"));
+        assert!(arithmetic_reads_variables("a[$(rm x)]"));
+    }
+}

@@ -1,0 +1,264 @@
+//! The offline subcommands through the real binary: check, validate, init, approvals.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const CORPUS_POLICY: &str = include_str!("corpus/host.yaml");
+
+struct Ws {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Ws {
+    fn new(policy: Option<&str>) -> Ws {
+        let ws = Ws { dir: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap() };
+        if let Some(p) = policy {
+            std::fs::write(ws.dir.path().join("host.yaml"), p).unwrap();
+        }
+        ws
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn gate(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_gate"))
+            .current_dir(self.path())
+            .env("HOME", self.home.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_exit_codes_follow_the_decision() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    assert_eq!(ws.gate(&["check", "Bash(git status)"]).status.code(), Some(0));
+    assert_eq!(ws.gate(&["check", "Bash(git push origin main)"]).status.code(), Some(3));
+    assert_eq!(ws.gate(&["check", "Bash(git status && rm -rf /)"]).status.code(), Some(4));
+    assert_eq!(ws.gate(&["check", "bash", r#"{"command":"npm test"}"#]).status.code(), Some(0));
+    assert_eq!(ws.gate(&["check", "webfetch", r#"{"url":"https://x"}"#]).status.code(), Some(4));
+}
+
+#[test]
+fn check_json_has_the_spec_shape() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "--json", "Bash(git status && rm -rf /)"]);
+    let text = out(&o);
+    assert!(text.starts_with(r#"{"decision":"deny","layer":"deny_rule","rule":"Bash(rm *)","reason":"#), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let parts = v["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0]["command"], "git status");
+    assert_eq!(parts[0]["decision"], "allow");
+    assert_eq!(parts[1]["command"], "rm -rf /");
+    assert_eq!(parts[1]["decision"], "deny");
+    assert_eq!(parts[1]["rule"], "Bash(rm *)");
+    // Not a shell call: no parts.
+    let o = ws.gate(&["check", "--json", "write", r#"{"file_path":".env"}"#]);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert!(v.get("parts").is_none(), "{v}");
+    assert_eq!(v["decision"], "deny");
+    assert!(v["rule"].as_str().unwrap().contains(".env"), "{v}");
+}
+
+#[test]
+fn check_readable_output() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "Bash(git status && npm publish && rm -rf build)"]);
+    assert_eq!(o.status.code(), Some(4));
+    insta::assert_snapshot!("check_compound", out(&o));
+    let o = ws.gate(&["check", "Bash(echo hi > out.txt)"]);
+    insta::assert_snapshot!("check_write", out(&o));
+}
+
+#[test]
+fn check_usage_errors_exit_2() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "bash", "{not json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("not valid JSON"), "{}", err(&o));
+    let o = ws.gate(&["check", "bash", "[1]"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = ws.gate(&["check", "webfetch(https://x)"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let o = ws.gate(&["check", "Bash(git status"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = ws.gate(&["check"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn check_mode_and_skills() {
+    let policy = format!("{CORPUS_POLICY}\nskills:\n  deploy: {{ allow: [\"Bash(kubectl apply *)\"] }}\n");
+    let ws = Ws::new(Some(&policy));
+    assert_eq!(ws.gate(&["check", "Bash(kubectl apply -f x.yaml)"]).status.code(), Some(3));
+    let o = ws.gate(&["check", "--json", "--skill", "deploy", "Bash(kubectl apply -f x.yaml)"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).contains(r#""layer":"skill""#), "{}", out(&o));
+    let o = ws.gate(&["check", "--skill", "nope", "Bash(kubectl apply -f x.yaml)"]);
+    assert_eq!(o.status.code(), Some(3), "an undeclared skill changes nothing");
+    assert!(err(&o).contains("not declared"));
+    assert_eq!(ws.gate(&["check", "--mode", "plan", "Bash(npm install)"]).status.code(), Some(4));
+    assert_eq!(ws.gate(&["check", "--mode", "bypassPermissions", "Bash(rm x)"]).status.code(), Some(4));
+}
+
+#[test]
+fn check_with_a_broken_policy_exits_2_with_locations() {
+    let ws = Ws::new(Some("version: 1\npermissions:\n  alow: []\n"));
+    let o = ws.gate(&["check", "Bash(ls)"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("host.yaml:3:3: unknown key `alow` in `permissions` (did you mean `allow`?)"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn validate_reports_every_error_with_line_and_column() {
+    let bad = "version: 2\nmdoe: plan\nmode: fast\npermissions:\n  allow:\n    - Bash(git status && rm)\n    - { tool: write, when: { file_path: \"[\" } }\n  dney: []\ntools:\n  x: { kind: shel }\n";
+    let ws = Ws::new(Some(bad));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    for expected in [
+        "host.yaml:1:10: unsupported version 2",
+        "host.yaml:2:1: unknown key `mdoe` in the policy (did you mean `mode`?)",
+        "host.yaml:3:7: unknown mode `fast`",
+        "host.yaml:6:7: `Bash(git status && rm)`",
+        "host.yaml:7:41: bad glob `[`",
+        "host.yaml:8:3: unknown key `dney` in `permissions` (did you mean `deny`?)",
+        "host.yaml:10:14: unknown tool kind `shel` (did you mean `shell`?)",
+        "7 errors",
+    ] {
+        assert!(e.contains(expected), "missing {expected:?} in:\n{e}");
+    }
+}
+
+#[test]
+fn validate_duplicate_keys_and_syntax_errors() {
+    let ws = Ws::new(Some("version: 1\nmode: plan\nmode: default\n"));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("host.yaml:3:1: duplicate mapping key: mode"), "{}", err(&o));
+    let ws = Ws::new(Some("version: 1\npermissions: [\n"));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("host.yaml:"), "{}", err(&o));
+}
+
+#[test]
+fn validate_runs_the_policy_tests() {
+    let policy = format!("{CORPUS_POLICY}\ntests:\n  - {{ call: \"Bash(git push origin main)\", expect: ask }}\n  - {{ call: \"Bash(rm x)\", expect: allow }}\n  - {{ call: write, arguments: {{ file_path: docs/a.md }}, expect: allow }}\n");
+    let ws = Ws::new(Some(&policy));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert!(e.contains("test `Bash(rm x)` expects allow, the policy says deny"), "{e}");
+    assert!(e.contains("1 of 3 policy tests failed"), "{e}");
+    let fixed = policy.replace("Bash(rm x)\", expect: allow", "Bash(rm x)\", expect: deny");
+    let ws = Ws::new(Some(&fixed));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("valid, 3 tests passed"));
+}
+
+#[test]
+fn validate_without_a_policy_says_so() {
+    let ws = Ws::new(None);
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("gate init"));
+}
+
+#[test]
+fn init_writes_the_example_and_does_not_clobber() {
+    let ws = Ws::new(None);
+    let o = ws.gate(&["init"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let written = std::fs::read_to_string(ws.path().join("host.yaml")).unwrap();
+    let example = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("host.yaml.example")).unwrap();
+    assert_eq!(written, example);
+    assert_eq!(ws.gate(&["validate"]).status.code(), Some(0), "the example is valid and its tests pass");
+    std::fs::write(ws.path().join("host.yaml"), "version: 1\n").unwrap();
+    assert_eq!(ws.gate(&["init"]).status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(ws.path().join("host.yaml")).unwrap(), "version: 1\n");
+    assert_eq!(ws.gate(&["init", "--force"]).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(ws.path().join("host.yaml")).unwrap(), example);
+}
+
+#[test]
+fn policy_found_in_xdg_config_home() {
+    let ws = Ws::new(None);
+    let xdg = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(xdg.path().join("gate")).unwrap();
+    std::fs::write(xdg.path().join("gate/host.yaml"), "version: 1\npermissions:\n  deny: [\"Bash(ls *)\"]\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gate"))
+        .current_dir(ws.path())
+        .env("HOME", ws.home.path())
+        .env("XDG_CONFIG_HOME", xdg.path())
+        .args(["check", "Bash(ls)"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", out(&o));
+    // Without any policy: the built-in defaults (ls is known-safe).
+    assert_eq!(ws.gate(&["check", "Bash(ls)"]).status.code(), Some(0));
+}
+
+#[test]
+fn always_approvals_allow_but_never_beat_deny_or_ask() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let store = ws.path().join(".gate/approvals.yaml");
+    gate::approvals::add(
+        &store,
+        &["Bash(npm install *)".into(), "Bash(rm *)".into(), "Bash(git push *)".into()],
+        "test",
+    )
+    .unwrap();
+    let o = ws.gate(&["check", "--json", "Bash(npm install left-pad)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).contains(r#""layer":"always""#));
+    assert_eq!(ws.gate(&["check", "Bash(rm x)"]).status.code(), Some(4), "deny beats always");
+    assert_eq!(ws.gate(&["check", "Bash(git push origin main)"]).status.code(), Some(3), "ask beats always");
+
+    let list = ws.gate(&["approvals", "list"]);
+    let text = out(&list);
+    assert!(text.contains("Bash(npm install *)") && text.contains("Bash(rm *)"), "{text}");
+    let stored = gate::approvals::load(&store).unwrap();
+    assert_eq!(stored.len(), 3);
+    let id = stored[0].id.clone();
+    let o = ws.gate(&["approvals", "revoke", &id]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(gate::approvals::load(&store).unwrap().len(), 2);
+    assert_eq!(ws.gate(&["check", "Bash(npm install left-pad)"]).status.code(), Some(3), "revoked");
+    assert_eq!(ws.gate(&["approvals", "revoke", "nope"]).status.code(), Some(2));
+    assert_eq!(ws.gate(&["approvals", "clear"]).status.code(), Some(0));
+    assert!(gate::approvals::load(&store).unwrap().is_empty());
+    assert!(out(&ws.gate(&["approvals", "list"])).contains("no \"always\" approvals"));
+}
+
+#[test]
+fn help_teaches() {
+    let ws = Ws::new(None);
+    let o = ws.gate(&["--help"]);
+    let text = out(&o);
+    for s in ["gate check", "gate run", "--strict", "Deny is final"] {
+        assert!(text.contains(s), "--help lacks {s}: {text}");
+    }
+    let o = ws.gate(&["check", "--help"]);
+    assert!(out(&o).contains("Exit status: 0 allow, 3 ask, 4 deny"));
+}

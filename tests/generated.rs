@@ -1,0 +1,47 @@
+//! The committed completion scripts and man pages are exactly what the binary generates.
+//! To refresh them: `GATE_REGENERATE=1 cargo test --test generated`.
+
+use std::path::Path;
+use std::process::Command;
+
+fn gate(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_gate")).args(args).output().unwrap();
+    assert!(o.status.success(), "gate {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn compare(rel: &str, generated: &str, stale: &mut Vec<String>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    if std::env::var_os("GATE_REGENERATE").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, generated).unwrap();
+        return;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(committed) if committed == generated => {}
+        _ => stale.push(rel.to_string()),
+    }
+}
+
+#[test]
+fn completions_and_man_pages_are_up_to_date() {
+    let mut stale = Vec::new();
+    for (shell, file) in [
+        ("bash", "completions/gate.bash"),
+        ("zsh", "completions/_gate"),
+        ("fish", "completions/gate.fish"),
+        ("elvish", "completions/gate.elv"),
+        ("powershell", "completions/_gate.ps1"),
+    ] {
+        compare(file, &gate(&["completions", shell]), &mut stale);
+    }
+    let main_page = gate(&["man"]);
+    assert!(main_page.contains(".TH gate"), "man page is roff");
+    for (name, text) in gate::commands::man_pages().unwrap() {
+        if name == "gate.1" {
+            assert_eq!(text, main_page, "`gate man` prints gate.1");
+        }
+        compare(&format!("man/{name}"), &text, &mut stale);
+    }
+    assert!(stale.is_empty(), "stale generated files (run `GATE_REGENERATE=1 cargo test --test generated`): {stale:?}");
+}

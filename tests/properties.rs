@@ -1,0 +1,138 @@
+//! Property tests of the decision core (pure library; the corpus tests drive the binary):
+//! whatever way an allowed command A and a denied command D are combined, the call is never
+//! allowed; deny rules beat every allow layer; path tricks never reach a denied path.
+
+use gate::policy::{Call, Context, Env, Policy, SessionApprovals, Verdict};
+use gate::shell::compose::{compose, FORMS};
+use proptest::prelude::*;
+use serde_json::json;
+
+const POLICY: &str = include_str!("corpus/host.yaml");
+
+fn policy() -> Policy {
+    let env = Env { base_dir: "/ws".into(), home: Some("/home/u".into()), cwd: "/ws".into() };
+    Policy::from_yaml(POLICY, "host.yaml", &env).expect("corpus policy parses")
+}
+
+fn decide(p: &Policy, cmd: &str) -> Verdict {
+    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
+}
+
+const ALLOWED: &[&str] = &[
+    "git status",
+    "git diff --stat",
+    "npm test",
+    "ls -la",
+    "echo hi",
+    "cat README.md",
+    "git log -n 3",
+    "cargo test -p x",
+    "npm run build",
+    "grep -rn foo src",
+    "true",
+];
+
+const DENIED: &[&str] = &[
+    "rm -rf /",
+    "rm x",
+    "sudo ls",
+    "curl https://x.example",
+    "git reset --hard HEAD",
+    "sudo -u bob rm y",
+    "/bin/rm z",
+    "\\rm q",
+    "r\"\"m w",
+    "git -C . reset --hard",
+    "/usr/bin/curl x",
+    "rm -- -rf",
+];
+
+#[test]
+fn allowed_and_denied_commands_alone() {
+    let p = policy();
+    for a in ALLOWED {
+        assert_eq!(decide(&p, a), Verdict::Allow, "{a}");
+    }
+    for d in DENIED {
+        assert_eq!(decide(&p, d), Verdict::Deny, "{d}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// A and D combined in any of the composition forms is never allowed (and is denied).
+    #[test]
+    fn combinations_are_never_allowed(a in prop::sample::select(ALLOWED), d in prop::sample::select(DENIED), form in 0..FORMS) {
+        let p = policy();
+        let cmd = compose(form, a, d);
+        let v = decide(&p, &cmd);
+        prop_assert_ne!(v, Verdict::Allow, "bypass: {:?}", cmd);
+    }
+
+    /// Two levels of nesting: the composed text hidden again.
+    #[test]
+    fn nested_combinations_are_never_allowed(a in prop::sample::select(ALLOWED), d in prop::sample::select(DENIED), f1 in 0..FORMS, f2 in 0..FORMS) {
+        let p = policy();
+        let inner = compose(f1, a, d);
+        // Outer forms that put the hidden text in quotes need it free of the same quotes.
+        let cmd = if inner.contains('\'') || inner.contains('"') || inner.contains('`') || inner.contains('\n') {
+            format!("{a} && {inner}")
+        } else {
+            compose(f2, a, &inner)
+        };
+        let v = decide(&p, &cmd);
+        prop_assert_ne!(v, Verdict::Allow, "bypass: {:?}", cmd);
+    }
+
+    /// No approval a person or the agent can add makes a denied command allowed.
+    #[test]
+    fn deny_beats_every_approval(d in prop::sample::select(DENIED), form in 0..FORMS) {
+        let mut p = policy();
+        let cmd = compose(form, "git status", d);
+        let broad = vec!["Bash(rm *)".to_string(), "Bash(sudo *)".to_string(), "Bash(curl *)".to_string(), "Bash(git *)".to_string(), "bash".to_string()];
+        p.set_always(&broad).unwrap();
+        let session = SessionApprovals { patterns: broad.clone() };
+        let skills = vec!["anything".to_string()];
+        let ctx = Context { active_skills: &skills, session: Some(&session) };
+        for mode in [gate::policy::Mode::BypassPermissions, gate::policy::Mode::AcceptEdits, gate::policy::Mode::Default] {
+            p.set_mode(mode);
+            let v = p.decide(&Call::new("bash", json!({ "command": cmd })), &ctx).decision;
+            prop_assert_ne!(v, Verdict::Allow, "bypass under {:?}: {:?}", mode, cmd);
+        }
+    }
+
+    /// Any spelling of a path that resolves to a denied file is denied.
+    #[test]
+    fn path_tricks_reach_the_deny_rule(segs in prop::collection::vec(prop::sample::select(&["a", "b", ".", "docs", "x.md"][..]), 0..5), suffix in prop::sample::select(&[".env", ".env.local", ".env.prod"][..])) {
+        let p = policy();
+        // Walk into segs, then back out with as many `..`, then the denied file.
+        let mut path = String::new();
+        for s in &segs {
+            path.push_str(s);
+            path.push('/');
+        }
+        for s in &segs {
+            if *s != "." {
+                path.push_str("../");
+            }
+        }
+        path.push_str(suffix);
+        let d = p.decide(&Call::new("write", json!({ "file_path": path, "content": "x" })), &Context::default());
+        prop_assert_eq!(d.decision, Verdict::Deny, "{}", path);
+        let shell = format!("echo x > '{path}'");
+        prop_assert_eq!(decide(&p, &shell), Verdict::Deny, "{}", shell);
+    }
+
+    /// Arbitrary text never panics and never yields a malformed decision.
+    #[test]
+    fn arbitrary_text_is_decided(s in "\\PC{0,120}") {
+        let p = policy();
+        let d = p.decide(&Call::new("bash", json!({ "command": s })), &Context::default());
+        if d.decision == Verdict::Allow {
+            for part in d.parts.iter().flatten() {
+                prop_assert_eq!(part.decision, Verdict::Allow);
+            }
+        }
+    }
+}
