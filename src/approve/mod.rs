@@ -137,11 +137,7 @@ pub struct ApproveAll;
 
 impl Approver for ApproveAll {
     fn ask(&mut self, _info: &PromptInfo) -> Result<Reply, ApproveError> {
-        Ok(Reply {
-            answer: Answer::Once,
-            source: "approve_all",
-            reason: Some("approved by --approve-all".into()),
-        })
+        Ok(Reply { answer: Answer::Once, source: "approve_all", reason: Some("approved by --approve-all".into()) })
     }
 }
 
@@ -170,11 +166,8 @@ pub struct NonInteractive {
 
 impl Approver for NonInteractive {
     fn ask(&mut self, info: &PromptInfo) -> Result<Reply, ApproveError> {
-        let situation = if self.requested {
-            "gate runs with --non-interactive"
-        } else {
-            "gate has no terminal to ask on"
-        };
+        let situation =
+            if self.requested { "gate runs with --non-interactive" } else { "gate has no terminal to ask on" };
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
             source: "non_interactive",
@@ -213,17 +206,18 @@ pub fn choose(args: &RunArgs) -> Box<dyn Approver> {
     }
 }
 
-/// Where "approve always" is persisted. Issue 4 builds `.gate/approvals.yaml`; until then the
-/// store refuses, and the supervisor keeps such approvals for the session only.
+/// Where "approve always" is persisted (SPEC 3.6). `call` is the call the person saw.
 pub trait AlwaysStore: Send {
-    fn persist(&mut self, patterns: &[String]) -> Result<(), String>;
+    fn persist(&mut self, patterns: &[String], call: &str) -> Result<(), String>;
 }
 
-/// The placeholder store: persisting is not built yet.
-pub struct NoAlwaysStore;
+/// `.gate/approvals.yaml` beside the policy (see [`crate::approvals`]).
+pub struct FileAlwaysStore {
+    pub path: std::path::PathBuf,
+}
 
-impl AlwaysStore for NoAlwaysStore {
-    fn persist(&mut self, _patterns: &[String]) -> Result<(), String> {
-        Err("persisting \"always\" approvals is not built yet".into())
+impl AlwaysStore for FileAlwaysStore {
+    fn persist(&mut self, patterns: &[String], call: &str) -> Result<(), String> {
+        crate::approvals::add(&self.path, patterns, call).map(|_| ()).map_err(|e| format!("{e:#}"))
     }
 }

@@ -140,9 +140,7 @@ impl Approver for LinePrompt {
 
 /// Control characters from the agent must not reach the terminal raw (escape sequences).
 pub fn sanitize(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
-        .collect()
+    s.chars().flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] }).collect()
 }
 
 fn cut(s: String, max: usize) -> String {

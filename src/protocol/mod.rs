@@ -210,7 +210,9 @@ pub fn salvage(bytes: &[u8]) -> Salvaged {
                                 }
                                 Some(c) if key == b"id" && (c.is_ascii_digit() || *c == b'-') => {
                                     let mut k = j;
-                                    while k < bytes.len() && matches!(bytes[k], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                                    while k < bytes.len()
+                                        && matches!(bytes[k], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                                    {
                                         k += 1;
                                     }
                                     // A number cut by the end of the input is not trusted.
@@ -371,11 +373,8 @@ pub fn message_for_model(tool: &str, o: &Outcome) -> String {
 
 /// A `decision` line, `\n`-terminated, with its fields in the order of SPEC section 2.
 pub fn decision_line(id: &Value, tool: &str, o: &Outcome) -> Vec<u8> {
-    let mut fields: Vec<(&str, Value)> = vec![
-        ("type", json!("decision")),
-        ("id", id.clone()),
-        ("approved", json!(o.approved)),
-    ];
+    let mut fields: Vec<(&str, Value)> =
+        vec![("type", json!("decision")), ("id", id.clone()), ("approved", json!(o.approved))];
     if o.approved {
         fields.push(("scope", json!(o.scope.as_str())));
         fields.push(("source", json!(o.source)));
@@ -464,10 +463,7 @@ mod tests {
 
     #[test]
     fn missing_fields_are_bad() {
-        assert!(matches!(
-            parse_line(br#"{"type":"tool_request","tool":"bash"}"#),
-            Incoming::Bad { id: None, .. }
-        ));
+        assert!(matches!(parse_line(br#"{"type":"tool_request","tool":"bash"}"#), Incoming::Bad { id: None, .. }));
         match parse_line(br#"{"type":"tool_request","id":"x"}"#) {
             Incoming::Bad { id: Some(id), .. } => assert_eq!(id, json!("x")),
             other => panic!("{other:?}"),

@@ -32,7 +32,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::approve::{self, Approver, Cancel, NoAlwaysStore};
+use crate::approve::{self, Approver, Cancel, FileAlwaysStore};
 use crate::cli::RunArgs;
 
 /// Turns the approver chosen from the flags into the one used.
@@ -72,6 +72,10 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
+    for w in &loaded.warnings {
+        eprintln!("gate: {w}");
+    }
+    let always_store = FileAlwaysStore { path: crate::approvals::path_for(loaded.path.as_deref()) };
     let mut policy = loaded.policy;
     let mode_override = args.mode.map(crate::policy::Mode::from);
     if let Some(m) = mode_override {
@@ -151,7 +155,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         policy_file: loaded.path.map(session::PolicyFile::new),
         mode_override,
         approver,
-        always_store: Box::new(NoAlwaysStore),
+        always_store: Box::new(always_store),
         to_agent,
         audit,
         open,

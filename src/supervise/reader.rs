@@ -22,7 +22,11 @@ use crate::protocol::{self, Incoming};
 /// What the reader hands the session, in the order the lines arrived.
 #[derive(Debug)]
 pub enum Event {
-    Line { incoming: Incoming, received: Instant, cost: usize },
+    Line {
+        incoming: Incoming,
+        received: Instant,
+        cost: usize,
+    },
     /// The agent's stdout ended (or gate's stdout did: then the agent's is closed too).
     Eof,
 }
@@ -294,8 +298,7 @@ impl Reader {
         };
         if let Incoming::Bad { id, error, .. } = &incoming {
             let id = id.as_ref().map(|i| format!(" (id {})", protocol::id_display(i))).unwrap_or_default();
-            let answer =
-                if id.is_empty() { "no id could be read, so no denial was sent" } else { "it is denied" };
+            let answer = if id.is_empty() { "no id could be read, so no denial was sent" } else { "it is denied" };
             eprintln!("gate: bad line from the agent{id}: {error}; {answer}");
         }
         let cost = len.max(256);

@@ -21,12 +21,10 @@ use serde_json::Value;
 use super::audit::{Audit, Record};
 use super::reader::{Budget, Event, OpenIds};
 use super::writer::{Pause, ToAgent};
+use crate::approve::tty::sanitize;
 use crate::approve::{AlwaysStore, Answer, Approver, Cancel, PromptInfo};
 use crate::policy::{Call, Context, Decision, Layer, Mode, Policy, SessionApprovals, Verdict};
 use crate::protocol::{self, BatchItem, Incoming, Outcome, Scope};
-
-/// Most skills that can be active at once; more are ignored (memory stays bounded).
-const MAX_ACTIVE_SKILLS: usize = 256;
 
 /// The policy file being watched for changes.
 pub struct PolicyFile {
@@ -123,12 +121,14 @@ impl Session {
                 let skills = &mut self.state.active_skills;
                 if !active {
                     skills.retain(|s| *s != name);
+                } else if !self.policy.skill_names().contains(&name) {
+                    // Only host.yaml grants skills: an undeclared name changes nothing (SPEC 3.5).
+                    eprintln!(
+                        "gate: the agent activated skill '{}', which host.yaml does not declare; ignored",
+                        sanitize(&name)
+                    );
                 } else if !skills.contains(&name) {
-                    if skills.len() < MAX_ACTIVE_SKILLS {
-                        skills.push(name);
-                    } else {
-                        eprintln!("gate: more than {MAX_ACTIVE_SKILLS} active skills; '{name}' is ignored");
-                    }
+                    skills.push(name);
                 }
             }
             Incoming::TurnEnd => {
@@ -218,8 +218,7 @@ impl Session {
         if uses_terminal && self.cancel.agent_gone() {
             return (Outcome::error("the agent exited before the person could be asked"), Effects::default());
         }
-        let suggested =
-            catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
+        let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
         let id_text = protocol::id_display(id);
         let info = PromptInfo {
             id: &id_text,
@@ -232,8 +231,11 @@ impl Session {
         };
         let reply = {
             let _pause = if uses_terminal { self.stdin_pause.as_deref().map(Pause::pause) } else { None };
-            let _term =
-                if uses_terminal { self.term.as_deref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner())) } else { None };
+            let _term = if uses_terminal {
+                self.term.as_deref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner()))
+            } else {
+                None
+            };
             self.cancel.set_prompt_open(true);
             let approver = &mut self.approver;
             let r = catch_unwind(AssertUnwindSafe(|| approver.ask(&info)));
@@ -243,9 +245,7 @@ impl Session {
         let reply = match reply {
             Ok(Ok(reply)) => reply,
             Ok(Err(e)) => return (Outcome::error(e.to_string()), Effects::default()),
-            Err(p) => {
-                return (Outcome::error(format!("the prompt panicked: {}", panic_text(&p))), Effects::default())
-            }
+            Err(p) => return (Outcome::error(format!("the prompt panicked: {}", panic_text(&p))), Effects::default()),
         };
         let mut effects = Effects::default();
         let mut o = base;
@@ -295,7 +295,8 @@ impl Session {
     ) {
         if !effects.always.is_empty() {
             let patterns = std::mem::take(&mut effects.always);
-            if let Err(e) = self.always_store.persist(&patterns) {
+            let seen = crate::approve::tty::summarize(tool, arguments.unwrap_or(&Value::Null));
+            if let Err(e) = self.always_store.persist(&patterns, &seen) {
                 eprintln!("gate: {e}; the approval holds for this session only");
                 outcome.scope = Scope::Session;
             }
@@ -341,6 +342,9 @@ impl Session {
         let path = pf.path.clone();
         match crate::config::load(Some(&path)) {
             Ok(loaded) => {
+                for w in &loaded.warnings {
+                    eprintln!("gate: {w}");
+                }
                 let mut policy = loaded.policy;
                 if let Some(m) = self.mode_override {
                     policy.set_mode(m);
