@@ -21,6 +21,7 @@ use crate::protocol::{self, Incoming};
 
 /// What the reader hands the session, in the order the lines arrived.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // `Eof` is sent once; boxing every line would buy nothing.
 pub enum Event {
     Line {
         incoming: Incoming,
