@@ -19,6 +19,12 @@
 //! | `ignore N` | ignore signal N |
 //! | `close-stdout`, `close-stdin` | close that descriptor |
 //! | `spawn-sleeper SECS` | start `sleep SECS` in the background and log its pid |
+//! | `note TEXT` | log `# TEXT` |
+//! | `wait-file PATH` | wait until PATH exists |
+//! | `spam N` | write N plain lines to stdout |
+//!
+//! SIGPIPE has its default action (as in most programs an agent is written in), so writing
+//! to a closed stdout kills it.
 //!
 //! Without `exit`, it exits 0 after the last op.
 
@@ -29,6 +35,12 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 static LOG: Mutex<Option<std::fs::File>> = Mutex::new(None);
+/// Every `type` and decision id read so far (by any op), so `await` never misses one.
+static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn seen(key: &str) -> bool {
+    SEEN.lock().unwrap().iter().any(|k| k == key)
+}
 
 fn log(line: &str) {
     if let Some(f) = LOG.lock().unwrap().as_mut() {
@@ -67,12 +79,22 @@ fn next_line(r: &mut BufReader<io::Stdin>) -> Option<String> {
         Ok(_) => {
             let l = String::from_utf8_lossy(&l).trim_end_matches('\n').to_string();
             log(&format!("< {l}"));
+            if let Some(t) = line_type(&l) {
+                SEEN.lock().unwrap().push(format!("type:{t}"));
+            }
+            if let Some(id) = decision_id(&l) {
+                SEEN.lock().unwrap().push(format!("id:{id}"));
+            }
             Some(l)
         }
     }
 }
 
 fn main() {
+    // SAFETY: restoring the default action of SIGPIPE installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut stdin = Some(BufReader::new(io::stdin()));
     let next = |r: &mut Option<BufReader<io::Stdin>>| next_line(r.as_mut().expect("stdin"));
@@ -111,9 +133,8 @@ fn main() {
             "await" => {
                 let id = arg(i);
                 i += 1;
-                loop {
+                while !seen(&format!("id:{id}")) {
                     match next(&mut stdin) {
-                        Some(l) if decision_id(&l).as_deref() == Some(id.as_str()) => break,
                         Some(_) => {}
                         None => {
                             log(&format!("# eof before decision {id}"));
@@ -125,9 +146,8 @@ fn main() {
             "await-type" => {
                 let t = arg(i);
                 i += 1;
-                loop {
+                while !seen(&format!("type:{t}")) {
                     match next(&mut stdin) {
-                        Some(l) if line_type(&l).as_deref() == Some(t.as_str()) => break,
                         Some(_) => {}
                         None => {
                             log(&format!("# eof before {t}"));
@@ -213,6 +233,28 @@ fn main() {
                     .expect("spawn sleep");
                 log(&format!("# sleeper {}", child.id()));
                 std::mem::forget(child);
+                i += 1;
+            }
+            "note" => {
+                log(&format!("# {}", arg(i)));
+                i += 1;
+            }
+            "wait-file" => {
+                let p = arg(i);
+                while !std::path::Path::new(&p).exists() {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                i += 1;
+            }
+            "spam" => {
+                let n: usize = arg(i).parse().expect("N");
+                let mut o = io::BufWriter::new(io::stdout().lock());
+                for k in 0..n {
+                    if writeln!(o, "spam line {k}").is_err() {
+                        break;
+                    }
+                }
+                let _ = o.flush();
                 i += 1;
             }
             other => panic!("unknown op {other}"),

@@ -355,10 +355,9 @@ pub fn message_for_model(tool: &str, o: &Outcome) -> String {
         "user" if o.hard => format!("User rejected tool '{tool}' and stopped the batch.{feedback}\n\n{REMINDER_STOP}"),
         "user" => format!("User rejected tool '{tool}'.{feedback}\n\n{REMINDER_ASK}"),
         "batch" => format!("Tool '{tool}' was not run: the user stopped this batch.\n\n{REMINDER_STOP}"),
-        "strict" | "non_interactive" => format!(
-            "Tool '{tool}' was not run: it needs the user's approval and nobody could be asked ({}).\n\n{REMINDER_ASK}",
-            o.reason
-        ),
+        "strict" | "non_interactive" => {
+            format!("Tool '{tool}' was not run: nobody could approve it ({}).\n\n{REMINDER_ASK}", o.reason)
+        }
         "doom_loop" => format!(
             "Tool '{tool}' was not run: {}.\n\n[System reminder: You may be stuck in a loop. Stop repeating this call and ask the user how to proceed.]",
             o.reason
