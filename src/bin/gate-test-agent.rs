@@ -19,6 +19,7 @@
 //! | `ignore N` | ignore signal N |
 //! | `close-stdout`, `close-stdin` | close that descriptor |
 //! | `spawn-sleeper SECS` | start `sleep SECS` in the background and log its pid |
+//! | `spawn-holder SECS` | the same, keeping our stdout open in the sleeper |
 //! | `note TEXT` | log `# TEXT` |
 //! | `wait-file PATH` | wait until PATH exists |
 //! | `spam N` | write N plain lines to stdout |
@@ -224,13 +225,13 @@ fn main() {
                 }
                 log(&format!("# {op}"));
             }
-            "spawn-sleeper" => {
-                let child = std::process::Command::new("sleep")
-                    .arg(arg(i))
-                    .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
-                    .spawn()
-                    .expect("spawn sleep");
+            "spawn-sleeper" | "spawn-holder" => {
+                let mut cmd = std::process::Command::new("sleep");
+                cmd.arg(arg(i)).stdin(std::process::Stdio::null());
+                if op == "spawn-sleeper" {
+                    cmd.stdout(std::process::Stdio::null());
+                }
+                let child = cmd.spawn().expect("spawn sleep");
                 log(&format!("# sleeper {}", child.id()));
                 std::mem::forget(child);
                 i += 1;
