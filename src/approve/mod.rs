@@ -150,8 +150,7 @@ impl Approver for Strict {
             answer: Answer::RejectSoft { feedback: None },
             source: "strict",
             reason: Some(format!(
-                "{} needs approval ({}) and gate runs with --strict, which denies every call that would prompt",
-                info.call.tool,
+                "it needs approval ({}), and --strict denies every call that would prompt",
                 why(info.decision)
             )),
         })
@@ -172,20 +171,19 @@ impl Approver for NonInteractive {
             answer: Answer::RejectSoft { feedback: None },
             source: "non_interactive",
             reason: Some(format!(
-                "{} needs approval ({}) but {situation}; pass --approve-all to approve such calls, or --strict to deny them",
-                info.call.tool,
+                "it needs approval ({}), but {situation}; pass --approve-all to approve such calls, or --strict to deny them",
                 why(info.decision)
             )),
         })
     }
 }
 
-/// A short "why it is asked" for reasons: the policy's reason and layer.
+/// A short "why it is asked": the policy's reason, else its layer.
 pub fn why(d: &Decision) -> String {
     if d.reason.is_empty() {
         format!("layer {}", d.layer)
     } else {
-        format!("{}; layer {}", d.reason, d.layer)
+        d.reason.clone()
     }
 }
 

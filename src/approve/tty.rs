@@ -193,7 +193,7 @@ pub fn render(info: &PromptInfo) -> String {
             s.push_str(&format!("    {mark} {}   ({})\n", sanitize(&p.command), sanitize(&by)));
         }
     }
-    s.push_str(&format!("  why: {}\n", sanitize(&super::why(info.decision))));
+    s.push_str(&format!("  why: {} (layer {})\n", sanitize(&super::why(info.decision)), info.decision.layer));
     if !info.batch_remaining.is_empty() {
         let items: Vec<String> =
             info.batch_remaining.iter().take(5).map(|b| summarize(&b.tool, &b.arguments)).collect();

@@ -356,7 +356,7 @@ pub fn message_for_model(tool: &str, o: &Outcome) -> String {
         "user" => format!("User rejected tool '{tool}'.{feedback}\n\n{REMINDER_ASK}"),
         "batch" => format!("Tool '{tool}' was not run: the user stopped this batch.\n\n{REMINDER_STOP}"),
         "strict" | "non_interactive" => {
-            format!("Tool '{tool}' was not run: nobody could approve it ({}).\n\n{REMINDER_ASK}", o.reason)
+            format!("Tool '{tool}' was not run: {}.\n\n{REMINDER_ASK}", o.reason)
         }
         "doom_loop" => format!(
             "Tool '{tool}' was not run: {}.\n\n[System reminder: You may be stuck in a loop. Stop repeating this call and ask the user how to proceed.]",
