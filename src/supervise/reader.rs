@@ -180,7 +180,10 @@ impl Reader {
                 State::Start => {
                     self.state = if data[0] == b'{' { State::Candidate } else { State::Pass };
                 }
-                State::Pass => match memchr::memchr(b'\n', data) {
+                // Only a line that starts with `{` can be for gate: jump from line end to line
+                // end straight to the next such line, so plain output costs one scan and one
+                // copy per read.
+                State::Pass => match memchr::memmem::find(data, b"\n{") {
                     Some(i) => {
                         self.out(&data[..=i]);
                         data = &data[i + 1..];
@@ -188,6 +191,9 @@ impl Reader {
                     }
                     None => {
                         self.out(data);
+                        if data.last() == Some(&b'\n') {
+                            self.state = State::Start;
+                        }
                         data = &[];
                     }
                 },
