@@ -83,6 +83,25 @@ fn chain_index(l: Layer) -> u8 {
 }
 
 impl Policy {
+    /// Verdicts of single parts, for the patterns "approve for session/always" would store.
+    pub(crate) fn command_verdict(&self, tool: &str, c: &SimpleCommand, ctx: &Context, session: &RuleSet) -> Verdict {
+        self.decide_command(tool, c, ctx, session).verdict
+    }
+
+    pub(crate) fn read_verdict(
+        &self,
+        raw: &str,
+        cwd: Option<&str>,
+        ctx: &Context,
+        session: &RuleSet,
+    ) -> Option<Verdict> {
+        self.decide_read(raw, cwd, ctx, session).map(|v| v.verdict)
+    }
+
+    pub(crate) fn write_verdict(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> Verdict {
+        self.decide_write(w, ctx, session).verdict
+    }
+
     pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context) -> Decision {
         let tools = &self.model.tools;
         let tool = tools.canonical(&call.tool).to_string();
@@ -313,6 +332,11 @@ impl Policy {
         for c in &a.commands {
             let v = self.decide_command(tool, c, ctx, session);
             parts.push(part(c.display(), PartKind::Command, v));
+            for path in shell::read_targets(&c.words) {
+                if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
+                    parts.push(part(format!("reads {}", shell::quote(&path)), PartKind::Read, v));
+                }
+            }
         }
         for w in &a.writes {
             let v = self.decide_write(w, ctx, session);
@@ -365,7 +389,7 @@ impl Policy {
         views.extend(c.aliases.iter().map(Vec::as_slice));
         let mut maybe_deny: Option<String> = None;
         for v in &views {
-            match self.model.deny.best_match(tool, &Subject::Command { words: v }, true) {
+            match self.model.deny.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
                 Some((Strength::Yes, r)) => {
                     return V::new(
                         Verdict::Deny,
@@ -382,7 +406,7 @@ impl Policy {
         }
         let mut maybe_ask: Option<String> = None;
         for v in &views {
-            match self.model.ask.best_match(tool, &Subject::Command { words: v }, true) {
+            match self.model.ask.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
                 Some((Strength::Yes, r)) => {
                     return V::new(
                         Verdict::Ask,
@@ -414,7 +438,10 @@ impl Policy {
         }
         let mut blocked_by: Option<String> = None;
         for w in c.wrappers.iter().filter(|w| w.kind == WrapperKind::Privileged) {
-            if self.explicit_allow(tool, &Subject::Command { words: &w.words }, true, ctx, session).is_none() {
+            if self
+                .explicit_allow(tool, &Subject::Command { words: &w.words, loose: false }, true, ctx, session)
+                .is_none()
+            {
                 blocked_by = Some(w.words.first().map(Word::display).unwrap_or_default());
                 break;
             }
@@ -433,7 +460,9 @@ impl Policy {
             if c.open_args {
                 words.push(Word::Dyn("(arguments added at run time)".into()));
             }
-            if let Some(v) = self.explicit_allow(tool, &Subject::Command { words: &words }, true, ctx, session) {
+            if let Some(v) =
+                self.explicit_allow(tool, &Subject::Command { words: &words, loose: false }, true, ctx, session)
+            {
                 return v;
             }
         }
@@ -453,6 +482,26 @@ impl Policy {
             None,
             format!("{why}; mode `{}` {} shell commands", mode_name(mode), verb(by_mode)),
         )
+    }
+
+    /// A file a known reading command reads, decided as a call of the read tool. `None` when
+    /// that is an unremarkable read inside the workspace (the part would only add noise).
+    fn decide_read(&self, raw: &str, cwd: Option<&str>, ctx: &Context, session: &RuleSet) -> Option<V> {
+        let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read)?;
+        let relative = !(raw.starts_with('/') || raw.starts_with('~'));
+        let cwd = match cwd {
+            Some(c) => c,
+            None if relative => return None, // after an unknown `cd`: reads stay unremarked
+            None => "",
+        };
+        let resolved = self.resolve_path(raw, cwd);
+        let field = read.path.clone().unwrap_or_else(|| "file_path".into());
+        let args = match &resolved {
+            Ok(p) => serde_json::json!({ field: p.abs.clone() }),
+            Err(_) => serde_json::json!({ field: raw }),
+        };
+        let v = self.decide_subject(&read.name, Some(read), &args, Some(&resolved), Risk::ReadOnly, ctx, session);
+        (v.layer != Layer::Safe).then_some(v)
     }
 
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {

@@ -106,6 +106,8 @@ impl std::fmt::Display for Layer {
 pub enum PartKind {
     Command,
     Write,
+    /// A file a known reading command reads (`cat /etc/passwd`).
+    Read,
 }
 
 /// The verdict on one part of a shell call.

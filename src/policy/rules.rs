@@ -144,6 +144,28 @@ impl WordPattern {
             Strength::Yes
         }
     }
+
+    /// Match an open pattern (`cmd a b *`) by its program and then its other words in order
+    /// anywhere among the command's words: `git reset HEAD --hard` and `git -C . reset --hard`
+    /// match `git reset --hard *`. Used for deny and ask rules only, so that reordering
+    /// arguments cannot dodge them; allow rules keep the strict prefix.
+    pub fn matches_loose(&self, words: &[Word]) -> Strength {
+        if !self.prefix {
+            return Strength::No;
+        }
+        // Words only known at run time are left to the strict match, which reports `Maybe`.
+        match (self.words.first(), words.first()) {
+            (Some(pw), Some(Word::Lit(w))) if pw.matches(program_name(w)) => {}
+            _ => return Strength::No,
+        }
+        let mut rest = words[1..].iter().filter_map(Word::lit);
+        for pw in &self.words[1..] {
+            if !rest.any(|w| pw.matches(w)) {
+                return Strength::No;
+            }
+        }
+        Strength::Yes
+    }
 }
 
 /// Split pattern text into words like the shell: `'...'`, `"..."` and `\x`. The flag says
@@ -305,8 +327,17 @@ pub struct Rule {
 
 /// What a call offers to be matched.
 pub enum Subject<'a> {
-    Command { words: &'a [Word] },
-    Call { args: &'a Value, path: Option<&'a ResolvedPath>, path_field: Option<&'a str> },
+    /// A shell command. `loose`: match deny and ask patterns whatever the order of the
+    /// command's other words (`git reset HEAD --hard` is still `git reset --hard *`).
+    Command {
+        words: &'a [Word],
+        loose: bool,
+    },
+    Call {
+        args: &'a Value,
+        path: Option<&'a ResolvedPath>,
+        path_field: Option<&'a str>,
+    },
 }
 
 /// A set of rules (one list of host.yaml, the "always" approvals, a skill, the session),
@@ -417,11 +448,12 @@ impl RuleSet {
             }
         }
         match subject {
-            Subject::Command { words } => {
+            Subject::Command { words, loose } => {
                 let first = words.first();
                 let check = |i: usize, best: &mut Option<(Strength, usize)>| {
                     if let Matcher::Words(p) = &self.rules[i].matcher {
-                        consider(p.matches(words), i, best);
+                        let s = if *loose { p.matches(words).max(p.matches_loose(words)) } else { p.matches(words) };
+                        consider(s, i, best);
                     }
                 };
                 match first {

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::model::ToolKind;
+use super::rules::RuleSet;
 use super::{Call, Context, Policy, Verdict};
 use crate::shell::{self, arity_prefix_len, is_banned_prefix, quote, Word};
 
@@ -29,44 +30,46 @@ impl Policy {
         match spec.map(|s| s.kind) {
             Some(ToolKind::Shell) => {
                 let field = spec.and_then(|s| s.command.as_deref()).unwrap_or("command");
-                let Some(cmd) = call.arguments.get(field).and_then(Value::as_str) else {
-                    return Vec::new();
-                };
+                let Some(cmd) = call.arguments.get(field).and_then(Value::as_str) else { return Vec::new() };
                 let ctx = Context::default();
-                let decision = self.decide_inner(call, &ctx);
+                let none = RuleSet::default();
                 let a = shell::analyze(cmd);
                 let name = display(&tool);
-                let mut idx = a.unknown.len();
+                let path_pattern = |tool: &str, raw: &str, cwd: Option<&str>| -> Option<String> {
+                    let cwd = match cwd {
+                        Some(c) => c,
+                        None if raw.starts_with('/') || raw.starts_with('~') => "",
+                        None => return None,
+                    };
+                    let p = self.resolve_path(raw, cwd).ok()?;
+                    Some(format!("{}({})", display(tool), glob_escape(p.rel.as_deref().unwrap_or(&p.abs))))
+                };
                 for c in &a.commands {
-                    let part = decision.parts.as_ref().and_then(|p| p.get(idx));
-                    idx += 1;
-                    if part.is_some_and(|p| p.decision != Verdict::Ask) || c.unknown.is_some() {
-                        continue;
-                    }
-                    for w in c.wrappers.iter().filter(|w| w.kind == shell::WrapperKind::Privileged) {
-                        if let Some(p) = command_pattern(&w.words, true) {
+                    if c.unknown.is_none() && self.command_verdict(&tool, c, &ctx, &none) == Verdict::Ask {
+                        for w in c.wrappers.iter().filter(|w| w.kind == shell::WrapperKind::Privileged) {
+                            if let Some(p) = command_pattern(&w.words, true) {
+                                push(format!("{name}({p})"));
+                            }
+                        }
+                        if let Some(p) = command_pattern(&c.words, false) {
                             push(format!("{name}({p})"));
                         }
                     }
-                    if let Some(p) = command_pattern(&c.words, false) {
-                        push(format!("{name}({p})"));
+                    if let Some(read) = tools.specs.values().find(|t| t.kind == ToolKind::Read) {
+                        for raw in shell::read_targets(&c.words) {
+                            if self.read_verdict(&raw, c.cwd.as_deref(), &ctx, &none) == Some(Verdict::Ask) {
+                                if let Some(p) = path_pattern(&read.name, &raw, c.cwd.as_deref()) {
+                                    push(p);
+                                }
+                            }
+                        }
                     }
                 }
-                for w in &a.writes {
-                    let part = decision.parts.as_ref().and_then(|p| p.get(idx));
-                    idx += 1;
-                    if part.is_some_and(|p| p.decision != Verdict::Ask) {
-                        continue;
-                    }
-                    if let (Some(edit), Word::Lit(raw)) = (tools.edit_tool(), &w.path) {
-                        let cwd = w.cwd.clone().unwrap_or_default();
-                        if w.cwd.is_some() || raw.starts_with('/') {
-                            if let Ok(p) = self.resolve_path(raw, &cwd) {
-                                push(format!(
-                                    "{}({})",
-                                    display(&edit.name),
-                                    glob_escape(p.rel.as_deref().unwrap_or(&p.abs))
-                                ));
+                if let Some(edit) = tools.edit_tool() {
+                    for w in &a.writes {
+                        if let (Word::Lit(raw), Verdict::Ask) = (&w.path, self.write_verdict(w, &ctx, &none)) {
+                            if let Some(p) = path_pattern(&edit.name, raw, w.cwd.as_deref()) {
+                                push(p);
                             }
                         }
                     }
@@ -98,7 +101,7 @@ fn command_pattern(words: &[Word], exact: bool) -> Option<String> {
     lits[0] = prog;
     let n = arity_prefix_len(&lits);
     let head = &lits[..n];
-    if exact || is_banned_prefix(head) || is_banned_prefix(&lits[..1]) {
+    if exact || is_banned_prefix(head) {
         return Some(lits.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
     }
     Some(format!("{} *", head.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")))

@@ -13,7 +13,9 @@ mod tables;
 mod walk;
 mod words;
 
-pub use tables::{arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, BANNED_PREFIXES};
+pub use tables::{
+    arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, read_targets, BANNED_PREFIXES,
+};
 
 /// One word of a command after quoting and escapes are resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -83,6 +85,9 @@ pub struct SimpleCommand {
     pub open_args: bool,
     /// Why what runs cannot be known statically, if so.
     pub unknown: Option<String>,
+    /// The directory it runs in, relative to the start (`None` after a `cd` gate cannot
+    /// follow), for the files it reads.
+    pub cwd: Option<String>,
 }
 
 impl SimpleCommand {

@@ -27,7 +27,7 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "nice", kind: T, positionals: 0, value_flags: &["-n", "--adjustment"] },
     WrapperSpec { name: "nohup", kind: T, positionals: 0, value_flags: &[] },
     WrapperSpec { name: "timeout", kind: T, positionals: 1, value_flags: &["-s", "--signal", "-k", "--kill-after"] },
-    WrapperSpec { name: "time", kind: T, positionals: 0, value_flags: &["-f", "--format", "-o", "--output"] },
+    WrapperSpec { name: "time", kind: T, positionals: 0, value_flags: &["-f", "--format"] },
     WrapperSpec { name: "command", kind: T, positionals: 0, value_flags: &[] },
     WrapperSpec { name: "builtin", kind: T, positionals: 0, value_flags: &[] },
     WrapperSpec { name: "exec", kind: T, positionals: 0, value_flags: &["-a"] },
@@ -38,7 +38,28 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "taskset", kind: T, positionals: 1, value_flags: &[] },
     WrapperSpec { name: "flock", kind: T, positionals: 1, value_flags: &["-w", "-E", "--timeout", "--conflict-exit-code"] },
     WrapperSpec { name: "unbuffer", kind: T, positionals: 0, value_flags: &[] },
-    WrapperSpec { name: "strace", kind: T, positionals: 0, value_flags: &["-e", "-o", "-p", "-s", "-u", "-E", "-P", "-I", "-b", "-a", "-X", "-O", "-S"] },
+    WrapperSpec { name: "busybox", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "toybox", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "pkexec", kind: P, positionals: 0, value_flags: &["--user"] },
+    WrapperSpec { name: "gosu", kind: P, positionals: 1, value_flags: &[] },
+    WrapperSpec { name: "su-exec", kind: P, positionals: 1, value_flags: &[] },
+    WrapperSpec { name: "setpriv", kind: P, positionals: 0, value_flags: &["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"] },
+    WrapperSpec { name: "nsenter", kind: P, positionals: 0, value_flags: &["-t", "--target", "-S", "-G", "--setuid", "--setgid", "-w", "-r"] },
+    WrapperSpec { name: "unshare", kind: T, positionals: 0, value_flags: &["--propagation", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"] },
+    WrapperSpec { name: "systemd-run", kind: T, positionals: 0, value_flags: &["-p", "--property", "-u", "--unit", "-E", "--setenv", "--slice", "--description", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active"] },
+    WrapperSpec { name: "script", kind: T, positionals: 0, value_flags: &["-E", "--echo", "-O", "--log-out", "-I", "--log-in", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"] },
+    WrapperSpec { name: "sg", kind: P, positionals: 1, value_flags: &[] },
+    WrapperSpec { name: "firejail", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "proxychains", kind: T, positionals: 0, value_flags: &["-f"] },
+    WrapperSpec { name: "proxychains4", kind: T, positionals: 0, value_flags: &["-f"] },
+    WrapperSpec { name: "torsocks", kind: T, positionals: 0, value_flags: &["-u", "-p", "-a", "-P"] },
+    WrapperSpec { name: "chronic", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "catchsegv", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "faketime", kind: T, positionals: 1, value_flags: &["-m", "-f"] },
+    WrapperSpec { name: "dbus-run-session", kind: T, positionals: 0, value_flags: &["--config-file", "--dbus-daemon"] },
+    WrapperSpec { name: "xvfb-run", kind: T, positionals: 0, value_flags: &["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol"] },
+    WrapperSpec { name: "caffeinate", kind: T, positionals: 0, value_flags: &["-t", "-w"] },
+    WrapperSpec { name: "chpst", kind: P, positionals: 0, value_flags: &["-u", "-U", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c", "-r", "-t"] },
 ];
 
 pub(crate) fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
@@ -562,4 +583,67 @@ pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// Commands that read the files named by their arguments, and how many leading operands are
+/// not files (`grep PATTERN FILE...`). Those reads are decided as calls of the read tool, so
+/// a path outside the workspace or under a read deny rule is caught whatever program reads it.
+#[rustfmt::skip]
+static FILE_READERS: &[(&str, usize)] = &[
+    ("cat", 0), ("head", 0), ("tail", 0), ("wc", 0), ("grep", 1), ("egrep", 1), ("fgrep", 1), ("rg", 1), ("ls", 0),
+    ("stat", 0), ("file", 0), ("du", 0), ("diff", 0), ("cmp", 0), ("cut", 0), ("nl", 0), ("od", 0), ("hexdump", 0),
+    ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
+    ("comm", 0), ("paste", 0), ("fold", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
+    ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
+    ("less", 0), ("more", 0), ("xxd", 0), ("awk", 1), ("source", 0), (".", 0),
+];
+
+/// The file operands of a reading command (literal words only; options and the pattern are
+/// skipped). Empty for commands that do not read files by name.
+pub fn read_targets(words: &[Word]) -> Vec<String> {
+    let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
+    let name = program_name(first);
+    let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
+    let mut skip = *skip;
+    if words.iter().any(|w| {
+        w.lit().is_some_and(|s| s == "-e" || s == "-f" || s == "--regexp" || s == "--file" || s == "--expression")
+    }) {
+        skip = 0;
+    }
+    let mut out = Vec::new();
+    let mut after_dd = false;
+    let mut operands = 0;
+    let mut seen_option = false;
+    for w in &words[1..] {
+        let Some(s) = w.lit() else {
+            operands += 1;
+            continue;
+        };
+        if !after_dd && s == "--" {
+            after_dd = true;
+            continue;
+        }
+        if !after_dd && s.starts_with('-') && s.len() > 1 {
+            seen_option = true;
+            // `--file=/etc/x` style values that look like paths.
+            if let Some((_, v)) = s.split_once('=') {
+                if v.starts_with('/') || v.starts_with('~') || v.starts_with("..") {
+                    out.push(v.to_string());
+                }
+            }
+            continue;
+        }
+        if name == "find" && (seen_option || matches!(s, "(" | "!" | ")")) {
+            // After find's starting points come expressions, not paths.
+            break;
+        }
+        operands += 1;
+        if operands <= skip {
+            continue;
+        }
+        if !matches!(s, "-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random") {
+            out.push(s.to_string());
+        }
+    }
+    out
 }

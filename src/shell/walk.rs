@@ -5,8 +5,11 @@ use brush_parser::ast;
 use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
 
 use super::tables::{self, WrapperSpec};
-use super::words::{arithmetic_reads_variables, decode_ansi_c, expands};
+use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
+
+/// Deepest nesting of brackets, substitutions and compound commands parsed at all.
+const MAX_NESTING: usize = 48;
 
 /// The directory commands run in, relative to the start: `None` once it cannot be known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +40,7 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
-    let mut w = Walker { a, depth, cwd, wrappers: Vec::new() };
+    let mut w = Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None };
     w.script(text);
 }
 
@@ -48,6 +51,11 @@ struct Walker<'a> {
     /// Wrappers around the script being walked (`sudo bash -c '...'`): prepended to every
     /// command found inside.
     wrappers: Vec<Wrapper>,
+    /// What the simple command being walked reads on its standard input from a heredoc or
+    /// here-string: `Some(Ok(text))` when known, `Some(Err(()))` when only known at run time.
+    stdin_script: Option<Result<String, ()>>,
+    /// Text that xargs or find substitutes into the command's arguments at run time.
+    replace_str: Option<String>,
 }
 
 /// Result of resolving one word.
@@ -61,6 +69,11 @@ impl Walker<'_> {
     fn script(&mut self, text: &str) {
         if self.depth > MAX_DEPTH {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
+            return;
+        }
+        let depth = nesting_depth(text);
+        if depth > MAX_NESTING {
+            self.a.unknown.push(format!("constructs nested {depth} deep: more than gate analyses ({MAX_NESTING})"));
             return;
         }
         let opts = parser_options();
@@ -79,8 +92,14 @@ impl Walker<'_> {
     /// given extra wrapper around everything it contains.
     fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
         let mut sub_cwd = self.cwd.clone();
-        let mut w =
-            Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: self.wrappers.clone() };
+        let mut w = Walker {
+            a: &mut *self.a,
+            depth: self.depth + 1,
+            cwd: &mut sub_cwd,
+            wrappers: self.wrappers.clone(),
+            stdin_script: None,
+            replace_str: None,
+        };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
         }
@@ -297,14 +316,24 @@ impl Walker<'_> {
                 T::Fd(_) => {}
                 T::ProcessSubstitution(_, sub) => self.subshell(sub),
             },
-            ast::IoRedirect::HereDocument(_, doc) => {
+            ast::IoRedirect::HereDocument(fd, doc) => {
+                let dynamic = doc.requires_expansion && (doc.doc.value.contains('$') || doc.doc.value.contains('`'));
                 if doc.requires_expansion {
                     self.substitutions_in(&doc.doc.value);
                 }
+                if fd.is_none_or(|f| f == 0) {
+                    self.stdin_script = Some(if dynamic { Err(()) } else { Ok(doc.doc.value.clone()) });
+                }
             }
-            ast::IoRedirect::HereString(_, w) => {
+            ast::IoRedirect::HereString(fd, w) => {
                 let r = self.word(&w.value);
                 self.note_unknown(r.unknown);
+                if fd.is_none_or(|f| f == 0) {
+                    self.stdin_script = Some(match r.word {
+                        Word::Lit(t) => Ok(t),
+                        Word::Dyn(_) => Err(()),
+                    });
+                }
             }
             ast::IoRedirect::OutputAndError(w, append) => {
                 let r = self.word(&w.value);
@@ -493,6 +522,8 @@ impl Walker<'_> {
     // ---- simple commands ----
 
     fn simple(&mut self, sc: &ast::SimpleCommand) {
+        self.stdin_script = None;
+        self.replace_str = None;
         let mut words: Vec<Word> = Vec::new();
         let mut unknown: Option<String> = None;
         let mut assignments: Vec<String> = Vec::new();
@@ -594,6 +625,7 @@ impl Walker<'_> {
                     words: vec![Word::Lit(format!("{text}=..."))],
                     wrappers: Vec::new(),
                     aliases: Vec::new(),
+                    cwd: None,
                     open_args: false,
                     unknown: Some(u),
                 });
@@ -604,6 +636,7 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, mut c: SimpleCommand) {
+        c.cwd = self.cwd.0.clone();
         if !self.wrappers.is_empty() {
             let mut w = self.wrappers.clone();
             w.extend(c.wrappers);
@@ -620,6 +653,7 @@ impl Walker<'_> {
                 words: words.to_vec(),
                 wrappers: wrappers.to_vec(),
                 aliases: Vec::new(),
+                cwd: None,
                 open_args: false,
                 unknown: Some(u),
             };
@@ -718,7 +752,9 @@ impl Walker<'_> {
                     for e in execs {
                         let mut w = wrappers.clone();
                         w.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        let saved = self.replace_str.replace("{}".into());
                         self.unwrap(e, w, true, None);
+                        self.replace_str = saved;
                     }
                     words = own;
                     break;
@@ -766,6 +802,7 @@ impl Walker<'_> {
                                 words: words.clone(),
                                 wrappers,
                                 aliases: Vec::new(),
+                                cwd: None,
                                 open_args,
                                 unknown,
                             });
@@ -782,6 +819,7 @@ impl Walker<'_> {
                         wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
                         if name == "xargs" {
                             open_args = true;
+                            self.replace_str = xargs_replace_str(&words);
                         }
                         words = rest;
                         continue;
@@ -828,7 +866,7 @@ impl Walker<'_> {
             }
         }
         let aliases = tables::aliases(&words);
-        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown });
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown, cwd: None });
     }
 
     fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
@@ -838,7 +876,14 @@ impl Walker<'_> {
         all.extend(wrappers);
         let mut sub_cwd = self.cwd.clone();
         {
-            let mut w = Walker { a: &mut *self.a, depth: self.depth + 1, cwd: &mut sub_cwd, wrappers: all };
+            let mut w = Walker {
+                a: &mut *self.a,
+                depth: self.depth + 1,
+                cwd: &mut sub_cwd,
+                wrappers: all,
+                stdin_script: None,
+                replace_str: None,
+            };
             w.script(text);
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
@@ -883,6 +928,18 @@ impl Walker<'_> {
         inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
         if has_c {
             match words.get(i) {
+                Some(Word::Lit(text)) if self.replace_str.as_ref().is_some_and(|r| text.contains(r.as_str())) => {
+                    // The script's text is completed with input at run time: what it runs is
+                    // not known. Its known commands are still decided (a deny still denies).
+                    let r = self.replace_str.clone().unwrap_or_default();
+                    let mut u = Some(format!(
+                        "`{name} -c` runs a script completed at run time (`{r}` is replaced by input text)"
+                    ));
+                    self.keep_unknown(words, wrappers, &mut u);
+                    let text = text.clone();
+                    self.nested_with(&text, inner);
+                    return;
+                }
                 Some(Word::Lit(text)) => {
                     let text = text.clone();
                     self.nested_with(&text, inner);
@@ -898,6 +955,12 @@ impl Walker<'_> {
         } else if let Some(script) = words.get(i) {
             unknown
                 .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
+        } else if let Some(Ok(text)) = self.stdin_script.take() {
+            // `bash <<'EOF' ... EOF`, `sh <<< '...'`: the script is right here.
+            self.nested_with(&text, inner);
+            return;
+        } else if let Some(Err(())) = self.stdin_script {
+            unknown.get_or_insert_with(|| format!("`{name}` runs a here-document only known at run time"));
         } else {
             unknown.get_or_insert_with(|| format!("`{name}` runs commands read from its input, which gate cannot see"));
         }
@@ -905,6 +968,7 @@ impl Walker<'_> {
             words: words.to_vec(),
             wrappers: wrappers.to_vec(),
             aliases: Vec::new(),
+            cwd: None,
             open_args: false,
             unknown: unknown.take(),
         });
@@ -1015,6 +1079,23 @@ fn unescape_backquoted(s: &str) -> String {
     out
 }
 
+/// The text `xargs -I R` (or `-i`, `--replace`) substitutes into its command's arguments.
+fn xargs_replace_str(words: &[Word]) -> Option<String> {
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        match w.lit() {
+            Some("-I") => return Some(it.next().and_then(Word::lit).unwrap_or("{}").to_string()),
+            Some(s) if s.starts_with("-I") => return Some(s[2..].to_string()),
+            Some("-i") | Some("--replace") => return Some("{}".into()),
+            Some(s) if s.starts_with("--replace=") => return Some(s["--replace=".len()..].to_string()),
+            Some(s) if s.starts_with("-i") => return Some(s[2..].to_string()),
+            Some(s) if !s.starts_with('-') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Skip a wrapper's options and leading operands; the rest is the command it runs.
 /// `None` when a word in the option area is only known at run time.
 fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
@@ -1060,7 +1141,7 @@ fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>
 /// For wrappers whose `-c` takes a script (`su -c`, `flock -c`): `Some(Some(text))` for a
 /// literal script, `Some(None)` for a dynamic one, `None` when there is no `-c`.
 fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
-    if !matches!(spec.name, "su" | "flock" | "runuser") {
+    if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
         return None;
     }
     for (i, w) in words.iter().enumerate().skip(1) {

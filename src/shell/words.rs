@@ -128,6 +128,58 @@ pub(crate) fn arithmetic_reads_variables(expr: &str) -> bool {
     false
 }
 
+/// How deeply constructs nest in shell text, roughly: brackets, substitutions and compound
+/// keywords, outside single quotes. The parser recurses per level, so text nested deeper than
+/// gate will analyse is refused before parsing (it would otherwise exhaust the stack).
+pub(crate) fn nesting_depth(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth: usize = 0;
+    let mut max = 0;
+    let mut i = 0;
+    let mut word = String::new();
+    let flush = |word: &mut String, depth: &mut usize, max: &mut usize| {
+        match word.as_str() {
+            "if" | "while" | "until" | "for" | "case" | "select" | "function" => {
+                *depth += 1;
+                *max = (*max).max(*depth);
+            }
+            "fi" | "done" | "esac" => *depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        word.clear();
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\'' => {
+                flush(&mut word, &mut depth, &mut max);
+                // Skip a single-quoted string.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'\\' => {
+                i += 1;
+            }
+            b'(' | b'{' | b'`' => {
+                flush(&mut word, &mut depth, &mut max);
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' => {
+                flush(&mut word, &mut depth, &mut max);
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_ascii_alphabetic() => word.push(c as char),
+            _ => flush(&mut word, &mut depth, &mut max),
+        }
+        i += 1;
+    }
+    flush(&mut word, &mut depth, &mut max);
+    max
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
