@@ -236,7 +236,8 @@ impl Session {
             } else {
                 None
             };
-            self.cancel.set_prompt_open(true);
+            // Only a terminal prompt takes Ctrl-C; otherwise SIGINT is the agent's.
+            self.cancel.set_prompt_open(uses_terminal);
             let approver = &mut self.approver;
             let r = catch_unwind(AssertUnwindSafe(|| approver.ask(&info)));
             self.cancel.set_prompt_open(false);
