@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
             [CompletionResult]::new('--max-line', '--max-line', [CompletionResultType]::ParameterName, 'Longest protocol line accepted from the agent, in bytes')
             [CompletionResult]::new('--prompt-timeout', '--prompt-timeout', [CompletionResultType]::ParameterName, 'Deny a prompt nobody answers within SECS seconds')
+            [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group')
             [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt (for CI)')
             [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt (automatic when there is no controlling terminal)')

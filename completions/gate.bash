@@ -560,7 +560,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__run)
-            opts="-c -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --pty --help"
+            opts="-c -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -587,6 +587,10 @@ _gate() {
                     return 0
                     ;;
                 --prompt-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kill-grace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

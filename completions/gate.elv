@@ -40,6 +40,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --audit 'Append one JSON line per decision to PATH'
             cand --max-line 'Longest protocol line accepted from the agent, in bytes'
             cand --prompt-timeout 'Deny a prompt nobody answers within SECS seconds'
+            cand --kill-grace 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group'
             cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
             cand --strict 'Deny every call that would prompt (for CI)'
             cand --non-interactive 'Never prompt (automatic when there is no controlling terminal)'

@@ -45,6 +45,7 @@ bypassPermissions\t''"
 complete -c gate -n "__fish_gate_using_subcommand run" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand run" -l max-line -d 'Longest protocol line accepted from the agent, in bytes' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l prompt-timeout -d 'Deny a prompt nobody answers within SECS seconds' -r
+complete -c gate -n "__fish_gate_using_subcommand run" -l kill-grace -d 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent\'s process group' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand run" -l strict -d 'Deny every call that would prompt (for CI)'
 complete -c gate -n "__fish_gate_using_subcommand run" -l non-interactive -d 'Never prompt (automatic when there is no controlling terminal)'

@@ -150,6 +150,10 @@ pub struct RunArgs {
     /// Deny a prompt nobody answers within SECS seconds
     #[arg(long, value_name = "SECS")]
     pub prompt_timeout: Option<u64>,
+    /// Seconds to wait after passing a signal on (or after the agent exits, for what it left
+    /// running) before killing the agent's process group
+    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    pub kill_grace: u64,
     /// Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET
     #[arg(long)]
     pub pty: bool,

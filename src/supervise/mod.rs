@@ -1,6 +1,289 @@
-//! Supervising the agent: child process, pumps, signals, exit status.
+//! `gate run`: start the agent and stand between it and the world (SPEC sections 1, 2, 4).
+//!
+//! Threads, and who owns what:
+//! - **main** runs the [`session::Session`]: the only place that decides (policy, prompt,
+//!   audit), in the order the agent's lines arrived;
+//! - **reader** ([`reader`]) owns the agent's stdout and gate's stdout: passthrough and
+//!   protocol lines, with bounded memory;
+//! - **writer** ([`writer::run_writer`]) owns the agent's stdin: whole lines from the session
+//!   and from the stdin forwarder, never interleaved;
+//! - **stdin** ([`writer::forward_stdin`]) owns gate's stdin (paused while a terminal prompt is
+//!   open, when stdin is that terminal);
+//! - **waiter** owns the `Child`: it reaps the agent and wakes the reader and any open prompt;
+//! - **signals** waits for SIGINT/SIGTERM/SIGHUP and forwards them to the agent's process
+//!   group, killing it if it does not exit within the grace period.
+//!
+//! gate exits with the agent's exit code (128+N after signal N). Nothing here may answer
+//! "approved" on an error path, block forever on a dead agent, or buffer without bound.
+
+pub mod audit;
+pub mod reader;
+pub mod session;
+pub mod sys;
+pub mod writer;
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::approve::{self, Approver, Cancel, FileAlwaysStore};
+use crate::cli::RunArgs;
+
+/// Turns the approver chosen from the flags into the one used.
+pub type WrapApprover = Box<dyn FnOnce(Box<dyn Approver>) -> Box<dyn Approver>>;
+
+/// How `gate demo` (and tests of the library) adjust a run.
+#[derive(Default)]
+pub struct Hooks {
+    /// Wrap the approver chosen from the flags (the demo plays the person without a terminal).
+    pub wrap_approver: Option<WrapApprover>,
+}
 
 /// Run `gate run`. Returns the exit code gate should exit with.
-pub fn run(_args: &crate::cli::RunArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("gate run is not built yet")
+pub fn run(args: &RunArgs) -> anyhow::Result<i32> {
+    run_with(args, Hooks::default())
+}
+
+/// [`run`], with hooks.
+pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
+    if args.approve_all && args.strict {
+        eprintln!("gate: --approve-all and --strict cannot be used together");
+        return Ok(2);
+    }
+    if args.pty {
+        eprintln!("gate: --pty is not available yet; run without it");
+        return Ok(2);
+    }
+    let Some(program) = args.program.first() else {
+        eprintln!("gate: no program to run: gate run [OPTIONS] -- PROGRAM [ARGS...]");
+        return Ok(2);
+    };
+
+    let loaded = match crate::config::load(args.config.config.as_deref()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("gate: {e}");
+            return Ok(2);
+        }
+    };
+    for w in &loaded.warnings {
+        eprintln!("gate: {w}");
+    }
+    let always_store = FileAlwaysStore { path: crate::approvals::path_for(loaded.path.as_deref()) };
+    let mut policy = loaded.policy;
+    let mode_override = args.mode.map(crate::policy::Mode::from);
+    if let Some(m) = mode_override {
+        policy.set_mode(m);
+    }
+    let audit = match args.audit.clone().or_else(|| policy.audit_path()) {
+        None => None,
+        Some(path) => match audit::Audit::open(&path) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                eprintln!("gate: cannot open the audit log {}: {e}", path.display());
+                return Ok(2);
+            }
+        },
+    };
+    let mut approver = approve::choose(args);
+    if let Some(wrap) = hooks.wrap_approver {
+        approver = wrap(approver);
+    }
+    let stdin_is_tty = sys::isatty(0);
+    let stdout_is_tty = sys::isatty(1);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+
+    // Before any thread exists: every thread inherits the mask, the signal thread waits.
+    let signals = sys::SignalSet::block_forwarded()?;
+
+    let mut cmd = Command::new(program);
+    // SAFETY: the closure runs in the child between fork and exec, where only
+    // async-signal-safe calls are allowed: it makes one sigprocmask call (async-signal-safe)
+    // on a stack value, takes no lock and allocates nothing.
+    unsafe {
+        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
+    }
+    let mut child = match cmd
+        .args(&args.program[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .process_group(0)
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
+            return Ok(2);
+        }
+    };
+    let pgid = child.id() as i32;
+    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
+        anyhow::bail!("the agent's pipes were not set up");
+    };
+
+    let cancel = Arc::new(Cancel::default());
+    let exit = Arc::new(ExitWatch::default());
+    let (wake_reader, wake_waiter) = UnixStream::pair()?;
+
+    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
+    spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), Duration::from_secs(args.kill_grace))?;
+
+    let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
+    thread::Builder::new().name("agent-stdin".into()).spawn(move || writer::run_writer(agent_in, to_agent_rx))?;
+
+    let pause = stdin_is_tty.then(|| Arc::new(writer::Pause::default()));
+    let (fwd_tx, fwd_pause) = (to_agent.clone(), pause.clone());
+    thread::Builder::new().name("gate-stdin".into()).spawn(move || writer::forward_stdin(fwd_tx, fwd_pause))?;
+
+    let max_line = args.max_line.max(1);
+    let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
+    let open: reader::OpenIds = Arc::default();
+    let term = stdout_is_tty.then(|| Arc::new(Mutex::new(())));
+    let (ev_tx, ev_rx) = mpsc::channel();
+    let rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
+    thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
+
+    let session = session::Session {
+        policy,
+        policy_file: loaded.path.map(session::PolicyFile::new),
+        mode_override,
+        approver,
+        always_store: Box::new(always_store),
+        to_agent,
+        audit,
+        open,
+        budget,
+        cancel,
+        stdin_pause: pause,
+        term,
+        cwd,
+        state: session::State::default(),
+    };
+    session.run(ev_rx);
+
+    let status = exit.wait();
+    reap_group(pgid, Duration::from_secs(args.kill_grace));
+    Ok(match status {
+        Some(s) => exit_code(s),
+        None => 1,
+    })
+}
+
+/// The agent's exit status, once the waiter has it.
+#[derive(Default)]
+struct ExitWatch {
+    done: AtomicBool,
+    status: Mutex<Option<Option<ExitStatus>>>,
+    cv: Condvar,
+}
+
+impl ExitWatch {
+    fn set(&self, s: Option<ExitStatus>) {
+        *self.status.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+        self.done.store(true, Ordering::SeqCst);
+        self.cv.notify_all();
+    }
+
+    fn is_done(&self) -> bool {
+        self.done.load(Ordering::SeqCst)
+    }
+
+    fn wait(&self) -> Option<ExitStatus> {
+        let mut g = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(s) = *g {
+                return s;
+            }
+            g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+fn spawn_waiter(mut child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wake: UnixStream) -> std::io::Result<()> {
+    thread::Builder::new().name("agent-wait".into()).spawn(move || {
+        let status = match child.wait() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("gate: cannot wait for the agent: {e}");
+                None
+            }
+        };
+        cancel.set_agent_gone();
+        exit.set(status);
+        let _ = (&wake).write_all(b"x");
+    })?;
+    Ok(())
+}
+
+fn spawn_signal_thread(
+    signals: sys::SignalSet,
+    pgid: i32,
+    exit: Arc<ExitWatch>,
+    cancel: Arc<Cancel>,
+    grace: Duration,
+) -> std::io::Result<()> {
+    let killer_armed = Arc::new(AtomicBool::new(false));
+    thread::Builder::new().name("signals".into()).spawn(move || loop {
+        let Ok(sig) = signals.wait() else { return };
+        if exit.is_done() {
+            continue;
+        }
+        if sig == libc::SIGINT && cancel.interrupt_prompt() {
+            // Ctrl-C at an open prompt answers the prompt (reject, stop the batch).
+            continue;
+        }
+        sys::kill_group(pgid, sig);
+        if !killer_armed.swap(true, Ordering::SeqCst) {
+            let exit = exit.clone();
+            let _ = thread::Builder::new().name("kill-timer".into()).spawn(move || {
+                let deadline = Instant::now() + grace;
+                while Instant::now() < deadline {
+                    if exit.is_done() {
+                        return;
+                    }
+                    thread::sleep(Duration::from_millis(20));
+                }
+                if !exit.is_done() {
+                    eprintln!(
+                        "gate: the agent did not exit within {} s of {}; killing it",
+                        grace.as_secs(),
+                        sys::signal_name(sig)
+                    );
+                    sys::kill_group(pgid, libc::SIGKILL);
+                }
+            });
+        }
+    })?;
+    Ok(())
+}
+
+/// After the agent exited: end what it left running in its process group (no orphans).
+fn reap_group(pgid: i32, grace: Duration) {
+    if !sys::kill_group(pgid, libc::SIGTERM) {
+        return;
+    }
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if !sys::group_exists(pgid) {
+            return;
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    sys::kill_group(pgid, libc::SIGKILL);
+}
+
+/// gate's exit code for the agent's status: its code, or 128+N for signal N.
+pub fn exit_code(s: ExitStatus) -> i32 {
+    match (s.code(), s.signal()) {
+        (Some(c), _) => c,
+        (None, Some(sig)) => 128 + sig,
+        _ => 1,
+    }
 }

@@ -1,0 +1,88 @@
+//! The audit log: one JSON line per decision, appended to `--audit PATH` (or `audit:` in
+//! host.yaml). A record is written before the decision is sent; when it cannot be written the
+//! supervisor denies the call instead (fail closed). This module only formats and appends: it
+//! must not decide or change an outcome itself.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+
+use crate::protocol::Outcome;
+
+pub struct Audit {
+    file: File,
+    path: PathBuf,
+}
+
+impl Audit {
+    /// Open for appending, creating the file if needed.
+    pub fn open(path: &Path) -> io::Result<Audit> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(Audit { file, path: path.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Append one record. The line is written with a single write on an O_APPEND file, so
+    /// records from two gates sharing a log do not interleave.
+    pub fn record(&mut self, rec: &Record) -> io::Result<()> {
+        let mut line = serde_json::to_vec(&rec.to_json()).map_err(io::Error::other)?;
+        line.push(b'\n');
+        self.file.write_all(&line)?;
+        self.file.flush()
+    }
+}
+
+/// What one audit line holds.
+pub struct Record<'a> {
+    pub time: SystemTime,
+    pub id: &'a Value,
+    pub tool: Option<&'a str>,
+    pub arguments: Option<&'a Value>,
+    pub outcome: &'a Outcome,
+    pub micros: u128,
+}
+
+impl Record<'_> {
+    pub fn to_json(&self) -> Value {
+        let o = self.outcome;
+        json!({
+            "time": rfc3339(self.time),
+            "id": self.id,
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "decision": if o.approved { "allow" } else { "deny" },
+            "scope": if o.approved { Some(o.scope.as_str()) } else { None },
+            "mode": if o.approved { None } else { Some(o.mode_str()) },
+            "layer": o.layer,
+            "rule": o.rule,
+            "source": o.source,
+            "reason": o.reason,
+            "feedback": o.feedback,
+            "micros": self.micros as u64,
+        })
+    }
+}
+
+/// RFC 3339 in UTC with microseconds: `2025-03-01T12:34:56.123456Z`.
+pub fn rfc3339(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    crate::clock::format_unix(d.as_secs() as i64, Some(d.subsec_micros()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_rfc3339() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000000Z");
+        let t = UNIX_EPOCH + Duration::from_micros(951_827_696_000_123);
+        assert_eq!(rfc3339(t), "2000-02-29T12:34:56.000123Z");
+    }
+}

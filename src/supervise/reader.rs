@@ -1,0 +1,340 @@
+//! The agent's stdout: split it into lines, pass every non-protocol line to gate's stdout
+//! byte-exact and in order, and queue protocol lines for the session (the decider).
+//!
+//! Memory is bounded whatever the agent sends: passthrough is streamed in read-sized pieces,
+//! a line that may be a protocol line (it starts with `{`) is held up to `--max-line` bytes,
+//! and the queue to the session is limited by a byte [`Budget`]: when it is full this thread
+//! stops reading and the agent blocks on its own writes. This thread must not decide, prompt
+//! or write to the agent.
+
+use std::collections::HashSet;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::process::ChildStdout;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+
+use super::sys;
+use crate::protocol::{self, Incoming};
+
+/// What the reader hands the session, in the order the lines arrived.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // `Eof` is sent once; boxing every line would buy nothing.
+pub enum Event {
+    Line {
+        incoming: Incoming,
+        received: Instant,
+        cost: usize,
+    },
+    /// The agent's stdout ended (or gate's stdout did: then the agent's is closed too).
+    Eof,
+}
+
+/// Bytes queued between the reader and the session. `acquire` blocks while the queue is full,
+/// except that one event is always let through.
+#[derive(Debug)]
+pub struct Budget {
+    used: Mutex<usize>,
+    freed: Condvar,
+    cap: usize,
+}
+
+impl Budget {
+    pub fn new(cap: usize) -> Budget {
+        Budget { used: Mutex::new(0), freed: Condvar::new(), cap }
+    }
+
+    pub fn acquire(&self, n: usize) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && *used + n > self.cap {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += n;
+    }
+
+    pub fn release(&self, n: usize) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used = used.saturating_sub(n);
+        self.freed.notify_all();
+    }
+}
+
+/// Ids of requests queued or being decided.
+pub type OpenIds = Arc<Mutex<HashSet<String>>>;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// At the start of a line.
+    Start,
+    /// Inside a line that is not for gate: streamed out.
+    Pass,
+    /// Inside a line that starts with `{`: held until its end.
+    Candidate,
+    /// Inside a protocol line that went over the limit: dropped until its end.
+    Skip,
+}
+
+pub struct Reader {
+    pub max_line: usize,
+    pub tx: Sender<Event>,
+    pub budget: Arc<Budget>,
+    pub open: OpenIds,
+    /// Becomes readable when the agent has exited: drain what is in the pipe, then stop.
+    pub wake: UnixStream,
+    /// Held by an open terminal prompt when gate's stdout is a terminal.
+    pub term: Option<Arc<Mutex<()>>>,
+    state: State,
+    line: Vec<u8>,
+    pending: Vec<u8>,
+    stdout_ok: bool,
+}
+
+const READ_SIZE: usize = 64 * 1024;
+const FLUSH_AT: usize = 64 * 1024;
+
+impl Reader {
+    pub fn new(
+        max_line: usize,
+        tx: Sender<Event>,
+        budget: Arc<Budget>,
+        open: OpenIds,
+        wake: UnixStream,
+        term: Option<Arc<Mutex<()>>>,
+    ) -> Reader {
+        Reader {
+            max_line,
+            tx,
+            budget,
+            open,
+            wake,
+            term,
+            state: State::Start,
+            line: Vec::new(),
+            pending: Vec::with_capacity(FLUSH_AT * 2),
+            stdout_ok: true,
+        }
+    }
+
+    /// Read the agent's stdout to its end. Sends [`Event::Eof`] last, whatever happens.
+    pub fn run(mut self, mut agent_out: ChildStdout) {
+        let fd: RawFd = agent_out.as_raw_fd();
+        let wake_fd = self.wake.as_raw_fd();
+        let mut buf = vec![0u8; READ_SIZE];
+        let mut draining = false;
+        loop {
+            if !draining {
+                match sys::poll_readable(&[fd, wake_fd], -1) {
+                    Ok(ready) if ready[1] && !ready[0] => {
+                        // The agent exited and nothing is left to read right now: take what
+                        // the pipe still holds without waiting for its other writers.
+                        draining = true;
+                        if sys::set_nonblocking(fd).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprintln!("gate: cannot wait for the agent's output: {e}");
+                        break;
+                    }
+                }
+            }
+            match agent_out.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if !self.process(&buf[..n]) {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if draining {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("gate: cannot read the agent's output: {e}");
+                    break;
+                }
+            }
+            if !self.flush() {
+                break;
+            }
+        }
+        if self.stdout_ok {
+            self.finish();
+            self.flush();
+        }
+        // Dropping `agent_out` closes our end of the pipe: if gate's stdout went away, the
+        // agent's next write fails the way it would in a plain pipeline.
+        drop(agent_out);
+        let _ = self.tx.send(Event::Eof);
+    }
+
+    /// Handle one read. False when gate's stdout is gone (stop reading).
+    fn process(&mut self, mut data: &[u8]) -> bool {
+        while !data.is_empty() {
+            match self.state {
+                State::Start => {
+                    self.state = if data[0] == b'{' { State::Candidate } else { State::Pass };
+                }
+                // Only a line that starts with `{` can be for gate: jump from line end to line
+                // end straight to the next such line, so plain output costs one scan and one
+                // copy per read.
+                State::Pass => match memchr::memmem::find(data, b"\n{") {
+                    Some(i) => {
+                        self.out(&data[..=i]);
+                        data = &data[i + 1..];
+                        self.state = State::Start;
+                    }
+                    None => {
+                        self.out(data);
+                        if data.last() == Some(&b'\n') {
+                            self.state = State::Start;
+                        }
+                        data = &[];
+                    }
+                },
+                State::Skip => match memchr::memchr(b'\n', data) {
+                    Some(i) => {
+                        data = &data[i + 1..];
+                        self.state = State::Start;
+                    }
+                    None => data = &[],
+                },
+                State::Candidate => {
+                    let end = memchr::memchr(b'\n', data);
+                    let piece = &data[..end.unwrap_or(data.len())];
+                    if self.line.len() + piece.len() > self.max_line {
+                        let room = self.max_line - self.line.len();
+                        self.line.extend_from_slice(&piece[..room]);
+                        self.oversize();
+                        // The rest of this piece (and of the line) continues in the new state.
+                        data = &data[room..];
+                        continue;
+                    }
+                    self.line.extend_from_slice(piece);
+                    match end {
+                        Some(i) => {
+                            data = &data[i + 1..];
+                            self.state = State::Start;
+                            let line = std::mem::take(&mut self.line);
+                            self.candidate(&line, true);
+                            self.line = line;
+                            self.line.clear();
+                            if self.line.capacity() > READ_SIZE * 4 {
+                                self.line = Vec::new();
+                            }
+                        }
+                        None => data = &[],
+                    }
+                }
+            }
+            if !self.stdout_ok {
+                return false;
+            }
+            if self.pending.len() >= FLUSH_AT && !self.flush() {
+                return false;
+            }
+        }
+        self.stdout_ok
+    }
+
+    /// The agent's stdout ended inside a line.
+    fn finish(&mut self) {
+        if self.state == State::Candidate && !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.candidate(&line, false);
+        }
+    }
+
+    /// A whole line that starts with `{` (without its newline).
+    fn candidate(&mut self, line: &[u8], newline: bool) {
+        match protocol::parse_line(line) {
+            Incoming::Passthrough => {
+                self.out(line);
+                if newline {
+                    self.out(b"\n");
+                }
+            }
+            incoming => self.emit(incoming, line.len()),
+        }
+    }
+
+    /// The held line reached `--max-line` without ending.
+    fn oversize(&mut self) {
+        let s = protocol::salvage(&self.line);
+        match s.kind.as_deref() {
+            Some(t) if protocol::is_protocol_type(t) => {
+                let id = if t == "tool_request" || t == "approval_needed" { s.id } else { None };
+                let error = format!("a {t} line longer than --max-line ({} bytes)", self.max_line);
+                self.line = Vec::new();
+                self.state = State::Skip;
+                self.emit(Incoming::Bad { id, tool: s.tool, error }, self.max_line);
+            }
+            _ => {
+                // Not recognisably for gate: the agent's own (long) output. Stream it.
+                let line = std::mem::take(&mut self.line);
+                self.out(&line);
+                self.state = State::Pass;
+            }
+        }
+    }
+
+    fn emit(&mut self, incoming: Incoming, len: usize) {
+        // What came before this line must be out before gate acts on it (a prompt, say).
+        self.flush();
+        let incoming = match incoming {
+            Incoming::Request(r) => {
+                let key = protocol::id_key(&r.id);
+                let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+                if open.contains(&key) {
+                    Incoming::Bad {
+                        id: Some(r.id),
+                        tool: Some(r.tool),
+                        error: "a tool_request whose id is already open".into(),
+                    }
+                } else {
+                    open.insert(key);
+                    Incoming::Request(r)
+                }
+            }
+            other => other,
+        };
+        if let Incoming::Bad { id, error, .. } = &incoming {
+            let id = id.as_ref().map(|i| format!(" (id {})", protocol::id_display(i))).unwrap_or_default();
+            let answer = if id.is_empty() { "no id could be read, so no denial was sent" } else { "it is denied" };
+            eprintln!("gate: bad line from the agent{id}: {error}; {answer}");
+        }
+        let cost = len.max(256);
+        self.budget.acquire(cost);
+        let _ = self.tx.send(Event::Line { incoming, received: Instant::now(), cost });
+    }
+
+    fn out(&mut self, bytes: &[u8]) {
+        if self.stdout_ok {
+            self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// Write what is pending to gate's stdout. False once gate's stdout is gone.
+    fn flush(&mut self) -> bool {
+        if self.pending.is_empty() || !self.stdout_ok {
+            return self.stdout_ok;
+        }
+        let _guard = self.term.as_ref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut stdout = io::stdout().lock();
+        let r = stdout.write_all(&self.pending).and_then(|_| stdout.flush());
+        self.pending.clear();
+        if self.pending.capacity() > FLUSH_AT * 4 {
+            self.pending = Vec::with_capacity(FLUSH_AT * 2);
+        }
+        if r.is_err() {
+            // Downstream closed (EPIPE) or stdout is unusable: stop reading the agent.
+            self.stdout_ok = false;
+        }
+        self.stdout_ok
+    }
+}

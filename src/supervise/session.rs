@@ -1,0 +1,372 @@
+//! The session: the one place that decides. It takes the agent's protocol lines in arrival
+//! order, keeps what lasts between them (active skills, session approvals, a hard stop, the
+//! doom-loop counter, the policy and its reloads), asks the policy, asks the approver when the
+//! policy says "ask", records each decision in the audit log, and sends the answer.
+//!
+//! Fail closed: every error path here answers a denial with `"source":"error"` (a panic in the
+//! policy or the prompt, an audit log that cannot be written, an agent gone mid-prompt). It
+//! must not read or write the pipes itself: lines come from the reader, answers go to the
+//! writer thread.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime};
+
+use serde_json::Value;
+
+use super::audit::{Audit, Record};
+use super::reader::{Budget, Event, OpenIds};
+use super::writer::{Pause, ToAgent};
+use crate::approve::tty::sanitize;
+use crate::approve::{AlwaysStore, Answer, Approver, Cancel, PromptInfo};
+use crate::policy::{Call, Context, Decision, Layer, Mode, Policy, SessionApprovals, Verdict};
+use crate::protocol::{self, BatchItem, Incoming, Outcome, Scope};
+
+/// The policy file being watched for changes.
+pub struct PolicyFile {
+    pub path: PathBuf,
+    pub stamp: Option<(Option<SystemTime>, u64)>,
+}
+
+impl PolicyFile {
+    pub fn new(path: PathBuf) -> PolicyFile {
+        let stamp = stamp_of(&path);
+        PolicyFile { path, stamp }
+    }
+}
+
+fn stamp_of(path: &std::path::Path) -> Option<(Option<SystemTime>, u64)> {
+    std::fs::metadata(path).ok().map(|m| (m.modified().ok(), m.len()))
+}
+
+/// What an answer changes for later calls, applied once the answer is recorded.
+#[derive(Default)]
+struct Effects {
+    session: Vec<String>,
+    always: Vec<String>,
+    hard_stop: bool,
+}
+
+/// Everything the session is given; its own state starts empty.
+pub struct Session {
+    pub policy: Policy,
+    pub policy_file: Option<PolicyFile>,
+    pub mode_override: Option<Mode>,
+    pub approver: Box<dyn Approver>,
+    pub always_store: Box<dyn AlwaysStore>,
+    pub to_agent: SyncSender<ToAgent>,
+    pub audit: Option<Audit>,
+    pub open: OpenIds,
+    pub budget: Arc<Budget>,
+    pub cancel: Arc<Cancel>,
+    pub stdin_pause: Option<Arc<Pause>>,
+    pub term: Option<Arc<Mutex<()>>>,
+    pub cwd: PathBuf,
+    pub state: State,
+}
+
+/// What lasts between lines.
+#[derive(Default)]
+pub struct State {
+    active_skills: Vec<String>,
+    approvals: SessionApprovals,
+    hard_stop: bool,
+    doom_last: Option<u64>,
+    doom_count: u32,
+}
+
+impl Session {
+    /// Take lines until the reader reports the end of the agent's output.
+    pub fn run(mut self, rx: Receiver<Event>) {
+        while let Ok(ev) = rx.recv() {
+            match ev {
+                Event::Eof => break,
+                Event::Line { incoming, received, cost } => {
+                    self.handle(incoming, received);
+                    self.budget.release(cost);
+                }
+            }
+        }
+    }
+
+    fn send(&self, line: Vec<u8>) {
+        // If the writer is gone the agent is too; nothing to do.
+        let _ = self.to_agent.send(ToAgent::Gate(line));
+    }
+
+    fn handle(&mut self, incoming: Incoming, received: Instant) {
+        match incoming {
+            Incoming::Request(r) => {
+                self.reload_if_changed();
+                let key = protocol::id_key(&r.id);
+                self.request(r, received);
+                self.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+            }
+            Incoming::Hello { protocol } => {
+                self.reload_if_changed();
+                if let Some(p) = protocol.filter(|&p| p != protocol::PROTOCOL_VERSION) {
+                    eprintln!(
+                        "gate: the agent asked for protocol {p}; gate speaks protocol {}",
+                        protocol::PROTOCOL_VERSION
+                    );
+                }
+                let mode = serde_json::to_value(self.policy.mode()).unwrap_or(Value::Null);
+                self.send(protocol::welcome_line(&mode, &self.policy.disabled_tools()));
+            }
+            Incoming::Skill { name, active } => {
+                let skills = &mut self.state.active_skills;
+                if !active {
+                    skills.retain(|s| *s != name);
+                } else if !self.policy.skill_names().contains(&name) {
+                    // Only host.yaml grants skills: an undeclared name changes nothing (SPEC 3.5).
+                    eprintln!(
+                        "gate: the agent activated skill '{}', which host.yaml does not declare; ignored",
+                        sanitize(&name)
+                    );
+                } else if !skills.contains(&name) {
+                    skills.push(name);
+                }
+            }
+            Incoming::TurnEnd => {
+                self.state.active_skills.clear();
+                self.state.hard_stop = false;
+                self.state.doom_last = None;
+                self.state.doom_count = 0;
+            }
+            Incoming::Bad { id: Some(id), tool, error } => {
+                let tool = tool.unwrap_or_else(|| "?".into());
+                self.answer(&id, &tool, None, Outcome::error(error), received, Effects::default());
+            }
+            Incoming::Bad { id: None, .. } | Incoming::Passthrough => {}
+        }
+    }
+
+    fn request(&mut self, r: protocol::Request, received: Instant) {
+        let call = Call { tool: r.tool, arguments: r.arguments, annotations: r.annotations };
+        let (outcome, effects) = self.decide(&r.id, &call, &r.batch_remaining);
+        self.answer(&r.id, &call.tool, Some(&call.arguments), outcome, received, effects);
+    }
+
+    fn decide(&mut self, id: &Value, call: &Call, batch: &[BatchItem]) -> (Outcome, Effects) {
+        if self.state.hard_stop {
+            let mut o = Outcome::reject("batch", "the user stopped this batch; calls are rejected until the turn ends");
+            o.hard = true;
+            return (o, Effects::default());
+        }
+        let mut d = self.policy_decide(call);
+        self.doom_loop(call, &mut d);
+        match d.decision {
+            Verdict::Allow => {
+                let mut o = Outcome::approve(Scope::Once, d.layer.source(), d.reason.clone());
+                o.layer = Some(d.layer.as_str());
+                o.rule = d.rule.clone();
+                (o, Effects::default())
+            }
+            Verdict::Deny => {
+                let mut o = Outcome::reject(d.layer.source(), d.reason.clone());
+                o.layer = Some(d.layer.as_str());
+                o.rule = d.rule.clone();
+                (o, Effects::default())
+            }
+            Verdict::Ask => self.ask(id, call, &d, batch),
+        }
+    }
+
+    fn policy_decide(&self, call: &Call) -> Decision {
+        let ctx = Context { active_skills: &self.state.active_skills, session: Some(&self.state.approvals) };
+        match catch_unwind(AssertUnwindSafe(|| self.policy.decide(call, &ctx))) {
+            Ok(d) => d,
+            Err(p) => Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
+        }
+    }
+
+    /// The same tool with the same arguments `threshold` times in a row is decided as the
+    /// permission `doom_loop` (SPEC 3.7). It only ever makes a decision stricter.
+    fn doom_loop(&mut self, call: &Call, d: &mut Decision) {
+        let mut h = DefaultHasher::new();
+        call.tool.hash(&mut h);
+        call.arguments.to_string().hash(&mut h);
+        let key = h.finish();
+        if self.state.doom_last == Some(key) {
+            self.state.doom_count = self.state.doom_count.saturating_add(1);
+        } else {
+            self.state.doom_last = Some(key);
+            self.state.doom_count = 1;
+        }
+        let dl = self.policy.doom_loop();
+        let n = self.state.doom_count;
+        if dl.threshold > 0 && n >= dl.threshold && dl.action != Verdict::Allow && d.decision != Verdict::Deny {
+            *d = Decision {
+                decision: dl.action,
+                layer: Layer::DoomLoop,
+                rule: None,
+                reason: format!("the same {} call was requested {n} times in a row", call.tool),
+                parts: d.parts.take(),
+            };
+        }
+    }
+
+    fn ask(&mut self, id: &Value, call: &Call, d: &Decision, batch: &[BatchItem]) -> (Outcome, Effects) {
+        let uses_terminal = self.approver.uses_terminal();
+        let mut base = Outcome::reject("error", d.reason.clone());
+        base.layer = Some(d.layer.as_str());
+        base.rule = d.rule.clone();
+        if uses_terminal && self.cancel.agent_gone() {
+            return (Outcome::error("the agent exited before the person could be asked"), Effects::default());
+        }
+        let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
+        let id_text = protocol::id_display(id);
+        let info = PromptInfo {
+            id: &id_text,
+            call,
+            decision: d,
+            batch_remaining: batch,
+            suggested: &suggested,
+            cwd: &self.cwd,
+            cancel: &self.cancel,
+        };
+        let reply = {
+            let _pause = if uses_terminal { self.stdin_pause.as_deref().map(Pause::pause) } else { None };
+            let _term = if uses_terminal {
+                self.term.as_deref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner()))
+            } else {
+                None
+            };
+            // Only a terminal prompt takes Ctrl-C; otherwise SIGINT is the agent's.
+            self.cancel.set_prompt_open(uses_terminal);
+            let approver = &mut self.approver;
+            let r = catch_unwind(AssertUnwindSafe(|| approver.ask(&info)));
+            self.cancel.set_prompt_open(false);
+            r
+        };
+        let reply = match reply {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(e)) => return (Outcome::error(e.to_string()), Effects::default()),
+            Err(p) => return (Outcome::error(format!("the prompt panicked: {}", panic_text(&p))), Effects::default()),
+        };
+        let mut effects = Effects::default();
+        let mut o = base;
+        o.source = reply.source;
+        let approve = |o: &mut Outcome, scope: Scope, default_reason: &str| {
+            o.approved = true;
+            o.scope = scope;
+            o.reason = reply.reason.clone().unwrap_or_else(|| default_reason.to_string());
+        };
+        match reply.answer {
+            Answer::Once => approve(&mut o, Scope::Once, "approved once by the user"),
+            Answer::Session | Answer::Always if suggested.is_empty() => {
+                eprintln!("gate: no pattern to remember for this {} call; approved once", call.tool);
+                approve(&mut o, Scope::Once, "approved once by the user (nothing to remember)");
+            }
+            Answer::Session => {
+                approve(&mut o, Scope::Session, "approved by the user for this session");
+                effects.session = suggested;
+            }
+            Answer::Always => {
+                approve(&mut o, Scope::Always, "approved by the user for good");
+                effects.always = suggested;
+            }
+            Answer::RejectSoft { feedback } => {
+                o.reason = reply.reason.unwrap_or_else(|| "rejected by the user".into());
+                o.feedback = feedback;
+            }
+            Answer::RejectHard { feedback } => {
+                o.reason = reply.reason.unwrap_or_else(|| "rejected by the user, who stopped the batch".into());
+                o.feedback = feedback;
+                o.hard = true;
+                effects.hard_stop = true;
+            }
+        }
+        (o, effects)
+    }
+
+    /// Persist, record, apply and send one answer.
+    fn answer(
+        &mut self,
+        id: &Value,
+        tool: &str,
+        arguments: Option<&Value>,
+        mut outcome: Outcome,
+        received: Instant,
+        mut effects: Effects,
+    ) {
+        if !effects.always.is_empty() {
+            let patterns = std::mem::take(&mut effects.always);
+            let seen = crate::approve::tty::summarize(tool, arguments.unwrap_or(&Value::Null));
+            if let Err(e) = self.always_store.persist(&patterns, &seen) {
+                eprintln!("gate: {e}; the approval holds for this session only");
+                outcome.scope = Scope::Session;
+            }
+            effects.session.extend(patterns);
+        }
+        if let Some(audit) = &mut self.audit {
+            let rec = Record {
+                time: SystemTime::now(),
+                id,
+                tool: Some(tool),
+                arguments,
+                outcome: &outcome,
+                micros: received.elapsed().as_micros(),
+            };
+            if let Err(e) = audit.record(&rec) {
+                let why = format!("cannot write the audit log {}: {e}", audit.path().display());
+                eprintln!("gate: {why}; request {} is denied", protocol::id_display(id));
+                outcome = Outcome::error(why);
+                outcome.hard = effects.hard_stop;
+                effects = Effects { hard_stop: effects.hard_stop, ..Effects::default() };
+            }
+        }
+        for p in effects.session {
+            if !self.state.approvals.patterns.contains(&p) {
+                self.state.approvals.patterns.push(p);
+            }
+        }
+        if effects.hard_stop {
+            self.state.hard_stop = true;
+        }
+        self.send(protocol::decision_line(id, tool, &outcome));
+    }
+
+    /// Reload host.yaml when it changed on disk; keep the last good policy when it does not
+    /// parse (SPEC 4).
+    fn reload_if_changed(&mut self) {
+        let Some(pf) = &mut self.policy_file else { return };
+        let stamp = stamp_of(&pf.path);
+        if stamp == pf.stamp {
+            return;
+        }
+        pf.stamp = stamp;
+        let path = pf.path.clone();
+        match crate::config::load(Some(&path)) {
+            Ok(loaded) => {
+                for w in &loaded.warnings {
+                    eprintln!("gate: {w}");
+                }
+                let mut policy = loaded.policy;
+                if let Some(m) = self.mode_override {
+                    policy.set_mode(m);
+                }
+                self.policy = policy;
+                eprintln!("gate: {} changed; the new policy is in force", path.display());
+                self.send(protocol::policy_changed_line(&self.policy.disabled_tools()));
+            }
+            Err(e) => {
+                eprintln!("gate: {} changed but cannot be used; keeping the last good policy:\n{e}", path.display());
+            }
+        }
+    }
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}

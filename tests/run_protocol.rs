@@ -1,0 +1,296 @@
+//! `gate run`: every row of SPEC section 2 through the real binary and a real child agent.
+
+mod run_common;
+
+use run_common::*;
+use serde_json::json;
+
+#[test]
+fn non_protocol_lines_pass_through_byte_exact_and_in_order() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &[
+            "send",
+            "plain text line",
+            "send",
+            &bash("c1", "npm test"),
+            "send",
+            r#"{"type":"result","text":"not for gate"}"#,
+            "send",
+            "   {\"type\":\"tool_request\" indented: not a protocol line",
+            "await",
+            "c1",
+            // invalid UTF-8 and a NUL, then a line starting with { that is not UTF-8
+            "raw",
+            "ff00fe0a7bff7d0a",
+            "send",
+            "{broken json that names no protocol type",
+            "raw",
+            "6c617374206c696e65206e6f206e65776c696e65",
+        ],
+        None,
+    );
+    o.assert_code(0);
+    let mut expected = b"plain text line\n{\"type\":\"result\",\"text\":\"not for gate\"}\n   {\"type\":\"tool_request\" indented: not a protocol line\n".to_vec();
+    expected.extend_from_slice(&[0xff, 0x00, 0xfe, b'\n', b'{', 0xff, b'}', b'\n']);
+    expected.extend_from_slice(b"{broken json that names no protocol type\nlast line no newline");
+    assert_eq!(o.stdout, expected, "stdout: {:?}", o.stdout_str());
+    assert_approved(&o.decision("c1"), "rule");
+}
+
+#[test]
+fn rule_allow_has_scope_once_and_names_the_rule() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(&["--strict"], &["send", &bash("c1", "npm test"), "await", "c1"], None);
+    let d = o.decision("c1");
+    assert_approved(&d, "rule");
+    assert_eq!(d["scope"], "once");
+    assert_eq!(d["rule"], "Bash(npm test)");
+    assert_eq!(d["type"], "decision");
+}
+
+#[test]
+fn safe_list_allows() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &["send", &req("r1", "read_file", json!({"file_path":"README.md"})), "await", "r1"],
+        None,
+    );
+    assert_approved(&o.decision("r1"), "safe");
+}
+
+#[test]
+fn approval_needed_is_a_synonym_and_numeric_ids_are_echoed() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &[
+            "send",
+            r#"{"type":"approval_needed","id":"a1","tool":"bash","arguments":{"command":"npm test"}}"#,
+            "await",
+            "a1",
+            "send",
+            r#"{"type":"tool_request","id":7,"tool":"bash","arguments":"{\"command\":\"npm test\"}"}"#,
+            "await",
+            "7",
+        ],
+        None,
+    );
+    assert_approved(&o.decision("a1"), "rule");
+    let d = o.decisions().into_iter().find(|d| d["id"] == 7).expect("decision for 7");
+    assert_approved(&d, "rule");
+}
+
+#[test]
+fn deny_rule_denies_with_a_message_for_the_model() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--approve-all"],
+        &[
+            "send",
+            &bash("d1", "rm -rf build"),
+            "await",
+            "d1",
+            "send",
+            &bash("d2", "npm test && rm -rf build"),
+            "await",
+            "d2",
+        ],
+        None,
+    );
+    for id in ["d1", "d2"] {
+        let d = o.decision(id);
+        assert_denied(&d, "rule", "reject_soft");
+        assert_eq!(d["rule"], "Bash(rm *)", "{d:#}");
+        assert!(d["message"].as_str().unwrap().contains("tool 'bash'"), "{d:#}");
+    }
+}
+
+#[test]
+fn hello_gets_welcome_with_mode_and_disabled_tools() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &["send", r#"{"type":"hello","protocol":1,"tools":["bash","webfetch"]}"#, "await-type", "welcome"],
+        None,
+    );
+    let w = o.received_json().into_iter().find(|v| v["type"] == "welcome").expect("welcome");
+    assert_eq!(w["protocol"], 1);
+    assert_eq!(w["mode"], "default");
+    assert!(w["disabled_tools"].as_array().unwrap().iter().any(|t| t == "webfetch"), "{w:#}");
+
+    let o = ws.run(
+        &["--strict", "--mode", "plan"],
+        &["send", r#"{"type":"hello","protocol":1}"#, "await-type", "welcome"],
+        None,
+    );
+    let w = o.received_json().into_iter().find(|v| v["type"] == "welcome").expect("welcome");
+    assert_eq!(w["mode"], "plan");
+}
+
+#[test]
+fn skills_last_one_turn_and_only_declared_ones_count() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &[
+            "send",
+            &bash("k1", "kubectl apply -f k1.yaml"),
+            "await",
+            "k1",
+            "send",
+            r#"{"type":"skill","name":"made-up","active":true}"#,
+            "send",
+            &bash("k2", "kubectl apply -f k2.yaml"),
+            "await",
+            "k2",
+            "send",
+            r#"{"type":"skill","name":"deploy","active":true}"#,
+            "send",
+            &bash("k3", "kubectl apply -f k3.yaml"),
+            "await",
+            "k3",
+            "send",
+            r#"{"type":"turn_end"}"#,
+            "send",
+            &bash("k4", "kubectl apply -f k4.yaml"),
+            "await",
+            "k4",
+        ],
+        None,
+    );
+    assert_denied(&o.decision("k1"), "strict", "reject_soft");
+    assert_denied(&o.decision("k2"), "strict", "reject_soft");
+    assert!(o.stderr.contains("made-up"), "{}", o.stderr);
+    assert_approved(&o.decision("k3"), "skill");
+    assert_denied(&o.decision("k4"), "strict", "reject_soft");
+}
+
+#[test]
+fn doom_loop_asks_on_the_third_identical_call() {
+    let ws = Ws::new(POLICY);
+    let r = req("x", "read_file", json!({"file_path":"a.txt"}));
+    let ops: Vec<String> = (1..=4)
+        .flat_map(|k| {
+            let line = r.replace("\"x\"", &format!("\"r{k}\""));
+            vec!["send".to_string(), line, "await".to_string(), format!("r{k}")]
+        })
+        .chain(["send".into(), req("r5", "read_file", json!({"file_path":"b.txt"})), "await".into(), "r5".into()])
+        .collect();
+    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+    let o = ws.run(&["--non-interactive"], &ops, None);
+    assert_approved(&o.decision("r1"), "safe");
+    assert_approved(&o.decision("r2"), "safe");
+    for id in ["r3", "r4"] {
+        let d = o.decision(id);
+        assert_denied(&d, "non_interactive", "reject_soft");
+        assert!(d["reason"].as_str().unwrap().contains("times in a row"), "{d:#}");
+    }
+    assert_approved(&o.decision("r5"), "safe");
+
+    // With `action: deny` the source is doom_loop.
+    let ws = Ws::new(&POLICY.replace("action: ask", "action: deny"));
+    let o = ws.run(&["--approve-all"], &ops, None);
+    assert_approved(&o.decision("r2"), "safe");
+    let d = o.decision("r3");
+    assert_denied(&d, "doom_loop", "reject_soft");
+    assert!(d["message"].as_str().unwrap().contains("loop"), "{d:#}");
+
+    // A doom-loop ask is a prompt: --approve-all approves it.
+    let ws = Ws::new(POLICY);
+    let o = ws.run(&["--approve-all"], &ops, None);
+    assert_approved(&o.decision("r3"), "approve_all");
+}
+
+#[test]
+fn stdin_is_forwarded_as_whole_lines_then_input_closed() {
+    let ws = Ws::new(POLICY);
+    let o =
+        ws.run(&["--strict"], &["await-type", "input_closed"], Some(b"first line\nsecond {line}\nno newline at end"));
+    o.assert_code(0);
+    assert_eq!(
+        o.received(),
+        vec!["first line", "second {line}", "no newline at end", r#"{"type":"input_closed"}"#],
+        "{:#?}",
+        o.log
+    );
+}
+
+#[test]
+fn stdin_lines_and_decisions_never_interleave() {
+    let ws = Ws::new(POLICY);
+    let mut input = Vec::new();
+    for k in 0..3000 {
+        input.extend_from_slice(format!("stdin line {k} {}\n", "x".repeat(k % 300)).as_bytes());
+    }
+    // One line longer than a read, to exercise the writer's part handling.
+    input.extend_from_slice(format!("long {}\n", "y".repeat(300_000)).as_bytes());
+    let o = ws.run(&["--strict"], &["flood", "400", "await-type", "input_closed"], Some(&input));
+    o.assert_code(0);
+    assert!(o.log.iter().any(|l| l == "# flood decisions=400"), "{:#?}", &o.log[o.log.len().saturating_sub(5)..]);
+    let mut stdin_lines = Vec::new();
+    for line in o.received() {
+        if line.starts_with('{') {
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            assert!(v["type"] == "decision" || v["type"] == "input_closed", "{v}");
+        } else {
+            stdin_lines.push(line);
+        }
+    }
+    let expected: Vec<String> = String::from_utf8(input).unwrap().lines().map(str::to_string).collect();
+    assert_eq!(stdin_lines.len(), expected.len());
+    assert!(stdin_lines == expected, "stdin lines arrived changed or out of order");
+}
+
+#[test]
+fn policy_reload_sends_policy_changed_and_keeps_the_last_good_policy() {
+    let ws = Ws::new(POLICY);
+    let flag1 = ws.path().join("flag1");
+    let flag2 = ws.path().join("flag2");
+    let cmd = ws.command(
+        &["run", "--strict"],
+        &[
+            "send",
+            &bash("p1", "npm test"),
+            "await",
+            "p1",
+            "note",
+            "first decided",
+            "wait-file",
+            flag1.to_str().unwrap(),
+            "send",
+            &bash("p2", "npm test"),
+            "await",
+            "p2",
+            "note",
+            "second decided",
+            "wait-file",
+            flag2.to_str().unwrap(),
+            "send",
+            &bash("p3", "npm test"),
+            "await",
+            "p3",
+        ],
+    );
+    let running = Running::start(cmd, None);
+    ws.wait_log("first decided");
+    // Now npm test is denied and `bash` itself is disabled.
+    std::fs::write(ws.path().join("host.yaml"), POLICY.replace("    - webfetch\n", "    - webfetch\n    - bash\n"))
+        .unwrap();
+    std::fs::write(&flag1, "").unwrap();
+    ws.wait_log("second decided");
+    std::fs::write(ws.path().join("host.yaml"), "version: 1\npermissions: [not, a, map\n").unwrap();
+    std::fs::write(&flag2, "").unwrap();
+    let o = running.finish(&ws);
+    o.assert_code(0);
+    assert_approved(&o.decision("p1"), "rule");
+    let changed: Vec<_> = o.received_json().into_iter().filter(|v| v["type"] == "policy_changed").collect();
+    assert_eq!(changed.len(), 1, "{:#?}", o.log);
+    assert!(changed[0]["disabled_tools"].as_array().unwrap().iter().any(|t| t == "bash"), "{:#}", changed[0]);
+    assert_denied(&o.decision("p2"), "rule", "reject_soft");
+    // The broken file is not used: p3 is decided by the last good policy.
+    assert_denied(&o.decision("p3"), "rule", "reject_soft");
+    assert!(o.stderr.contains("keeping the last good policy"), "{}", o.stderr);
+}
