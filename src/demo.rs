@@ -51,7 +51,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         pty: false,
         program: vec![exe.into_os_string(), "__demo-agent".into()],
     };
-    let interactive = !args.non_interactive && crate::approve::tty::LinePrompt::open(None).is_ok();
+    let interactive = !args.non_interactive && crate::approve::tty::TermPrompt::open(None).is_ok();
     // The agent inherits the working directory and this variable. Set before any thread of
     // this process exists (the supervisor starts its threads later).
     std::env::set_current_dir(&dir.0)?;

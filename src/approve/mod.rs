@@ -3,9 +3,9 @@
 //!
 //! The supervisor hands an [`Approver`] everything needed to show the call ([`PromptInfo`]) and
 //! gets an [`Answer`] back. Implementations here: the three non-interactive answers
-//! (`--approve-all`, `--strict`, no terminal) and a minimal line-based prompt on `/dev/tty`
-//! ([`tty::LinePrompt`]); the rich one-key prompt (issue 4) replaces the latter behind the same
-//! trait.
+//! (`--approve-all`, `--strict`, no terminal) and the one-key prompt on `/dev/tty`
+//! ([`tty::TermPrompt`]), built from: [`view`] (what kind of call it is), [`present`] (what is
+//! shown, a pure function), [`term`] (raw mode and keys), [`pager`] (`v`).
 //!
 //! An approver must not decide policy (the chain already ran), write to the agent, or touch
 //! gate's stdin/stdout: while [`Approver::uses_terminal`] is true the supervisor pauses stdin
@@ -13,7 +13,13 @@
 //! It must never turn an error into an approval: every failure is an [`ApproveError`], which
 //! the supervisor answers with a denial.
 
+pub mod pager;
+pub mod present;
+pub mod term;
 pub mod tty;
+pub mod view;
+
+pub use view::{FileNow, Shape};
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,6 +33,8 @@ pub struct PromptInfo<'a> {
     /// The request id, for people.
     pub id: &'a str,
     pub call: &'a Call,
+    /// How to show it (shell, edit, other), read from the policy's tool table.
+    pub shape: &'a Shape,
     /// The policy's decision (verdict `ask`), with its layer, reason and shell parts.
     pub decision: &'a Decision,
     /// The calls queued behind this one in the same batch.
@@ -198,7 +206,7 @@ pub fn choose(args: &RunArgs) -> Box<dyn Approver> {
     if args.non_interactive {
         return Box::new(NonInteractive { requested: true });
     }
-    match tty::LinePrompt::open(args.prompt_timeout.map(std::time::Duration::from_secs)) {
+    match tty::TermPrompt::open(args.prompt_timeout.map(std::time::Duration::from_secs)) {
         Ok(p) => Box::new(p),
         Err(_) => Box::new(NonInteractive { requested: false }),
     }

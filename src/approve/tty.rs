@@ -1,61 +1,89 @@
-//! A minimal line-based prompt on the controlling terminal (`/dev/tty`), so that `gate run` at
-//! a terminal works end to end: it shows the call and reads one of `y s a n h` and Enter.
-//! Issue 4 replaces it with the one-key rich prompt behind the same [`Approver`] trait.
+//! The one-key prompt on the controlling terminal (`/dev/tty`), used by `gate run` when the
+//! chain ends at "prompt" and a terminal is there, even when gate's stdin and stdout are pipes.
 //!
-//! It reads and writes `/dev/tty` only, never gate's stdin or stdout (those may be pipes, and
-//! while it is open the supervisor keeps them off the terminal). It never approves on an error,
-//! an end of file or garbage: it asks again, or returns an error that the supervisor denies.
+//! It shows the call ([`super::present`]), then reads one key in raw mode ([`super::term`]):
+//! `y` once, `s` session, `a` always, `n` reject and go on (then one line of optional
+//! feedback, Enter for none), `h` reject and stop the batch, `v` the whole content in the
+//! pager ([`super::pager`]) and back. Ctrl-C (as a key, or as SIGINT through
+//! [`Cancel::interrupted`]) rejects and stops the batch; `--prompt-timeout` denies when nobody
+//! answers. Any other key, several keys at once (a paste) or an escape sequence shows the keys
+//! again and never approves. What was typed before the prompt appeared is thrown away.
+//!
+//! It reads and writes `/dev/tty` only, never gate's stdin or stdout (the supervisor keeps
+//! those off the terminal while it is open). It never approves on an error: a terminal that
+//! closes, fails or cannot be put in raw mode is an [`ApproveError`], which the supervisor
+//! answers with a denial. The terminal's settings are restored after every prompt, whatever
+//! the way out (return, error, Ctrl-C, panic).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
-use super::{Answer, ApproveError, Approver, Cancel, PromptInfo, Reply};
-use crate::policy::Verdict;
+use super::present::{self, colour_wanted};
+use super::term::{self, Key, Keys, RawMode};
+use super::view::FileNow;
+use super::{pager, Answer, ApproveError, Approver, Cancel, PromptInfo, Reply};
 use crate::supervise::sys;
 
-/// The line prompt. Holds `/dev/tty` open for the whole run.
-pub struct LinePrompt {
+pub use super::present::{sanitize, summarize};
+
+/// The longest feedback line kept, in bytes.
+pub const MAX_FEEDBACK: usize = 4096;
+
+/// The terminal prompt. Holds `/dev/tty` open for the whole run.
+pub struct TermPrompt {
     tty: File,
     timeout: Option<Duration>,
+    color: bool,
+    pager: Option<String>,
 }
 
-enum LineRead {
-    Line(String),
+/// What a wait for keys ended with.
+enum Got {
+    Keys(Vec<Key>),
     Interrupted,
     TimedOut,
 }
 
-impl LinePrompt {
-    /// Open the controlling terminal. Fails when gate has none: then gate is non-interactive.
-    pub fn open(timeout: Option<Duration>) -> io::Result<LinePrompt> {
+impl TermPrompt {
+    /// Open the controlling terminal. Fails when gate has none (or it is not a terminal):
+    /// then gate is non-interactive.
+    pub fn open(timeout: Option<Duration>) -> io::Result<TermPrompt> {
         let tty = OpenOptions::new().read(true).write(true).open("/dev/tty")?;
-        Ok(LinePrompt { tty, timeout })
+        if !term::is_terminal(&tty) {
+            return Err(io::Error::other("/dev/tty is not a terminal"));
+        }
+        let env = |k: &str| std::env::var(k).ok();
+        let color = colour_wanted(true, env("TERM").as_deref(), env("NO_COLOR").as_deref(), env("CLICOLOR").as_deref());
+        term::install_panic_hook();
+        Ok(TermPrompt { tty, timeout, color, pager: env("PAGER") })
     }
 
-    fn say(&mut self, text: &str) -> Result<(), ApproveError> {
-        self.tty
-            .write_all(text.as_bytes())
-            .and_then(|_| self.tty.flush())
+    fn say(&self, text: &str) -> Result<(), ApproveError> {
+        let mut t = &self.tty;
+        t.write_all(text.as_bytes())
+            .and_then(|_| t.flush())
             .map_err(|e| ApproveError::Terminal(format!("cannot write to the terminal: {e}")))
     }
 
-    fn read_line(&mut self, cancel: &Cancel, deadline: Option<Instant>) -> Result<LineRead, ApproveError> {
+    fn width(&self) -> usize {
+        term::width(&self.tty).unwrap_or(80)
+    }
+
+    /// Wait for the next keys, watching for a dead agent, SIGINT and the deadline.
+    fn wait_keys(&self, keys: &mut Keys, cancel: &Cancel, deadline: Option<Instant>) -> Result<Got, ApproveError> {
         let fd = self.tty.as_raw_fd();
-        let mut line = Vec::new();
-        let mut buf = [0u8; 512];
+        let mut buf = [0u8; 256];
         loop {
             if cancel.agent_gone() {
                 return Err(ApproveError::AgentGone);
             }
             if cancel.interrupted() {
-                return Ok(LineRead::Interrupted);
+                return Ok(Got::Interrupted);
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Ok(LineRead::TimedOut);
+                return Ok(Got::TimedOut);
             }
             let ready = sys::poll_readable(&[fd], 100)
                 .map_err(|e| ApproveError::Terminal(format!("cannot wait for the terminal: {e}")))?;
@@ -65,145 +93,194 @@ impl LinePrompt {
             let n = match sys::read_fd(fd, &mut buf) {
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted || e.kind() == io::ErrorKind::WouldBlock => continue,
-                Err(e) => return Err(ApproveError::Terminal(format!("cannot read the terminal: {e}"))),
+                Err(e) => return Err(ApproveError::Terminal(format!("the terminal was lost: {e}"))),
             };
             if n == 0 {
-                return Err(ApproveError::Terminal("the terminal closed".into()));
+                return Err(ApproveError::Terminal("the terminal was lost (it closed)".into()));
             }
-            line.extend_from_slice(&buf[..n]);
-            if let Some(pos) = line.iter().position(|&b| b == b'\n') {
-                line.truncate(pos);
-                return Ok(LineRead::Line(String::from_utf8_lossy(&line).trim().to_string()));
-            }
-            if line.len() > 4096 {
-                line.clear();
+            let got = keys.feed(&buf[..n]);
+            if !got.is_empty() {
+                return Ok(Got::Keys(got));
             }
         }
     }
 
-    fn feedback(&mut self, cancel: &Cancel, deadline: Option<Instant>) -> Result<Option<String>, ApproveError> {
+    /// One line of feedback, edited in raw mode: Enter ends it, Backspace and Ctrl-U edit,
+    /// Ctrl-C stops the batch. `None` for an empty line.
+    fn feedback(
+        &self,
+        keys: &mut Keys,
+        cancel: &Cancel,
+        deadline: Option<Instant>,
+    ) -> Result<Result<Option<String>, Got>, ApproveError> {
         self.say("  feedback for the agent (Enter for none): ")?;
-        match self.read_line(cancel, deadline)? {
-            LineRead::Line(l) if !l.is_empty() => Ok(Some(l)),
-            _ => Ok(None),
+        let mut line = String::new();
+        loop {
+            let got = match self.wait_keys(keys, cancel, deadline)? {
+                Got::Keys(k) => k,
+                other => {
+                    self.say("\n")?;
+                    return Ok(Err(other));
+                }
+            };
+            for k in got {
+                match k {
+                    Key::Enter => {
+                        self.say("\n")?;
+                        let l = line.trim().to_string();
+                        return Ok(Ok((!l.is_empty()).then_some(l)));
+                    }
+                    Key::CtrlC => {
+                        self.say("\n")?;
+                        return Ok(Err(Got::Interrupted));
+                    }
+                    Key::Backspace => {
+                        if line.pop().is_some() {
+                            self.say("\u{8} \u{8}")?;
+                        }
+                    }
+                    Key::KillLine => {
+                        let n = console::measure_text_width(&line);
+                        line.clear();
+                        self.say(&"\u{8} \u{8}".repeat(n))?;
+                    }
+                    Key::Char(c) if line.len() + c.len_utf8() <= MAX_FEEDBACK && !c.is_control() => {
+                        line.push(c);
+                        self.say(&sanitize(&c.to_string()))?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn interrupted(&self) -> Result<Reply, ApproveError> {
+        self.say("\n  Ctrl-C: rejected, and the rest of the batch is stopped.\n")?;
+        Ok(Reply {
+            answer: Answer::RejectHard { feedback: None },
+            source: "user",
+            reason: Some("Ctrl-C at the prompt".into()),
+        })
+    }
+
+    fn timed_out(&self) -> Result<Reply, ApproveError> {
+        let secs = self.timeout.map(|t| t.as_secs()).unwrap_or(0);
+        self.say(&format!("\n  nobody answered within {secs} s: rejected.\n"))?;
+        Ok(Reply {
+            answer: Answer::RejectSoft { feedback: None },
+            source: "non_interactive",
+            reason: Some(format!("nobody answered within {secs} s (--prompt-timeout)")),
+        })
+    }
+
+    fn ask_raw(&self, raw: &RawMode, info: &PromptInfo) -> Result<Reply, ApproveError> {
+        let width = self.width();
+        let now = FileNow::for_shape(info.shape);
+        let help = present::key_help(width, self.color);
+        // What was typed before the question was shown is not an answer to it.
+        let _ = term::discard_typeahead(&self.tty);
+        self.say(&present::render(info, &now, width, self.color))?;
+        self.say(&help)?;
+        let mut deadline = self.timeout.map(|t| Instant::now() + t);
+        let mut keys = Keys::default();
+        loop {
+            let got = match self.wait_keys(&mut keys, info.cancel, deadline)? {
+                Got::Keys(k) => k,
+                Got::Interrupted => return self.interrupted(),
+                Got::TimedOut => return self.timed_out(),
+            };
+            let key = match got.as_slice() {
+                [k] => k.clone(),
+                _ => {
+                    self.say("\n  several keys arrived at once (a paste?); none is taken as an answer\n")?;
+                    self.say(&help)?;
+                    continue;
+                }
+            };
+            let c = match key {
+                Key::CtrlC => return self.interrupted(),
+                Key::Char(c) => c.to_ascii_lowercase(),
+                _ => '?',
+            };
+            let stored = |what: &str| -> String {
+                if info.suggested.is_empty() {
+                    "yes, once (nothing can be stored for this call)".to_string()
+                } else {
+                    let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
+                    format!("{what}; stores {}", pats.join(", "))
+                }
+            };
+            match c {
+                'y' => {
+                    self.say("y\n  approved once\n")?;
+                    return Ok(Reply::user(Answer::Once));
+                }
+                's' => {
+                    self.say(&format!("s\n  approved for this session: {}\n", stored("yes, this session")))?;
+                    return Ok(Reply::user(Answer::Session));
+                }
+                'a' => {
+                    self.say(&format!("a\n  approved always: {}\n", stored("yes, always")))?;
+                    return Ok(Reply::user(Answer::Always));
+                }
+                'n' => {
+                    self.say("n\n")?;
+                    return match self.feedback(&mut keys, info.cancel, deadline)? {
+                        Ok(feedback) => {
+                            self.say("  rejected\n")?;
+                            Ok(Reply::user(Answer::RejectSoft { feedback }))
+                        }
+                        Err(Got::Interrupted) => self.interrupted(),
+                        Err(_) => {
+                            // Rejected already; nobody finished the feedback in time.
+                            self.say("  rejected (no feedback in time)\n")?;
+                            Ok(Reply::user(Answer::RejectSoft { feedback: None }))
+                        }
+                    };
+                }
+                'h' => {
+                    self.say("h\n  rejected, and the rest of the batch is stopped\n")?;
+                    return Ok(Reply::user(Answer::RejectHard { feedback: None }));
+                }
+                'v' => {
+                    self.say("v\n")?;
+                    let text = present::full_text(info, &now);
+                    let shown = raw
+                        .suspended(|| pager::show(&self.tty, &text, self.pager.as_deref()))
+                        .map_err(|e| ApproveError::Terminal(format!("cannot hand the terminal to the pager: {e}")))?
+                        .map_err(|e| ApproveError::Terminal(format!("cannot show the content: {e}")))?;
+                    let _ = shown;
+                    // Ctrl-C inside the pager was the pager's, not an answer here.
+                    info.cancel.set_prompt_open(true);
+                    // Someone is there: the timeout starts again.
+                    deadline = self.timeout.map(|t| Instant::now() + t);
+                    let _ = term::discard_typeahead(&self.tty);
+                    self.say(&format!(
+                        "  back at the prompt for {} (request {})\n",
+                        sanitize(&info.call.tool),
+                        sanitize(info.id)
+                    ))?;
+                    self.say(&help)?;
+                }
+                _ => {
+                    self.say("\n  that key is not an answer; press one of these:\n")?;
+                    self.say(&help)?;
+                }
+            }
         }
     }
 }
 
-impl Approver for LinePrompt {
+impl Approver for TermPrompt {
     fn uses_terminal(&self) -> bool {
         true
     }
 
     fn ask(&mut self, info: &PromptInfo) -> Result<Reply, ApproveError> {
-        let deadline = self.timeout.map(|t| Instant::now() + t);
-        self.say(&render(info))?;
-        loop {
-            self.say("  [y] once  [s] session  [a] always  [n] reject  [h] reject and stop the batch > ")?;
-            let line = match self.read_line(info.cancel, deadline)? {
-                LineRead::Line(l) => l,
-                LineRead::Interrupted => {
-                    self.say("\n  Ctrl-C: rejected, and the rest of the batch stopped.\n")?;
-                    return Ok(Reply {
-                        answer: Answer::RejectHard { feedback: None },
-                        source: "user",
-                        reason: Some("Ctrl-C at the prompt".into()),
-                    });
-                }
-                LineRead::TimedOut => {
-                    self.say("\n  no answer in time: rejected.\n")?;
-                    return Ok(Reply {
-                        answer: Answer::RejectSoft { feedback: None },
-                        source: "non_interactive",
-                        reason: Some(format!(
-                            "nobody answered within {} s (--prompt-timeout)",
-                            self.timeout.map(|t| t.as_secs()).unwrap_or(0)
-                        )),
-                    });
-                }
-            };
-            let answer = match line.to_ascii_lowercase().as_str() {
-                "y" | "yes" => Answer::Once,
-                "s" => Answer::Session,
-                "a" => Answer::Always,
-                "n" | "no" => Answer::RejectSoft { feedback: self.feedback(info.cancel, deadline)? },
-                "h" => Answer::RejectHard { feedback: self.feedback(info.cancel, deadline)? },
-                _ => {
-                    self.say("  please answer y, s, a, n or h, then Enter\n")?;
-                    continue;
-                }
-            };
-            return Ok(Reply::user(answer));
-        }
+        let raw = RawMode::enter(&self.tty)
+            .map_err(|e| ApproveError::Terminal(format!("cannot put the terminal in raw mode: {e}")))?;
+        let reply = self.ask_raw(&raw, info);
+        drop(raw);
+        reply
     }
-}
-
-/// Control characters from the agent must not reach the terminal raw (escape sequences).
-pub fn sanitize(s: &str) -> String {
-    s.chars().flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] }).collect()
-}
-
-fn cut(s: String, max: usize) -> String {
-    if s.chars().count() <= max {
-        s
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push_str(" [...]");
-        t
-    }
-}
-
-/// One call in a line: `bash $ npm build`, `write config.json`, or compact JSON.
-pub fn summarize(tool: &str, args: &Value) -> String {
-    let body = if let Some(c) = args.get("command").and_then(Value::as_str) {
-        format!("$ {c}")
-    } else if let Some(p) = args.get("file_path").or_else(|| args.get("path")).and_then(Value::as_str) {
-        p.to_string()
-    } else {
-        args.to_string()
-    };
-    sanitize(&cut(format!("{tool} {body}"), 160))
-}
-
-/// The text shown before the question.
-pub fn render(info: &PromptInfo) -> String {
-    let mut s = String::new();
-    let call = info.call;
-    s.push_str(&format!("\ngate: the agent wants to use {} (request {})\n", sanitize(&call.tool), sanitize(info.id)));
-    if let Some(cmd) = call.arguments.get("command").and_then(Value::as_str) {
-        s.push_str(&format!("  $ {}\n", sanitize(&cut(cmd.to_string(), 2000))));
-        s.push_str(&format!("    in {}\n", sanitize(&info.cwd.display().to_string())));
-    } else if let Some(p) = call.arguments.get("file_path").and_then(Value::as_str) {
-        let size = call.arguments.get("content").and_then(Value::as_str).map(str::len);
-        match size {
-            Some(n) => s.push_str(&format!("  file {} ({n} bytes of new content)\n", sanitize(p))),
-            None => s.push_str(&format!("  file {}\n", sanitize(p))),
-        }
-    } else {
-        s.push_str(&format!("  arguments {}\n", sanitize(&cut(call.arguments.to_string(), 600))));
-    }
-    if let Some(parts) = &info.decision.parts {
-        for p in parts {
-            let mark = match p.decision {
-                Verdict::Allow => "ok ",
-                Verdict::Ask => "ask",
-                Verdict::Deny => "NO ",
-            };
-            let by = p.rule.clone().unwrap_or_else(|| format!("layer {}", p.layer));
-            s.push_str(&format!("    {mark} {}   ({})\n", sanitize(&p.command), sanitize(&by)));
-        }
-    }
-    s.push_str(&format!("  why: {} (layer {})\n", sanitize(&super::why(info.decision)), info.decision.layer));
-    if !info.batch_remaining.is_empty() {
-        let items: Vec<String> =
-            info.batch_remaining.iter().take(5).map(|b| summarize(&b.tool, &b.arguments)).collect();
-        s.push_str(&format!("  queued in this batch ({}): {}\n", info.batch_remaining.len(), items.join("; ")));
-    }
-    if info.suggested.is_empty() {
-        s.push_str("  s/a: no pattern to remember for this call (they approve it once)\n");
-    } else {
-        let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
-        s.push_str(&format!("  s/a would remember: {}\n", pats.join(", ")));
-    }
-    s
 }

@@ -220,9 +220,11 @@ impl Session {
         }
         let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
         let id_text = protocol::id_display(id);
+        let shape = crate::approve::Shape::of(&self.policy, call);
         let info = PromptInfo {
             id: &id_text,
             call,
+            shape: &shape,
             decision: d,
             batch_remaining: batch,
             suggested: &suggested,
