@@ -89,29 +89,57 @@ impl Out {
     }
 
     /// One logical line of spans (already clean of control characters), wrapped to the
-    /// width; continuation lines start with `cont` spaces.
+    /// width, at a space when there is one in the last third of the line; continuation lines
+    /// start with `cont` spaces.
     fn line(&mut self, spans: &[(St, &str)], cont: usize) {
         let cont = cont.min(self.width / 2);
+        let chars: Vec<(char, St, usize)> =
+            spans.iter().flat_map(|(st, t)| t.chars().map(move |c| (c, *st, c.width().unwrap_or(0)))).collect();
+        let mut start = 0usize;
         let mut col = 0usize;
-        for (st, text) in spans {
-            let mut piece = String::new();
-            for ch in text.chars() {
-                let w = ch.width().unwrap_or(0);
-                if col + w > self.width && col > cont {
-                    let painted = self.paint(*st, &piece);
-                    self.buf.push_str(&painted);
-                    piece.clear();
-                    self.buf.push('\n');
-                    self.buf.push_str(&" ".repeat(cont));
-                    col = cont;
-                }
-                piece.push(ch);
-                col += w;
+        loop {
+            // The longest run from `start` that fits (at least one character).
+            let mut end = start;
+            let mut w = col;
+            while end < chars.len() && (w + chars[end].2 <= self.width || end == start) {
+                w += chars[end].2;
+                end += 1;
             }
-            let painted = self.paint(*st, &piece);
+            let mut next = end;
+            if end < chars.len() {
+                let room = self.width.saturating_sub(col);
+                if let Some(k) = (start + 1..end).rev().find(|&k| chars[k].0 == ' ') {
+                    let used: usize = chars[start..k].iter().map(|c| c.2).sum();
+                    if used * 3 >= room * 2 {
+                        end = k;
+                        next = k + 1;
+                    }
+                }
+            }
+            self.paint_run(&chars[start..end]);
+            self.buf.push('\n');
+            if next >= chars.len() {
+                return;
+            }
+            self.buf.push_str(&" ".repeat(cont));
+            col = cont;
+            start = next;
+        }
+    }
+
+    /// Characters of one physical line, each run of one style painted once.
+    fn paint_run(&mut self, run: &[(char, St, usize)]) {
+        let mut i = 0;
+        while i < run.len() {
+            let st = run[i].1;
+            let mut piece = String::new();
+            while i < run.len() && run[i].1 == st {
+                piece.push(run[i].0);
+                i += 1;
+            }
+            let painted = self.paint(st, &piece);
             self.buf.push_str(&painted);
         }
-        self.buf.push('\n');
     }
 
     fn plain(&mut self, text: &str, cont: usize) {
