@@ -353,3 +353,41 @@ fn keys_typed_before_the_prompt_appeared_are_not_answers() {
     assert_denied(&f.outcome.decision("c1"), "user", "reject_soft");
     f.assert_restored();
 }
+
+#[test]
+fn a_terminal_that_goes_away_mid_prompt_denies_with_a_reason() {
+    let ws = Ws::new(POLICY);
+    // The agent ignores the SIGHUP that gate passes on, so it is still there to read the answer.
+    let o = [vec![s("ignore"), s("1")], one("c1", bash("c1", "npm run build"))].concat();
+    let setup = Setup { gate_args: &["--kill-grace", "60"], ..Setup::default() };
+    let Some(mut t) = start(&ws, setup, &ops(&o)) else { return };
+    t.wait_for(KEYS);
+    t.hang_up();
+    ws.wait_log(r#""id":"c1""#);
+    let d: serde_json::Value = ws
+        .log()
+        .iter()
+        .filter_map(|l| l.strip_prefix("< "))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["id"] == "c1")
+        .unwrap();
+    assert_denied(&d, "error", "reject_soft");
+    assert!(d["reason"].as_str().unwrap().contains("terminal"), "{d:#}");
+}
+
+#[test]
+fn an_always_approval_never_beats_an_ask_rule() {
+    let ws = Ws::new(POLICY);
+    let o = one("c1", bash("c1", "git push origin main"));
+    let Some(mut t) = start(&ws, Setup::default(), &ops(&o)) else { return };
+    t.wait_for(KEYS);
+    assert!(t.screen().contains("an ask rule matches this call: it will still be asked every time"), "{}", t.screen());
+    t.key('a');
+    let f = t.finish(&ws);
+    assert_approved(&f.outcome.decision("c1"), "user");
+    let stored = std::fs::read_to_string(ws.path().join(".gate/approvals.yaml")).unwrap();
+    assert!(stored.contains("Bash(git push *)"), "{stored}");
+    // Stored, and still asked: with --strict that is a denial, not an "always" approval.
+    let later = ws.run(&["--strict"], &["send", &bash("c2", "git push origin main"), "await", "c2"], None);
+    assert_denied(&later.decision("c2"), "strict", "reject_soft");
+}

@@ -134,13 +134,12 @@ impl TermPrompt {
                         self.say("\n")?;
                         return Ok(Err(Got::Interrupted));
                     }
-                    Key::Backspace => {
-                        if line.pop().is_some() {
-                            self.say("\u{8} \u{8}")?;
-                        }
+                    Key::Backspace if !line.is_empty() => {
+                        let gone = line.pop().map(|c| sanitize(&c.to_string())).unwrap_or_default();
+                        self.say(&"\u{8} \u{8}".repeat(console::measure_text_width(&gone)))?;
                     }
                     Key::KillLine => {
-                        let n = console::measure_text_width(&line);
+                        let n = console::measure_text_width(&sanitize(&line));
                         line.clear();
                         self.say(&"\u{8} \u{8}".repeat(n))?;
                     }

@@ -51,7 +51,10 @@ pub fn start(ws: &Ws, setup: Setup, ops: &[&str]) -> Option<Term> {
     if !have_script() {
         return None;
     }
-    let mut gate = format!("{} run --kill-grace 1", quote(GATE));
+    let mut gate = format!("{} run", quote(GATE));
+    if !setup.gate_args.contains(&"--kill-grace") {
+        gate.push_str(" --kill-grace 1");
+    }
     for a in setup.gate_args {
         gate.push(' ');
         gate.push_str(&quote(a));
@@ -162,6 +165,12 @@ impl Term {
         self.wait_file("tty.during")
     }
 
+    /// The terminal goes away: `script`, which holds the pty's master side, is killed.
+    pub fn hang_up(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Create a file in the workspace (the agent's `wait-file`).
     pub fn touch(&self, name: &str) {
         std::fs::write(self.dir.join(name), "").unwrap();
@@ -190,6 +199,17 @@ impl Term {
             screen,
             before: self.file("tty.before").unwrap_or_default(),
             after: self.file("tty.after").unwrap_or_default(),
+        }
+    }
+}
+
+impl Drop for Term {
+    /// A failed test must not leave gate and its agent behind: hanging up the terminal ends
+    /// them (gate passes SIGHUP on).
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
     }
 }
