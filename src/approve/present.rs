@@ -30,6 +30,8 @@ pub const PREVIEW_LINES: usize = 50;
 pub const DIFF_LINES: usize = 80;
 /// Lines of JSON arguments shown before the rest is left to `v`.
 pub const JSON_LINES: usize = 50;
+/// The most time spent looking for the shortest diff.
+pub const DIFF_TIME: std::time::Duration = std::time::Duration::from_millis(250);
 /// Calls of the batch listed by name.
 pub const BATCH_SHOWN: usize = 5;
 /// The narrowest width laid out for.
@@ -466,7 +468,9 @@ fn diff(o: &mut Out, tool: &str, path: &str, old: &str, new: &str, full: bool, e
         extra(o);
         return;
     }
-    let td = TextDiff::from_lines(old, new);
+    // A deadline keeps a pathological diff (every line of a huge file changed) from holding
+    // the prompt: past it the diff is still exact, only not the shortest one.
+    let td = TextDiff::configure().timeout(DIFF_TIME).diff_lines(old, new);
     let (mut added, mut removed) = (0usize, 0usize);
     for c in td.iter_all_changes() {
         match c.tag() {
