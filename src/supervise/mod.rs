@@ -242,15 +242,7 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
     let grace = prep.kill_grace;
-    let session = prep.into_session(Wiring {
-        to_agent,
-        open,
-        budget,
-        cancel,
-        stdin_pause: pause,
-        term,
-        handoff: None,
-    });
+    let session = prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None });
     session.run(ev_rx);
     drop(watcher);
 

@@ -35,7 +35,9 @@ use super::reader::{self, Event, Passthrough, Reader};
 use super::session::Handoff;
 use super::socket::{self, Accepted, SideChannel};
 use super::writer::{self, Pause};
-use super::{exit_code, reap_group, spawn_signal_thread, spawn_waiter, start_watcher, sys, ExitWatch, Prepared, Wiring};
+use super::{
+    exit_code, reap_group, spawn_signal_thread, spawn_waiter, start_watcher, sys, ExitWatch, Prepared, Wiring,
+};
 use crate::approve::Cancel;
 use crate::cli::RunArgs;
 
@@ -161,11 +163,7 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     // The protocol: gate's lines wait for the connection; the reader waits for it too.
     let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
     let (conn_tx, conn_rx) = mpsc::channel::<UnixStream>();
-    thread::Builder::new().name("socket-out".into()).spawn(move || match conn_rx.recv() {
-        Ok(stream) => writer::run_writer(stream, to_agent_rx),
-        // The agent never connected: nothing can be delivered; drain until the session ends.
-        Err(_) => while to_agent_rx.recv().is_ok() {},
-    })?;
+    thread::Builder::new().name("socket-out".into()).spawn(move || socket_out(conn_rx, to_agent_rx))?;
 
     let max_line = prep.max_line;
     let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
@@ -195,13 +193,7 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
         }
     })?;
 
-    let handoff = PtyHandoff {
-        raw: raw.clone(),
-        screen,
-        master_fd,
-        pgid,
-        stdout_is_tty,
-    };
+    let handoff = PtyHandoff { raw: raw.clone(), screen, master_fd, pgid, stdout_is_tty };
     let grace = prep.kill_grace;
     let session = prep.into_session(Wiring {
         to_agent,
@@ -225,6 +217,33 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
         Some(s) => exit_code(s),
         None => 1,
     })
+}
+
+/// Write gate's lines to the agent's connection. Before it connects only `policy_changed` can
+/// be sent (there is no request to answer): the newest one is kept for it and the session never
+/// waits. If it never connects, lines are dropped until the session ends.
+fn socket_out(conn: mpsc::Receiver<UnixStream>, rx: mpsc::Receiver<writer::ToAgent>) {
+    let mut latest: Option<writer::ToAgent> = None;
+    loop {
+        match conn.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(mut stream) => {
+                if let Some(writer::ToAgent::Gate(line)) = latest.take() {
+                    let _ = stream.write_all(&line);
+                }
+                writer::run_writer(stream, rx);
+                return;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                while let Ok(m) = rx.try_recv() {
+                    latest = Some(m);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                while rx.recv().is_ok() {}
+                return;
+            }
+        }
+    }
 }
 
 /// Copy the agent's terminal output to gate's stdout until the pty closes, or until the agent

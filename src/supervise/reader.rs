@@ -333,7 +333,9 @@ impl Reader {
         if self.passthrough == Passthrough::Discard {
             if !bytes.is_empty() && !self.warned_discard {
                 self.warned_discard = true;
-                eprintln!("gate: ignoring text on GATE_SOCKET that is not a protocol line (only SPEC 2 lines go there)");
+                eprintln!(
+                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only SPEC 2 lines go there)"
+                );
             }
             return;
         }

@@ -16,7 +16,6 @@ use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
-
 use serde_json::Value;
 
 use super::audit::{Audit, Record};
@@ -342,9 +341,7 @@ impl Session {
             };
             let tools = if disabled.is_empty() { "none".to_string() } else { disabled.join(", ") };
             eprintln!("gate: {what} changed; the new policy is in force (disabled tools: {tools})");
-            // Informational: never block the session on it (in --pty mode the agent may not
-            // have connected yet).
-            let _ = self.to_agent.try_send(ToAgent::Gate(protocol::policy_changed_line(&disabled)));
+            self.send(protocol::policy_changed_line(&disabled));
         }
         for m in parked.messages {
             eprintln!("gate: {m}");

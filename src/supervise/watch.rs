@@ -135,7 +135,9 @@ impl Shared {
             Ok(Err(e)) => {
                 // A broken file never replaces a good policy. A good one parked earlier and not
                 // yet taken stays: it is the last good policy.
-                parked.messages.push(format!("{changed} changed but cannot be used; keeping the last good policy:\n{e}"));
+                parked
+                    .messages
+                    .push(format!("{changed} changed but cannot be used; keeping the last good policy:\n{e}"));
             }
             Err(_) => {
                 parked.messages.push(format!(
@@ -246,9 +248,9 @@ pub fn start(shared: Arc<Shared>, wake: Sender<Event>) -> anyhow::Result<Watcher
         while let Ok(msg) = rx.recv() {
             let relevant = match msg {
                 Msg::Stop => break,
-                Msg::Events(Ok(events)) => events
-                    .iter()
-                    .any(|e| e.need_rescan() || e.paths.iter().any(|p| shared.relevant(p, &interesting))),
+                Msg::Events(Ok(events)) => {
+                    events.iter().any(|e| e.need_rescan() || e.paths.iter().any(|p| shared.relevant(p, &interesting)))
+                }
                 Msg::Events(Err(errors)) => {
                     if !warned {
                         warned = true;
@@ -278,11 +280,7 @@ pub fn start(shared: Arc<Shared>, wake: Sender<Event>) -> anyhow::Result<Watcher
     Ok(Watcher { tx, thread: Some(thread) })
 }
 
-fn watch_gate_dir(
-    d: &mut Debouncer<RecommendedWatcher, RecommendedCache>,
-    gate_dir: &Path,
-    was_watched: bool,
-) -> bool {
+fn watch_gate_dir(d: &mut Debouncer<RecommendedWatcher, RecommendedCache>, gate_dir: &Path, was_watched: bool) -> bool {
     if was_watched {
         let _ = d.unwatch(gate_dir);
     }
