@@ -23,6 +23,7 @@
 //! | `note TEXT` | log `# TEXT` |
 //! | `wait-file PATH` | wait until PATH exists |
 //! | `spam N` | write N plain lines to stdout |
+//! | `env NAME` | log `# env NAME=VALUE` |
 //! | `connect` | connect to `$GATE_SOCKET`: from then on `send`, `raw`, `await`, ... use the socket |
 //! | `connect-again` | try a second connection to `$GATE_SOCKET` and log whether it worked |
 //! | `print TEXT` | write TEXT and `\n` to stdout (the terminal, whatever `connect` did) |
@@ -310,6 +311,12 @@ fn main() {
                 }
                 let _ = o.flush();
                 i += 1;
+            }
+            "env" => {
+                let name = arg(i);
+                i += 1;
+                let v = std::env::var_os(&name).map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+                log(&format!("# env {name}={v}"));
             }
             "connect" => match std::env::var_os("GATE_SOCKET") {
                 None => log("# no GATE_SOCKET"),
