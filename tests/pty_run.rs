@@ -294,3 +294,46 @@ fn sigterm_to_gate_ends_the_agent_and_restores_the_terminal() {
     let socket = socket_of(&ws);
     assert!(!Path::new(&socket).parent().unwrap().exists(), "socket directory left behind");
 }
+
+#[test]
+fn ctrl_c_at_a_prompt_answers_the_prompt_not_the_agent() {
+    let ws = Ws::new(POLICY);
+    let mut ops = strs(&["print", "asking", "connect", "send"]);
+    ops.extend([bash("i1", "git push origin main"), "await".into(), "i1".into(), "exit".into(), "0".into()]);
+    let mut term = Term::start(&ws, &[], &ops, size(24, 80));
+    term.wait_screen("git push origin main");
+    // The terminal is cooked while the prompt asks: ^C is gate's SIGINT, and the open prompt
+    // takes it (reject and stop the batch); the agent lives on and exits 0.
+    term.type_keys(&[3]);
+    let (code, screen, term) = term.finish(&ws);
+    assert_eq!(code, 0, "screen:\n{screen}");
+    let o = Outcome { code: Some(0), signal: None, stdout: Vec::new(), stderr: screen, log: ws.log() };
+    assert_denied(&o.decision("i1"), "user", "reject_hard");
+    term.assert_restored();
+}
+
+#[test]
+fn without_a_terminal_the_agent_still_gets_one() {
+    // gate in its own session with no terminal (as in CI): the agent's pty is 24x80, its
+    // output reaches gate's stdout, prompts are answered non-interactively.
+    let ws = Ws::new(POLICY);
+    let mut ops = strs(&["tty-check", "print", "plain output", "connect", "send"]);
+    ops.extend([bash("n1", "git push origin main"), "await".into(), "n1".into(), "exit".into(), "3".into()]);
+    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+    let o = ws.run(&["--pty"], &ops, None);
+    o.assert_code(3);
+    assert!(o.log.contains(&"# tty stdin=true stdout=true size=24x80".to_string()), "{:#?}", o.log);
+    assert!(o.stdout_str().contains("plain output"), "{}", o.stdout_str());
+    assert_denied(&o.decision("n1"), "non_interactive", "reject_soft");
+}
+
+#[test]
+fn an_agent_that_never_connects_is_supervised_all_the_same() {
+    let ws = Ws::new(POLICY);
+    let ops = ["env", "GATE_SOCKET", "print", "a plain terminal program", "exit", "5"];
+    let o = ws.run(&["--pty"], &ops, None);
+    o.assert_code(5);
+    assert!(o.stdout_str().contains("a plain terminal program"), "{}", o.stdout_str());
+    let socket = socket_of(&ws);
+    assert!(!Path::new(&socket).parent().unwrap().exists(), "socket directory left behind");
+}
