@@ -59,8 +59,10 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     let stdout_is_tty = sys::isatty(1);
 
     // Before any thread exists: every thread inherits the mask, the signal thread waits.
+    // SIGQUIT too: with the terminal raw, only someone else's `kill` sends it to gate, and
+    // dying of it would leave the terminal raw. It is passed on to the agent like the others.
     let mut forwarded = sys::FORWARDED.to_vec();
-    forwarded.push(libc::SIGWINCH);
+    forwarded.extend([libc::SIGQUIT, libc::SIGWINCH]);
     let signals = sys::SignalSet::block(&forwarded)?;
 
     let mut channel = match SideChannel::create() {
@@ -576,6 +578,24 @@ impl ScreenModes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_restores_the_terminal() {
+        let pair = portable_pty::native_pty_system().openpty(PtySize::default()).unwrap();
+        let name = pair.master.tty_name().unwrap();
+        let tty = std::fs::OpenOptions::new().read(true).write(true).open(name).unwrap();
+        let fd = tty.as_raw_fd();
+        let before = sys::get_termios(fd).unwrap().local_flags();
+        assert_ne!(before & libc::ICANON, 0);
+        let r = std::panic::catch_unwind(|| {
+            let raw = Arc::new(RawTerminal::enter(fd).unwrap());
+            let _restore = Restore { raw: Some(raw), screen: Arc::default(), stdout_is_tty: false };
+            assert_eq!(sys::get_termios(fd).unwrap().local_flags() & (libc::ICANON | libc::ECHO | libc::ISIG), 0);
+            panic!("a panic while the terminal is raw");
+        });
+        assert!(r.is_err());
+        assert_eq!(sys::get_termios(fd).unwrap().local_flags(), before);
+    }
 
     #[test]
     fn screen_modes_follow_the_output_across_reads() {

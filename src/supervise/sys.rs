@@ -146,6 +146,7 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGTERM => "SIGTERM".into(),
         libc::SIGHUP => "SIGHUP".into(),
         libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGQUIT => "SIGQUIT".into(),
         libc::SIGPIPE => "SIGPIPE".into(),
         libc::SIGWINCH => "SIGWINCH".into(),
         n => format!("signal {n}"),
