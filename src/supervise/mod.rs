@@ -11,9 +11,8 @@
 //!   open, when stdin is that terminal);
 //! - **waiter** owns the `Child`: it reaps the agent and wakes the reader and any open prompt;
 //! - **signals** waits for SIGINT/SIGTERM/SIGHUP and forwards them to the agent's process
-//!   group, killing it if it does not exit within the grace period (with `--pty`, SIGQUIT too,
-//!   and SIGWINCH
-//!   resizes the agent's terminal);
+//!   group, killing it if it does not exit within the grace period (with `--pty`, SIGQUIT
+//!   too, and SIGWINCH resizes the agent's terminal);
 //! - **policy-watch** ([`watch`]) reloads host.yaml and `.gate/approvals.yaml` when they change
 //!   and parks the new policy for the session, which swaps it in between two decisions.
 //!
