@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder};
+
+use super::glob::Glob as PathMatcher;
 use serde_json::Value;
 
 use crate::shell::{is_trusted_program_path, program_name, Word};
@@ -256,15 +258,20 @@ pub enum PathGlob {
 }
 
 impl PathGlob {
-    /// Compiled matchers for `when:` path fields: (absolute?, matcher).
-    pub fn matchers(forms: &[PathGlob]) -> Result<Vec<(bool, globset::GlobMatcher)>, String> {
-        forms
-            .iter()
-            .map(|f| match f {
-                PathGlob::Relative(g) => compile_glob(g).map(|g| (false, g.compile_matcher())),
-                PathGlob::Absolute(g) => compile_glob(g).map(|g| (true, g.compile_matcher())),
-            })
-            .collect()
+    /// Compiled matchers: (absolute?, matcher), one per brace alternative.
+    pub fn matchers(forms: &[PathGlob]) -> Result<Vec<(bool, PathMatcher)>, String> {
+        let mut out = Vec::new();
+        for f in forms {
+            let (abs, g) = match f {
+                PathGlob::Relative(g) => (false, g),
+                PathGlob::Absolute(g) => (true, g),
+            };
+            compile_glob(g)?;
+            for m in PathMatcher::compile(g).map_err(|e| format!("bad glob `{g}`: {e}"))? {
+                out.push((abs, m));
+            }
+        }
+        Ok(out)
     }
 
     /// Build from rule text. `~/` is expanded with `home`; a relative glob starting with `**/`
@@ -311,7 +318,7 @@ pub enum Matcher {
 #[derive(Clone, Debug)]
 pub enum WhenGlob {
     /// (matches the absolute form?, matcher)
-    Path(Vec<(bool, globset::GlobMatcher)>),
+    Path(Vec<(bool, PathMatcher)>),
     Text(globset::GlobMatcher),
 }
 
@@ -353,14 +360,34 @@ struct ToolIndex {
     any: Vec<usize>,
     by_first: HashMap<String, Vec<usize>>,
     words_wild: Vec<usize>,
-    rel_paths: Option<GlobSet>,
-    rel_idx: Vec<usize>,
-    abs_paths: Option<GlobSet>,
-    abs_idx: Vec<usize>,
+    /// Path globs matched against the workspace-relative path, and against the absolute one.
+    rel: PathIndex,
+    abs: PathIndex,
     when: Vec<usize>,
-    // Builders are kept until `finish`.
-    rel_pending: Vec<(String, usize)>,
-    abs_pending: Vec<(String, usize)>,
+}
+
+/// Path globs indexed by their literal first segment (`docs/**` under `docs`); the rest
+/// (`**/.env*`) are tried for every path.
+#[derive(Clone, Debug, Default)]
+struct PathIndex {
+    by_first: HashMap<String, Vec<(PathMatcher, usize)>>,
+    general: Vec<(PathMatcher, usize)>,
+}
+
+impl PathIndex {
+    fn add(&mut self, m: PathMatcher, rule: usize) {
+        match m.literal_first() {
+            Some(first) => self.by_first.entry(first).or_default().push((m, rule)),
+            None => self.general.push((m, rule)),
+        }
+    }
+
+    /// The lowest rule index whose glob matches `path`.
+    fn first_match(&self, path: &str) -> Option<usize> {
+        let first = path.split('/').next().unwrap_or("");
+        let bucket = self.by_first.get(first).map(Vec::as_slice).unwrap_or(&[]);
+        bucket.iter().chain(self.general.iter()).filter(|(m, _)| m.is_match(path)).map(|(_, i)| *i).min()
+    }
 }
 
 impl RuleSet {
@@ -369,7 +396,6 @@ impl RuleSet {
         for r in rules {
             set.add(r);
         }
-        set.finish();
         set
     }
 
@@ -395,40 +421,22 @@ impl RuleSet {
                 None => idx.words_wild.push(i),
             },
             Matcher::Path(forms) => {
-                for f in forms {
-                    match f {
-                        PathGlob::Relative(g) => idx.rel_pending.push((g.clone(), i)),
-                        PathGlob::Absolute(g) => idx.abs_pending.push((g.clone(), i)),
-                    }
+                // Validated when the rule was built; a glob that failed there never got here.
+                for (abs, m) in PathGlob::matchers(forms).unwrap_or_default() {
+                    if abs { idx.abs.add(m, i) } else { idx.rel.add(m, i) }
                 }
             }
-            Matcher::When(_) => idx.when.push(i),
+            Matcher::When(fields) => match fields.as_slice() {
+                // A rule on the path field alone is indexed like a path rule.
+                [(_, WhenGlob::Path(ms))] => {
+                    for (abs, m) in ms {
+                        if *abs { idx.abs.add(m.clone(), i) } else { idx.rel.add(m.clone(), i) }
+                    }
+                }
+                _ => idx.when.push(i),
+            },
         }
         self.rules.push(r);
-    }
-
-    fn finish(&mut self) {
-        for idx in self.by_tool.values_mut() {
-            for (pending, set, map) in [
-                (std::mem::take(&mut idx.rel_pending), &mut idx.rel_paths, &mut idx.rel_idx),
-                (std::mem::take(&mut idx.abs_pending), &mut idx.abs_paths, &mut idx.abs_idx),
-            ] {
-                if pending.is_empty() {
-                    continue;
-                }
-                let mut b = GlobSetBuilder::new();
-                for (g, i) in pending {
-                    // Validated when the rule was built; a failure here drops nothing silently:
-                    // it makes the set empty and the rule can never allow (deny sets are
-                    // validated the same way, so this cannot happen for them).
-                    if let Ok(glob) = compile_glob(&g) {
-                        b.add(glob);
-                        map.push(i);
-                    }
-                }
-                *set = b.build().ok();
-            }
-        }
     }
 
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
@@ -479,15 +487,11 @@ impl RuleSet {
             }
             Subject::Call { args, path, path_field } => {
                 if let Some(p) = path {
-                    if let (Some(rel), Some(set)) = (&p.rel, &idx.rel_paths) {
-                        if let Some(m) = set.matches(rel).into_iter().min() {
-                            consider(Strength::Yes, idx.rel_idx[m], &mut best);
-                        }
+                    if let Some(i) = p.rel.as_deref().and_then(|rel| idx.rel.first_match(rel)) {
+                        consider(Strength::Yes, i, &mut best);
                     }
-                    if let Some(set) = &idx.abs_paths {
-                        if let Some(m) = set.matches(&p.abs).into_iter().min() {
-                            consider(Strength::Yes, idx.abs_idx[m], &mut best);
-                        }
+                    if let Some(i) = idx.abs.first_match(&p.abs) {
+                        consider(Strength::Yes, i, &mut best);
                     }
                 }
                 for &i in &idx.when {
