@@ -125,19 +125,30 @@ impl Policy {
         Decision::new(v.verdict, v.layer, v.rule, v.reason)
     }
 
-    fn session_rules(&self, ctx: &Context) -> RuleSet {
-        let Some(s) = ctx.session else {
-            return RuleSet::default();
+    /// The session approvals compiled into rules; cached by the patterns' hash, since the
+    /// supervisor passes the same list for many decisions.
+    fn session_rules(&self, ctx: &Context) -> std::sync::Arc<RuleSet> {
+        use std::hash::{Hash, Hasher};
+        let Some(s) = ctx.session.filter(|s| !s.patterns.is_empty()) else {
+            return std::sync::Arc::default();
         };
-        if s.patterns.is_empty() {
-            return RuleSet::default();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.patterns.hash(&mut h);
+        let key = h.finish();
+        let mut cache = self.session_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, set)) = cache.as_ref() {
+            if *k == key {
+                return set.clone();
+            }
         }
         let rules = s
             .patterns
             .iter()
             .filter_map(|p| super::model::rule_from_text(p, &self.model.tools, self.home.as_deref()).ok())
             .collect();
-        RuleSet::new(rules)
+        let set = std::sync::Arc::new(RuleSet::new(rules));
+        *cache = Some((key, set.clone()));
+        set
     }
 
     fn risk(&self, tool: &str, spec: Option<&ToolSpec>, call: &Call) -> Risk {

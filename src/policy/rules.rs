@@ -108,6 +108,14 @@ impl WordPattern {
         Ok(WordPattern { words: out, prefix })
     }
 
+    /// The second word when the pattern has one and it is exact: the second index key.
+    fn second_exact(&self) -> Option<&str> {
+        match self.words.get(1) {
+            Some(PatWord::Exact(e)) => Some(e),
+            _ => None,
+        }
+    }
+
     /// The first word when it is exact: the index key.
     fn first_exact(&self) -> Option<&str> {
         match self.words.first() {
@@ -358,12 +366,27 @@ pub struct RuleSet {
 #[derive(Clone, Debug, Default)]
 struct ToolIndex {
     any: Vec<usize>,
-    by_first: HashMap<String, Vec<usize>>,
+    by_first: HashMap<String, FirstBucket>,
     words_wild: Vec<usize>,
     /// Path globs matched against the workspace-relative path, and against the absolute one.
     rel: PathIndex,
     abs: PathIndex,
     when: Vec<usize>,
+}
+
+/// Command patterns with the same program, indexed again by their second word when it is
+/// exact (`git status`, `git diff *`), so that thousands of `git ...` rules cost a lookup.
+#[derive(Clone, Debug, Default)]
+struct FirstBucket {
+    by_second: HashMap<String, Vec<usize>>,
+    /// One-word patterns and patterns whose second word is a wildcard.
+    other: Vec<usize>,
+}
+
+impl FirstBucket {
+    fn all(&self) -> impl Iterator<Item = usize> + '_ {
+        self.by_second.values().flatten().chain(self.other.iter()).copied()
+    }
 }
 
 /// Path globs indexed by their literal first segment (`docs/**` under `docs`); the rest
@@ -417,7 +440,13 @@ impl RuleSet {
         match &r.matcher {
             Matcher::Any => idx.any.push(i),
             Matcher::Words(w) => match w.first_exact() {
-                Some(f) => idx.by_first.entry(f.to_string()).or_default().push(i),
+                Some(f) => {
+                    let bucket = idx.by_first.entry(f.to_string()).or_default();
+                    match w.second_exact() {
+                        Some(second) => bucket.by_second.entry(second.to_string()).or_default().push(i),
+                        None => bucket.other.push(i),
+                    }
+                }
                 None => idx.words_wild.push(i),
             },
             Matcher::Path(forms) => {
@@ -466,18 +495,33 @@ impl RuleSet {
                 };
                 match first {
                     Some(Word::Lit(w)) => {
-                        if let Some(v) = idx.by_first.get(program_name(w)) {
-                            for &i in v {
-                                check(i, &mut best);
+                        if let Some(bucket) = idx.by_first.get(program_name(w)) {
+                            match words.get(1) {
+                                // Any pattern could match a run-time second word.
+                                Some(Word::Dyn(_)) => bucket.all().for_each(|i| check(i, &mut best)),
+                                second => {
+                                    bucket.other.iter().for_each(|&i| check(i, &mut best));
+                                    if let Some(Word::Lit(s)) = second {
+                                        if let Some(v) = bucket.by_second.get(s.as_str()) {
+                                            v.iter().for_each(|&i| check(i, &mut best));
+                                        }
+                                    }
+                                    if *loose {
+                                        // The pattern's second word may appear later on.
+                                        for w in words.iter().skip(2).filter_map(Word::lit) {
+                                            if let Some(v) = bucket.by_second.get(w) {
+                                                v.iter().for_each(|&i| check(i, &mut best));
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                     _ => {
                         // A program only known at run time could be any rule's program.
-                        for v in idx.by_first.values() {
-                            for &i in v {
-                                check(i, &mut best);
-                            }
+                        for bucket in idx.by_first.values() {
+                            bucket.all().for_each(|i| check(i, &mut best));
                         }
                     }
                 }
