@@ -145,14 +145,17 @@ mod glob_equivalence {
 
     fn pattern() -> impl Strategy<Value = String> {
         prop::collection::vec(
-            prop::sample::select(&["a", "b", ".", "*", "?", "/", "**/", "/**", "[ab]", "[!a]", "{a,b}", "{x,a/b}", "\\*", "-", "ab"][..]),
+            prop::sample::select(
+                &["a", "b", ".", "*", "?", "/", "**/", "/**", "[ab]", "[!a]", "{a,b}", "{x,a/b}", "\\*", "-", "ab"][..],
+            ),
             1..7,
         )
         .prop_map(|v| v.concat())
     }
 
     fn path() -> impl Strategy<Value = String> {
-        prop::collection::vec(prop::sample::select(&["a", "b", ".", "/", "ab", "x", "*", "-"][..]), 0..8).prop_map(|v| v.concat())
+        prop::collection::vec(prop::sample::select(&["a", "b", ".", "/", "ab", "x", "*", "-"][..]), 0..8)
+            .prop_map(|v| v.concat())
     }
 
     proptest! {

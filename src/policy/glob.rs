@@ -56,7 +56,9 @@ impl Glob {
     }
 
     fn compile_fast(pattern: &str) -> Result<Vec<Glob>, String> {
-        if pattern.contains("{") && (pattern.matches('{').count() > 1 || brace_body(pattern).contains(['/', '*', '[', '\\'])) {
+        if pattern.contains("{")
+            && (pattern.matches('{').count() > 1 || brace_body(pattern).contains(['/', '*', '[', '\\']))
+        {
             return Err("alternatives this matcher does not mirror".into());
         }
         // globset lets `[/]` and negated classes (`[!a]`) match a separator; segments cannot.

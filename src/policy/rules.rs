@@ -452,14 +452,22 @@ impl RuleSet {
             Matcher::Path(forms) => {
                 // Validated when the rule was built; a glob that failed there never got here.
                 for (abs, m) in PathGlob::matchers(forms).unwrap_or_default() {
-                    if abs { idx.abs.add(m, i) } else { idx.rel.add(m, i) }
+                    if abs {
+                        idx.abs.add(m, i)
+                    } else {
+                        idx.rel.add(m, i)
+                    }
                 }
             }
             Matcher::When(fields) => match fields.as_slice() {
                 // A rule on the path field alone is indexed like a path rule.
                 [(_, WhenGlob::Path(ms))] => {
                     for (abs, m) in ms {
-                        if *abs { idx.abs.add(m.clone(), i) } else { idx.rel.add(m.clone(), i) }
+                        if *abs {
+                            idx.abs.add(m.clone(), i)
+                        } else {
+                            idx.rel.add(m.clone(), i)
+                        }
                     }
                 }
                 _ => idx.when.push(i),
