@@ -9,6 +9,9 @@ use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
+/// Debug builds panic when deciding a call of this tool (see `decide_inner`).
+pub const PANIC_TOOL_FOR_TESTS: &str = "__gate_panic_for_tests";
+
 /// One verdict with its provenance.
 struct V {
     verdict: Verdict,
@@ -103,6 +106,11 @@ impl Policy {
     }
 
     pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context) -> Decision {
+        // Debug builds only: a tool name that panics here, so tests can prove a panic in a
+        // decision is denied and gate goes on. Release builds have no such tool.
+        if cfg!(debug_assertions) && call.tool == PANIC_TOOL_FOR_TESTS {
+            panic!("deliberate panic for tests");
+        }
         let tools = &self.model.tools;
         let tool = tools.canonical(&call.tool).to_string();
         let spec = tools.spec(&tool);
