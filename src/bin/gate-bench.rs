@@ -278,7 +278,7 @@ fn bench(args: &[String]) -> i32 {
 
     // Peak memory with 10,000 rules.
     let big = s.dir.join("big.yaml");
-    std::fs::write(&big, big_policy(10_000)).expect("big policy");
+    std::fs::write(&big, gate::policy::synthetic::policy_text(10_000)).expect("big policy");
     let small_rss = peak_rss_kib(&s, &policy, 1000);
     let big_rss = peak_rss_kib(&s, &big, 1000);
     println!("peak memory   gate run, 1,000 requests");
@@ -314,33 +314,4 @@ fn rss_probe(args: &[String]) -> i32 {
     };
     println!("{maxrss}");
     0
-}
-
-/// A policy of `n` rules shaped like a large organisation's: shell rules on many programs,
-/// a fifth of them path rules.
-pub fn big_policy(n: usize) -> String {
-    let mut lists: [Vec<String>; 3] = Default::default();
-    for i in 0..n {
-        let r = match i % 5 {
-            0 => format!("\"Write(dir{i}/**/*.md)\""),
-            1 => format!("\"Bash(tool{i} sub{i} *)\""),
-            2 => format!("\"Bash(prog{i} --flag)\""),
-            3 => format!("\"Bash(git sub{i} *)\""),
-            _ => format!("\"Bash(cmd{i} *)\""),
-        };
-        lists[i % 3].push(r);
-    }
-    lists[0].extend([
-        "\"Bash(git status)\"".to_string(),
-        "\"Bash(cargo test *)\"".into(),
-        "{ tool: write, when: { file_path: \"docs/**/*.md\" } }".into(),
-    ]);
-    let mut y = String::from("version: 1\npermissions:\n");
-    for (k, rules) in ["allow", "ask", "deny"].iter().zip(lists.iter()) {
-        y.push_str(&format!("  {k}:\n"));
-        for r in rules {
-            y.push_str(&format!("    - {r}\n"));
-        }
-    }
-    y
 }

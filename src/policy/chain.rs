@@ -406,39 +406,13 @@ impl Policy {
         let mut views: Vec<&[Word]> = c.wrappers.iter().map(|w| w.words.as_slice()).collect();
         views.push(&c.words);
         views.extend(c.aliases.iter().map(Vec::as_slice));
-        let mut maybe_deny: Option<String> = None;
-        for v in &views {
-            match self.model.deny.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
-                Some((Strength::Yes, r)) => {
-                    return V::new(
-                        Verdict::Deny,
-                        Layer::DenyRule,
-                        Some(&r.text),
-                        format!("denied by rule `{}`", r.text),
-                    );
-                }
-                Some((Strength::Maybe, r)) => {
-                    maybe_deny.get_or_insert_with(|| r.text.clone());
-                }
-                _ => {}
-            }
+        let (deny, maybe_deny) = strongest(&self.model.deny, tool, &views);
+        if let Some(r) = deny {
+            return V::new(Verdict::Deny, Layer::DenyRule, Some(&r), format!("denied by rule `{r}`"));
         }
-        let mut maybe_ask: Option<String> = None;
-        for v in &views {
-            match self.model.ask.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
-                Some((Strength::Yes, r)) => {
-                    return V::new(
-                        Verdict::Ask,
-                        Layer::AskRule,
-                        Some(&r.text),
-                        format!("rule `{}` always asks", r.text),
-                    );
-                }
-                Some((Strength::Maybe, r)) => {
-                    maybe_ask.get_or_insert_with(|| r.text.clone());
-                }
-                _ => {}
-            }
+        let (ask, maybe_ask) = strongest(&self.model.ask, tool, &views);
+        if let Some(r) = ask {
+            return V::new(Verdict::Ask, Layer::AskRule, Some(&r), format!("rule `{r}` always asks"));
         }
         if let Some(r) = maybe_ask.filter(|_| maybe_deny.is_none()) {
             let mut v =
@@ -547,6 +521,22 @@ impl Policy {
         let name = edit.name.clone();
         self.decide_subject(&name, Some(edit), &args, Some(&resolved), Risk::Edit, ctx, session)
     }
+}
+
+/// The first rule of `set` that surely matches one of the views (`.0`), else the first that
+/// could match once run-time words are known (`.1`). Deny and ask rules match loosely.
+fn strongest(set: &RuleSet, tool: &str, views: &[&[Word]]) -> (Option<String>, Option<String>) {
+    let mut maybe = None;
+    for v in views {
+        match set.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
+            Some((Strength::Yes, r)) => return (Some(r.text.clone()), None),
+            Some((Strength::Maybe, r)) => {
+                maybe.get_or_insert_with(|| r.text.clone());
+            }
+            _ => {}
+        }
+    }
+    (None, maybe)
 }
 
 fn part(command: String, kind: PartKind, v: V) -> PartDecision {

@@ -121,6 +121,30 @@ impl Glob {
     }
 }
 
+/// A pattern for one word of a command rule: `*` any run of characters, `?` one character;
+/// everything else literal. Shares the segment matcher with path globs.
+#[derive(Clone, Debug)]
+pub struct WordGlob(Vec<Tok>);
+
+impl WordGlob {
+    pub fn new(pattern: &str) -> WordGlob {
+        WordGlob(
+            pattern
+                .chars()
+                .map(|c| match c {
+                    '*' => Tok::Star,
+                    '?' => Tok::One,
+                    c => Tok::Lit(c),
+                })
+                .collect(),
+        )
+    }
+
+    pub fn is_match(&self, word: &str) -> bool {
+        match_tokens(&self.0, &word.chars().collect::<Vec<_>>())
+    }
+}
+
 fn match_segs(pat: &[Seg], path: &[&str]) -> bool {
     match pat.split_first() {
         None => path.is_empty(),

@@ -8,6 +8,7 @@ pub mod glob;
 pub mod model;
 pub mod rules;
 mod suggest;
+pub mod synthetic;
 mod yaml;
 
 pub use decision::{Decision, Layer, PartDecision, PartKind, Verdict};

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use globset::{Glob, GlobBuilder};
 
-use super::glob::Glob as PathMatcher;
+use super::glob::{Glob as PathMatcher, WordGlob};
 use serde_json::Value;
 
 use crate::shell::{is_trusted_program_path, program_name, Word};
@@ -25,42 +25,16 @@ pub enum Strength {
 enum PatWord {
     Exact(String),
     /// A word with `*` or `?` inside, matched within the one word.
-    Wild(String),
+    Wild(WordGlob),
 }
 
 impl PatWord {
     fn matches(&self, w: &str) -> bool {
         match self {
             PatWord::Exact(e) => e == w,
-            PatWord::Wild(p) => wildcard(p.as_bytes(), w.as_bytes()),
+            PatWord::Wild(p) => p.is_match(w),
         }
     }
-}
-
-/// `*` any run of characters, `?` one character, within a single word.
-fn wildcard(p: &[u8], s: &[u8]) -> bool {
-    let (mut pi, mut si) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while si < s.len() {
-        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
-            pi += 1;
-            si += 1;
-        } else if pi < p.len() && p[pi] == b'*' {
-            star = Some(pi);
-            mark = si;
-            pi += 1;
-        } else if let Some(st) = star {
-            pi = st + 1;
-            mark += 1;
-            si = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == b'*' {
-        pi += 1;
-    }
-    pi == p.len()
 }
 
 /// A shell command pattern: words, and whether a trailing `*` admits more words.
@@ -100,7 +74,7 @@ impl WordPattern {
         for (i, (w, quoted)) in words.into_iter().enumerate() {
             let w = if i == 0 { program_name(&w).to_string() } else { w };
             if !quoted && (w.contains('*') || w.contains('?')) {
-                out.push(PatWord::Wild(w));
+                out.push(PatWord::Wild(WordGlob::new(&w)));
             } else {
                 out.push(PatWord::Exact(w));
             }
@@ -640,9 +614,10 @@ mod tests {
 
     #[test]
     fn wild_words() {
-        assert!(wildcard(b"gate-*", b"gate-core"));
-        assert!(!wildcard(b"gate-*", b"gat"));
-        assert!(wildcard(b"a?c", b"abc"));
+        assert!(WordGlob::new("gate-*").is_match("gate-core"));
+        assert!(!WordGlob::new("gate-*").is_match("gat"));
+        assert!(WordGlob::new("a?c").is_match("abc"));
+        assert!(WordGlob::new("[x]*").is_match("[x]y"), "brackets are literal in words");
     }
 
     #[test]
