@@ -7,34 +7,10 @@ use gate::policy::{Call, Context, Env, Policy, SessionApprovals};
 use serde_json::json;
 use std::hint::black_box;
 
-/// A policy of `n` rules: most are shell rules on distinct programs, a fifth are path rules,
-/// and the rules the benchmark calls hit are among them.
+/// A policy of `n` synthetic rules (see `gate::policy::synthetic`).
 pub fn policy_with(n: usize) -> Policy {
-    let mut y = String::from("version: 1\npermissions:\n");
-    let lists = ["allow", "ask", "deny"];
-    let mut per: [Vec<String>; 3] = Default::default();
-    for i in 0..n {
-        let list = i % 3;
-        let rule = match i % 5 {
-            0 => format!("\"Write(dir{i}/**/*.md)\""),
-            1 => format!("\"Bash(tool{i} sub{i} *)\""),
-            2 => format!("\"Bash(prog{i} --flag)\""),
-            3 => format!("\"Bash(git sub{i} *)\""),
-            _ => format!("\"Bash(cmd{i} *)\""),
-        };
-        per[list].push(rule);
-    }
-    per[0].extend(["\"Bash(git status)\"".into(), "\"Bash(npm test)\"".into(), "\"Bash(cargo test *)\"".into()]);
-    per[2].extend(["\"Bash(rm *)\"".into(), "\"{ tool: write, when: { file_path: '**/.env*' } }\"".replace('"', "")]);
-    per[0].push("{ tool: write, when: { file_path: \"docs/**/*.md\" } }".into());
-    for (k, rules) in lists.iter().zip(per.iter()) {
-        y.push_str(&format!("  {k}:\n"));
-        for r in rules {
-            y.push_str(&format!("    - {r}\n"));
-        }
-    }
     let env = Env { base_dir: "/ws".into(), home: Some("/home/u".into()), cwd: "/ws".into() };
-    Policy::from_yaml(&y, "host.yaml", &env).expect("bench policy")
+    Policy::from_yaml(&gate::policy::synthetic::policy_text(n), "host.yaml", &env).expect("bench policy")
 }
 
 fn decisions(c: &mut Criterion) {

@@ -12,6 +12,15 @@ use crate::policy::{Call, Context, Decision, Layer, Verdict};
 /// The text `gate init` writes: the same as host.yaml.example at the top of the repo.
 pub const EXAMPLE_POLICY: &str = include_str!("../host.yaml.example");
 
+/// Print every policy error (file:line:column: message (hint)) and a count.
+pub fn report_errors(errs: &crate::policy::PolicyErrors, what: &str) {
+    for e in &errs.errors {
+        eprintln!("{e}");
+    }
+    let n = errs.errors.len();
+    eprintln!("gate: {n} error{} in {what}", if n == 1 { "" } else { "s" });
+}
+
 fn load_or_report(config: &ConfigArg) -> Result<config::Loaded, i32> {
     match config::load(config.config.as_deref()) {
         Ok(l) => {
@@ -21,14 +30,7 @@ fn load_or_report(config: &ConfigArg) -> Result<config::Loaded, i32> {
             Ok(l)
         }
         Err(ConfigError::Invalid(errs)) => {
-            for e in &errs.errors {
-                eprintln!("{e}");
-            }
-            eprintln!(
-                "gate: {} error{} in the policy",
-                errs.errors.len(),
-                if errs.errors.len() == 1 { "" } else { "s" }
-            );
+            report_errors(&errs, "the policy");
             Err(2)
         }
         Err(e) => {
@@ -148,15 +150,7 @@ pub fn validate(args: &ConfigArg) -> anyhow::Result<i32> {
     let policy = match config::load_text(&text, &path) {
         Ok(p) => p,
         Err(ConfigError::Invalid(errs)) => {
-            for e in &errs.errors {
-                eprintln!("{e}");
-            }
-            eprintln!(
-                "gate: {} error{} in {}",
-                errs.errors.len(),
-                if errs.errors.len() == 1 { "" } else { "s" },
-                path.display()
-            );
+            report_errors(&errs, &path.display().to_string());
             return Ok(2);
         }
         Err(e) => {

@@ -46,8 +46,14 @@ pub fn home() -> Option<PathBuf> {
 
 /// Load the policy (and its persisted approvals) from the search order.
 pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
+    load_from(find(explicit).as_deref())
+}
+
+/// Load the policy from `path` as found (no search: `None` is the built-in defaults), with
+/// its persisted approvals. A live reload uses this, so the source never changes mid-run.
+pub fn load_from(path: Option<&Path>) -> Result<Loaded, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let mut loaded = match find(explicit) {
+    let mut loaded = match path.map(Path::to_path_buf) {
         None => Loaded {
             policy: Policy::builtin(&Env { base_dir: cwd.clone(), home: home(), cwd }),
             path: None,

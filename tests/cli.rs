@@ -262,3 +262,13 @@ fn help_teaches() {
     let o = ws.gate(&["check", "--help"]);
     assert!(out(&o).contains("Exit status: 0 allow, 3 ask, 4 deny"));
 }
+
+#[test]
+fn a_panic_while_deciding_is_a_deny() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "--json", "__gate_panic_for_tests", "{}"]);
+    assert_eq!(o.status.code(), Some(4), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["layer"], "error");
+    assert_eq!(v["decision"], "deny");
+}

@@ -179,3 +179,29 @@ fn memory_stays_bounded_on_huge_lines() {
     assert_approved(&o.decision("ok"), "rule");
     assert!(peak < 48 * 1024, "gate's peak memory was {peak} KiB for 64 MiB lines");
 }
+
+/// A panic inside a decision (debug builds have a tool that panics on purpose) denies that
+/// call with source "error", and gate goes on serving the next request.
+#[test]
+fn a_panic_while_deciding_denies_and_gate_goes_on() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--approve-all"],
+        &[
+            "send",
+            &req("p1", "__gate_panic_for_tests", serde_json::json!({})),
+            "await",
+            "p1",
+            "send",
+            &bash("c2", "npm test"),
+            "await",
+            "c2",
+        ],
+        None,
+    );
+    o.assert_code(0);
+    let d = o.decision("p1");
+    assert_eq!(d["approved"], false, "{d}");
+    assert_eq!(d["source"], "error", "{d}");
+    assert_approved(&o.decision("c2"), "rule");
+}

@@ -10,7 +10,7 @@
 //! | `raw HEX` | write the bytes HEX (no newline added) |
 //! | `bigline PREFIX N SUFFIX` | write PREFIX, N times `a`, SUFFIX, `\n` |
 //! | `await ID` | read stdin lines until a decision for ID |
-//! | `await-type TYPE` | read stdin lines until one with that `type` |
+//! | `await-type TYPE[#N]` | read stdin lines until one (the N-th) with that `type` |
 //! | `readall` | read stdin to its end |
 //! | `flood N` | send N requests (ids f0..) while a thread reads their N decisions |
 //! | `sleep MS` | sleep |
@@ -23,6 +23,14 @@
 //! | `note TEXT` | log `# TEXT` |
 //! | `wait-file PATH` | wait until PATH exists |
 //! | `spam N` | write N plain lines to stdout |
+//! | `env NAME` | log `# env NAME=VALUE` |
+//! | `connect` | connect to `$GATE_SOCKET`: from then on `send`, `raw`, `await`, ... use the socket |
+//! | `connect-again` | try a second connection to `$GATE_SOCKET` and log whether it worked |
+//! | `print TEXT` | write TEXT and `\n` to stdout (the terminal, whatever `connect` did) |
+//! | `tty-check` | log whether stdin and stdout are terminals, and the terminal's size |
+//! | `watch-winch` | count SIGWINCH from now on |
+//! | `await-winch N` | wait until N SIGWINCH were counted; log it and the terminal's size |
+//! | `read-until TEXT` | read stdin (the terminal) until TEXT was typed; log `# got TEXT` |
 //!
 //! SIGPIPE has its default action (as in most programs an agent is written in), so writing
 //! to a closed stdout kills it.
@@ -32,12 +40,42 @@
 use std::fs::OpenOptions;
 use std::io::{self, BufRead, BufReader, Write};
 
+use std::io::Read;
+use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
 static LOG: Mutex<Option<std::fs::File>> = Mutex::new(None);
+/// The protocol socket, once `connect` ran: protocol lines go there instead of stdout.
+static SOCKET: Mutex<Option<UnixStream>> = Mutex::new(None);
+static WINCH: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_winch(_: libc::c_int) {
+    WINCH.fetch_add(1, Ordering::SeqCst);
+}
+
+type Input = BufReader<Box<dyn Read + Send>>;
+
+/// "RxC" of the terminal on stdout, or "none".
+fn tty_size() -> String {
+    // SAFETY: winsize is a plain C struct (all-zero is valid); TIOCGWINSZ writes one into the
+    // valid pointer, or fails with ENOTTY.
+    unsafe {
+        let mut ws: libc::winsize = std::mem::zeroed();
+        if libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) == 0 {
+            format!("{}x{}", ws.ws_row, ws.ws_col)
+        } else {
+            "none".into()
+        }
+    }
+}
 /// Every `type` and decision id read so far (by any op), so `await` never misses one.
 static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn seen_count(key: &str) -> usize {
+    SEEN.lock().unwrap().iter().filter(|k| *k == key).count()
+}
 
 fn seen(key: &str) -> bool {
     SEEN.lock().unwrap().iter().any(|k| k == key)
@@ -51,6 +89,12 @@ fn log(line: &str) {
 }
 
 fn out(bytes: &[u8]) {
+    if let Some(sock) = SOCKET.lock().unwrap().as_mut() {
+        if sock.write_all(bytes).is_err() {
+            log("# socket write failed");
+        }
+        return;
+    }
     let mut o = io::stdout().lock();
     if o.write_all(bytes).and_then(|_| o.flush()).is_err() {
         log("# stdout write failed");
@@ -73,7 +117,7 @@ fn line_type(line: &str) -> Option<String> {
     v["type"].as_str().map(str::to_string)
 }
 
-fn next_line(r: &mut BufReader<io::Stdin>) -> Option<String> {
+fn next_line(r: &mut Input) -> Option<String> {
     let mut l = Vec::new();
     match r.read_until(b'\n', &mut l) {
         Ok(0) | Err(_) => None,
@@ -91,14 +135,19 @@ fn next_line(r: &mut BufReader<io::Stdin>) -> Option<String> {
     }
 }
 
+fn libc_isatty(fd: i32) -> bool {
+    // SAFETY: isatty takes a plain integer and touches no memory of ours.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
 fn main() {
     // SAFETY: restoring the default action of SIGPIPE installs no handler code.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut stdin = Some(BufReader::new(io::stdin()));
-    let next = |r: &mut Option<BufReader<io::Stdin>>| next_line(r.as_mut().expect("stdin"));
+    let mut stdin: Option<Input> = Some(BufReader::new(Box::new(io::stdin())));
+    let next = |r: &mut Option<Input>| next_line(r.as_mut().expect("stdin"));
     let mut i = 0;
     let arg = |i: usize| -> String { args.get(i).cloned().unwrap_or_else(|| panic!("missing argument after op {i}")) };
     while i < args.len() {
@@ -145,9 +194,14 @@ fn main() {
                 }
             }
             "await-type" => {
-                let t = arg(i);
+                // `TYPE#N`: until the N-th line of that type.
+                let spec = arg(i);
+                let (t, n) = match spec.split_once('#') {
+                    Some((t, n)) => (t.to_string(), n.parse::<usize>().expect("N")),
+                    None => (spec.clone(), 1),
+                };
                 i += 1;
-                while !seen(&format!("type:{t}")) {
+                while seen_count(&format!("type:{t}")) < n {
                     match next(&mut stdin) {
                         Some(_) => {}
                         None => {
@@ -257,6 +311,83 @@ fn main() {
                 }
                 let _ = o.flush();
                 i += 1;
+            }
+            "env" => {
+                let name = arg(i);
+                i += 1;
+                let v = std::env::var_os(&name).map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+                log(&format!("# env {name}={v}"));
+            }
+            "connect" => match std::env::var_os("GATE_SOCKET") {
+                None => log("# no GATE_SOCKET"),
+                Some(path) => match UnixStream::connect(&path) {
+                    Ok(sock) => {
+                        let input = sock.try_clone().expect("clone socket");
+                        stdin = Some(BufReader::new(Box::new(input)));
+                        *SOCKET.lock().unwrap() = Some(sock);
+                        log("# connected");
+                    }
+                    Err(e) => log(&format!("# connect failed: {e}")),
+                },
+            },
+            "connect-again" => {
+                let path = std::env::var_os("GATE_SOCKET").unwrap_or_default();
+                match UnixStream::connect(&path) {
+                    Ok(mut s) => {
+                        // Connected at the socket level: does gate talk to us?
+                        let _ = s.write_all(b"{\"type\":\"hello\",\"protocol\":1}\n");
+                        let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                        let mut b = [0u8; 1];
+                        match s.read(&mut b) {
+                            Ok(1) => log("# second connection answered"),
+                            _ => log("# second connection refused"),
+                        }
+                    }
+                    Err(_) => log("# second connection refused"),
+                }
+            }
+            "print" => {
+                let mut o = io::stdout().lock();
+                let _ = o.write_all(format!("{}\n", arg(i)).as_bytes()).and_then(|_| o.flush());
+                i += 1;
+            }
+            "tty-check" => {
+                let (a, b) = (libc_isatty(0), libc_isatty(1));
+                log(&format!("# tty stdin={a} stdout={b} size={}", tty_size()));
+            }
+            "watch-winch" => {
+                // SAFETY: the handler only increments an atomic, which is async-signal-safe.
+                unsafe {
+                    libc::signal(libc::SIGWINCH, on_winch as *const () as libc::sighandler_t);
+                }
+                log("# watching SIGWINCH");
+            }
+            "await-winch" => {
+                let n: usize = arg(i).parse().expect("N");
+                i += 1;
+                while WINCH.load(Ordering::SeqCst) < n {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                log(&format!("# winch {n} size={}", tty_size()));
+            }
+            "read-until" => {
+                let want = arg(i);
+                i += 1;
+                let mut got = Vec::new();
+                let mut b = [0u8; 256];
+                loop {
+                    match io::stdin().lock().read(&mut b) {
+                        Ok(0) | Err(_) => {
+                            log(&format!("# eof before {want}"));
+                            break;
+                        }
+                        Ok(n) => got.extend_from_slice(&b[..n]),
+                    }
+                    if String::from_utf8_lossy(&got).contains(&want) {
+                        log(&format!("# got {want}"));
+                        break;
+                    }
+                }
             }
             other => panic!("unknown op {other}"),
         }

@@ -9,6 +9,9 @@ use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
+/// Debug builds panic when deciding a call of this tool (see `decide_inner`).
+pub const PANIC_TOOL_FOR_TESTS: &str = "__gate_panic_for_tests";
+
 /// One verdict with its provenance.
 struct V {
     verdict: Verdict,
@@ -103,6 +106,11 @@ impl Policy {
     }
 
     pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context) -> Decision {
+        // Debug builds only: a tool name that panics here, so tests can prove a panic in a
+        // decision is denied and gate goes on. Release builds have no such tool.
+        if cfg!(debug_assertions) && call.tool == PANIC_TOOL_FOR_TESTS {
+            panic!("deliberate panic for tests");
+        }
         let tools = &self.model.tools;
         let tool = tools.canonical(&call.tool).to_string();
         let spec = tools.spec(&tool);
@@ -125,19 +133,30 @@ impl Policy {
         Decision::new(v.verdict, v.layer, v.rule, v.reason)
     }
 
-    fn session_rules(&self, ctx: &Context) -> RuleSet {
-        let Some(s) = ctx.session else {
-            return RuleSet::default();
+    /// The session approvals compiled into rules; cached by the patterns' hash, since the
+    /// supervisor passes the same list for many decisions.
+    fn session_rules(&self, ctx: &Context) -> std::sync::Arc<RuleSet> {
+        use std::hash::{Hash, Hasher};
+        let Some(s) = ctx.session.filter(|s| !s.patterns.is_empty()) else {
+            return std::sync::Arc::default();
         };
-        if s.patterns.is_empty() {
-            return RuleSet::default();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.patterns.hash(&mut h);
+        let key = h.finish();
+        let mut cache = self.session_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, set)) = cache.as_ref() {
+            if *k == key {
+                return set.clone();
+            }
         }
         let rules = s
             .patterns
             .iter()
             .filter_map(|p| super::model::rule_from_text(p, &self.model.tools, self.home.as_deref()).ok())
             .collect();
-        RuleSet::new(rules)
+        let set = std::sync::Arc::new(RuleSet::new(rules));
+        *cache = Some((key, set.clone()));
+        set
     }
 
     fn risk(&self, tool: &str, spec: Option<&ToolSpec>, call: &Call) -> Risk {
@@ -387,39 +406,13 @@ impl Policy {
         let mut views: Vec<&[Word]> = c.wrappers.iter().map(|w| w.words.as_slice()).collect();
         views.push(&c.words);
         views.extend(c.aliases.iter().map(Vec::as_slice));
-        let mut maybe_deny: Option<String> = None;
-        for v in &views {
-            match self.model.deny.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
-                Some((Strength::Yes, r)) => {
-                    return V::new(
-                        Verdict::Deny,
-                        Layer::DenyRule,
-                        Some(&r.text),
-                        format!("denied by rule `{}`", r.text),
-                    );
-                }
-                Some((Strength::Maybe, r)) => {
-                    maybe_deny.get_or_insert_with(|| r.text.clone());
-                }
-                _ => {}
-            }
+        let (deny, maybe_deny) = strongest(&self.model.deny, tool, &views);
+        if let Some(r) = deny {
+            return V::new(Verdict::Deny, Layer::DenyRule, Some(&r), format!("denied by rule `{r}`"));
         }
-        let mut maybe_ask: Option<String> = None;
-        for v in &views {
-            match self.model.ask.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
-                Some((Strength::Yes, r)) => {
-                    return V::new(
-                        Verdict::Ask,
-                        Layer::AskRule,
-                        Some(&r.text),
-                        format!("rule `{}` always asks", r.text),
-                    );
-                }
-                Some((Strength::Maybe, r)) => {
-                    maybe_ask.get_or_insert_with(|| r.text.clone());
-                }
-                _ => {}
-            }
+        let (ask, maybe_ask) = strongest(&self.model.ask, tool, &views);
+        if let Some(r) = ask {
+            return V::new(Verdict::Ask, Layer::AskRule, Some(&r), format!("rule `{r}` always asks"));
         }
         if let Some(r) = maybe_ask.filter(|_| maybe_deny.is_none()) {
             let mut v =
@@ -528,6 +521,22 @@ impl Policy {
         let name = edit.name.clone();
         self.decide_subject(&name, Some(edit), &args, Some(&resolved), Risk::Edit, ctx, session)
     }
+}
+
+/// The first rule of `set` that surely matches one of the views (`.0`), else the first that
+/// could match once run-time words are known (`.1`). Deny and ask rules match loosely.
+fn strongest(set: &RuleSet, tool: &str, views: &[&[Word]]) -> (Option<String>, Option<String>) {
+    let mut maybe = None;
+    for v in views {
+        match set.best_match(tool, &Subject::Command { words: v, loose: true }, true) {
+            Some((Strength::Yes, r)) => return (Some(r.text.clone()), None),
+            Some((Strength::Maybe, r)) => {
+                maybe.get_or_insert_with(|| r.text.clone());
+            }
+            _ => {}
+        }
+    }
+    (None, maybe)
 }
 
 fn part(command: String, kind: PartKind, v: V) -> PartDecision {

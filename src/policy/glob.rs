@@ -29,9 +29,12 @@ enum Seg {
 }
 
 /// One compiled path glob (after brace expansion: a pattern with `{a,b}` becomes several).
+/// Patterns outside the subset this matcher mirrors exactly (alternatives or classes holding
+/// `/`, nested braces) fall back to globset's own matcher.
 #[derive(Clone, Debug)]
 pub struct Glob {
     segs: Vec<Seg>,
+    fallback: Option<Box<globset::GlobMatcher>>,
 }
 
 /// The most alternatives a pattern's braces may expand to.
@@ -41,6 +44,27 @@ impl Glob {
     /// Compile a pattern into its brace-expanded alternatives. Errors for patterns this
     /// matcher does not handle the way globset does.
     pub fn compile(pattern: &str) -> Result<Vec<Glob>, String> {
+        let gs = globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| e.kind().to_string())?;
+        match Glob::compile_fast(pattern) {
+            Ok(v) => Ok(v),
+            Err(_) => Ok(vec![Glob { segs: Vec::new(), fallback: Some(Box::new(gs.compile_matcher())) }]),
+        }
+    }
+
+    fn compile_fast(pattern: &str) -> Result<Vec<Glob>, String> {
+        if pattern.contains("{")
+            && (pattern.matches('{').count() > 1 || brace_body(pattern).contains(['/', '*', '[', '\\']))
+        {
+            return Err("alternatives this matcher does not mirror".into());
+        }
+        // globset lets `[/]` and negated classes (`[!a]`) match a separator; segments cannot.
+        if class_holds_slash(pattern) || pattern.contains("[!") || pattern.contains("[^") {
+            return Err("class with a separator".into());
+        }
         let mut out = Vec::new();
         for alt in expand_braces(pattern)? {
             out.push(Glob::compile_one(&alt)?);
@@ -49,6 +73,10 @@ impl Glob {
     }
 
     fn compile_one(pattern: &str) -> Result<Glob, String> {
+        // globset: a pattern that is only `**` (or `**/`) matches everything.
+        if pattern == "**" || pattern == "**/" {
+            return Ok(Glob { segs: vec![Seg::Deep, Seg::Deep], fallback: None });
+        }
         let mut segs = Vec::new();
         for raw in split_unescaped(pattern) {
             if raw == "**" {
@@ -59,11 +87,19 @@ impl Glob {
             }
             segs.push(Seg::Pat(tokens(&raw)?));
         }
-        Ok(Glob { segs })
+        // Only recursion, with or without a trailing separator: globset matches everything.
+        if matches!(segs.as_slice(), [Seg::Deep] | [Seg::Deep, Seg::Pat(_)] if segs.len() == 1 || matches!(&segs[1], Seg::Pat(t) if t.is_empty()))
+        {
+            return Ok(Glob { segs: vec![Seg::Deep, Seg::Deep], fallback: None });
+        }
+        Ok(Glob { segs, fallback: None })
     }
 
     /// The literal first segment, if the pattern has one (the index key).
     pub fn literal_first(&self) -> Option<String> {
+        if self.fallback.is_some() {
+            return None;
+        }
         match self.segs.first() {
             Some(Seg::Pat(toks)) if toks.iter().all(|t| matches!(t, Tok::Lit(_))) => {
                 Some(toks.iter().map(|t| if let Tok::Lit(c) = t { *c } else { '?' }).collect())
@@ -74,8 +110,38 @@ impl Glob {
 
     /// Match a path (`/`-separated; a leading `/` makes an empty first segment).
     pub fn is_match(&self, path: &str) -> bool {
+        if let Some(f) = &self.fallback {
+            return f.is_match(path);
+        }
+        if matches!(self.segs.as_slice(), [Seg::Deep, Seg::Deep]) {
+            return true;
+        }
         let segs: Vec<&str> = path.split('/').collect();
         match_segs(&self.segs, &segs)
+    }
+}
+
+/// A pattern for one word of a command rule: `*` any run of characters, `?` one character;
+/// everything else literal. Shares the segment matcher with path globs.
+#[derive(Clone, Debug)]
+pub struct WordGlob(Vec<Tok>);
+
+impl WordGlob {
+    pub fn new(pattern: &str) -> WordGlob {
+        WordGlob(
+            pattern
+                .chars()
+                .map(|c| match c {
+                    '*' => Tok::Star,
+                    '?' => Tok::One,
+                    c => Tok::Lit(c),
+                })
+                .collect(),
+        )
+    }
+
+    pub fn is_match(&self, word: &str) -> bool {
+        match_tokens(&self.0, &word.chars().collect::<Vec<_>>())
     }
 }
 
@@ -124,6 +190,32 @@ fn match_tokens(toks: &[Tok], s: &[char]) -> bool {
         }
     }
     toks[ti..].iter().all(|t| matches!(t, Tok::Star))
+}
+
+/// The text between the first `{` and the next `}`.
+fn brace_body(p: &str) -> &str {
+    match (p.find('{'), p.find('}')) {
+        (Some(a), Some(b)) if b > a => &p[a + 1..b],
+        _ => "",
+    }
+}
+
+/// Whether a `[...]` class contains `/` (globset lets such a class match a separator).
+fn class_holds_slash(p: &str) -> bool {
+    let mut in_class = false;
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '/' if in_class => return true,
+            _ => {}
+        }
+    }
+    in_class
 }
 
 /// Split on `/` that is not escaped.

@@ -8,6 +8,7 @@ pub mod glob;
 pub mod model;
 pub mod rules;
 mod suggest;
+pub mod synthetic;
 mod yaml;
 
 pub use decision::{Decision, Layer, PartDecision, PartKind, Verdict};
@@ -86,6 +87,8 @@ pub struct Policy {
     pub(crate) home: Option<String>,
     /// Files an edit must never reach without a person: host.yaml and `.gate/`.
     pub(crate) protected: Vec<String>,
+    /// Compiled session approvals, keyed by a hash of their patterns.
+    pub(crate) session_cache: std::sync::Mutex<Option<(u64, std::sync::Arc<rules::RuleSet>)>>,
 }
 
 impl Policy {
@@ -103,6 +106,7 @@ impl Policy {
             cwd: model::normalize(&env.cwd),
             home: env.home.as_ref().map(|h| h.display().to_string()),
             protected,
+            session_cache: std::sync::Mutex::new(None),
         }
     }
 

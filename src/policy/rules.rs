@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder};
+
+use super::glob::{Glob as PathMatcher, WordGlob};
 use serde_json::Value;
 
 use crate::shell::{is_trusted_program_path, program_name, Word};
@@ -23,42 +25,16 @@ pub enum Strength {
 enum PatWord {
     Exact(String),
     /// A word with `*` or `?` inside, matched within the one word.
-    Wild(String),
+    Wild(WordGlob),
 }
 
 impl PatWord {
     fn matches(&self, w: &str) -> bool {
         match self {
             PatWord::Exact(e) => e == w,
-            PatWord::Wild(p) => wildcard(p.as_bytes(), w.as_bytes()),
+            PatWord::Wild(p) => p.is_match(w),
         }
     }
-}
-
-/// `*` any run of characters, `?` one character, within a single word.
-fn wildcard(p: &[u8], s: &[u8]) -> bool {
-    let (mut pi, mut si) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while si < s.len() {
-        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
-            pi += 1;
-            si += 1;
-        } else if pi < p.len() && p[pi] == b'*' {
-            star = Some(pi);
-            mark = si;
-            pi += 1;
-        } else if let Some(st) = star {
-            pi = st + 1;
-            mark += 1;
-            si = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == b'*' {
-        pi += 1;
-    }
-    pi == p.len()
 }
 
 /// A shell command pattern: words, and whether a trailing `*` admits more words.
@@ -98,12 +74,20 @@ impl WordPattern {
         for (i, (w, quoted)) in words.into_iter().enumerate() {
             let w = if i == 0 { program_name(&w).to_string() } else { w };
             if !quoted && (w.contains('*') || w.contains('?')) {
-                out.push(PatWord::Wild(w));
+                out.push(PatWord::Wild(WordGlob::new(&w)));
             } else {
                 out.push(PatWord::Exact(w));
             }
         }
         Ok(WordPattern { words: out, prefix })
+    }
+
+    /// The second word when the pattern has one and it is exact: the second index key.
+    fn second_exact(&self) -> Option<&str> {
+        match self.words.get(1) {
+            Some(PatWord::Exact(e)) => Some(e),
+            _ => None,
+        }
     }
 
     /// The first word when it is exact: the index key.
@@ -256,15 +240,20 @@ pub enum PathGlob {
 }
 
 impl PathGlob {
-    /// Compiled matchers for `when:` path fields: (absolute?, matcher).
-    pub fn matchers(forms: &[PathGlob]) -> Result<Vec<(bool, globset::GlobMatcher)>, String> {
-        forms
-            .iter()
-            .map(|f| match f {
-                PathGlob::Relative(g) => compile_glob(g).map(|g| (false, g.compile_matcher())),
-                PathGlob::Absolute(g) => compile_glob(g).map(|g| (true, g.compile_matcher())),
-            })
-            .collect()
+    /// Compiled matchers: (absolute?, matcher), one per brace alternative.
+    pub fn matchers(forms: &[PathGlob]) -> Result<Vec<(bool, PathMatcher)>, String> {
+        let mut out = Vec::new();
+        for f in forms {
+            let (abs, g) = match f {
+                PathGlob::Relative(g) => (false, g),
+                PathGlob::Absolute(g) => (true, g),
+            };
+            compile_glob(g)?;
+            for m in PathMatcher::compile(g).map_err(|e| format!("bad glob `{g}`: {e}"))? {
+                out.push((abs, m));
+            }
+        }
+        Ok(out)
     }
 
     /// Build from rule text. `~/` is expanded with `home`; a relative glob starting with `**/`
@@ -311,7 +300,7 @@ pub enum Matcher {
 #[derive(Clone, Debug)]
 pub enum WhenGlob {
     /// (matches the absolute form?, matcher)
-    Path(Vec<(bool, globset::GlobMatcher)>),
+    Path(Vec<(bool, PathMatcher)>),
     Text(globset::GlobMatcher),
 }
 
@@ -351,16 +340,51 @@ pub struct RuleSet {
 #[derive(Clone, Debug, Default)]
 struct ToolIndex {
     any: Vec<usize>,
-    by_first: HashMap<String, Vec<usize>>,
+    by_first: HashMap<String, FirstBucket>,
     words_wild: Vec<usize>,
-    rel_paths: Option<GlobSet>,
-    rel_idx: Vec<usize>,
-    abs_paths: Option<GlobSet>,
-    abs_idx: Vec<usize>,
+    /// Path globs matched against the workspace-relative path, and against the absolute one.
+    rel: PathIndex,
+    abs: PathIndex,
     when: Vec<usize>,
-    // Builders are kept until `finish`.
-    rel_pending: Vec<(String, usize)>,
-    abs_pending: Vec<(String, usize)>,
+}
+
+/// Command patterns with the same program, indexed again by their second word when it is
+/// exact (`git status`, `git diff *`), so that thousands of `git ...` rules cost a lookup.
+#[derive(Clone, Debug, Default)]
+struct FirstBucket {
+    by_second: HashMap<String, Vec<usize>>,
+    /// One-word patterns and patterns whose second word is a wildcard.
+    other: Vec<usize>,
+}
+
+impl FirstBucket {
+    fn all(&self) -> impl Iterator<Item = usize> + '_ {
+        self.by_second.values().flatten().chain(self.other.iter()).copied()
+    }
+}
+
+/// Path globs indexed by their literal first segment (`docs/**` under `docs`); the rest
+/// (`**/.env*`) are tried for every path.
+#[derive(Clone, Debug, Default)]
+struct PathIndex {
+    by_first: HashMap<String, Vec<(PathMatcher, usize)>>,
+    general: Vec<(PathMatcher, usize)>,
+}
+
+impl PathIndex {
+    fn add(&mut self, m: PathMatcher, rule: usize) {
+        match m.literal_first() {
+            Some(first) => self.by_first.entry(first).or_default().push((m, rule)),
+            None => self.general.push((m, rule)),
+        }
+    }
+
+    /// The lowest rule index whose glob matches `path`.
+    fn first_match(&self, path: &str) -> Option<usize> {
+        let first = path.split('/').next().unwrap_or("");
+        let bucket = self.by_first.get(first).map(Vec::as_slice).unwrap_or(&[]);
+        bucket.iter().chain(self.general.iter()).filter(|(m, _)| m.is_match(path)).map(|(_, i)| *i).min()
+    }
 }
 
 impl RuleSet {
@@ -369,7 +393,6 @@ impl RuleSet {
         for r in rules {
             set.add(r);
         }
-        set.finish();
         set
     }
 
@@ -391,44 +414,40 @@ impl RuleSet {
         match &r.matcher {
             Matcher::Any => idx.any.push(i),
             Matcher::Words(w) => match w.first_exact() {
-                Some(f) => idx.by_first.entry(f.to_string()).or_default().push(i),
+                Some(f) => {
+                    let bucket = idx.by_first.entry(f.to_string()).or_default();
+                    match w.second_exact() {
+                        Some(second) => bucket.by_second.entry(second.to_string()).or_default().push(i),
+                        None => bucket.other.push(i),
+                    }
+                }
                 None => idx.words_wild.push(i),
             },
             Matcher::Path(forms) => {
-                for f in forms {
-                    match f {
-                        PathGlob::Relative(g) => idx.rel_pending.push((g.clone(), i)),
-                        PathGlob::Absolute(g) => idx.abs_pending.push((g.clone(), i)),
+                // Validated when the rule was built; a glob that failed there never got here.
+                for (abs, m) in PathGlob::matchers(forms).unwrap_or_default() {
+                    if abs {
+                        idx.abs.add(m, i)
+                    } else {
+                        idx.rel.add(m, i)
                     }
                 }
             }
-            Matcher::When(_) => idx.when.push(i),
+            Matcher::When(fields) => match fields.as_slice() {
+                // A rule on the path field alone is indexed like a path rule.
+                [(_, WhenGlob::Path(ms))] => {
+                    for (abs, m) in ms {
+                        if *abs {
+                            idx.abs.add(m.clone(), i)
+                        } else {
+                            idx.rel.add(m.clone(), i)
+                        }
+                    }
+                }
+                _ => idx.when.push(i),
+            },
         }
         self.rules.push(r);
-    }
-
-    fn finish(&mut self) {
-        for idx in self.by_tool.values_mut() {
-            for (pending, set, map) in [
-                (std::mem::take(&mut idx.rel_pending), &mut idx.rel_paths, &mut idx.rel_idx),
-                (std::mem::take(&mut idx.abs_pending), &mut idx.abs_paths, &mut idx.abs_idx),
-            ] {
-                if pending.is_empty() {
-                    continue;
-                }
-                let mut b = GlobSetBuilder::new();
-                for (g, i) in pending {
-                    // Validated when the rule was built; a failure here drops nothing silently:
-                    // it makes the set empty and the rule can never allow (deny sets are
-                    // validated the same way, so this cannot happen for them).
-                    if let Ok(glob) = compile_glob(&g) {
-                        b.add(glob);
-                        map.push(i);
-                    }
-                }
-                *set = b.build().ok();
-            }
-        }
     }
 
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
@@ -458,18 +477,33 @@ impl RuleSet {
                 };
                 match first {
                     Some(Word::Lit(w)) => {
-                        if let Some(v) = idx.by_first.get(program_name(w)) {
-                            for &i in v {
-                                check(i, &mut best);
+                        if let Some(bucket) = idx.by_first.get(program_name(w)) {
+                            match words.get(1) {
+                                // Any pattern could match a run-time second word.
+                                Some(Word::Dyn(_)) => bucket.all().for_each(|i| check(i, &mut best)),
+                                second => {
+                                    bucket.other.iter().for_each(|&i| check(i, &mut best));
+                                    if let Some(Word::Lit(s)) = second {
+                                        if let Some(v) = bucket.by_second.get(s.as_str()) {
+                                            v.iter().for_each(|&i| check(i, &mut best));
+                                        }
+                                    }
+                                    if *loose {
+                                        // The pattern's second word may appear later on.
+                                        for w in words.iter().skip(2).filter_map(Word::lit) {
+                                            if let Some(v) = bucket.by_second.get(w) {
+                                                v.iter().for_each(|&i| check(i, &mut best));
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                     _ => {
                         // A program only known at run time could be any rule's program.
-                        for v in idx.by_first.values() {
-                            for &i in v {
-                                check(i, &mut best);
-                            }
+                        for bucket in idx.by_first.values() {
+                            bucket.all().for_each(|i| check(i, &mut best));
                         }
                     }
                 }
@@ -479,15 +513,11 @@ impl RuleSet {
             }
             Subject::Call { args, path, path_field } => {
                 if let Some(p) = path {
-                    if let (Some(rel), Some(set)) = (&p.rel, &idx.rel_paths) {
-                        if let Some(m) = set.matches(rel).into_iter().min() {
-                            consider(Strength::Yes, idx.rel_idx[m], &mut best);
-                        }
+                    if let Some(i) = p.rel.as_deref().and_then(|rel| idx.rel.first_match(rel)) {
+                        consider(Strength::Yes, i, &mut best);
                     }
-                    if let Some(set) = &idx.abs_paths {
-                        if let Some(m) = set.matches(&p.abs).into_iter().min() {
-                            consider(Strength::Yes, idx.abs_idx[m], &mut best);
-                        }
+                    if let Some(i) = idx.abs.first_match(&p.abs) {
+                        consider(Strength::Yes, i, &mut best);
                     }
                 }
                 for &i in &idx.when {
@@ -584,9 +614,10 @@ mod tests {
 
     #[test]
     fn wild_words() {
-        assert!(wildcard(b"gate-*", b"gate-core"));
-        assert!(!wildcard(b"gate-*", b"gat"));
-        assert!(wildcard(b"a?c", b"abc"));
+        assert!(WordGlob::new("gate-*").is_match("gate-core"));
+        assert!(!WordGlob::new("gate-*").is_match("gat"));
+        assert!(WordGlob::new("a?c").is_match("abc"));
+        assert!(WordGlob::new("[x]*").is_match("[x]y"), "brackets are literal in words");
     }
 
     #[test]

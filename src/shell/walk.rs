@@ -9,7 +9,7 @@ use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_d
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
 /// Deepest nesting of brackets, substitutions and compound commands parsed at all.
-const MAX_NESTING: usize = 48;
+const MAX_NESTING: usize = 16;
 
 /// The directory commands run in, relative to the start: `None` once it cannot be known.
 #[derive(Clone, Debug, PartialEq, Eq)]

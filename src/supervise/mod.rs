@@ -11,15 +11,25 @@
 //!   open, when stdin is that terminal);
 //! - **waiter** owns the `Child`: it reaps the agent and wakes the reader and any open prompt;
 //! - **signals** waits for SIGINT/SIGTERM/SIGHUP and forwards them to the agent's process
-//!   group, killing it if it does not exit within the grace period.
+//!   group, killing it if it does not exit within the grace period (with `--pty`, SIGQUIT
+//!   too, and SIGWINCH resizes the agent's terminal);
+//! - **policy-watch** ([`watch`]) reloads host.yaml and `.gate/approvals.yaml` when they change
+//!   and parks the new policy for the session, which swaps it in between two decisions.
+//!
+//! With `--pty` ([`pty`]) the agent's stdin, stdout and stderr are a pseudo-terminal passed
+//! through to gate's terminal, and the protocol runs over a Unix socket ([`socket`]) with the
+//! same reader, writer and session.
 //!
 //! gate exits with the agent's exit code (128+N after signal N). Nothing here may answer
 //! "approved" on an error path, block forever on a dead agent, or buffer without bound.
 
 pub mod audit;
+pub mod pty;
 pub mod reader;
 pub mod session;
+pub mod socket;
 pub mod sys;
+pub mod watch;
 pub mod writer;
 
 use std::io::Write;
@@ -32,7 +42,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::approve::{self, Approver, Cancel, FileAlwaysStore};
+use crate::approve::{self, AlwaysStore, Approver, Cancel, FileAlwaysStore};
 use crate::cli::RunArgs;
 
 /// Turns the approver chosen from the flags into the one used.
@@ -50,14 +60,56 @@ pub fn run(args: &RunArgs) -> anyhow::Result<i32> {
     run_with(args, Hooks::default())
 }
 
+/// What both modes (pipes and `--pty`) start from: the policy and everything that decides.
+pub(crate) struct Prepared {
+    policy: crate::policy::Policy,
+    reloads: Arc<watch::Shared>,
+    mode_override: Option<crate::policy::Mode>,
+    approver: Box<dyn Approver>,
+    always_store: Box<dyn AlwaysStore>,
+    audit: Option<audit::Audit>,
+    cwd: std::path::PathBuf,
+    max_line: usize,
+    kill_grace: Duration,
+}
+
+/// The pieces the session shares with the I/O threads.
+pub(crate) struct Wiring {
+    to_agent: mpsc::SyncSender<writer::ToAgent>,
+    open: reader::OpenIds,
+    budget: Arc<reader::Budget>,
+    cancel: Arc<Cancel>,
+    stdin_pause: Option<Arc<writer::Pause>>,
+    term: Option<Arc<Mutex<()>>>,
+    handoff: Option<Box<dyn session::Handoff>>,
+}
+
+impl Prepared {
+    fn into_session(self, w: Wiring) -> session::Session {
+        session::Session {
+            policy: self.policy,
+            reloads: Some(self.reloads),
+            mode_override: self.mode_override,
+            approver: self.approver,
+            always_store: self.always_store,
+            to_agent: w.to_agent,
+            audit: self.audit,
+            open: w.open,
+            budget: w.budget,
+            cancel: w.cancel,
+            stdin_pause: w.stdin_pause,
+            term: w.term,
+            handoff: w.handoff,
+            cwd: self.cwd,
+            state: session::State::default(),
+        }
+    }
+}
+
 /// [`run`], with hooks.
 pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     if args.approve_all && args.strict {
         eprintln!("gate: --approve-all and --strict cannot be used together");
-        return Ok(2);
-    }
-    if args.pty {
-        eprintln!("gate: --pty is not available yet; run without it");
         return Ok(2);
     }
     let Some(program) = args.program.first() else {
@@ -65,7 +117,12 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         return Ok(2);
     };
 
-    let loaded = match crate::config::load(args.config.config.as_deref()) {
+    // The files are read for the watcher *before* the policy is loaded: an edit in between
+    // is then seen as a change, never missed.
+    let found = crate::config::find(args.config.config.as_deref());
+    let sources = watch::Sources::new(found.as_deref());
+    let seen = sources.contents();
+    let loaded = match crate::config::load_from(found.as_deref()) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("gate: {e}");
@@ -75,7 +132,11 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     for w in &loaded.warnings {
         eprintln!("gate: {w}");
     }
-    let always_store = FileAlwaysStore { path: crate::approvals::path_for(loaded.path.as_deref()) };
+    let reloads = watch::Shared::new(sources, seen);
+    let always_store = watch::NotingStore {
+        inner: Box::new(FileAlwaysStore { path: crate::approvals::path_for(loaded.path.as_deref()) }),
+        shared: reloads.clone(),
+    };
     let mut policy = loaded.policy;
     let mode_override = args.mode.map(crate::policy::Mode::from);
     if let Some(m) = mode_override {
@@ -95,9 +156,38 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     if let Some(wrap) = hooks.wrap_approver {
         approver = wrap(approver);
     }
+    let prep = Prepared {
+        policy,
+        reloads,
+        mode_override,
+        approver,
+        always_store: Box::new(always_store),
+        audit,
+        cwd: std::env::current_dir().unwrap_or_else(|_| ".".into()),
+        max_line: args.max_line.max(1),
+        kill_grace: Duration::from_secs(args.kill_grace),
+    };
+    if args.pty {
+        return pty::run(prep, args);
+    }
+    run_pipes(prep, program, &args.program[1..])
+}
+
+/// Start watching the policy files; a failure only turns live reload off.
+fn start_watcher(reloads: &Arc<watch::Shared>, wake: mpsc::Sender<reader::Event>) -> Option<watch::Watcher> {
+    match watch::start(reloads.clone(), wake) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!("gate: live policy reload is off ({e:#}); restart gate to apply edits");
+            None
+        }
+    }
+}
+
+/// The agent on pipes: the protocol and its other output share its stdout.
+fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsString]) -> anyhow::Result<i32> {
     let stdin_is_tty = sys::isatty(0);
     let stdout_is_tty = sys::isatty(1);
-    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
 
     // Before any thread exists: every thread inherits the mask, the signal thread waits.
     let signals = sys::SignalSet::block_forwarded()?;
@@ -110,7 +200,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
     }
     let mut child = match cmd
-        .args(&args.program[1..])
+        .args(rest)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -133,7 +223,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     let (wake_reader, wake_waiter) = UnixStream::pair()?;
 
     spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
-    spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), Duration::from_secs(args.kill_grace))?;
+    spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
     thread::Builder::new().name("agent-stdin".into()).spawn(move || writer::run_writer(agent_in, to_agent_rx))?;
@@ -142,34 +232,22 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     let (fwd_tx, fwd_pause) = (to_agent.clone(), pause.clone());
     thread::Builder::new().name("gate-stdin".into()).spawn(move || writer::forward_stdin(fwd_tx, fwd_pause))?;
 
-    let max_line = args.max_line.max(1);
+    let max_line = prep.max_line;
     let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
     let open: reader::OpenIds = Arc::default();
     let term = stdout_is_tty.then(|| Arc::new(Mutex::new(())));
     let (ev_tx, ev_rx) = mpsc::channel();
+    let watcher = start_watcher(&prep.reloads, ev_tx.clone());
     let rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
-    let session = session::Session {
-        policy,
-        policy_file: loaded.path.map(session::PolicyFile::new),
-        mode_override,
-        approver,
-        always_store: Box::new(always_store),
-        to_agent,
-        audit,
-        open,
-        budget,
-        cancel,
-        stdin_pause: pause,
-        term,
-        cwd,
-        state: session::State::default(),
-    };
+    let grace = prep.kill_grace;
+    let session = prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None });
     session.run(ev_rx);
+    drop(watcher);
 
     let status = exit.wait();
-    reap_group(pgid, Duration::from_secs(args.kill_grace));
+    reap_group(pgid, grace);
     Ok(match status {
         Some(s) => exit_code(s),
         None => 1,
@@ -222,16 +300,26 @@ fn spawn_waiter(mut child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wak
     Ok(())
 }
 
+/// Called on SIGWINCH (`--pty`: resize the agent's terminal).
+type OnResize = Box<dyn Fn() + Send>;
+
 fn spawn_signal_thread(
     signals: sys::SignalSet,
     pgid: i32,
     exit: Arc<ExitWatch>,
     cancel: Arc<Cancel>,
     grace: Duration,
+    on_resize: Option<OnResize>,
 ) -> std::io::Result<()> {
     let killer_armed = Arc::new(AtomicBool::new(false));
     thread::Builder::new().name("signals".into()).spawn(move || loop {
         let Ok(sig) = signals.wait() else { return };
+        if sig == libc::SIGWINCH {
+            if let Some(f) = &on_resize {
+                f();
+            }
+            continue;
+        }
         if exit.is_done() {
             continue;
         }

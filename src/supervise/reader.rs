@@ -11,7 +11,6 @@ use std::collections::HashSet;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
-use std::process::ChildStdout;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -30,6 +29,8 @@ pub enum Event {
     },
     /// The agent's stdout ended (or gate's stdout did: then the agent's is closed too).
     Eof,
+    /// Nothing to read: something was parked for the session (a reloaded policy).
+    Wake,
 }
 
 /// Bytes queued between the reader and the session. `acquire` blocks while the queue is full,
@@ -61,6 +62,15 @@ impl Budget {
     }
 }
 
+/// Where the reader sends lines that are not protocol lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passthrough {
+    /// gate's stdout, byte-exact and in order.
+    Stdout,
+    /// Dropped, with one warning on stderr (the protocol socket of `--pty`).
+    Discard,
+}
+
 /// Ids of requests queued or being decided.
 pub type OpenIds = Arc<Mutex<HashSet<String>>>;
 
@@ -85,10 +95,14 @@ pub struct Reader {
     pub wake: UnixStream,
     /// Held by an open terminal prompt when gate's stdout is a terminal.
     pub term: Option<Arc<Mutex<()>>>,
+    /// Where lines that are not for gate go: gate's stdout, or (on `GATE_SOCKET`, where the
+    /// agent's screen is the terminal) nowhere.
+    pub passthrough: Passthrough,
     state: State,
     line: Vec<u8>,
     pending: Vec<u8>,
     stdout_ok: bool,
+    warned_discard: bool,
 }
 
 const READ_SIZE: usize = 64 * 1024;
@@ -110,15 +124,17 @@ impl Reader {
             open,
             wake,
             term,
+            passthrough: Passthrough::Stdout,
             state: State::Start,
             line: Vec::new(),
             pending: Vec::with_capacity(FLUSH_AT * 2),
             stdout_ok: true,
+            warned_discard: false,
         }
     }
 
     /// Read the agent's stdout to its end. Sends [`Event::Eof`] last, whatever happens.
-    pub fn run(mut self, mut agent_out: ChildStdout) {
+    pub fn run<R: Read + AsRawFd>(mut self, mut agent_out: R) {
         let fd: RawFd = agent_out.as_raw_fd();
         let wake_fd = self.wake.as_raw_fd();
         let mut buf = vec![0u8; READ_SIZE];
@@ -314,6 +330,15 @@ impl Reader {
     }
 
     fn out(&mut self, bytes: &[u8]) {
+        if self.passthrough == Passthrough::Discard {
+            if !bytes.is_empty() && !self.warned_discard {
+                self.warned_discard = true;
+                eprintln!(
+                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only SPEC 2 lines go there)"
+                );
+            }
+            return;
+        }
         if self.stdout_ok {
             self.pending.extend_from_slice(bytes);
         }

@@ -20,28 +20,12 @@ use serde_json::Value;
 
 use super::audit::{Audit, Record};
 use super::reader::{Budget, Event, OpenIds};
+use super::watch::Shared;
 use super::writer::{Pause, ToAgent};
 use crate::approve::tty::sanitize;
 use crate::approve::{AlwaysStore, Answer, Approver, Cancel, PromptInfo};
 use crate::policy::{Call, Context, Decision, Layer, Mode, Policy, SessionApprovals, Verdict};
 use crate::protocol::{self, BatchItem, Incoming, Outcome, Scope};
-
-/// The policy file being watched for changes.
-pub struct PolicyFile {
-    pub path: PathBuf,
-    pub stamp: Option<(Option<SystemTime>, u64)>,
-}
-
-impl PolicyFile {
-    pub fn new(path: PathBuf) -> PolicyFile {
-        let stamp = stamp_of(&path);
-        PolicyFile { path, stamp }
-    }
-}
-
-fn stamp_of(path: &std::path::Path) -> Option<(Option<SystemTime>, u64)> {
-    std::fs::metadata(path).ok().map(|m| (m.modified().ok(), m.len()))
-}
 
 /// What an answer changes for later calls, applied once the answer is recorded.
 #[derive(Default)]
@@ -54,7 +38,8 @@ struct Effects {
 /// Everything the session is given; its own state starts empty.
 pub struct Session {
     pub policy: Policy,
-    pub policy_file: Option<PolicyFile>,
+    /// Where the watcher parks reloaded policies ([`super::watch`]); `None`: no live reload.
+    pub reloads: Option<Arc<Shared>>,
     pub mode_override: Option<Mode>,
     pub approver: Box<dyn Approver>,
     pub always_store: Box<dyn AlwaysStore>,
@@ -65,6 +50,8 @@ pub struct Session {
     pub cancel: Arc<Cancel>,
     pub stdin_pause: Option<Arc<Pause>>,
     pub term: Option<Arc<Mutex<()>>>,
+    /// In `--pty` mode: gives the terminal to a prompt and takes it back ([`super::pty`]).
+    pub handoff: Option<Box<dyn Handoff>>,
     pub cwd: PathBuf,
     pub state: State,
 }
@@ -83,8 +70,11 @@ impl Session {
     /// Take lines until the reader reports the end of the agent's output.
     pub fn run(mut self, rx: Receiver<Event>) {
         while let Ok(ev) = rx.recv() {
+            // Between two decisions: the only place the policy is swapped.
+            self.apply_reload();
             match ev {
                 Event::Eof => break,
+                Event::Wake => {}
                 Event::Line { incoming, received, cost } => {
                     self.handle(incoming, received);
                     self.budget.release(cost);
@@ -101,13 +91,11 @@ impl Session {
     fn handle(&mut self, incoming: Incoming, received: Instant) {
         match incoming {
             Incoming::Request(r) => {
-                self.reload_if_changed();
                 let key = protocol::id_key(&r.id);
                 self.request(r, received);
                 self.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
             }
             Incoming::Hello { protocol } => {
-                self.reload_if_changed();
                 if let Some(p) = protocol.filter(|&p| p != protocol::PROTOCOL_VERSION) {
                     eprintln!(
                         "gate: the agent asked for protocol {p}; gate speaks protocol {}",
@@ -220,7 +208,8 @@ impl Session {
         }
         let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
         let id_text = protocol::id_display(id);
-        let shape = crate::approve::Shape::of(&self.policy, call);
+        let shape = catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
+            .unwrap_or(crate::approve::Shape::Other);
         let info = PromptInfo {
             id: &id_text,
             call,
@@ -238,6 +227,7 @@ impl Session {
             } else {
                 None
             };
+            let _screen = if uses_terminal { self.handoff.as_deref().map(Released::new) } else { None };
             // Only a terminal prompt takes Ctrl-C; otherwise SIGINT is the agent's.
             self.cancel.set_prompt_open(uses_terminal);
             let approver = &mut self.approver;
@@ -333,34 +323,58 @@ impl Session {
         self.send(protocol::decision_line(id, tool, &outcome));
     }
 
-    /// Reload host.yaml when it changed on disk; keep the last good policy when it does not
-    /// parse (SPEC 4).
-    fn reload_if_changed(&mut self) {
-        let Some(pf) = &mut self.policy_file else { return };
-        let stamp = stamp_of(&pf.path);
-        if stamp == pf.stamp {
-            return;
+    /// Take a policy the watcher loaded, if any, and print what it reported (SPEC 4: an invalid
+    /// file keeps the last good policy). The swap is one assignment between two decisions.
+    fn apply_reload(&mut self) {
+        let Some(shared) = &self.reloads else { return };
+        let parked = shared.take();
+        if let Some(r) = parked.reload {
+            let mut policy = r.policy;
+            if let Some(m) = self.mode_override {
+                policy.set_mode(m);
+            }
+            let declared = policy.skill_names();
+            self.state.active_skills.retain(|s| declared.contains(s));
+            self.policy = policy;
+            let disabled = self.policy.disabled_tools();
+            let what = if r.host_changed {
+                shared.sources().host.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+            } else {
+                shared.sources().approvals.display().to_string()
+            };
+            let tools = if disabled.is_empty() { "none".to_string() } else { disabled.join(", ") };
+            eprintln!("gate: {what} changed; the new policy is in force (disabled tools: {tools})");
+            self.send(protocol::policy_changed_line(&disabled));
         }
-        pf.stamp = stamp;
-        let path = pf.path.clone();
-        match crate::config::load(Some(&path)) {
-            Ok(loaded) => {
-                for w in &loaded.warnings {
-                    eprintln!("gate: {w}");
-                }
-                let mut policy = loaded.policy;
-                if let Some(m) = self.mode_override {
-                    policy.set_mode(m);
-                }
-                self.policy = policy;
-                eprintln!("gate: {} changed; the new policy is in force", path.display());
-                self.send(protocol::policy_changed_line(&self.policy.disabled_tools()));
-            }
-            Err(e) => {
-                eprintln!("gate: {} changed but cannot be used; keeping the last good policy:\n{e}", path.display());
-            }
+        for m in parked.messages {
+            eprintln!("gate: {m}");
         }
     }
+}
+
+/// The terminal lent to a prompt; given back when dropped (the prompt's result does not
+/// matter, a panic included).
+struct Released<'a>(&'a dyn Handoff);
+
+impl<'a> Released<'a> {
+    fn new(h: &'a dyn Handoff) -> Released<'a> {
+        h.release();
+        Released(h)
+    }
+}
+
+impl Drop for Released<'_> {
+    fn drop(&mut self) {
+        self.0.reclaim();
+    }
+}
+
+/// Hands the terminal to a prompt and back (`--pty`: the agent's screen is raw and full).
+/// `release` runs with the agent's output held and gate's stdin paused; `reclaim` after the
+/// prompt, whatever its outcome.
+pub trait Handoff: Send {
+    fn release(&self);
+    fn reclaim(&self);
 }
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {

@@ -1,6 +1,7 @@
 //! The few POSIX calls the supervisor and the terminal prompt need that std does not offer:
-//! poll, raw reads, non-blocking mode, isatty, signals to a process group, and the signal
-//! mask for the signal thread.
+//! poll, raw reads, non-blocking mode, isatty, signals to a process group, the signal mask for
+//! the signal thread, and for `--pty`: terminal modes and sizes, the foreground process group,
+//! descriptor duplication, and a socket peer's credentials.
 //!
 //! Thin, safe wrappers only: every `unsafe` block is here, each with the argument for why it
 //! is sound. No policy, no protocol, no state.
@@ -87,13 +88,18 @@ impl SignalSet {
     /// threads. Child processes inherit the mask: clear it with
     /// [`SignalSet::unblock_all_in_child`] before exec.
     pub fn block_forwarded() -> io::Result<SignalSet> {
+        SignalSet::block(&FORWARDED)
+    }
+
+    /// Block `signals` as [`SignalSet::block_forwarded`] does (with `--pty`, SIGWINCH too).
+    pub fn block(signals: &[i32]) -> io::Result<SignalSet> {
         // SAFETY: sigset_t is a plain C value; an all-zero one is a valid argument for
         // sigemptyset, which initialises it before any other use. sigaddset only writes the
         // set; pthread_sigmask only reads it (the old-mask pointer is null, which is allowed).
         unsafe {
             let mut set: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut set);
-            for s in FORWARDED {
+            for &s in signals {
                 libc::sigaddset(&mut set, s);
             }
             let r = libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
@@ -140,7 +146,149 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGTERM => "SIGTERM".into(),
         libc::SIGHUP => "SIGHUP".into(),
         libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGQUIT => "SIGQUIT".into(),
         libc::SIGPIPE => "SIGPIPE".into(),
+        libc::SIGWINCH => "SIGWINCH".into(),
         n => format!("signal {n}"),
     }
+}
+
+/// A terminal's mode (termios), as read by [`get_termios`].
+#[derive(Clone, Copy)]
+pub struct Termios(libc::termios);
+
+impl Termios {
+    /// The same mode made raw (cfmakeraw): no echo, no line editing, no signals from keys, no
+    /// output processing. Every byte typed goes through as it is.
+    pub fn raw(&self) -> Termios {
+        let mut t = self.0;
+        // SAFETY: `t` is an initialised termios (copied from one tcgetattr filled in) that
+        // cfmakeraw only rewrites in place.
+        unsafe { libc::cfmakeraw(&mut t) };
+        Termios(t)
+    }
+
+    pub fn local_flags(&self) -> libc::tcflag_t {
+        self.0.c_lflag
+    }
+}
+
+/// Read the mode of terminal `fd`.
+pub fn get_termios(fd: RawFd) -> io::Result<Termios> {
+    // SAFETY: termios is a plain C struct for which all-zero bytes are a valid value;
+    // tcgetattr writes one whole struct into the valid pointer we pass and nothing else.
+    unsafe {
+        let mut t: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(fd, &mut t) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Termios(t))
+    }
+}
+
+/// Set the mode of terminal `fd` now.
+pub fn set_termios(fd: RawFd, t: &Termios) -> io::Result<()> {
+    // SAFETY: tcsetattr only reads the termios behind the valid reference for the call.
+    if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &t.0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A terminal's size: rows, columns, and pixel width and height (0 when unknown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinSize {
+    pub rows: u16,
+    pub cols: u16,
+    pub x_pixels: u16,
+    pub y_pixels: u16,
+}
+
+/// The size of terminal `fd`; `None` when it is not a terminal or reports no size.
+pub fn window_size(fd: RawFd) -> Option<WinSize> {
+    // SAFETY: winsize is a plain C struct (all-zero is valid); TIOCGWINSZ writes one winsize
+    // into the valid pointer we pass. A descriptor that is not a terminal gives ENOTTY.
+    let ws = unsafe {
+        let mut ws: libc::winsize = std::mem::zeroed();
+        if libc::ioctl(fd, libc::TIOCGWINSZ, &mut ws) != 0 {
+            return None;
+        }
+        ws
+    };
+    (ws.ws_row > 0 && ws.ws_col > 0).then_some(WinSize {
+        rows: ws.ws_row,
+        cols: ws.ws_col,
+        x_pixels: ws.ws_xpixel,
+        y_pixels: ws.ws_ypixel,
+    })
+}
+
+/// The foreground process group of terminal `fd` (for a pty master: of its slave).
+pub fn foreground_group(fd: RawFd) -> Option<i32> {
+    // SAFETY: tcgetpgrp takes a plain integer and touches no memory of ours.
+    let pg = unsafe { libc::tcgetpgrp(fd) };
+    (pg > 0).then_some(pg)
+}
+
+/// A new descriptor for the same open file, close-on-exec.
+pub fn dup_cloexec(fd: RawFd) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: fcntl(F_DUPFD_CLOEXEC) takes plain integers and returns a new descriptor that
+    // nothing else owns, so wrapping it in an OwnedFd (which closes it once) is sound.
+    unsafe {
+        let n = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3);
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(std::os::fd::OwnedFd::from_raw_fd(n))
+    }
+}
+
+/// Make descriptor number `target` refer to what `src` refers to (dup2).
+pub fn dup_onto(src: RawFd, target: RawFd) -> io::Result<()> {
+    // SAFETY: dup2 takes plain integers. It closes whatever `target` referred to: callers use
+    // it only on the standard descriptors, which no Rust object owns.
+    if unsafe { libc::dup2(src, target) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A pipe: (read end, write end), both close-on-exec.
+pub fn pipe() -> io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into the valid two-int array; they are new and
+    // owned by nobody else, so each goes into exactly one OwnedFd.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((std::os::fd::OwnedFd::from_raw_fd(fds[0]), std::os::fd::OwnedFd::from_raw_fd(fds[1])))
+    }
+}
+
+/// The effective user id of this process.
+pub fn euid() -> u32 {
+    // SAFETY: geteuid takes nothing, cannot fail and touches no memory of ours.
+    unsafe { libc::geteuid() }
+}
+
+/// The user id of the process at the other end of a connected Unix socket (SO_PEERCRED: its
+/// effective uid when it connected, as recorded by the kernel, not as claimed by the peer).
+pub fn peer_uid(fd: RawFd) -> io::Result<u32> {
+    let mut cred = libc::ucred { pid: 0, uid: 0, gid: 0 };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes (the size of `cred`) into the valid,
+    // initialised `cred`, and updates `len`, a valid socklen_t.
+    let r = unsafe {
+        libc::getsockopt(fd, libc::SOL_SOCKET, libc::SO_PEERCRED, (&mut cred as *mut libc::ucred).cast(), &mut len)
+    };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if len as usize != std::mem::size_of::<libc::ucred>() {
+        return Err(io::Error::other("SO_PEERCRED returned a short answer"));
+    }
+    Ok(cred.uid)
 }

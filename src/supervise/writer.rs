@@ -13,7 +13,6 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufWriter, Write};
-use std::process::ChildStdin;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -29,8 +28,8 @@ pub enum ToAgent {
     Input { data: Vec<u8>, line_end: bool },
 }
 
-/// Own the agent's stdin until every sender is gone.
-pub fn run_writer(stdin: ChildStdin, rx: Receiver<ToAgent>) {
+/// Own the agent's stdin (or, with `--pty`, the protocol socket) until every sender is gone.
+pub fn run_writer<W: Write>(stdin: W, rx: Receiver<ToAgent>) {
     let mut w = BufWriter::with_capacity(64 * 1024, stdin);
     let mut alive = true;
     let mut warned = false;
@@ -106,7 +105,7 @@ impl Pause {
         PauseGuard(self)
     }
 
-    fn begin_read(&self) {
+    pub(super) fn begin_read(&self) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         while s.paused {
             s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
@@ -114,7 +113,7 @@ impl Pause {
         s.reading = true;
     }
 
-    fn end_read(&self) {
+    pub(super) fn end_read(&self) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.reading = false;
         self.changed.notify_all();
