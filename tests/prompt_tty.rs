@@ -77,7 +77,11 @@ fn s_stores_for_the_session_and_settles_requests_queued_behind_the_prompt() {
     assert_approved(&f.outcome.decision("q2"), "session");
     assert_approved(&f.outcome.decision("q3"), "user");
     assert_eq!(f.screen.matches(KEYS).count(), 2, "q2 must not be asked:\n{}", f.screen);
-    assert!(f.screen.contains("approved for this session: yes, this session; stores Bash(npm run build *)"));
+    assert!(
+        f.screen.contains("approved for this session; allowed for the session: Bash(npm run build *)"),
+        "{}",
+        f.screen
+    );
     f.assert_restored();
 }
 
@@ -97,6 +101,7 @@ fn a_persists_the_shown_patterns_and_a_later_run_allows_without_asking() {
     let stored = std::fs::read_to_string(ws.path().join(".gate/approvals.yaml")).unwrap();
     assert!(stored.contains("pattern: \"Bash(cargo build *)\""), "{stored}");
     assert!(stored.contains("cargo build --release"), "the call the person saw is recorded: {stored}");
+    assert!(f.screen.contains("approved always; stored in .gate/approvals.yaml: Bash(cargo build *)"), "{}", f.screen);
     f.assert_restored();
 
     // Loaded at start: a later run (no terminal) allows a covered call from the store.

@@ -295,9 +295,10 @@ pub fn full_text(info: &PromptInfo, now: &FileNow) -> String {
         Shape::Other => json_args(&mut o, &info.call.arguments, None),
     }
     why(&mut o, info);
-    o.plain("", 0);
-    o.plain("the arguments, as the agent sent them:", 0);
-    json_args(&mut o, &info.call.arguments, None);
+    if !matches!(info.shape, Shape::Other) {
+        o.plain("", 0);
+        json_args(&mut o, &info.call.arguments, None);
+    }
     o.buf
 }
 

@@ -201,12 +201,12 @@ impl TermPrompt {
                 Key::Char(c) => c.to_ascii_lowercase(),
                 _ => '?',
             };
-            let stored = |what: &str| -> String {
+            let stored = |answer: &str, kept: &str| -> String {
                 if info.suggested.is_empty() {
-                    "yes, once (nothing can be stored for this call)".to_string()
+                    "  approved once (nothing can be stored for this call)\n".to_string()
                 } else {
                     let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
-                    format!("{what}; stores {}", pats.join(", "))
+                    format!("  approved {answer}; {kept}: {}\n", pats.join(", "))
                 }
             };
             match c {
@@ -215,11 +215,11 @@ impl TermPrompt {
                     return Ok(Reply::user(Answer::Once));
                 }
                 's' => {
-                    self.say(&format!("s\n  approved for this session: {}\n", stored("yes, this session")))?;
+                    self.say(&format!("s\n{}", stored("for this session", "allowed for the session")))?;
                     return Ok(Reply::user(Answer::Session));
                 }
                 'a' => {
-                    self.say(&format!("a\n  approved always: {}\n", stored("yes, always")))?;
+                    self.say(&format!("a\n{}", stored("always", "stored in .gate/approvals.yaml")))?;
                     return Ok(Reply::user(Answer::Always));
                 }
                 'n' => {
