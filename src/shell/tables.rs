@@ -281,22 +281,33 @@ fn git_read_only(args: &[&str]) -> bool {
             // `git config KEY` (one operand, no value) reads, like `--get`.
             let operands = rest.iter().filter(|a| !a.starts_with('-')).count();
             let read_flags = rest.iter().filter(|a| a.starts_with('-')).all(|a| {
-                matches!(*a, "--global" | "--local" | "--system" | "--show-origin" | "--show-scope" | "--includes" | "-z" | "--null")
+                matches!(
+                    *a,
+                    "--global"
+                        | "--local"
+                        | "--system"
+                        | "--show-origin"
+                        | "--show-scope"
+                        | "--includes"
+                        | "-z"
+                        | "--null"
+                )
             });
-            (operands == 1 && read_flags) || rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
-                && !rest.iter().any(|a| {
-                    matches!(
-                        *a,
-                        "--add"
-                            | "--unset"
-                            | "--unset-all"
-                            | "--replace-all"
-                            | "--rename-section"
-                            | "--remove-section"
-                            | "-e"
-                            | "--edit"
-                    )
-                })
+            (operands == 1 && read_flags)
+                || rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
+                    && !rest.iter().any(|a| {
+                        matches!(
+                            *a,
+                            "--add"
+                                | "--unset"
+                                | "--unset-all"
+                                | "--replace-all"
+                                | "--rename-section"
+                                | "--remove-section"
+                                | "-e"
+                                | "--edit"
+                        )
+                    })
         }
         "reflog" => rest.is_empty() || rest.first() == Some(&"show"),
         "worktree" => rest == ["list"],
@@ -746,7 +757,9 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             if has_flag('n') {
                 return Some(format!("`{name} -n` makes a name refer to another variable"));
             }
-            if name == "export" && has_flag('f') || (name != "export" && has_flag('f') && lits().any(|a| !a.starts_with('-'))) {
+            if name == "export" && has_flag('f')
+                || (name != "export" && has_flag('f') && lits().any(|a| !a.starts_with('-')))
+            {
                 return Some(format!("`{name} -f` passes functions to other shells"));
             }
             let integer = has_flag('i');
@@ -816,8 +829,10 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         }
     }
     // A name only known at run time could be any of them.
-    if matches!(name, "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "mapfile" | "readarray")
-        && args.iter().any(|w| matches!(w, Word::Dyn(_)))
+    if matches!(
+        name,
+        "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "mapfile" | "readarray"
+    ) && args.iter().any(|w| matches!(w, Word::Dyn(_)))
         && !matches!(name, "printf" if !lits().any(|a| a.starts_with("-v")))
     {
         return Some(format!("`{name}` assigns a variable named only at run time"));

@@ -40,7 +40,8 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
-    let mut w = Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None, functions: Vec::new() };
+    let mut w =
+        Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None, functions: Vec::new() };
     w.script(text);
 }
 
@@ -313,7 +314,11 @@ impl Walker<'_> {
                         K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
                         K::Append => self.write(r.word, WriteKind::Append),
                         K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
-                        K::Read => self.a.reads.push(Write { path: r.word, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() }),
+                        K::Read => self.a.reads.push(Write {
+                            path: r.word,
+                            kind: WriteKind::Redirect,
+                            cwd: self.cwd.0.clone(),
+                        }),
                         K::DuplicateInput => {}
                     }
                 }
@@ -959,7 +964,9 @@ impl Walker<'_> {
                         has_c = true;
                     }
                     if s.starts_with('-') && flags.contains('i') {
-                        unknown.get_or_insert_with(|| format!("`{name} -i` is interactive: it runs the commands of rc files first"));
+                        unknown.get_or_insert_with(|| {
+                            format!("`{name} -i` is interactive: it runs the commands of rc files first")
+                        });
                     }
                     // -o OPTION / +O shopt take a value.
                     if flags.ends_with('o') || flags.ends_with('O') {
