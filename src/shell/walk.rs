@@ -74,6 +74,11 @@ impl Walker<'_> {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
             return;
         }
+        if huge_io_number(text) {
+            // The parser panics on a descriptor number that overflows (found by fuzzing).
+            self.a.unknown.push("a file descriptor number too large to be real".into());
+            return;
+        }
         let depth = nesting_depth(text);
         if depth > MAX_NESTING {
             self.a.unknown.push(format!("constructs nested {depth} deep: more than gate analyses ({MAX_NESTING})"));
@@ -81,13 +86,16 @@ impl Walker<'_> {
         }
         let opts = parser_options();
         let mut parser = brush_parser::Parser::new(std::io::BufReader::new(text.as_bytes()), &opts);
-        match parser.parse_program() {
-            Ok(program) => {
+        // The parser is third-party code: a panic in it means "not understood", like an error.
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
+        match parsed {
+            Ok(Ok(program)) => {
                 for list in &program.complete_commands {
                     self.compound_list(list);
                 }
             }
-            Err(e) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
+            Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
+            Err(_) => self.a.unknown.push("the shell parser failed on this text".into()),
         }
     }
 
@@ -1114,6 +1122,20 @@ impl Walker<'_> {
 enum EnvResult {
     Inner(Vec<Word>),
     Script(String, Vec<Word>),
+}
+
+/// A run of ten or more digits right before `<` or `>`: a redirection's descriptor number
+/// that does not fit the parser's integer.
+fn huge_io_number(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        match b {
+            b'0'..=b'9' => run += 1,
+            b'<' | b'>' if run >= 10 => return true,
+            _ => run = 0,
+        }
+    }
+    false
 }
 
 fn is_assignment(s: &str) -> bool {
