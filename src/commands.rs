@@ -59,7 +59,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
     }
     let policy = &loaded.policy;
     let call = match &args.arguments {
-        Some(json) => match serde_json::from_str::<serde_json::Value>(json) {
+        Some(json) => match crate::protocol::strict::parse(json.as_bytes()) {
             Ok(v @ serde_json::Value::Object(_)) => Call::new(args.tool.clone(), v),
             Ok(_) => {
                 eprintln!("gate: ARGUMENTS_JSON must be a JSON object, e.g. '{{\"command\":\"ls\"}}'");

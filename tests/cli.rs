@@ -272,3 +272,11 @@ fn a_panic_while_deciding_is_a_deny() {
     assert_eq!(v["layer"], "error");
     assert_eq!(v["decision"], "deny");
 }
+
+#[test]
+fn check_refuses_duplicate_keys() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "bash", r#"{"command":"rm x","command":"ls"}"#]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    assert!(err(&o).contains("duplicate key `command`"), "{}", err(&o));
+}

@@ -205,3 +205,22 @@ fn a_panic_while_deciding_denies_and_gate_goes_on() {
     assert_eq!(d["source"], "error", "{d}");
     assert_approved(&o.decision("c2"), "rule");
 }
+
+/// `{"command":"rm x","command":"ls"}`: serde keeps the last key, an agent might keep the
+/// first. gate refuses to guess: the request is denied with source "error".
+#[test]
+fn duplicate_keys_in_a_request_are_denied() {
+    let ws = Ws::new(POLICY);
+    let line = r#"{"type":"tool_request","id":"d1","tool":"bash","arguments":{"command":"rm -rf build","command":"npm test"}}"#;
+    let o = ws.run(
+        &["--approve-all"],
+        &["send", line, "await", "d1", "send", &bash("c2", "npm test"), "await", "c2"],
+        None,
+    );
+    o.assert_code(0);
+    let d = o.decision("d1");
+    assert_eq!(d["approved"], false, "{d}");
+    assert_eq!(d["source"], "error", "{d}");
+    assert!(o.stderr.contains("duplicate key"), "{}", o.stderr);
+    assert_approved(&o.decision("c2"), "rule");
+}

@@ -98,7 +98,7 @@ impl Policy {
         ctx: &Context,
         session: &RuleSet,
     ) -> Option<Verdict> {
-        self.decide_read(raw, cwd, ctx, session).map(|v| v.verdict)
+        self.decide_read(&Word::Lit(raw.to_string()), cwd, ctx, session).map(|v| v.verdict)
     }
 
     pub(crate) fn write_verdict(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> Verdict {
@@ -353,8 +353,13 @@ impl Policy {
             parts.push(part(c.display(), PartKind::Command, v));
             for path in shell::read_targets(&c.words) {
                 if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
-                    parts.push(part(format!("reads {}", shell::quote(&path)), PartKind::Read, v));
+                    parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
+            }
+        }
+        for r in &a.reads {
+            if let Some(v) = self.decide_read(&r.path, r.cwd.as_deref(), ctx, session) {
+                parts.push(part(format!("< {}", r.path.display()), PartKind::Read, v));
             }
         }
         for w in &a.writes {
@@ -479,8 +484,19 @@ impl Policy {
 
     /// A file a known reading command reads, decided as a call of the read tool. `None` when
     /// that is an unremarkable read inside the workspace (the part would only add noise).
-    fn decide_read(&self, raw: &str, cwd: Option<&str>, ctx: &Context, session: &RuleSet) -> Option<V> {
+    fn decide_read(&self, path: &Word, cwd: Option<&str>, ctx: &Context, session: &RuleSet) -> Option<V> {
         let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read)?;
+        let raw = match path {
+            Word::Lit(p) => p.as_str(),
+            Word::Dyn(d) => {
+                let mode = self.model.mode;
+                if mode_verdict(mode, Risk::ReadOnly) == Verdict::Deny {
+                    return None;
+                }
+                let why = format!("reads `{d}`, a path outside the workspace known only at run time");
+                return Some(V::new(Verdict::Ask, Layer::Workspace, None, why));
+            }
+        };
         let relative = !(raw.starts_with('/') || raw.starts_with('~'));
         let cwd = match cwd {
             Some(c) => c,

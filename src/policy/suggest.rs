@@ -56,9 +56,12 @@ impl Policy {
                         }
                     }
                     if let Some(read) = tools.specs.values().find(|t| t.kind == ToolKind::Read) {
-                        for raw in shell::read_targets(&c.words) {
-                            if self.read_verdict(&raw, c.cwd.as_deref(), &ctx, &none) == Some(Verdict::Ask) {
-                                if let Some(p) = path_pattern(&read.name, &raw, c.cwd.as_deref()) {
+                        let reads = shell::read_targets(&c.words).into_iter().map(|w| (w, c.cwd.clone()));
+                        let redirected = a.reads.iter().map(|r| (r.path.clone(), r.cwd.clone()));
+                        for (w, cwd) in reads.chain(redirected) {
+                            let Word::Lit(raw) = w else { continue };
+                            if self.read_verdict(&raw, cwd.as_deref(), &ctx, &none) == Some(Verdict::Ask) {
+                                if let Some(p) = path_pattern(&read.name, &raw, cwd.as_deref()) {
                                     push(p);
                                 }
                             }

@@ -6,6 +6,8 @@
 //! policy ([`crate::policy`]) decides. Everything here is a pure function of its input, so it
 //! is safe to call on hostile bytes: no panics, no unbounded work beyond the line itself.
 
+pub mod strict;
+
 use serde_json::{json, Map, Value};
 
 /// The protocol version gate speaks.
@@ -75,7 +77,20 @@ pub fn is_protocol_type(t: &str) -> bool {
 /// protocol lines; the caller passes every other line through without calling this.
 pub fn parse_line(line: &[u8]) -> Incoming {
     match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(map)) => classify(map),
+        Ok(Value::Object(map)) => {
+            if let Err(e) = strict::parse(line) {
+                // Valid JSON with a key given twice: refuse it if it is meant for gate.
+                if let Some(Value::String(t)) = map.get("type").filter(|t| t.as_str().is_some_and(is_protocol_type)) {
+                    let t = t.clone();
+                    return Incoming::Bad {
+                        id: if REQUEST_TYPES.contains(&t.as_str()) { map.get("id").cloned() } else { None },
+                        tool: map.get("tool").and_then(Value::as_str).map(str::to_string),
+                        error: format!("a {t} line with {e}: gate will not guess which one the agent would use"),
+                    };
+                }
+            }
+            classify(map)
+        }
         Ok(_) => Incoming::Passthrough,
         Err(e) => {
             // Not JSON. It is for gate only if it says so: a line whose top-level "type" is a
@@ -160,7 +175,7 @@ fn normalize_arguments(v: Option<Value>) -> Result<Value, String> {
     match v {
         None | Some(Value::Null) => Ok(Value::Object(Map::new())),
         Some(v @ Value::Object(_)) => Ok(v),
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(&s) {
+        Some(Value::String(s)) => match strict::parse(s.as_bytes()) {
             Ok(v @ Value::Object(_)) => Ok(v),
             _ => Err("\"arguments\" is a string that does not hold a JSON object".into()),
         },

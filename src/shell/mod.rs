@@ -165,6 +165,8 @@ impl Write {
 pub struct Analysis {
     pub commands: Vec<SimpleCommand>,
     pub writes: Vec<Write>,
+    /// Files read through input redirections (`< file`, `3< file`).
+    pub reads: Vec<Write>,
     /// Reasons the text as a whole cannot be known (a parse error, nesting too deep).
     pub unknown: Vec<String>,
 }

@@ -71,96 +71,156 @@ pub(crate) fn is_shell(name: &str) -> bool {
     matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "yash" | "busybox-sh" | "rbash")
 }
 
-/// Variables that change what a command runs (SPEC 3.3). Setting one makes a command unknown.
+/// Variables that change what a command runs (SPEC 3.3), or where it writes: setting one
+/// (by any means: `X=`, `export`, `read`, `printf -v`, `for X in`, `unset`) makes the command
+/// unknown.
+#[rustfmt::skip]
+const DANGEROUS_EXACT: &[&str] = &[
+    "PATH", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "CDPATH",
+    "EXECIGNORE", "HISTFILE", "GLOBIGNORE", "FUNCNEST", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "LESSCLOSE",
+    "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "RUSTFLAGS",
+    "CC", "CXX", "LD", "AR", "MAKEFLAGS", "MAKEFILES", "SHELL", "TERMINFO", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR",
+    "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
+    "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
+    "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
+];
+
+#[rustfmt::skip]
+const DANGEROUS_PREFIXES: &[&str] = &[
+    "LD_", "DYLD_", "PYTHON", "BASH_", "GIT_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "CARGO_", "RUSTC",
+    "RUSTDOC", "RUSTUP_", "PIP_", "UV_", "POETRY_", "GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOPROXY",
+];
+
+/// Variables under a dangerous prefix that only change presentation.
+#[rustfmt::skip]
+const HARMLESS: &[&str] = &[
+    "CARGO_TERM_COLOR", "CARGO_TERM_VERBOSE", "CARGO_TERM_QUIET", "CARGO_TERM_PROGRESS_WHEN", "CARGO_INCREMENTAL",
+    "CARGO_NET_OFFLINE", "CARGO_HTTP_TIMEOUT", "GIT_TERMINAL_PROMPT", "GIT_PAGER_IN_USE", "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONHASHSEED", "BASH_XTRACEFD",
+];
+
 pub fn is_dangerous_variable(name: &str) -> bool {
-    const EXACT: &[&str] = &[
-        "PATH",
-        "BASH_ENV",
-        "ENV",
-        "IFS",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "CDPATH",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_EXEC_PATH",
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_CONFIG",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_ASKPASS",
-        "GIT_TEMPLATE_DIR",
-        "PAGER",
-        "EDITOR",
-        "VISUAL",
-        "MANPAGER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "CLASSPATH",
-        "GEM_PATH",
-        "GEM_HOME",
-        "BUNDLE_GEMFILE",
-        "RUSTC_WRAPPER",
-        "RUSTC",
-        "RUSTFLAGS",
-        "RUSTDOCFLAGS",
-        "CARGO_HOME",
-        "CARGO_BUILD_RUSTC_WRAPPER",
-        "CARGO_TARGET_DIR",
-        "CC",
-        "CXX",
-        "LD",
-        "MAKEFLAGS",
-        "NPM_CONFIG_PREFIX",
-        "npm_config_script_shell",
-        "SHELL",
-        "TERMINFO",
-        "HOME",
-        "XDG_CONFIG_HOME",
-        "ZDOTDIR",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "BROWSER",
-        "TMPDIR",
-        "LOCPATH",
-        "GCONV_PATH",
-        "HOSTALIASES",
-        "RESOLV_HOST_CONF",
-        "MALLOC_CHECK_",
-    ];
-    const PREFIXES: &[&str] = &[
-        "LD_",
-        "DYLD_",
-        "PYTHON",
-        "GIT_CONFIG_KEY_",
-        "GIT_CONFIG_VALUE_",
-        "BASH_FUNC_",
-        "CARGO_TARGET_",
-        "CARGO_REGISTRIES_",
-        "NPM_CONFIG_",
-        "npm_config_",
-    ];
-    if EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p)) {
+    // An array element (`BASH_CMDS[git]`) is as dangerous as its array.
+    let name = name.split('[').next().unwrap_or(name);
+    if HARMLESS.contains(&name) {
+        return false;
+    }
+    DANGEROUS_EXACT.contains(&name)
+        || DANGEROUS_PREFIXES.iter().any(|p| name.starts_with(p))
+        || name.ends_with("_COMMAND")
+        || name.ends_with("_CONFIG_PATH")
+        || name.ends_with("_CONFIG_FILE")
+}
+
+/// Whether `arg` spells option `opt` the way getopt-style parsers accept it: exactly, with
+/// `=value` (long), as an unambiguous-looking abbreviation of a long option (`--out` for
+/// `--output`, GNU getopt takes any unique prefix), or inside a bundle of short options
+/// (`-mo.env` holds `-o`). Errs on the side of seeing the option.
+pub(crate) fn spells_option(arg: &str, opt: &str) -> bool {
+    if arg == opt {
         return true;
     }
-    // GIT_*_COMMAND (GIT_SSH_COMMAND, GIT_PROXY_COMMAND, ...) and GIT_SSH.
-    (name.starts_with("GIT_") && (name.ends_with("_COMMAND") || name == "GIT_SSH")) || name.ends_with("_COMMAND")
+    if let Some(long) = opt.strip_prefix("--") {
+        let Some(given) = arg.strip_prefix("--") else { return false };
+        let name = given.split('=').next().unwrap_or(given);
+        return name.len() >= 2 && long.starts_with(name);
+    }
+    if let Some(letter) = opt.strip_prefix('-').filter(|l| l.chars().count() == 1) {
+        return arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(letter);
+    }
+    arg.starts_with(&format!("{opt}="))
+}
+
+/// The values given to options (`-o F`, `-oF`, `-mo F`, `--output F`, `--out=F`). A value only
+/// known at run time (`--output=$(pwd)/x`) is returned as such: the caller cannot trust it.
+pub(crate) fn option_values(args: &[Word], opts: &[&str]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match &args[i] {
+            Word::Lit(a) if a == "--" => break,
+            Word::Lit(a) => {
+                for opt in opts {
+                    if !spells_option(a, opt) {
+                        continue;
+                    }
+                    if opt.starts_with("--") {
+                        match a.split_once('=') {
+                            Some((_, v)) => out.push(Word::Lit(v.to_string())),
+                            None => out.extend(args.get(i + 1).cloned()),
+                        }
+                    } else {
+                        // In a bundle the value is what follows the letter, or the next word.
+                        let letter = &opt[1..];
+                        let after = a[1..].split_once(letter).map(|(_, v)| v).unwrap_or("");
+                        if after.is_empty() {
+                            out.extend(args.get(i + 1).cloned());
+                        } else {
+                            out.push(Word::Lit(after.to_string()));
+                        }
+                    }
+                }
+            }
+            Word::Dyn(raw) => {
+                let text = raw.trim_start_matches(['"', '\'']);
+                if opts.iter().any(|o| o.starts_with("--") && text.starts_with(&format!("{o}="))) {
+                    out.push(Word::Dyn(raw.clone()));
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Options that make a program run another program, or load code or configuration that can:
+/// with one, the command is not known statically, whatever rule allows its prefix.
+#[rustfmt::skip]
+static EXEC_OPTIONS: &[(&str, &[&str])] = &[
+    ("cargo", &["--config", "-Z"]),
+    ("npm", &["--script-shell", "--node-options", "--userconfig", "--globalconfig"]),
+    ("pnpm", &["--script-shell", "--config"]),
+    ("yarn", &["--script-shell"]),
+    ("rg", &["--pre", "--hostname-bin"]),
+    ("sort", &["--compress-program"]),
+    ("git", &["--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--config-env", "--exec-path", "--ext-diff", "--textconv"]),
+    ("tar", &["--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "--new-volume-script", "-F"]),
+    ("rsync", &["-e", "--rsh", "--rsync-path"]),
+    ("zip", &["-TT", "--unzip-command"]),
+    ("make", &["--eval"]),
+    ("less", &["--lesskey-file"]),
+];
+
+/// Why a command's options make it run something gate cannot see, if they do.
+pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
+    let name = words.first().and_then(Word::lit).map(program_name)?;
+    let (_, opts) = EXEC_OPTIONS.iter().find(|(p, _)| *p == name)?;
+    for a in words[1..].iter().filter_map(Word::lit) {
+        if a == "--" {
+            break;
+        }
+        if let Some(o) = opts.iter().find(|o| spells_option(a, o)) {
+            return Some(format!("`{a}` ({o}) makes {name} run a program gate cannot see"));
+        }
+    }
+    // git subcommands that run commands given to them.
+    if name == "git" {
+        let lits: Vec<&str> = words[1..].iter().filter_map(Word::lit).collect();
+        let sub = lits.iter().find(|a| !a.starts_with('-')).copied().unwrap_or("");
+        let runs = match sub {
+            "rebase" | "difftool" => lits.iter().any(|a| spells_option(a, "-x")),
+            "grep" => lits.iter().any(|a| spells_option(a, "-O")),
+            "bisect" => lits.contains(&"run"),
+            "submodule" => lits.contains(&"foreach"),
+            "filter-branch" => true,
+            _ => false,
+        };
+        if runs {
+            return Some(format!("`git {sub}` runs a command given to it"));
+        }
+    }
+    None
 }
 
 /// Read-only git subcommands, each with the options that would make it write or run code.
@@ -180,13 +240,9 @@ static GIT_READ: &[(&str, &[&str])] = &[
 fn git_read_only(args: &[&str]) -> bool {
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
     let rest = &args[1..];
-    let has = |flags: &[&str]| {
-        rest.iter().any(|a| {
-            flags.iter().any(|f| a == f || a.starts_with(&format!("{f}=")) || (f.len() == 2 && a.starts_with(f)))
-        })
-    };
+    let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| spells_option(a, f)));
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
-        return !has(bad) && !rest.iter().any(|a| a.starts_with("--output") || a.starts_with("--ext-diff"));
+        return !has(bad) && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
         "branch" => rest.iter().all(|a| {
@@ -222,20 +278,36 @@ fn git_read_only(args: &[&str]) -> bool {
         "remote" => rest.is_empty() || matches!(rest, ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
         "config" => {
-            rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
-                && !rest.iter().any(|a| {
-                    matches!(
-                        *a,
-                        "--add"
-                            | "--unset"
-                            | "--unset-all"
-                            | "--replace-all"
-                            | "--rename-section"
-                            | "--remove-section"
-                            | "-e"
-                            | "--edit"
-                    )
-                })
+            // `git config KEY` (one operand, no value) reads, like `--get`.
+            let operands = rest.iter().filter(|a| !a.starts_with('-')).count();
+            let read_flags = rest.iter().filter(|a| a.starts_with('-')).all(|a| {
+                matches!(
+                    *a,
+                    "--global"
+                        | "--local"
+                        | "--system"
+                        | "--show-origin"
+                        | "--show-scope"
+                        | "--includes"
+                        | "-z"
+                        | "--null"
+                )
+            });
+            (operands == 1 && read_flags)
+                || rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
+                    && !rest.iter().any(|a| {
+                        matches!(
+                            *a,
+                            "--add"
+                                | "--unset"
+                                | "--unset-all"
+                                | "--replace-all"
+                                | "--rename-section"
+                                | "--remove-section"
+                                | "-e"
+                                | "--edit"
+                        )
+                    })
         }
         "reflog" => rest.is_empty() || rest.first() == Some(&"show"),
         "worktree" => rest == ["list"],
@@ -360,6 +432,10 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     let Some(Word::Lit(first)) = words.first() else {
         return false;
     };
+    // `PROGRAM --version` only prints (the caller checks the program is the system's).
+    if !open_args && words.len() == 2 && words[1].lit() == Some("--version") {
+        return true;
+    }
     let name = program_name(first);
     let Some((_, rule)) = SAFE.iter().find(|(n, _)| *n == name) else {
         return false;
@@ -380,9 +456,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     match rule {
         Args::Any => true,
         Args::None => args.is_empty(),
-        Args::Without(bad) => {
-            !args.iter().any(|a| bad.iter().any(|b| a == b || (b.starts_with("--") && a.starts_with(&format!("{b}=")))))
-        }
+        Args::Without(bad) => !args.iter().any(|a| bad.iter().any(|b| spells_option(a, b))),
         Args::Custom(f) => f(&args),
     }
 }
@@ -511,31 +585,8 @@ pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
         out
     };
     let flag_value = |short: &[&str], long: &[&str]| -> Vec<Word> {
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            if let Some(s) = args[i].lit() {
-                if short.contains(&s) || long.contains(&s) {
-                    if let Some(v) = args.get(i + 1) {
-                        out.push(v.clone());
-                    }
-                    i += 2;
-                    continue;
-                }
-                for l in long {
-                    if let Some(v) = s.strip_prefix(&format!("{l}=")) {
-                        out.push(Word::Lit(v.to_string()));
-                    }
-                }
-                for sh in short {
-                    if s.len() > sh.len() && s.starts_with(sh) && !s.starts_with("--") {
-                        out.push(Word::Lit(s[sh.len()..].to_string()));
-                    }
-                }
-            }
-            i += 1;
-        }
-        out
+        let opts: Vec<&str> = short.iter().chain(long.iter()).copied().collect();
+        option_values(args, &opts)
     };
     match name {
         "tee" => positional().into_iter().cloned().collect(),
@@ -600,7 +651,7 @@ static FILE_READERS: &[(&str, usize)] = &[
 
 /// The file operands of a reading command (literal words only; options and the pattern are
 /// skipped). Empty for commands that do not read files by name.
-pub fn read_targets(words: &[Word]) -> Vec<String> {
+pub fn read_targets(words: &[Word]) -> Vec<Word> {
     let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
     let name = program_name(first);
     let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
@@ -617,6 +668,15 @@ pub fn read_targets(words: &[Word]) -> Vec<String> {
     for w in &words[1..] {
         let Some(s) = w.lit() else {
             operands += 1;
+            // A run-time path that starts outside the workspace (`$HOME/...`, `/e?c/x`).
+            if operands > skip {
+                if let Word::Dyn(raw) = w {
+                    let t = raw.trim_start_matches('"');
+                    if t.starts_with('/') || t.starts_with('~') || t.starts_with("$HOME") || t.starts_with("${HOME") {
+                        out.push(w.clone());
+                    }
+                }
+            }
             continue;
         };
         if !after_dd && s == "--" {
@@ -628,7 +688,7 @@ pub fn read_targets(words: &[Word]) -> Vec<String> {
             // `--file=/etc/x` style values that look like paths.
             if let Some((_, v)) = s.split_once('=') {
                 if v.starts_with('/') || v.starts_with('~') || v.starts_with("..") {
-                    out.push(v.to_string());
+                    out.push(Word::Lit(v.to_string()));
                 }
             }
             continue;
@@ -642,8 +702,140 @@ pub fn read_targets(words: &[Word]) -> Vec<String> {
             continue;
         }
         if !matches!(s, "-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random") {
-            out.push(s.to_string());
+            out.push(Word::Lit(s.to_string()));
         }
     }
     out
+}
+
+/// Shell options that only change globbing and error handling (anything else may change
+/// what later commands mean: `cdable_vars`, `expand_aliases`, `extdebug`, ...).
+#[rustfmt::skip]
+const HARMLESS_SHOPTS: &[&str] = &[
+    "nullglob", "globstar", "extglob", "dotglob", "nocaseglob", "nocasematch", "failglob", "lastpipe",
+    "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
+];
+
+/// Builtins that change the shell's state in ways that change what later commands run:
+/// assigning a variable that changes what runs (by `read`, `printf -v`, `declare`, `unset`,
+/// `mapfile`, `getopts`, `wait -p`), naming an array element (its subscript is arithmetic
+/// that can run code), namerefs, `hash -p`, `enable`, `export -f`, unusual `shopt`s.
+/// Returns why, or `None` when the command changes nothing that matters.
+pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
+    let name = words.first().and_then(Word::lit).map(program_name)?;
+    let args: Vec<&Word> = words[1..].iter().collect();
+    let lits = || args.iter().filter_map(|w| w.lit());
+    let mut names: Vec<String> = Vec::new();
+    let has_flag = |c: char| lits().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+    match name {
+        "printf" => {
+            let mut it = lits();
+            while let Some(a) = it.next() {
+                if a == "-v" {
+                    names.extend(it.next().map(str::to_string));
+                } else if let Some(n) = a.strip_prefix("-v") {
+                    names.push(n.to_string());
+                } else if !a.starts_with('-') {
+                    break;
+                }
+            }
+        }
+        "read" => {
+            let mut it = lits();
+            while let Some(a) = it.next() {
+                match a {
+                    "-a" => names.extend(it.next().map(str::to_string)),
+                    "-d" | "-i" | "-n" | "-N" | "-p" | "-t" | "-u" => {
+                        it.next();
+                    }
+                    a if a.starts_with('-') => {}
+                    a => names.push(a.to_string()),
+                }
+            }
+        }
+        "declare" | "typeset" | "local" | "export" | "readonly" => {
+            if has_flag('n') {
+                return Some(format!("`{name} -n` makes a name refer to another variable"));
+            }
+            if name == "export" && has_flag('f')
+                || (name != "export" && has_flag('f') && lits().any(|a| !a.starts_with('-')))
+            {
+                return Some(format!("`{name} -f` passes functions to other shells"));
+            }
+            let integer = has_flag('i');
+            for a in lits().filter(|a| !a.starts_with('-') && !a.starts_with('+')) {
+                let (n, value) = match a.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (a, None),
+                };
+                if integer && value.is_some_and(|v| !v.trim().chars().all(|c| c.is_ascii_digit() || c == '-')) {
+                    return Some(format!("`{name} -i {a}` evaluates its value as arithmetic, which can run code"));
+                }
+                names.push(n.to_string());
+            }
+        }
+        "unset" => names.extend(lits().filter(|a| !a.starts_with('-')).map(str::to_string)),
+        "mapfile" | "readarray" => {
+            if has_flag('C') {
+                return Some(format!("`{name} -C` runs a callback"));
+            }
+            let mut it = lits();
+            let mut last = None;
+            while let Some(a) = it.next() {
+                match a {
+                    "-d" | "-n" | "-O" | "-s" | "-u" | "-c" => {
+                        it.next();
+                    }
+                    a if a.starts_with('-') => {}
+                    a => last = Some(a.to_string()),
+                }
+            }
+            names.extend(last);
+        }
+        "getopts" => names.extend(lits().filter(|a| !a.starts_with('-')).nth(1).map(str::to_string)),
+        "wait" => {
+            let mut it = lits();
+            while let Some(a) = it.next() {
+                if a == "-p" {
+                    names.extend(it.next().map(str::to_string));
+                }
+            }
+        }
+        "test" | "[" => {
+            if let Some(v) = lits().skip_while(|a| *a != "-v").nth(1) {
+                names.push(v.to_string());
+            }
+        }
+        "hash" if lits().any(|a| a.starts_with("-p") || (a.starts_with('-') && a.contains('p'))) => {
+            return Some("`hash -p` makes a command name run another program".into());
+        }
+        "enable" if !args.is_empty() => return Some("`enable` loads or disables builtins".into()),
+        "shopt" => {
+            let setting = lits().any(|a| a == "-s" || a == "-u");
+            if setting {
+                if let Some(o) = lits().filter(|a| !a.starts_with('-')).find(|o| !HARMLESS_SHOPTS.contains(o)) {
+                    return Some(format!("`shopt {o}` changes what later commands mean"));
+                }
+            }
+        }
+        _ => return None,
+    }
+    for n in names {
+        if n.contains('[') {
+            return Some(format!("`{n}` names an array element whose subscript can run code"));
+        }
+        if is_dangerous_variable(&n) {
+            return Some(format!("sets {n}, which changes what runs"));
+        }
+    }
+    // A name only known at run time could be any of them.
+    if matches!(
+        name,
+        "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "mapfile" | "readarray"
+    ) && args.iter().any(|w| matches!(w, Word::Dyn(_)))
+        && !matches!(name, "printf" if !lits().any(|a| a.starts_with("-v")))
+    {
+        return Some(format!("`{name}` assigns a variable named only at run time"));
+    }
+    None
 }

@@ -40,7 +40,8 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
-    let mut w = Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None };
+    let mut w =
+        Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None, functions: Vec::new() };
     w.script(text);
 }
 
@@ -56,6 +57,8 @@ struct Walker<'a> {
     stdin_script: Option<Result<String, ()>>,
     /// Text that xargs or find substitutes into the command's arguments at run time.
     replace_str: Option<String>,
+    /// Functions this script defines (a call of one may do anything its body does).
+    functions: Vec<String>,
 }
 
 /// Result of resolving one word.
@@ -71,6 +74,11 @@ impl Walker<'_> {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
             return;
         }
+        if huge_io_number(text) {
+            // The parser panics on a descriptor number that overflows (found by fuzzing).
+            self.a.unknown.push("a file descriptor number too large to be real".into());
+            return;
+        }
         let depth = nesting_depth(text);
         if depth > MAX_NESTING {
             self.a.unknown.push(format!("constructs nested {depth} deep: more than gate analyses ({MAX_NESTING})"));
@@ -78,13 +86,16 @@ impl Walker<'_> {
         }
         let opts = parser_options();
         let mut parser = brush_parser::Parser::new(std::io::BufReader::new(text.as_bytes()), &opts);
-        match parser.parse_program() {
-            Ok(program) => {
+        // The parser is third-party code: a panic in it means "not understood", like an error.
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
+        match parsed {
+            Ok(Ok(program)) => {
                 for list in &program.complete_commands {
                     self.compound_list(list);
                 }
             }
-            Err(e) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
+            Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
+            Err(_) => self.a.unknown.push("the shell parser failed on this text".into()),
         }
     }
 
@@ -99,6 +110,7 @@ impl Walker<'_> {
             wrappers: self.wrappers.clone(),
             stdin_script: None,
             replace_str: None,
+            functions: self.functions.clone(),
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -137,6 +149,7 @@ impl Walker<'_> {
                 }
             }
             ast::Command::Function(f) => {
+                self.functions.push(f.fname.value.clone());
                 // The body runs whenever the function is called: its commands are parts.
                 let saved = self.cwd.clone();
                 self.compound(&f.body.0);
@@ -162,9 +175,17 @@ impl Walker<'_> {
                 self.extended_test(b);
             }
             E::Not(a) | E::Parenthesized(a) => self.extended_test(a),
-            E::UnaryTest(_, w) => {
+            E::UnaryTest(pred, w) => {
                 let r = self.word(&w.value);
                 self.note_unknown(r.unknown);
+                if matches!(pred, ast::UnaryPredicate::ShellVariableIsSetAndAssigned) {
+                    if let Word::Lit(name) = &r.word {
+                        if name.contains('[') {
+                            self.a.unknown.push(format!("`[[ -v {name} ]]` evaluates a subscript, which can run code"));
+                            self.substitutions_in(name);
+                        }
+                    }
+                }
             }
             E::BinaryTest(pred, l, r) => {
                 let arithmetic = matches!(
@@ -214,6 +235,9 @@ impl Walker<'_> {
                 return;
             }
             C::ForClause(f) => {
+                if tables::is_dangerous_variable(&f.variable_name) {
+                    self.a.unknown.push(format!("the loop sets {}, which changes what runs", f.variable_name));
+                }
                 if let Some(values) = &f.values {
                     for v in values {
                         let r = self.word(&v.value);
@@ -298,7 +322,12 @@ impl Walker<'_> {
                         K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
                         K::Append => self.write(r.word, WriteKind::Append),
                         K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
-                        K::Read | K::DuplicateInput => {}
+                        K::Read => self.a.reads.push(Write {
+                            path: r.word,
+                            kind: WriteKind::Redirect,
+                            cwd: self.cwd.0.clone(),
+                        }),
+                        K::DuplicateInput => {}
                     }
                 }
                 T::Duplicate(w) => {
@@ -366,7 +395,24 @@ impl Walker<'_> {
 
     // ---- words ----
 
+    /// A word as the command's argument list sees it: brace expansion (static, unlike every
+    /// other expansion) may turn one written word into several (`{--output=.env,}`).
+    fn words(&mut self, raw: &str) -> Vec<Resolved> {
+        match super::words::brace_expand(raw) {
+            Some(alternatives) => alternatives.iter().filter(|a| !a.is_empty()).map(|a| self.word(a)).collect(),
+            None => vec![self.word(raw)],
+        }
+    }
+
     fn word(&mut self, raw: &str) -> Resolved {
+        if let Some(body) = super::words::function_substitution(raw) {
+            // `${ cmd; }` / `${| cmd; }` (bash 5.3, ksh, mksh) run commands in this shell.
+            self.nested(&body, None);
+            return Resolved {
+                word: Word::Dyn(raw.to_string()),
+                unknown: Some(format!("`{raw}` runs commands in the current shell (bash 5.3 / ksh)")),
+            };
+        }
         match bword::parse(raw, &parser_options()) {
             Ok(pieces) => {
                 let mut buf = String::new();
@@ -537,11 +583,12 @@ impl Walker<'_> {
             match it {
                 I::IoRedirect(io) => this.redirect(io),
                 I::Word(w) => {
-                    let r = this.word(&w.value);
-                    if r.unknown.is_some() {
-                        *unknown = r.unknown;
+                    for r in this.words(&w.value) {
+                        if r.unknown.is_some() {
+                            *unknown = r.unknown;
+                        }
+                        words.push(r.word);
                     }
-                    words.push(r.word);
                 }
                 I::AssignmentWord(a, w) => {
                     let name = match &a.name {
@@ -604,11 +651,12 @@ impl Walker<'_> {
         }
         // Prefix words are never the command; anything pushed there came from redirect-like items.
         if let Some(w) = &sc.word_or_name {
-            let r = self.word(&w.value);
-            if r.unknown.is_some() {
-                unknown = r.unknown;
+            for r in self.words(&w.value) {
+                if r.unknown.is_some() {
+                    unknown = r.unknown;
+                }
+                words.push(r.word);
             }
-            words.push(r.word);
         }
         if let Some(suffix) = &sc.suffix {
             for it in &suffix.0 {
@@ -837,32 +885,38 @@ impl Walker<'_> {
         }
         if let Some(Word::Lit(p)) = words.first() {
             match program_name(p) {
+                "cd" if self.functions.iter().any(|f| f == "cd") => self.cwd.0 = None,
                 "cd" => self.cwd.change(words.get(1).and_then(Word::lit)),
+                name if self.functions.iter().any(|f| f == name) => {
+                    // A function of this script runs: it may change directory.
+                    self.cwd.0 = None;
+                }
                 "pushd" | "popd" => self.cwd.0 = None,
-                "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "let"
-                | "mapfile" | "readarray" | "getopts" => {
+                "let" => {
                     for w in &words[1..] {
-                        if let Word::Lit(s) = w {
-                            if s.contains('[') && (s.contains("$(") || s.contains('`') || s.contains('$')) {
-                                unknown.get_or_insert_with(|| {
-                                    format!("`{s}` names an array element whose subscript can run code")
-                                });
-                            }
-                        }
-                    }
-                    if program_name(p) == "let" {
-                        for w in &words[1..] {
-                            if let Some(s) = w.lit() {
-                                let mut u = None;
-                                self.arithmetic_in_word(s, &mut u);
-                                if u.is_some() {
-                                    unknown = u;
-                                }
+                        if let Some(s) = w.lit() {
+                            let mut u = None;
+                            self.arithmetic_in_word(s, &mut u);
+                            if u.is_some() {
+                                unknown = u;
                             }
                         }
                     }
                 }
                 _ => {}
+            }
+            if let Some(reason) = tables::exec_option(&words) {
+                unknown.get_or_insert(reason);
+            }
+            if let Some(reason) = tables::builtin_state_change(&words) {
+                unknown.get_or_insert(reason);
+                // A subscript is arithmetic, and bash expands `$(...)` in it even inside quotes:
+                // what it runs is decided too.
+                let subscripts: Vec<String> =
+                    words[1..].iter().filter_map(Word::lit).filter(|a| a.contains('[')).map(str::to_string).collect();
+                for s in subscripts {
+                    self.substitutions_in(&s);
+                }
             }
         }
         let aliases = tables::aliases(&words);
@@ -883,6 +937,7 @@ impl Walker<'_> {
                 wrappers: all,
                 stdin_script: None,
                 replace_str: None,
+                functions: self.functions.clone(),
             };
             w.script(text);
         }
@@ -906,6 +961,7 @@ impl Walker<'_> {
                 }
                 Word::Lit(s) if s.starts_with("--") => {
                     if matches!(s.as_str(), "--rcfile" | "--init-file") {
+                        unknown.get_or_insert_with(|| format!("`{name} {s}` runs the commands of another file first"));
                         i += 1;
                     }
                     i += 1;
@@ -914,6 +970,11 @@ impl Walker<'_> {
                     let flags = &s[1..];
                     if flags.contains('c') {
                         has_c = true;
+                    }
+                    if s.starts_with('-') && flags.contains('i') {
+                        unknown.get_or_insert_with(|| {
+                            format!("`{name} -i` is interactive: it runs the commands of rc files first")
+                        });
                     }
                     // -o OPTION / +O shopt take a value.
                     if flags.ends_with('o') || flags.ends_with('O') {
@@ -926,7 +987,24 @@ impl Walker<'_> {
         }
         let mut inner = wrappers.to_vec();
         inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+        // Other shells read the text with other rules (dash has no `$'...'`; zsh and ksh have
+        // expansions bash lacks): their parts are still decided, but what runs is not certain.
+        let dialect = program_name(words[0].lit().unwrap_or(""));
+        let foreign = match dialect {
+            "bash" | "rbash" => None,
+            "sh" | "dash" | "ash" | "busybox-sh" => words
+                .get(i)
+                .and_then(Word::lit)
+                .filter(|t| t.contains("$'") || t.contains("$\""))
+                .map(|_| format!("`{dialect}` does not read `$'...'` as bash does")),
+            other => Some(format!("`{other}` syntax differs from bash's")),
+        };
         if has_c {
+            self.keep_unknown(words, wrappers, unknown);
+            if let Some(f) = foreign {
+                let mut u = Some(format!("{f}: gate cannot be sure what the -c text runs"));
+                self.keep_unknown(words, wrappers, &mut u);
+            }
             match words.get(i) {
                 Some(Word::Lit(text)) if self.replace_str.as_ref().is_some_and(|r| text.contains(r.as_str())) => {
                     // The script's text is completed with input at run time: what it runs is
@@ -1044,6 +1122,20 @@ impl Walker<'_> {
 enum EnvResult {
     Inner(Vec<Word>),
     Script(String, Vec<Word>),
+}
+
+/// A run of ten or more digits right before `<` or `>`: a redirection's descriptor number
+/// that does not fit the parser's integer.
+fn huge_io_number(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        match b {
+            b'0'..=b'9' => run += 1,
+            b'<' | b'>' if run >= 10 => return true,
+            _ => run = 0,
+        }
+    }
+    false
 }
 
 fn is_assignment(s: &str) -> bool {

@@ -79,8 +79,14 @@ pub(crate) fn decode_ansi_c(s: &str) -> String {
 /// Whether unquoted text would be expanded by the shell into other words: pathname globs
 /// (`* ? [`), extended globs, or brace expansion (`{a,b}`, `{1..3}`).
 pub(crate) fn expands(text: &str) -> bool {
-    if text.contains(['*', '?', '[']) {
+    if text.contains(['*', '?']) {
         return true;
+    }
+    // `[` starts a bracket expression only with a `]` after it (`[` alone is `test`).
+    if let Some(i) = text.find('[') {
+        if text[i + 1..].contains(']') {
+            return true;
+        }
     }
     if text.contains("@(") || text.contains("!(") || text.contains("+(") {
         return true;
@@ -178,6 +184,78 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
     }
     flush(&mut word, &mut depth, &mut max);
     max
+}
+
+/// Brace expansion of a plain word: `{a,b}` alternatives, left to right, when the word has no
+/// quoting, escapes or other expansions (those stay dynamic). `None` when there is nothing to
+/// expand or the word is not that simple. Sequences (`{1..3}`) are left dynamic.
+pub(crate) fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    if !raw.contains('{') || raw.contains(['\'', '"', '\\', '$', '`']) {
+        return None;
+    }
+    let open = raw.find('{')?;
+    // The matching close brace, with nesting.
+    let mut depth = 0;
+    let mut close = None;
+    let mut commas = Vec::new();
+    for (i, c) in raw[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open + i);
+                    break;
+                }
+            }
+            ',' if depth == 1 => commas.push(open + i),
+            _ => {}
+        }
+    }
+    let close = close?;
+    if commas.is_empty() {
+        // `{x}` is literal; `{a..b}` is a sequence: leave both to the caller.
+        let rest = brace_expand(&raw[close + 1..])?;
+        return Some(rest.into_iter().map(|r| format!("{}{r}", &raw[..close + 1])).collect());
+    }
+    let prefix = &raw[..open];
+    let suffix = &raw[close + 1..];
+    let mut bounds = vec![open];
+    bounds.extend(&commas);
+    bounds.push(close);
+    let mut out = Vec::new();
+    for w in bounds.windows(2) {
+        let alt = &raw[w[0] + 1..w[1]];
+        let joined = format!("{prefix}{alt}{suffix}");
+        match brace_expand(&joined) {
+            Some(more) => out.extend(more),
+            None => out.push(joined),
+        }
+        if out.len() > 64 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The body of a `${ cmd; }` or `${| cmd; }` function substitution, if the word has one.
+/// (The parser drops the space after `${`, so a name followed by a blank or `;` gives it away:
+/// no parameter expansion has one there.)
+pub(crate) fn function_substitution(raw: &str) -> Option<String> {
+    let start = raw.find("${")?;
+    let rest = &raw[start + 2..];
+    let first = rest.chars().next()?;
+    let name_end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let after_name = rest[name_end..].chars().next();
+    let funsub = first.is_whitespace()
+        || first == '|'
+        || (name_end > 0 && after_name.is_some_and(|c| c.is_whitespace() || c == ';'));
+    if !funsub {
+        return function_substitution(rest);
+    }
+    let end = rest.rfind('}')?;
+    let body = rest[..end].trim_start_matches('|');
+    Some(body.to_string())
 }
 
 #[cfg(test)]
