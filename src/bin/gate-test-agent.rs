@@ -141,9 +141,13 @@ fn libc_isatty(fd: i32) -> bool {
 }
 
 fn main() {
-    // SAFETY: restoring the default action of SIGPIPE installs no handler code.
+    // SAFETY: restoring default actions installs no handler code. SIGINT, SIGTERM and SIGHUP
+    // too: a test run from a background job (`cmd &` in a script) inherits them ignored, and
+    // the tests expect an agent that dies of the signals gate passes on, as most agents do.
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        for sig in [libc::SIGPIPE, libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            libc::signal(sig, libc::SIG_DFL);
+        }
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut stdin: Option<Input> = Some(BufReader::new(Box::new(io::stdin())));
