@@ -74,9 +74,9 @@ impl Walker<'_> {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
             return;
         }
-        if huge_io_number(text) {
+        if huge_number(text) {
             // The parser panics on a descriptor number that overflows (found by fuzzing).
-            self.a.unknown.push("a file descriptor number too large to be real".into());
+            self.a.unknown.push("a descriptor or directory-stack number too large to be real".into());
             return;
         }
         let depth = nesting_depth(text);
@@ -292,7 +292,11 @@ impl Walker<'_> {
 
     /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
     fn substitutions_in(&mut self, text: &str) {
-        match bword::parse_heredoc(text, &parser_options()) {
+        let Ok(parsed) = std::panic::catch_unwind(|| bword::parse_heredoc(text, &parser_options())) else {
+            self.a.unknown.push(format!("cannot read `{text}`"));
+            return;
+        };
+        match parsed {
             Ok(pieces) => {
                 let mut unknown = None;
                 let mut buf = String::new();
@@ -413,7 +417,14 @@ impl Walker<'_> {
                 unknown: Some(format!("`{raw}` runs commands in the current shell (bash 5.3 / ksh)")),
             };
         }
-        match bword::parse(raw, &parser_options()) {
+        let parsed = std::panic::catch_unwind(|| bword::parse(raw, &parser_options()));
+        let Ok(parsed) = parsed else {
+            return Resolved {
+                word: Word::Dyn(raw.to_string()),
+                unknown: Some(format!("cannot read the word `{raw}`")),
+            };
+        };
+        match parsed {
             Ok(pieces) => {
                 let mut buf = String::new();
                 let mut dynamic = false;
@@ -1126,11 +1137,29 @@ enum EnvResult {
 
 /// A run of ten or more digits right before `<` or `>`: a redirection's descriptor number
 /// that does not fit the parser's integer.
-fn huge_io_number(text: &str) -> bool {
+/// Likewise a directory-stack index (`~+12345678901`): both overflow the parser's integers,
+/// which makes it panic (found by fuzzing).
+fn huge_number(text: &str) -> bool {
+    let bytes = text.as_bytes();
     let mut run = 0;
-    for b in text.bytes() {
+    for (i, &b) in bytes.iter().enumerate() {
         match b {
-            b'0'..=b'9' => run += 1,
+            b'0'..=b'9' => {
+                run += 1;
+                if run >= 10 {
+                    // Walk back over the digits (and a `+`/`-`) to see whether a `~` starts them.
+                    let start = i + 1 - run;
+                    let before = &bytes[..start];
+                    let tilde = match before.last() {
+                        Some(b'~') => true,
+                        Some(b'+') | Some(b'-') => before.len() >= 2 && before[before.len() - 2] == b'~',
+                        _ => false,
+                    };
+                    if tilde {
+                        return true;
+                    }
+                }
+            }
             b'<' | b'>' if run >= 10 => return true,
             _ => run = 0,
         }
