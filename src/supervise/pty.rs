@@ -307,19 +307,7 @@ fn pump_output(
 fn forward_keys(out: Arc<Mutex<Box<dyn Write + Send>>>, pause: Option<Arc<Pause>>) {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
-        let n = match &pause {
-            Some(p) => {
-                p.begin_read();
-                let r = match sys::poll_readable(&[0], 100) {
-                    Ok(ready) if ready[0] => sys::read_fd(0, &mut buf),
-                    Ok(_) => Err(io::ErrorKind::WouldBlock.into()),
-                    Err(e) => Err(e),
-                };
-                p.end_read();
-                r
-            }
-            None => sys::read_fd(0, &mut buf),
-        };
+        let n = super::writer::read_stdin(&mut buf, pause.as_deref());
         let n = match n {
             Ok(0) => return,
             Ok(n) => n,

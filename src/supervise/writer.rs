@@ -128,6 +128,24 @@ impl Drop for PauseGuard<'_> {
     }
 }
 
+/// Read a chunk of gate's stdin. With `pause` (stdin is the prompt's terminal), only between
+/// prompts: while one is open this returns `WouldBlock` every 100 ms instead of reading.
+pub(crate) fn read_stdin(buf: &mut [u8], pause: Option<&Pause>) -> io::Result<usize> {
+    match pause {
+        Some(p) => {
+            p.begin_read();
+            let r = match sys::poll_readable(&[0], 100) {
+                Ok(ready) if ready[0] => sys::read_fd(0, buf),
+                Ok(_) => Err(io::ErrorKind::WouldBlock.into()),
+                Err(e) => Err(e),
+            };
+            p.end_read();
+            r
+        }
+        None => sys::read_fd(0, buf),
+    }
+}
+
 /// Forward gate's stdin to the agent as whole lines; at its end send `input_closed`.
 /// With `pause`, stdin is a terminal: read only between prompts.
 pub fn forward_stdin(tx: SyncSender<ToAgent>, pause: Option<Arc<Pause>>) {
@@ -136,19 +154,7 @@ pub fn forward_stdin(tx: SyncSender<ToAgent>, pause: Option<Arc<Pause>>) {
     let mut partial: Vec<u8> = Vec::new();
     let mut mid_line = false;
     loop {
-        let n = match &pause {
-            Some(p) => {
-                p.begin_read();
-                let r = match sys::poll_readable(&[0], 100) {
-                    Ok(ready) if ready[0] => sys::read_fd(0, &mut buf),
-                    Ok(_) => Err(io::ErrorKind::WouldBlock.into()),
-                    Err(e) => Err(e),
-                };
-                p.end_read();
-                r
-            }
-            None => sys::read_fd(0, &mut buf),
-        };
+        let n = read_stdin(&mut buf, pause.as_deref());
         let n = match n {
             Ok(0) => break,
             Ok(n) => n,
