@@ -190,9 +190,20 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
 /// quoting, escapes or other expansions (those stay dynamic). `None` when there is nothing to
 /// expand or the word is not that simple. Sequences (`{1..3}`) are left dynamic.
 pub(crate) fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    // The work is bounded too: each alternative re-expands the rest of the word, which is
+    // exponential in the number of groups (fuzzing found a 160-byte word that took seconds).
+    let mut budget = 256;
+    brace_expand_within(raw, &mut budget)
+}
+
+fn brace_expand_within(raw: &str, budget: &mut usize) -> Option<Vec<String>> {
     if !raw.contains('{') || raw.contains(['\'', '"', '\\', '$', '`']) {
         return None;
     }
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
     let open = raw.find('{')?;
     // The matching close brace, with nesting.
     let mut depth = 0;
@@ -215,7 +226,7 @@ pub(crate) fn brace_expand(raw: &str) -> Option<Vec<String>> {
     let close = close?;
     if commas.is_empty() {
         // `{x}` is literal; `{a..b}` is a sequence: leave both to the caller.
-        let rest = brace_expand(&raw[close + 1..])?;
+        let rest = brace_expand_within(&raw[close + 1..], budget)?;
         return Some(rest.into_iter().map(|r| format!("{}{r}", &raw[..close + 1])).collect());
     }
     let prefix = &raw[..open];
@@ -227,8 +238,9 @@ pub(crate) fn brace_expand(raw: &str) -> Option<Vec<String>> {
     for w in bounds.windows(2) {
         let alt = &raw[w[0] + 1..w[1]];
         let joined = format!("{prefix}{alt}{suffix}");
-        match brace_expand(&joined) {
+        match brace_expand_within(&joined, budget) {
             Some(more) => out.extend(more),
+            None if *budget == 0 => return None,
             None => out.push(joined),
         }
         if out.len() > 64 {
