@@ -66,10 +66,11 @@ pub fn start(ws: &Ws, setup: Setup, ops: &[&str]) -> Option<Term> {
     }
     // gate.pid: the inner shell's pid, which exec makes gate's. The sampler writes the
     // settings while a prompt is open once the test creates tty.go (and once more at the end,
-    // so it always ends).
+    // so it always ends; it gives up after 2 minutes so that no test leaves it behind, e.g.
+    // when the terminal is hung up on purpose).
     let line = format!(
         "stty cols 100 rows 40; stty -g > tty.before; \
-         (while [ ! -f tty.go ]; do sleep 0.05; done; stty -g < /dev/tty > tty.during.tmp; mv tty.during.tmp tty.during) & \
+         (i=0; while [ ! -f tty.go ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done; stty -g < /dev/tty > tty.during.tmp; mv tty.during.tmp tty.during) & \
          sh -c 'echo $$ > gate.pid; exec \"$0\" \"$@\"' {gate}; echo $? > gate.rc; stty -g > tty.after; touch tty.go; wait"
     );
     let mut cmd = Command::new("script");
