@@ -173,6 +173,46 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     run_pipes(prep, program, &args.program[1..])
 }
 
+/// How long after the agent starts gate begins watching the policy files. An agent that
+/// exits sooner (`gate run -- true`, scripted one-shot runs) never pays for setting up and
+/// tearing down inotify, which costs ~5 ms in the kernel when the process exits; an edit made
+/// before the watch starts is caught by the watcher's first check.
+const WATCH_DELAY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The policy watcher, started after [`WATCH_DELAY`] on its own thread; dropping it stops it
+/// (at once if it has not started).
+struct LazyWatcher {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for LazyWatcher {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn start_watcher_later(reloads: &Arc<watch::Shared>, wake: mpsc::Sender<reader::Event>) -> LazyWatcher {
+    let (stop, stopped) = mpsc::channel::<()>();
+    let reloads = reloads.clone();
+    let thread = thread::Builder::new()
+        .name("policy-watch-start".into())
+        .spawn(move || {
+            if stopped.recv_timeout(WATCH_DELAY) != Err(mpsc::RecvTimeoutError::Timeout) {
+                return;
+            }
+            let watcher = start_watcher(&reloads, wake);
+            // Keep it until gate stops (the sender is dropped).
+            let _ = stopped.recv();
+            drop(watcher);
+        })
+        .ok();
+    LazyWatcher { stop: Some(stop), thread }
+}
+
 /// Start watching the policy files; a failure only turns live reload off.
 fn start_watcher(reloads: &Arc<watch::Shared>, wake: mpsc::Sender<reader::Event>) -> Option<watch::Watcher> {
     match watch::start(reloads.clone(), wake) {
@@ -237,7 +277,7 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     let open: reader::OpenIds = Arc::default();
     let term = stdout_is_tty.then(|| Arc::new(Mutex::new(())));
     let (ev_tx, ev_rx) = mpsc::channel();
-    let watcher = start_watcher(&prep.reloads, ev_tx.clone());
+    let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 

@@ -35,9 +35,7 @@ use super::reader::{self, Event, Passthrough, Reader};
 use super::session::Handoff;
 use super::socket::{self, Accepted, SideChannel};
 use super::writer::{self, Pause};
-use super::{
-    exit_code, reap_group, spawn_signal_thread, spawn_waiter, start_watcher, sys, ExitWatch, Prepared, Wiring,
-};
+use super::{exit_code, reap_group, spawn_signal_thread, spawn_waiter, sys, ExitWatch, Prepared, Wiring};
 use crate::approve::Cancel;
 use crate::cli::RunArgs;
 
@@ -171,7 +169,7 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
     let open: reader::OpenIds = Arc::default();
     let (ev_tx, ev_rx) = mpsc::channel();
-    let watcher = start_watcher(&prep.reloads, ev_tx.clone());
+    let watcher = super::start_watcher_later(&prep.reloads, ev_tx.clone());
     let mut rd = Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_socket, None);
     rd.passthrough = Passthrough::Discard;
     let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
