@@ -5,7 +5,7 @@
 
 mod run_common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -77,18 +77,8 @@ fn start(ws: &Ws, ops: &[&str]) -> Option<Pty> {
         .spawn()
         .unwrap();
     let input = child.stdin.take().unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let screen = Arc::new(Mutex::new(Vec::new()));
-    let s2 = screen.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = out.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            s2.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
+    let out = child.stdout.take().unwrap();
+    let screen = capture(out);
     Some(Pty { child, input, screen })
 }
 

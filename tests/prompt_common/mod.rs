@@ -5,7 +5,7 @@
 //! screen, and reads the decisions the agent received from its log.
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -94,18 +94,8 @@ pub fn start(ws: &Ws, setup: Setup, ops: &[&str]) -> Option<Term> {
     }
     let mut child = cmd.spawn().expect("start script");
     let input = child.stdin.take().unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let screen = Arc::new(Mutex::new(Vec::new()));
-    let s2 = screen.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = out.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            s2.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
+    let out = child.stdout.take().unwrap();
+    let screen = capture(out);
     Some(Term { child, input, screen, dir: ws.path().to_path_buf() })
 }
 

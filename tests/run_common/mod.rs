@@ -236,3 +236,19 @@ pub fn assert_denied(d: &Value, source: &str, mode: &str) {
     assert!(d["message"].as_str().is_some_and(|m| m.contains("[System reminder:")), "{d:#}");
     assert!(d["reason"].as_str().is_some_and(|r| !r.is_empty()), "{d:#}");
 }
+
+/// Collect everything a child writes (a terminal's screen) on a thread, for tests to read.
+pub fn capture(mut out: impl Read + Send + 'static) -> std::sync::Arc<std::sync::Mutex<Vec<u8>>> {
+    let screen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let s2 = screen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            s2.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    screen
+}
