@@ -351,7 +351,8 @@ impl Policy {
         for c in &a.commands {
             let v = self.decide_command(tool, c, ctx, session);
             parts.push(part(c.display(), PartKind::Command, v));
-            for path in shell::read_targets(&c.words) {
+            let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
+            for path in shell::read_targets(&c.words).into_iter().chain(wrapper_reads) {
                 if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
@@ -391,6 +392,31 @@ impl Policy {
         let mut out = Decision::new(worst, d.layer, d.rule.clone(), reason);
         out.parts = Some(parts);
         out
+    }
+
+    /// Why a `cd`/`pushd` takes the commands after it out of the workspace (or somewhere gate
+    /// cannot tell): there, allowed commands would run other files (`cd /tmp; npm test`) and
+    /// relative reads would reach outside.
+    fn cd_leaves_workspace(&self, c: &SimpleCommand) -> Option<String> {
+        let target = c.words[1..].iter().find(|w| !w.lit().is_some_and(|s| s.starts_with('-') && s.len() > 1));
+        let raw = match target {
+            None => "~".to_string(),
+            Some(Word::Lit(t)) if t == "-" => return Some("`cd -` goes back to a directory gate cannot see".into()),
+            Some(Word::Lit(t)) => t.clone(),
+            Some(Word::Dyn(d)) => return Some(format!("`cd {d}` goes to a directory known only at run time")),
+        };
+        let cwd = match &c.cwd {
+            Some(cwd) => cwd.as_str(),
+            None if !(raw.starts_with('/') || raw.starts_with('~')) => {
+                return Some(format!("`cd {raw}` after a `cd` gate cannot follow"));
+            }
+            None => "",
+        };
+        match self.resolve_path(&raw, cwd) {
+            Ok(p) if p.rel.is_some() => None,
+            Ok(p) => Some(format!("`cd` leaves the workspace for {}", p.abs)),
+            Err(e) => Some(e),
+        }
     }
 
     fn unknown_verdict(&self, reason: &str) -> V {
@@ -433,6 +459,15 @@ impl Policy {
         }
         if let Some(u) = &c.unknown {
             return self.unknown_verdict(u);
+        }
+        if matches!(c.program(), Some("cd") | Some("pushd")) {
+            if let Some(why) = self.cd_leaves_workspace(c) {
+                let words = Subject::Command { words: &c.words, loose: false };
+                if let Some(v) = self.explicit_allow(tool, &words, true, ctx, session) {
+                    return v;
+                }
+                return V::new(Verdict::Ask, Layer::Workspace, None, why);
+            }
         }
         let mut blocked_by: Option<String> = None;
         for w in c.wrappers.iter().filter(|w| w.kind == WrapperKind::Privileged) {

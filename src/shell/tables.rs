@@ -646,7 +646,8 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
     ("comm", 0), ("paste", 0), ("fold", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
-    ("less", 0), ("more", 0), ("xxd", 0), ("awk", 1), ("source", 0), (".", 0),
+    ("less", 0), ("more", 0), ("xxd", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
+    ("xargs", usize::MAX), ("git", usize::MAX),
 ];
 
 /// The file operands of a reading command (literal words only; options and the pattern are
@@ -662,17 +663,47 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         skip = 0;
     }
     let mut out = Vec::new();
+    // Options whose value is a file the command reads (`date -f F`, `jq -f F`, `xargs -a F`).
+    let reads: &[&str] = match name {
+        "date" => &["-f", "--file"],
+        "jq" => &["-f", "--from-file", "--rawfile", "--slurpfile"],
+        "grep" | "egrep" | "fgrep" => &["-f", "--file"],
+        "rg" => &["-f", "--file", "--ignore-file"],
+        "sed" => &["-f", "--file"],
+        "find" => &["-files0-from"],
+        "sort" | "wc" | "du" => &["--files0-from"],
+        "xargs" => &["-a", "--arg-file"],
+        "git" => &["-f", "--file", "--contents"],
+        _ => &[],
+    };
+    out.extend(option_values(&words[1..], reads));
     let mut after_dd = false;
     let mut operands = 0;
     let mut seen_option = false;
-    for w in &words[1..] {
+    // find's own options come before its start points (`find -L /etc ...`).
+    let skip_leading = if name == "find" {
+        words[1..]
+            .iter()
+            .take_while(|w| {
+                w.lit().is_some_and(|s| matches!(s, "-H" | "-L" | "-P") || s.starts_with("-O") || s.starts_with("-D"))
+            })
+            .count()
+    } else {
+        0
+    };
+    for w in &words[1 + skip_leading..] {
         let Some(s) = w.lit() else {
             operands += 1;
             // A run-time path that starts outside the workspace (`$HOME/...`, `/e?c/x`).
             if operands > skip {
                 if let Word::Dyn(raw) = w {
                     let t = raw.trim_start_matches('"');
-                    if t.starts_with('/') || t.starts_with('~') || t.starts_with("$HOME") || t.starts_with("${HOME") {
+                    let outside_start =
+                        ["/", "~", "$HOME", "${HOME", "$OLDPWD", "${OLDPWD", "$PWD/..", "${PWD}/..", "${PWD%"];
+                    let outside_default = [":-/", ":-~", ":=/", ":=~", ":+/", ":+~", "-/", "+/"];
+                    if outside_start.iter().any(|p| t.starts_with(p))
+                        || (t.starts_with("${") && outside_default.iter().any(|d| t.contains(d)))
+                    {
                         out.push(w.clone());
                     }
                 }

@@ -894,15 +894,21 @@ impl Walker<'_> {
         for target in tables::write_targets(&words) {
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
         }
+        // A directory change applies to what comes after this command, not to the command.
+        let mut new_cwd: Option<Cwd> = None;
         if let Some(Word::Lit(p)) = words.first() {
             match program_name(p) {
-                "cd" if self.functions.iter().any(|f| f == "cd") => self.cwd.0 = None,
-                "cd" => self.cwd.change(words.get(1).and_then(Word::lit)),
+                "cd" if self.functions.iter().any(|f| f == "cd") => new_cwd = Some(Cwd(None)),
+                "cd" => {
+                    let mut c = self.cwd.clone();
+                    c.change(words.get(1).and_then(Word::lit));
+                    new_cwd = Some(c);
+                }
                 name if self.functions.iter().any(|f| f == name) => {
                     // A function of this script runs: it may change directory.
-                    self.cwd.0 = None;
+                    new_cwd = Some(Cwd(None));
                 }
-                "pushd" | "popd" => self.cwd.0 = None,
+                "pushd" | "popd" => new_cwd = Some(Cwd(None)),
                 "let" => {
                     for w in &words[1..] {
                         if let Some(s) = w.lit() {
@@ -932,6 +938,9 @@ impl Walker<'_> {
         }
         let aliases = tables::aliases(&words);
         self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown, cwd: None });
+        if let Some(c) = new_cwd {
+            *self.cwd = c;
+        }
     }
 
     fn nested_with(&mut self, text: &str, wrappers: Vec<Wrapper>) {
@@ -1085,12 +1094,14 @@ impl Walker<'_> {
                 Word::Lit(s) if matches!(s.as_str(), "-u" | "--unset" | "-C" | "--chdir") => {
                     if matches!(s.as_str(), "-C" | "--chdir") {
                         self.cwd.0 = None;
+                        unknown.get_or_insert_with(|| "`env -C` runs the command in another directory".into());
                     }
                     i += 2
                 }
                 Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
-                    if s.starts_with("-C") || s.starts_with("--chdir") {
+                    if tables::spells_option(s, "-C") || tables::spells_option(s, "--chdir") {
                         self.cwd.0 = None;
+                        unknown.get_or_insert_with(|| "`env -C` runs the command in another directory".into());
                     }
                     i += 1
                 }
