@@ -74,6 +74,19 @@ impl Walker<'_> {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
             return;
         }
+        let odd = |c: char| (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{7f}';
+        let sanitized: String;
+        let text = if let Some(c) = text.chars().find(|c| odd(*c)) {
+            // Control characters have no place in a command, and the tokenizer can loop on some
+            // (a form feed starting a here-document delimiter hung it for minutes: fuzzing).
+            // The call is asked; the text is still read with each one as a plain `_`, so that
+            // a denied command in it is still denied.
+            self.a.unknown.push(format!("the text holds a control character ({c:?})"));
+            sanitized = text.chars().map(|c| if odd(c) { '_' } else { c }).collect();
+            sanitized.as_str()
+        } else {
+            text
+        };
         if huge_number(text) {
             // The parser panics on a descriptor number that overflows (found by fuzzing).
             self.a.unknown.push("a descriptor or directory-stack number too large to be real".into());
