@@ -6,7 +6,7 @@
 
 mod run_common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -53,19 +53,9 @@ impl Term {
         cmd.env("TERM", "xterm");
         let child = pair.slave.spawn_command(cmd).expect("start gate");
         drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
+        let reader = pair.master.try_clone_reader().unwrap();
         let input = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(Vec::new()));
-        let s2 = screen.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                s2.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
+        let screen = capture(reader);
         Term { master: pair.master, input, screen, child, lflags_before }
     }
 
