@@ -45,12 +45,15 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--max-line', '--max-line', [CompletionResultType]::ParameterName, 'Longest protocol line accepted from the agent, in bytes')
             [CompletionResult]::new('--prompt-timeout', '--prompt-timeout', [CompletionResultType]::ParameterName, 'Deny a prompt nobody answers within SECS seconds')
             [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group')
+            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, else native]')
             [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt (for CI)')
             [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt (automatic when there is no controlling terminal)')
             [CompletionResult]::new('--pty', '--pty', [CompletionResultType]::ParameterName, 'Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No one-line notice on stderr for each denied call')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No one-line notice on stderr for each denied call')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gate;check' {

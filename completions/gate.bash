@@ -560,7 +560,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__run)
-            opts="-c -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --help"
+            opts="-c -q -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --protocol --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +592,10 @@ _gate() {
                     ;;
                 --kill-grace)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --protocol)
+                    COMPREPLY=($(compgen -W "native claude" -- "${cur}"))
                     return 0
                     ;;
                 *)

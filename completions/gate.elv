@@ -41,12 +41,15 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --max-line 'Longest protocol line accepted from the agent, in bytes'
             cand --prompt-timeout 'Deny a prompt nobody answers within SECS seconds'
             cand --kill-grace 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group'
+            cand --protocol 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, else native]'
             cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
             cand --strict 'Deny every call that would prompt (for CI)'
             cand --non-interactive 'Never prompt (automatic when there is no controlling terminal)'
             cand --pty 'Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -q 'No one-line notice on stderr for each denied call'
+            cand --quiet 'No one-line notice on stderr for each denied call'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'gate;check'= {
             cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'

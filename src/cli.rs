@@ -157,9 +157,33 @@ pub struct RunArgs {
     /// Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET
     #[arg(long)]
     pub pty: bool,
+    /// The agent's protocol [default: detected from PROGRAM: `claude` is claude, else native]
+    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    pub protocol: Option<ProtocolArg>,
+    /// No one-line notice on stderr for each denied call
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// The agent and its arguments
     #[arg(required = true, last = true, value_name = "PROGRAM")]
     pub program: Vec<std::ffi::OsString>,
+}
+
+/// The protocols `gate run` speaks (see docs/agents/).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// gate's own protocol (docs/protocol.md)
+    Native,
+    /// Claude Code: stream-json control protocol headless, a hook on a terminal
+    Claude,
+}
+
+impl From<ProtocolArg> for crate::protocol::Protocol {
+    fn from(p: ProtocolArg) -> Self {
+        match p {
+            ProtocolArg::Native => crate::protocol::Protocol::Native,
+            ProtocolArg::Claude => crate::protocol::Protocol::Claude,
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -49,6 +49,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         prompt_timeout: None,
         kill_grace: 5,
         pty: false,
+        protocol: Some(crate::cli::ProtocolArg::Native),
+        quiet: true,
         program: vec![exe.into_os_string(), "__demo-agent".into()],
     };
     let interactive = !args.non_interactive && crate::approve::tty::TermPrompt::open(None).is_ok();
@@ -95,7 +97,7 @@ impl Approver for DemoApprover {
         if !self.inner.uses_terminal() && info.id.starts_with("demo-batch") {
             return Ok(Reply {
                 answer: Answer::RejectHard { feedback: Some("let's review the config first".into()) },
-                source: "user",
+                by: crate::protocol::By::Person,
                 reason: Some("the demo played the person (no terminal) and pressed h".into()),
             });
         }

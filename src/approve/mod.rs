@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::RunArgs;
 use crate::policy::{Call, Decision};
-use crate::protocol::BatchItem;
+use crate::protocol::{BatchItem, By};
 
 /// What the prompt needs to show one call.
 pub struct PromptInfo<'a> {
@@ -66,14 +66,14 @@ pub enum Answer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub answer: Answer,
-    /// `user`, `approve_all`, `strict` or `non_interactive`.
-    pub source: &'static str,
+    /// The person, or the flag that answered for them.
+    pub by: By,
     pub reason: Option<String>,
 }
 
 impl Reply {
     pub fn user(answer: Answer) -> Self {
-        Reply { answer, source: "user", reason: None }
+        Reply { answer, by: By::Person, reason: None }
     }
 }
 
@@ -145,7 +145,7 @@ pub struct ApproveAll;
 
 impl Approver for ApproveAll {
     fn ask(&mut self, _info: &PromptInfo) -> Result<Reply, ApproveError> {
-        Ok(Reply { answer: Answer::Once, source: "approve_all", reason: Some("approved by --approve-all".into()) })
+        Ok(Reply { answer: Answer::Once, by: By::ApproveAll, reason: Some("approved by --approve-all".into()) })
     }
 }
 
@@ -156,7 +156,7 @@ impl Approver for Strict {
     fn ask(&mut self, info: &PromptInfo) -> Result<Reply, ApproveError> {
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
-            source: "strict",
+            by: By::Strict,
             reason: Some(format!(
                 "it needs approval ({}), and --strict denies every call that would prompt",
                 why(info.decision)
@@ -177,7 +177,7 @@ impl Approver for NonInteractive {
             if self.requested { "gate runs with --non-interactive" } else { "gate has no terminal to ask on" };
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
-            source: "non_interactive",
+            by: By::NonInteractive,
             reason: Some(format!(
                 "it needs approval ({}), but {situation}; pass --approve-all to approve such calls, or --strict to deny them",
                 why(info.decision)

@@ -157,7 +157,7 @@ impl TermPrompt {
         self.say("\n  Ctrl-C: rejected, and the rest of the batch is stopped.\n")?;
         Ok(Reply {
             answer: Answer::RejectHard { feedback: None },
-            source: "user",
+            by: crate::protocol::By::Person,
             reason: Some("Ctrl-C at the prompt".into()),
         })
     }
@@ -167,7 +167,7 @@ impl TermPrompt {
         self.say(&format!("\n  nobody answered within {secs} s: rejected.\n"))?;
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
-            source: "non_interactive",
+            by: crate::protocol::By::NonInteractive,
             reason: Some(format!("nobody answered within {secs} s (--prompt-timeout)")),
         })
     }

@@ -16,7 +16,7 @@ pub use decision::{Decision, Layer, PartDecision, PartKind, Verdict};
 use serde_json::Value;
 
 /// One tool call to decide.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Call {
     pub tool: String,
     pub arguments: Value,

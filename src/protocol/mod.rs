@@ -1,280 +1,133 @@
-//! The native wire protocol, version 1 (SPEC section 2): what a line from the agent means, and
-//! the bytes of every line gate sends back.
+//! The protocol-neutral seam between the agents' wire formats and everything else in gate.
 //!
-//! This module only translates between bytes and values. It must not do I/O, decide anything,
-//! or keep state: the supervisor ([`crate::supervise`]) reads and writes the pipes and the
-//! policy ([`crate::policy`]) decides. Everything here is a pure function of its input, so it
-//! is safe to call on hostile bytes: no panics, no unbounded work beyond the line itself.
+//! A call comes in ([`IncomingCall`]: tool, arguments, an opaque [`CallId`], batch context);
+//! a [`Resolution`] goes out (the full policy [`Decision`], who answered, scope, feedback).
+//! Each protocol is one adapter module that maps its messages to these values and back:
+//! [`native`] (gate's own protocol), [`claude`] (Claude Code's stream-json control protocol and
+//! its hooks). The chain, the prompt, approvals, the doom loop, the batch stop, the audit log
+//! and the flags are written once, against these types, in [`crate::supervise`] and
+//! [`crate::approve`].
+//!
+//! Nothing in this module or its adapters does I/O, decides policy or keeps state beyond what a
+//! wire format itself needs (ids gate must echo): adapters translate, and they must be safe on
+//! hostile bytes (no panics, no unbounded work beyond the line itself).
 
+pub mod claude;
+pub mod native;
 pub mod strict;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
-/// The protocol version gate speaks.
-pub const PROTOCOL_VERSION: u64 = 1;
+use crate::policy::{Call, Decision};
 
-/// One line from the agent's stdout, classified.
+/// The id of one call, as opaque to everything but its adapter.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Incoming {
-    /// `tool_request` (or its synonym `approval_needed`).
-    Request(Request),
-    /// `hello`: gate answers with `welcome`.
-    Hello { protocol: Option<u64> },
-    /// `skill`: a skill is switched on (or off) for the current turn.
-    Skill { name: String, active: bool },
-    /// `turn_end`: skills expire, a hard stop is cleared.
-    TurnEnd,
-    /// A line meant for gate that gate cannot use. `id` is set when one could be read, and then
-    /// the request is denied with `"source":"error"`.
-    Bad { id: Option<Value>, tool: Option<String>, error: String },
-    /// Not for gate: written to gate's stdout unchanged.
-    Passthrough,
+pub struct CallId {
+    /// Unique among the calls open at once (gate refuses a second call with an open key).
+    pub key: String,
+    /// For people: the prompt, stderr and the audit log.
+    pub shown: String,
+    /// Whatever the adapter needs to answer (the native id as sent, Claude Code's request id
+    /// and the kind of request, ...). Recorded in the audit log as `id`.
+    pub wire: Value,
 }
 
-/// A tool request, validated.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    /// The request id as the agent sent it (a string or a number), echoed in the decision.
-    pub id: Value,
-    pub tool: String,
-    /// Always a JSON object.
-    pub arguments: Value,
-    pub annotations: Option<Value>,
-    /// The calls that follow in the same batch (for the prompt; gate decides each when it comes).
-    pub batch_remaining: Vec<BatchItem>,
+impl CallId {
+    /// An id that is its own wire form: a JSON string or number, keyed by its JSON text (so the
+    /// string `"1"` and the number `1` differ).
+    pub fn plain(id: Value) -> CallId {
+        let shown = match &id {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        CallId { key: id.to_string(), shown, wire: id }
+    }
 }
 
-/// One call listed in `batch_remaining`.
+/// One call listed as following in the same batch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchItem {
     pub tool: String,
     pub arguments: Value,
 }
 
-/// The key under which an id is tracked while its request is open: its JSON text, so that the
-/// string `"1"` and the number `1` are different ids.
-pub fn id_key(id: &Value) -> String {
-    id.to_string()
+/// A call the agent wants to make, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncomingCall {
+    pub id: CallId,
+    pub call: Call,
+    /// The calls that follow in the same batch (for the prompt; each is decided when it comes).
+    pub batch_remaining: Vec<BatchItem>,
+    /// Set when the agent will run the call whatever gate answers (it only reports it): gate
+    /// decides and records it, marked "not asked by the agent".
+    pub report_only: bool,
 }
 
-/// A request id for people: the string itself, or the JSON text of a number.
-pub fn id_display(id: &Value) -> String {
-    match id {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// What a message from the agent means for gate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Incoming {
+    /// A call to decide.
+    Call(IncomingCall),
+    /// The agent greets gate (native `hello`): answer with the adapter's welcome.
+    Hello { protocol: Option<u64> },
+    /// A skill is switched on (or off) for the current turn.
+    Skill { name: String, active: bool },
+    /// The turn is over: skills expire, a hard stop is cleared.
+    TurnEnd,
+    /// A message meant for gate that gate cannot use. With an id, the call is denied with
+    /// `"source":"error"`; without one, it is reported on stderr.
+    Bad { id: Option<CallId>, tool: Option<String>, error: String },
+    /// The agent withdrew a call it had asked about (an open prompt for it is answered deny).
+    Cancel { key: String },
+    /// The agent's task is complete: gate closes the agent's stdin so that it exits.
+    Finished,
+    /// Nothing for gate (the message is only shown, see [`Shown`]).
+    Nothing,
+    /// Looks like a message for gate but cannot be one (says why); shown as output, and gate
+    /// warns once.
+    Malformed(String),
+}
+
+/// What gate prints on its own stdout for a message from the agent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// The line, byte for byte.
+    Line,
+    /// Nothing (a line gate answers itself, or one the chosen output format leaves out).
+    Hidden,
+    /// These bytes instead (Claude Code's text output rendered from its JSON stream).
+    Text(Vec<u8>),
+}
+
+/// Reads the agent's messages. Lives on the reader thread; one per agent connection.
+pub trait Decoder: Send {
+    /// One whole line that starts with `{` (without its `\n`).
+    fn line(&mut self, line: &[u8]) -> (Shown, Incoming);
+    /// A line that starts with `{` reached the line limit without ending. `Some`: it was for
+    /// gate (the rest is dropped); `None`: it is the agent's own output and is streamed.
+    fn oversize(&mut self, head: &[u8], limit: usize) -> Option<Incoming>;
+    /// Does a line that does not start with `{` pass through unchanged? (Otherwise hidden.)
+    fn passes_plain_lines(&self) -> bool {
+        true
+    }
+    /// Bytes to print once the agent's output ended.
+    fn finish(&mut self) -> Option<Vec<u8>> {
+        None
     }
 }
 
-const REQUEST_TYPES: [&str; 2] = ["tool_request", "approval_needed"];
-const PROTOCOL_TYPES: [&str; 5] = ["tool_request", "approval_needed", "hello", "skill", "turn_end"];
-
-/// Is `t` the `type` of a line meant for gate?
-pub fn is_protocol_type(t: &str) -> bool {
-    PROTOCOL_TYPES.contains(&t)
-}
-
-/// Classify one line from the agent (without its `\n`). Only lines that start with `{` can be
-/// protocol lines; the caller passes every other line through without calling this.
-pub fn parse_line(line: &[u8]) -> Incoming {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(map)) => {
-            if let Err(e) = strict::parse(line) {
-                // Valid JSON with a key given twice: refuse it if it is meant for gate.
-                if let Some(Value::String(t)) = map.get("type").filter(|t| t.as_str().is_some_and(is_protocol_type)) {
-                    let t = t.clone();
-                    return Incoming::Bad {
-                        id: if REQUEST_TYPES.contains(&t.as_str()) { map.get("id").cloned() } else { None },
-                        tool: map.get("tool").and_then(Value::as_str).map(str::to_string),
-                        error: format!("a {t} line with {e}: gate will not guess which one the agent would use"),
-                    };
-                }
-            }
-            classify(map)
-        }
-        Ok(_) => Incoming::Passthrough,
-        Err(e) => {
-            // Not JSON. It is for gate only if it says so: a line whose top-level "type" is a
-            // protocol type. Anything else is the agent's own output.
-            let s = salvage(line);
-            match s.kind.as_deref() {
-                Some(t) if is_protocol_type(t) => Incoming::Bad {
-                    id: if REQUEST_TYPES.contains(&t) { s.id } else { None },
-                    tool: s.tool,
-                    error: format!("a {t} line that is not valid JSON ({e})"),
-                },
-                _ => Incoming::Passthrough,
-            }
-        }
+/// Writes gate's answers in the agent's format. Lives on the deciding thread.
+pub trait Encoder: Send {
+    /// The answer to one call (a whole line, `\n`-terminated).
+    fn resolution(&mut self, id: &CallId, call: &Call, r: &Resolution) -> Vec<u8>;
+    /// The answer to [`Incoming::Hello`], if the protocol has one.
+    fn welcome(&mut self, _mode: &Value, _disabled_tools: &[String]) -> Option<Vec<u8>> {
+        None
     }
-}
-
-fn classify(mut map: Map<String, Value>) -> Incoming {
-    let kind = match map.get("type") {
-        Some(Value::String(t)) if is_protocol_type(t) => t.clone(),
-        _ => return Incoming::Passthrough,
-    };
-    match kind.as_str() {
-        "tool_request" | "approval_needed" => parse_request(&kind, &mut map),
-        "hello" => Incoming::Hello { protocol: map.get("protocol").and_then(Value::as_u64) },
-        "skill" => match map.get("name") {
-            Some(Value::String(name)) if !name.is_empty() => Incoming::Skill {
-                name: name.clone(),
-                active: map.get("active").and_then(Value::as_bool).unwrap_or(true),
-            },
-            _ => Incoming::Bad { id: None, tool: None, error: "a skill line without a \"name\" string".into() },
-        },
-        _ => Incoming::TurnEnd,
+    /// Sent when the policy was reloaded, if the protocol has such a message.
+    fn policy_changed(&mut self, _disabled_tools: &[String]) -> Option<Vec<u8>> {
+        None
     }
-}
-
-fn parse_request(kind: &str, map: &mut Map<String, Value>) -> Incoming {
-    let id = match map.remove("id") {
-        Some(v @ Value::String(_)) | Some(v @ Value::Number(_)) => Some(v),
-        _ => None,
-    };
-    let tool = match map.get("tool") {
-        Some(Value::String(t)) if !t.is_empty() => Some(t.clone()),
-        _ => None,
-    };
-    let (id, tool) = match (id, tool) {
-        (Some(id), Some(tool)) => (id, tool),
-        (id, tool) => {
-            let missing = match (&id, &tool) {
-                (None, None) => "an \"id\" (string or number) and a \"tool\" (string)",
-                (None, Some(_)) => "an \"id\" (string or number)",
-                _ => "a \"tool\" (non-empty string)",
-            };
-            return Incoming::Bad { id, tool, error: format!("a {kind} line without {missing}") };
-        }
-    };
-    let arguments = match normalize_arguments(map.remove("arguments")) {
-        Ok(a) => a,
-        Err(e) => return Incoming::Bad { id: Some(id), tool: Some(tool), error: e },
-    };
-    let annotations = map.remove("annotations").filter(|a| !a.is_null());
-    let batch_remaining = match map.remove("batch_remaining") {
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .filter_map(|item| match item {
-                Value::Object(mut m) => {
-                    let tool = m.get("tool").and_then(Value::as_str)?.to_string();
-                    let arguments = normalize_arguments(m.remove("arguments")).unwrap_or(Value::Null);
-                    Some(BatchItem { tool, arguments })
-                }
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    Incoming::Request(Request { id, tool, arguments, annotations, batch_remaining })
-}
-
-/// Arguments are a JSON object. Missing or null means `{}`; a string holding a JSON object (as
-/// some agents send them) is decoded; anything else is an error.
-fn normalize_arguments(v: Option<Value>) -> Result<Value, String> {
-    match v {
-        None | Some(Value::Null) => Ok(Value::Object(Map::new())),
-        Some(v @ Value::Object(_)) => Ok(v),
-        Some(Value::String(s)) => match strict::parse(s.as_bytes()) {
-            Ok(v @ Value::Object(_)) => Ok(v),
-            _ => Err("\"arguments\" is a string that does not hold a JSON object".into()),
-        },
-        Some(_) => Err("\"arguments\" is not a JSON object".into()),
-    }
-}
-
-/// What could be read from a line that is not valid JSON (or was cut at the line limit).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Salvaged {
-    /// The top-level `"type"` string.
-    pub kind: Option<String>,
-    /// The top-level `"id"`, a string or a number.
-    pub id: Option<Value>,
-    /// The top-level `"tool"` string.
-    pub tool: Option<String>,
-}
-
-/// Read the top-level `type`, `id` and `tool` of a JSON object that may be broken or truncated,
-/// without trusting anything after the point where it breaks. Linear in the input.
-pub fn salvage(bytes: &[u8]) -> Salvaged {
-    let mut out = Salvaged::default();
-    let mut depth: usize = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                let Some(end) = string_end(bytes, i) else { break };
-                if depth == 1 {
-                    let mut j = skip_ws(bytes, end);
-                    if bytes.get(j) == Some(&b':') {
-                        j = skip_ws(bytes, j + 1);
-                        let key = &bytes[i + 1..end - 1];
-                        if key == b"type" || key == b"id" || key == b"tool" {
-                            match bytes.get(j) {
-                                Some(b'"') => {
-                                    let Some(vend) = string_end(bytes, j) else { break };
-                                    if let Ok(s) = serde_json::from_slice::<String>(&bytes[j..vend]) {
-                                        match key {
-                                            b"type" => out.kind = out.kind.take().or(Some(s)),
-                                            b"id" => out.id = out.id.take().or(Some(Value::String(s))),
-                                            _ => out.tool = out.tool.take().or(Some(s)),
-                                        }
-                                    }
-                                    i = vend;
-                                    continue;
-                                }
-                                Some(c) if key == b"id" && (c.is_ascii_digit() || *c == b'-') => {
-                                    let mut k = j;
-                                    while k < bytes.len()
-                                        && matches!(bytes[k], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
-                                    {
-                                        k += 1;
-                                    }
-                                    // A number cut by the end of the input is not trusted.
-                                    if k < bytes.len() {
-                                        if let Ok(n) = serde_json::from_slice::<serde_json::Number>(&bytes[j..k]) {
-                                            out.id = out.id.take().or(Some(Value::Number(n)));
-                                        }
-                                    }
-                                    i = k;
-                                    continue;
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                i = end;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Index just past the closing quote of the string that opens at `start`, or `None` if the
-/// input ends first.
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
-        i += 1;
-    }
-    i
 }
 
 /// How long an approval lasts.
@@ -295,56 +148,108 @@ impl Scope {
     }
 }
 
-/// What gate answers about one request: everything a `decision` line and an audit record say.
+/// Who answered a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// The chain, without a person (its layer says which part).
+    Policy,
+    /// A person, at the terminal prompt or an agent's own dialog.
+    Person,
+    /// `--approve-all`.
+    ApproveAll,
+    /// `--strict`.
+    Strict,
+    /// No terminal, or `--non-interactive`.
+    NonInteractive,
+    /// The person stopped the batch earlier in this turn.
+    Batch,
+    /// Something failed; every error answers deny.
+    Error,
+}
+
+/// What gate answers about one call: everything any protocol's answer, the prompt and the
+/// audit log say about it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct Resolution {
     pub approved: bool,
     /// For approvals.
     pub scope: Scope,
-    /// For rejections: `reject_hard` (stop the batch) instead of `reject_soft`.
+    /// For rejections: stop the rest of the batch (`reject_hard`).
     pub hard: bool,
-    /// The wire `source` (SPEC section 2).
-    pub source: &'static str,
-    /// The policy layer behind the decision, when the policy was consulted.
-    pub layer: Option<&'static str>,
-    pub rule: Option<String>,
+    pub by: By,
+    /// The chain's decision (layer, rule, reason, parts). For an error, [`Decision::error`].
+    pub decision: Decision,
+    /// Why this answer: the chain's reason, or the flag's or the person's.
     pub reason: String,
     /// The person's words for the model, if any.
     pub feedback: Option<String>,
 }
 
-impl Outcome {
-    pub fn approve(scope: Scope, source: &'static str, reason: impl Into<String>) -> Self {
-        Outcome {
-            approved: true,
-            scope,
-            hard: false,
-            source,
-            layer: None,
-            rule: None,
-            reason: reason.into(),
-            feedback: None,
-        }
-    }
-
-    pub fn reject(source: &'static str, reason: impl Into<String>) -> Self {
-        Outcome {
-            approved: false,
+impl Resolution {
+    /// The chain answered, without a person.
+    pub fn from_policy(d: Decision) -> Resolution {
+        Resolution {
+            approved: d.is_allow(),
             scope: Scope::Once,
             hard: false,
-            source,
-            layer: None,
-            rule: None,
-            reason: reason.into(),
+            by: By::Policy,
+            reason: d.reason.clone(),
+            decision: d,
             feedback: None,
         }
     }
 
     /// The answer of every error path: deny, soft, `"source":"error"`.
-    pub fn error(reason: impl Into<String>) -> Self {
-        let mut o = Outcome::reject("error", reason);
-        o.layer = Some("error");
-        o
+    pub fn error(reason: impl Into<String>) -> Resolution {
+        let reason = reason.into();
+        let mut r = Resolution::from_policy(Decision::error(reason.clone()));
+        r.by = By::Error;
+        r.reason = reason;
+        r
+    }
+
+    /// A call after the person stopped the batch.
+    pub fn batch_stopped() -> Resolution {
+        let reason = "the user stopped this batch; calls are rejected until the turn ends";
+        let mut r = Resolution::from_policy(Decision::new(
+            crate::policy::Verdict::Deny,
+            crate::policy::Layer::Error,
+            None,
+            reason,
+        ));
+        r.by = By::Batch;
+        r.hard = true;
+        r
+    }
+
+    /// The native protocol's `source` (SPEC section 2), also the audit log's.
+    pub fn source(&self) -> &'static str {
+        match self.by {
+            By::Policy => self.decision.layer.source(),
+            By::Person => "user",
+            By::ApproveAll => "approve_all",
+            By::Strict => "strict",
+            By::NonInteractive => "non_interactive",
+            By::Batch => "batch",
+            By::Error => "error",
+        }
+    }
+
+    /// The chain layer behind the answer (none for a batch stop).
+    pub fn layer(&self) -> Option<&'static str> {
+        match self.by {
+            By::Batch => None,
+            By::Error => Some("error"),
+            _ => Some(self.decision.layer.as_str()),
+        }
+    }
+
+    /// The rule behind the answer, if one decided.
+    pub fn rule(&self) -> Option<&str> {
+        match self.by {
+            By::Batch | By::Error => None,
+            _ => self.decision.rule.as_deref(),
+        }
     }
 
     pub fn mode_str(&self) -> &'static str {
@@ -360,178 +265,73 @@ const REMINDER_ASK: &str = "[System reminder: Do not run this tool call and do n
 const REMINDER_STOP: &str = "[System reminder: The user stopped this batch: do not run the remaining tool calls. Stop now and wait for the user's next message.]";
 
 /// The text to hand the model when a call is not run (seed 002's wording: who rejected, the
-/// feedback, and a reminder to ask the user).
-pub fn message_for_model(tool: &str, o: &Outcome) -> String {
-    let feedback = match o.feedback.as_deref().map(str::trim) {
+/// feedback, and a reminder to ask the user). Every adapter uses it for its denial text.
+pub fn message_for_model(tool: &str, r: &Resolution) -> String {
+    let feedback = match r.feedback.as_deref().map(str::trim) {
         Some(f) if !f.is_empty() => format!(" Feedback: {f}"),
         _ => String::new(),
     };
-    match o.source {
-        "user" if o.hard => format!("User rejected tool '{tool}' and stopped the batch.{feedback}\n\n{REMINDER_STOP}"),
-        "user" => format!("User rejected tool '{tool}'.{feedback}\n\n{REMINDER_ASK}"),
-        "batch" => format!("Tool '{tool}' was not run: the user stopped this batch.\n\n{REMINDER_STOP}"),
-        "strict" | "non_interactive" => {
-            format!("Tool '{tool}' was not run: {}.\n\n{REMINDER_ASK}", o.reason)
+    match r.by {
+        By::Person if r.hard => {
+            format!("User rejected tool '{tool}' and stopped the batch.{feedback}\n\n{REMINDER_STOP}")
         }
-        "doom_loop" => format!(
+        By::Person => format!("User rejected tool '{tool}'.{feedback}\n\n{REMINDER_ASK}"),
+        By::Batch => format!("Tool '{tool}' was not run: the user stopped this batch.\n\n{REMINDER_STOP}"),
+        By::Strict | By::NonInteractive => {
+            format!("Tool '{tool}' was not run: {}.\n\n{REMINDER_ASK}", r.reason)
+        }
+        By::Error => {
+            format!("Tool '{tool}' was not run: gate could not decide it safely ({}).\n\n{REMINDER_ASK}", r.reason)
+        }
+        _ if r.decision.layer == crate::policy::Layer::DoomLoop => format!(
             "Tool '{tool}' was not run: {}.\n\n[System reminder: You may be stuck in a loop. Stop repeating this call and ask the user how to proceed.]",
-            o.reason
+            r.reason
         ),
-        "error" => format!("Tool '{tool}' was not run: gate could not decide it safely ({}).\n\n{REMINDER_ASK}", o.reason),
         _ => {
-            let rule = o.rule.as_deref().map(|r| format!(" (rule {r})")).unwrap_or_default();
-            format!("The user's permission policy denied tool '{tool}'{rule}: {}.\n\n{REMINDER_ASK}", o.reason)
+            let rule = r.rule().map(|x| format!(" (rule {x})")).unwrap_or_default();
+            format!("The user's permission policy denied tool '{tool}'{rule}: {}.\n\n{REMINDER_ASK}", r.reason)
         }
     }
 }
 
-/// A `decision` line, `\n`-terminated, with its fields in the order of SPEC section 2.
-pub fn decision_line(id: &Value, tool: &str, o: &Outcome) -> Vec<u8> {
-    let mut fields: Vec<(&str, Value)> =
-        vec![("type", json!("decision")), ("id", id.clone()), ("approved", json!(o.approved))];
-    if o.approved {
-        fields.push(("scope", json!(o.scope.as_str())));
-        fields.push(("source", json!(o.source)));
-        fields.push(("rule", json!(o.rule)));
-        if !o.reason.is_empty() {
-            fields.push(("reason", json!(o.reason)));
-        }
-    } else {
-        fields.push(("mode", json!(o.mode_str())));
-        fields.push(("source", json!(o.source)));
-        fields.push(("rule", json!(o.rule)));
-        fields.push(("reason", json!(o.reason)));
-        fields.push(("feedback", json!(o.feedback)));
-        fields.push(("message", json!(message_for_model(tool, o))));
-    }
-    ordered_line(&fields)
+/// One line for a person about a denial: the tool, the part that was denied, the rule.
+/// Printed on stderr during `gate run` (unless `--quiet`) for every protocol.
+pub fn denial_notice(call: &Call, r: &Resolution) -> String {
+    let what = match &r.decision.parts {
+        Some(parts) => parts
+            .iter()
+            .find(|p| p.decision == crate::policy::Verdict::Deny)
+            .or_else(|| parts.iter().find(|p| p.decision != crate::policy::Verdict::Allow))
+            .map(|p| format!(": {}", p.command))
+            .unwrap_or_default(),
+        None => String::new(),
+    };
+    let by = match (r.by, r.rule()) {
+        (By::Policy, Some(rule)) => format!("rule {rule}"),
+        (By::Policy, None) => format!("layer {}", r.decision.layer),
+        (By::Person, _) => "the user".into(),
+        (_, _) => r.source().replace('_', "-"),
+    };
+    let what = crate::approve::tty::sanitize(&what);
+    let reason = crate::approve::tty::sanitize(&r.reason);
+    format!("gate: denied {}{what} ({by}): {reason}", crate::approve::tty::sanitize(&call.tool))
 }
 
-/// One JSON object line with its keys in the given order.
-fn ordered_line(fields: &[(&str, Value)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    out.push(b'{');
-    for (i, (k, v)) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        // Strings and Values always serialize.
-        let _ = serde_json::to_writer(&mut out, k);
-        out.push(b':');
-        let _ = serde_json::to_writer(&mut out, v);
-    }
-    out.extend_from_slice(b"}\n");
-    out
+/// Which protocol `gate run` speaks with the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Native,
+    Claude,
 }
 
-/// The `welcome` line that answers `hello`.
-pub fn welcome_line(mode: &Value, disabled_tools: &[String]) -> Vec<u8> {
-    ordered_line(&[
-        ("type", json!("welcome")),
-        ("protocol", json!(PROTOCOL_VERSION)),
-        ("mode", mode.clone()),
-        ("disabled_tools", json!(disabled_tools)),
-    ])
-}
-
-/// The `policy_changed` line sent after host.yaml was reloaded.
-pub fn policy_changed_line(disabled_tools: &[String]) -> Vec<u8> {
-    ordered_line(&[("type", json!("policy_changed")), ("disabled_tools", json!(disabled_tools))])
-}
-
-/// `{"type":"input_closed"}`: gate's own stdin ended.
-pub fn input_closed_line() -> Vec<u8> {
-    b"{\"type\":\"input_closed\"}\n".to_vec()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn request_and_synonym() {
-        for t in ["tool_request", "approval_needed"] {
-            let line = format!(r#"{{"type":"{t}","id":"c1","tool":"bash","arguments":{{"command":"ls"}}}}"#);
-            match parse_line(line.as_bytes()) {
-                Incoming::Request(r) => {
-                    assert_eq!(r.id, json!("c1"));
-                    assert_eq!(r.tool, "bash");
-                    assert_eq!(r.arguments, json!({"command":"ls"}));
-                }
-                other => panic!("{other:?}"),
-            }
+impl Protocol {
+    /// The protocol of an agent started as `program args`, when not given: `claude` is Claude
+    /// Code; anything else speaks gate's native protocol.
+    pub fn detect(program: &std::ffi::OsStr, _args: &[std::ffi::OsString]) -> Protocol {
+        let name = std::path::Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match name {
+            "claude" => Protocol::Claude,
+            _ => Protocol::Native,
         }
-    }
-
-    #[test]
-    fn string_arguments_are_decoded() {
-        let line = br#"{"type":"tool_request","id":1,"tool":"write","arguments":"{\"file_path\":\"a\"}"}"#;
-        match parse_line(line) {
-            Incoming::Request(r) => {
-                assert_eq!(r.id, json!(1));
-                assert_eq!(r.arguments, json!({"file_path":"a"}));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn missing_fields_are_bad() {
-        assert!(matches!(parse_line(br#"{"type":"tool_request","tool":"bash"}"#), Incoming::Bad { id: None, .. }));
-        match parse_line(br#"{"type":"tool_request","id":"x"}"#) {
-            Incoming::Bad { id: Some(id), .. } => assert_eq!(id, json!("x")),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn other_json_passes_through() {
-        assert_eq!(parse_line(br#"{"type":"result","x":1}"#), Incoming::Passthrough);
-        assert_eq!(parse_line(br#"{"no_type":true}"#), Incoming::Passthrough);
-        assert_eq!(parse_line(b"{not json at all"), Incoming::Passthrough);
-    }
-
-    #[test]
-    fn broken_request_is_salvaged() {
-        match parse_line(br#"{"type":"tool_request","id":"c9","tool":"bash","arguments":{"command":"#) {
-            Incoming::Bad { id: Some(id), tool, .. } => {
-                assert_eq!(id, json!("c9"));
-                assert_eq!(tool.as_deref(), Some("bash"));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn salvage_ignores_nested_keys() {
-        let s = salvage(br#"{"arguments":{"id":"inner","type":"tool_request"},"type":"x","id":"outer""#);
-        assert_eq!(s.kind.as_deref(), Some("x"));
-        assert_eq!(s.id, Some(json!("outer")));
-        let s = salvage(br#"{"id":12,"type":"tool_request""#);
-        assert_eq!(s.id, Some(json!(12)));
-        // A number cut by the end of the input is not trusted.
-        assert_eq!(salvage(br#"{"type":"tool_request","id":12"#).id, None);
-    }
-
-    #[test]
-    fn messages_follow_seed_002() {
-        let mut o = Outcome::reject("user", "rejected by the user");
-        o.feedback = Some("use pnpm".into());
-        let m = message_for_model("write", &o);
-        assert!(m.starts_with("User rejected tool 'write'. Feedback: use pnpm\n\n[System reminder:"), "{m}");
-        assert!(m.contains("Ask the user how to proceed"));
-        o.hard = true;
-        assert!(message_for_model("write", &o).contains("stopped the batch"));
-    }
-
-    #[test]
-    fn decision_lines_are_single_lines() {
-        let mut o = Outcome::reject("user", "no\nway");
-        o.feedback = Some("line1\nline2".into());
-        let line = decision_line(&json!("c1"), "bash", &o);
-        assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
-        let v: Value = serde_json::from_slice(&line).unwrap();
-        assert_eq!(v["mode"], "reject_soft");
-        assert_eq!(v["approved"], false);
     }
 }

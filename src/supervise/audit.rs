@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use crate::protocol::Outcome;
+use crate::protocol::{CallId, Resolution};
 
 pub struct Audit {
     file: File,
@@ -41,31 +41,36 @@ impl Audit {
 /// What one audit line holds.
 pub struct Record<'a> {
     pub time: SystemTime,
-    pub id: &'a Value,
+    pub id: &'a CallId,
     pub tool: Option<&'a str>,
     pub arguments: Option<&'a Value>,
-    pub outcome: &'a Outcome,
+    pub resolution: &'a Resolution,
     pub micros: u128,
 }
 
 impl Record<'_> {
     pub fn to_json(&self) -> Value {
-        let o = self.outcome;
-        json!({
+        let o = self.resolution;
+        let mut v = json!({
             "time": rfc3339(self.time),
-            "id": self.id,
+            "id": self.id.wire,
             "tool": self.tool,
             "arguments": self.arguments,
             "decision": if o.approved { "allow" } else { "deny" },
             "scope": if o.approved { Some(o.scope.as_str()) } else { None },
             "mode": if o.approved { None } else { Some(o.mode_str()) },
-            "layer": o.layer,
-            "rule": o.rule,
-            "source": o.source,
+            "layer": o.layer(),
+            "rule": o.rule(),
+            "source": o.source(),
             "reason": o.reason,
             "feedback": o.feedback,
             "micros": self.micros as u64,
-        })
+        });
+        // Every part's verdict, for shell calls: which part decided, and what the others were.
+        if let (Some(parts), Some(map)) = (&o.decision.parts, v.as_object_mut()) {
+            map.insert("parts".into(), serde_json::to_value(parts).unwrap_or(Value::Null));
+        }
+        v
     }
 }
 

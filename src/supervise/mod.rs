@@ -71,6 +71,7 @@ pub(crate) struct Prepared {
     cwd: std::path::PathBuf,
     max_line: usize,
     kill_grace: Duration,
+    quiet: bool,
 }
 
 /// The pieces the session shares with the I/O threads.
@@ -82,6 +83,7 @@ pub(crate) struct Wiring {
     stdin_pause: Option<Arc<writer::Pause>>,
     term: Option<Arc<Mutex<()>>>,
     handoff: Option<Box<dyn session::Handoff>>,
+    encoder: Box<dyn crate::protocol::Encoder>,
 }
 
 impl Prepared {
@@ -93,6 +95,8 @@ impl Prepared {
             approver: self.approver,
             always_store: self.always_store,
             to_agent: w.to_agent,
+            encoder: w.encoder,
+            quiet: self.quiet,
             audit: self.audit,
             open: w.open,
             budget: w.budget,
@@ -166,6 +170,8 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         cwd: std::env::current_dir().unwrap_or_else(|_| ".".into()),
         max_line: args.max_line.max(1),
         kill_grace: Duration::from_secs(args.kill_grace),
+        // With --pty the agent's screen is the terminal: no notices over it.
+        quiet: args.quiet || args.pty,
     };
     if args.pty {
         return pty::run(prep, args);
@@ -282,7 +288,9 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
     let grace = prep.kill_grace;
-    let session = prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None });
+    let encoder: Box<dyn crate::protocol::Encoder> = Box::new(crate::protocol::native::NativeEncoder);
+    let session =
+        prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None, encoder });
     session.run(ev_rx);
     drop(watcher);
 

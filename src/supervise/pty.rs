@@ -203,6 +203,7 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
         stdin_pause: pause,
         term: Some(term),
         handoff: Some(Box::new(handoff)),
+        encoder: Box::new(crate::protocol::native::NativeEncoder),
     });
     session.run(ev_rx);
     drop(watcher);

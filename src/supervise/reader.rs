@@ -16,7 +16,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use super::sys;
-use crate::protocol::{self, Incoming};
+use crate::protocol::{Decoder, Incoming, Shown};
 
 /// What the reader hands the session, in the order the lines arrived.
 #[derive(Debug)]
@@ -26,6 +26,8 @@ pub enum Event {
         incoming: Incoming,
         received: Instant,
         cost: usize,
+        /// Where the answer goes when not to the agent's stdin (a connection on the socket).
+        reply: Option<ReplyTo>,
     },
     /// The agent's stdout ended (or gate's stdout did: then the agent's is closed too).
     Eof,
@@ -74,6 +76,9 @@ pub enum Passthrough {
 /// Ids of requests queued or being decided.
 pub type OpenIds = Arc<Mutex<HashSet<String>>>;
 
+/// The way back to a connection that asked (one per connection on the decision socket).
+pub type ReplyTo = std::sync::mpsc::Sender<Vec<u8>>;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum State {
     /// At the start of a line.
@@ -98,7 +103,14 @@ pub struct Reader {
     /// Where lines that are not for gate go: gate's stdout, or (on `GATE_SOCKET`, where the
     /// agent's screen is the terminal) nowhere.
     pub passthrough: Passthrough,
+    /// Reads the agent's protocol.
+    pub decoder: Box<dyn Decoder>,
+    /// Answers go back on this connection instead of the agent's stdin.
+    pub reply: Option<ReplyTo>,
     state: State,
+    /// Lines seen so far (for messages).
+    lines: u64,
+    warned_malformed: bool,
     line: Vec<u8>,
     pending: Vec<u8>,
     stdout_ok: bool,
@@ -125,7 +137,11 @@ impl Reader {
             wake,
             term,
             passthrough: Passthrough::Stdout,
+            decoder: Box::new(crate::protocol::native::NativeDecoder),
+            reply: None,
             state: State::Start,
+            lines: 0,
+            warned_malformed: false,
             line: Vec::new(),
             pending: Vec::with_capacity(FLUSH_AT * 2),
             stdout_ok: true,
@@ -181,6 +197,9 @@ impl Reader {
         }
         if self.stdout_ok {
             self.finish();
+            if let Some(tail) = self.decoder.finish() {
+                self.out(&tail);
+            }
             self.flush();
         }
         // Dropping `agent_out` closes our end of the pipe: if gate's stdout went away, the
@@ -191,6 +210,7 @@ impl Reader {
 
     /// Handle one read. False when gate's stdout is gone (stop reading).
     fn process(&mut self, mut data: &[u8]) -> bool {
+        let plain = self.decoder.passes_plain_lines();
         while !data.is_empty() {
             match self.state {
                 State::Start => {
@@ -201,12 +221,18 @@ impl Reader {
                 // copy per read.
                 State::Pass => match memchr::memmem::find(data, b"\n{") {
                     Some(i) => {
-                        self.out(&data[..=i]);
+                        if plain {
+                            self.out(&data[..=i]);
+                        }
+                        self.lines += memchr::memchr_iter(b'\n', &data[..=i]).count() as u64;
                         data = &data[i + 1..];
                         self.state = State::Start;
                     }
                     None => {
-                        self.out(data);
+                        if plain {
+                            self.out(data);
+                        }
+                        self.lines += memchr::memchr_iter(b'\n', data).count() as u64;
                         if data.last() == Some(&b'\n') {
                             self.state = State::Start;
                         }
@@ -215,6 +241,7 @@ impl Reader {
                 },
                 State::Skip => match memchr::memchr(b'\n', data) {
                     Some(i) => {
+                        self.lines += 1;
                         data = &data[i + 1..];
                         self.state = State::Start;
                     }
@@ -234,6 +261,7 @@ impl Reader {
                     self.line.extend_from_slice(piece);
                     match end {
                         Some(i) => {
+                            self.lines += 1;
                             data = &data[i + 1..];
                             self.state = State::Start;
                             let line = std::mem::take(&mut self.line);
@@ -268,11 +296,27 @@ impl Reader {
 
     /// A whole line that starts with `{` (without its newline).
     fn candidate(&mut self, line: &[u8], newline: bool) {
-        match protocol::parse_line(line) {
-            Incoming::Passthrough => {
+        let (shown, incoming) = self.decoder.line(line);
+        match shown {
+            Shown::Line => {
                 self.out(line);
                 if newline {
                     self.out(b"\n");
+                }
+            }
+            Shown::Hidden => {}
+            Shown::Text(text) => self.out(&text),
+        }
+        match incoming {
+            Incoming::Nothing => {}
+            Incoming::Malformed(why) => {
+                if !self.warned_malformed {
+                    self.warned_malformed = true;
+                    self.flush();
+                    eprintln!(
+                        "gate: line {} of the agent's output looks like a protocol message but {why}; it was passed through as output, not decided (this warning is shown once)",
+                        self.lines
+                    );
                 }
             }
             incoming => self.emit(incoming, line.len()),
@@ -281,16 +325,13 @@ impl Reader {
 
     /// The held line reached `--max-line` without ending.
     fn oversize(&mut self) {
-        let s = protocol::salvage(&self.line);
-        match s.kind.as_deref() {
-            Some(t) if protocol::is_protocol_type(t) => {
-                let id = if t == "tool_request" || t == "approval_needed" { s.id } else { None };
-                let error = format!("a {t} line longer than --max-line ({} bytes)", self.max_line);
+        match self.decoder.oversize(&self.line, self.max_line) {
+            Some(incoming) => {
                 self.line = Vec::new();
                 self.state = State::Skip;
-                self.emit(Incoming::Bad { id, tool: s.tool, error }, self.max_line);
+                self.emit(incoming, self.max_line);
             }
-            _ => {
+            None => {
                 // Not recognisably for gate: the agent's own (long) output. Stream it.
                 let line = std::mem::take(&mut self.line);
                 self.out(&line);
@@ -303,39 +344,36 @@ impl Reader {
         // What came before this line must be out before gate acts on it (a prompt, say).
         self.flush();
         let incoming = match incoming {
-            Incoming::Request(r) => {
-                let key = protocol::id_key(&r.id);
+            Incoming::Call(r) => {
                 let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-                if open.contains(&key) {
+                if open.contains(&r.id.key) {
                     Incoming::Bad {
                         id: Some(r.id),
-                        tool: Some(r.tool),
-                        error: "a tool_request whose id is already open".into(),
+                        tool: Some(r.call.tool),
+                        error: "a tool request whose id is already open".into(),
                     }
                 } else {
-                    open.insert(key);
-                    Incoming::Request(r)
+                    open.insert(r.id.key.clone());
+                    Incoming::Call(r)
                 }
             }
             other => other,
         };
         if let Incoming::Bad { id, error, .. } = &incoming {
-            let id = id.as_ref().map(|i| format!(" (id {})", protocol::id_display(i))).unwrap_or_default();
+            let id = id.as_ref().map(|i| format!(" (id {})", i.shown)).unwrap_or_default();
             let answer = if id.is_empty() { "no id could be read, so no denial was sent" } else { "it is denied" };
             eprintln!("gate: bad line from the agent{id}: {error}; {answer}");
         }
         let cost = len.max(256);
         self.budget.acquire(cost);
-        let _ = self.tx.send(Event::Line { incoming, received: Instant::now(), cost });
+        let _ = self.tx.send(Event::Line { incoming, received: Instant::now(), cost, reply: self.reply.clone() });
     }
 
     fn out(&mut self, bytes: &[u8]) {
         if self.passthrough == Passthrough::Discard {
             if !bytes.is_empty() && !self.warned_discard {
                 self.warned_discard = true;
-                eprintln!(
-                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only SPEC 2 lines go there)"
-                );
+                eprintln!("gate: ignoring text on GATE_SOCKET that is not a protocol line (see docs/protocol.md)");
             }
             return;
         }

@@ -10,6 +10,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -19,13 +20,13 @@ use std::time::{Instant, SystemTime};
 use serde_json::Value;
 
 use super::audit::{Audit, Record};
-use super::reader::{Budget, Event, OpenIds};
+use super::reader::{Budget, Event, OpenIds, ReplyTo};
 use super::watch::Shared;
 use super::writer::{Pause, ToAgent};
 use crate::approve::tty::sanitize;
 use crate::approve::{AlwaysStore, Answer, Approver, Cancel, PromptInfo};
 use crate::policy::{Call, Context, Decision, Layer, Mode, Policy, SessionApprovals, Verdict};
-use crate::protocol::{self, BatchItem, Incoming, Outcome, Scope};
+use crate::protocol::{BatchItem, By, CallId, Encoder, Incoming, IncomingCall, Resolution, Scope};
 
 /// What an answer changes for later calls, applied once the answer is recorded.
 #[derive(Default)]
@@ -44,6 +45,10 @@ pub struct Session {
     pub approver: Box<dyn Approver>,
     pub always_store: Box<dyn AlwaysStore>,
     pub to_agent: SyncSender<ToAgent>,
+    /// Writes answers in the agent's protocol.
+    pub encoder: Box<dyn Encoder>,
+    /// No one-line denial notices on stderr (`--quiet`, or the agent's screen is the terminal).
+    pub quiet: bool,
     pub audit: Option<Audit>,
     pub open: OpenIds,
     pub budget: Arc<Budget>,
@@ -75,35 +80,44 @@ impl Session {
             match ev {
                 Event::Eof => break,
                 Event::Wake => {}
-                Event::Line { incoming, received, cost } => {
-                    self.handle(incoming, received);
+                Event::Line { incoming, received, cost, reply } => {
+                    self.handle(incoming, received, reply.as_ref());
                     self.budget.release(cost);
                 }
             }
         }
     }
 
-    fn send(&self, line: Vec<u8>) {
-        // If the writer is gone the agent is too; nothing to do.
-        let _ = self.to_agent.send(ToAgent::Gate(line));
+    /// Send a line to the agent, or to the connection the message came on.
+    fn send(&self, line: Vec<u8>, reply: Option<&ReplyTo>) {
+        // If the writer (or the connection) is gone the agent is too; nothing to do.
+        match reply {
+            Some(r) => {
+                let _ = r.send(line);
+            }
+            None => {
+                let _ = self.to_agent.send(ToAgent::Gate(line));
+            }
+        }
     }
 
-    fn handle(&mut self, incoming: Incoming, received: Instant) {
+    fn handle(&mut self, incoming: Incoming, received: Instant, reply: Option<&ReplyTo>) {
         match incoming {
-            Incoming::Request(r) => {
-                let key = protocol::id_key(&r.id);
-                self.request(r, received);
+            Incoming::Call(r) => {
+                let key = r.id.key.clone();
+                self.request(r, received, reply);
                 self.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
             }
             Incoming::Hello { protocol } => {
-                if let Some(p) = protocol.filter(|&p| p != protocol::PROTOCOL_VERSION) {
-                    eprintln!(
-                        "gate: the agent asked for protocol {p}; gate speaks protocol {}",
-                        protocol::PROTOCOL_VERSION
-                    );
+                use crate::protocol::native::PROTOCOL_VERSION;
+                if let Some(p) = protocol.filter(|&p| p != PROTOCOL_VERSION) {
+                    eprintln!("gate: the agent asked for protocol {p}; gate speaks protocol {PROTOCOL_VERSION}");
                 }
                 let mode = serde_json::to_value(self.policy.mode()).unwrap_or(Value::Null);
-                self.send(protocol::welcome_line(&mode, &self.policy.disabled_tools()));
+                let disabled = self.policy.disabled_tools();
+                if let Some(line) = self.encoder.welcome(&mode, &disabled) {
+                    self.send(line, reply);
+                }
             }
             Incoming::Skill { name, active } => {
                 let skills = &mut self.state.active_skills;
@@ -126,41 +140,30 @@ impl Session {
                 self.state.doom_count = 0;
             }
             Incoming::Bad { id: Some(id), tool, error } => {
-                let tool = tool.unwrap_or_else(|| "?".into());
-                self.answer(&id, &tool, None, Outcome::error(error), received, Effects::default());
+                let call = Call { tool: tool.unwrap_or_else(|| "?".into()), arguments: Value::Null, annotations: None };
+                self.answer(&id, &call, false, Resolution::error(error), received, Effects::default(), reply);
             }
-            Incoming::Bad { id: None, .. } | Incoming::Passthrough => {}
+            Incoming::Finished => {
+                let _ = self.to_agent.send(ToAgent::Close);
+            }
+            Incoming::Bad { id: None, .. } | Incoming::Cancel { .. } | Incoming::Nothing | Incoming::Malformed(_) => {}
         }
     }
 
-    fn request(&mut self, r: protocol::Request, received: Instant) {
-        let call = Call { tool: r.tool, arguments: r.arguments, annotations: r.annotations };
-        let (outcome, effects) = self.decide(&r.id, &call, &r.batch_remaining);
-        self.answer(&r.id, &call.tool, Some(&call.arguments), outcome, received, effects);
+    fn request(&mut self, r: IncomingCall, received: Instant, reply: Option<&ReplyTo>) {
+        let (resolution, effects) = self.decide(&r.id, &r.call, &r.batch_remaining);
+        self.answer(&r.id, &r.call, true, resolution, received, effects, reply);
     }
 
-    fn decide(&mut self, id: &Value, call: &Call, batch: &[BatchItem]) -> (Outcome, Effects) {
+    fn decide(&mut self, id: &CallId, call: &Call, batch: &[BatchItem]) -> (Resolution, Effects) {
         if self.state.hard_stop {
-            let mut o = Outcome::reject("batch", "the user stopped this batch; calls are rejected until the turn ends");
-            o.hard = true;
-            return (o, Effects::default());
+            return (Resolution::batch_stopped(), Effects::default());
         }
         let mut d = self.policy_decide(call);
         self.doom_loop(call, &mut d);
         match d.decision {
-            Verdict::Allow => {
-                let mut o = Outcome::approve(Scope::Once, d.layer.source(), d.reason.clone());
-                o.layer = Some(d.layer.as_str());
-                o.rule = d.rule.clone();
-                (o, Effects::default())
-            }
-            Verdict::Deny => {
-                let mut o = Outcome::reject(d.layer.source(), d.reason.clone());
-                o.layer = Some(d.layer.as_str());
-                o.rule = d.rule.clone();
-                (o, Effects::default())
-            }
-            Verdict::Ask => self.ask(id, call, &d, batch),
+            Verdict::Allow | Verdict::Deny => (Resolution::from_policy(d), Effects::default()),
+            Verdict::Ask => self.ask(id, call, d, batch),
         }
     }
 
@@ -198,23 +201,20 @@ impl Session {
         }
     }
 
-    fn ask(&mut self, id: &Value, call: &Call, d: &Decision, batch: &[BatchItem]) -> (Outcome, Effects) {
+    fn ask(&mut self, id: &CallId, call: &Call, d: Decision, batch: &[BatchItem]) -> (Resolution, Effects) {
         let uses_terminal = self.approver.uses_terminal();
-        let mut base = Outcome::reject("error", d.reason.clone());
-        base.layer = Some(d.layer.as_str());
-        base.rule = d.rule.clone();
         if uses_terminal && self.cancel.agent_gone() {
-            return (Outcome::error("the agent exited before the person could be asked"), Effects::default());
+            return (Resolution::error("the agent exited before the person could be asked"), Effects::default());
         }
         let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
-        let id_text = protocol::id_display(id);
+        let id_text = id.shown.as_str();
         let shape = catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
             .unwrap_or(crate::approve::Shape::Other);
         let info = PromptInfo {
-            id: &id_text,
+            id: id_text,
             call,
             shape: &shape,
-            decision: d,
+            decision: &d,
             batch_remaining: batch,
             suggested: &suggested,
             cwd: &self.cwd,
@@ -237,13 +237,16 @@ impl Session {
         };
         let reply = match reply {
             Ok(Ok(reply)) => reply,
-            Ok(Err(e)) => return (Outcome::error(e.to_string()), Effects::default()),
-            Err(p) => return (Outcome::error(format!("the prompt panicked: {}", panic_text(&p))), Effects::default()),
+            Ok(Err(e)) => return (Resolution::error(e.to_string()), Effects::default()),
+            Err(p) => {
+                return (Resolution::error(format!("the prompt panicked: {}", panic_text(&p))), Effects::default())
+            }
         };
         let mut effects = Effects::default();
-        let mut o = base;
-        o.source = reply.source;
-        let approve = |o: &mut Outcome, scope: Scope, default_reason: &str| {
+        let mut o = Resolution::from_policy(d);
+        o.approved = false;
+        o.by = reply.by;
+        let approve = |o: &mut Resolution, scope: Scope, default_reason: &str| {
             o.approved = true;
             o.scope = scope;
             o.reason = reply.reason.clone().unwrap_or_else(|| default_reason.to_string());
@@ -277,18 +280,22 @@ impl Session {
     }
 
     /// Persist, record, apply and send one answer.
+    #[allow(clippy::too_many_arguments)]
     fn answer(
         &mut self,
-        id: &Value,
-        tool: &str,
-        arguments: Option<&Value>,
-        mut outcome: Outcome,
+        id: &CallId,
+        call: &Call,
+        has_arguments: bool,
+        mut outcome: Resolution,
         received: Instant,
         mut effects: Effects,
+        reply: Option<&ReplyTo>,
     ) {
+        let tool = call.tool.as_str();
+        let arguments = has_arguments.then_some(&call.arguments);
         if !effects.always.is_empty() {
             let patterns = std::mem::take(&mut effects.always);
-            let seen = crate::approve::tty::summarize(tool, arguments.unwrap_or(&Value::Null));
+            let seen = crate::approve::tty::summarize(tool, &call.arguments);
             if let Err(e) = self.always_store.persist(&patterns, &seen) {
                 eprintln!("gate: {e}; the approval holds for this session only");
                 outcome.scope = Scope::Session;
@@ -301,13 +308,13 @@ impl Session {
                 id,
                 tool: Some(tool),
                 arguments,
-                outcome: &outcome,
+                resolution: &outcome,
                 micros: received.elapsed().as_micros(),
             };
             if let Err(e) = audit.record(&rec) {
                 let why = format!("cannot write the audit log {}: {e}", audit.path().display());
-                eprintln!("gate: {why}; request {} is denied", protocol::id_display(id));
-                outcome = Outcome::error(why);
+                eprintln!("gate: {why}; request {} is denied", id.shown);
+                outcome = Resolution::error(why);
                 outcome.hard = effects.hard_stop;
                 effects = Effects { hard_stop: effects.hard_stop, ..Effects::default() };
             }
@@ -320,7 +327,13 @@ impl Session {
         if effects.hard_stop {
             self.state.hard_stop = true;
         }
-        self.send(protocol::decision_line(id, tool, &outcome));
+        // Bad lines (no arguments) were reported by the reader already.
+        if !outcome.approved && !self.quiet && outcome.by != By::Batch && has_arguments {
+            // Not eprintln!: a terminal that went away must not take the session down.
+            let _ = writeln!(std::io::stderr(), "{}", crate::protocol::denial_notice(call, &outcome));
+        }
+        let line = self.encoder.resolution(id, call, &outcome);
+        self.send(line, reply);
     }
 
     /// Take a policy the watcher loaded, if any, and print what it reported (SPEC 4: an invalid
@@ -344,7 +357,9 @@ impl Session {
             };
             let tools = if disabled.is_empty() { "none".to_string() } else { disabled.join(", ") };
             eprintln!("gate: {what} changed; the new policy is in force (disabled tools: {tools})");
-            self.send(protocol::policy_changed_line(&disabled));
+            if let Some(line) = self.encoder.policy_changed(&disabled) {
+                self.send(line, None);
+            }
         }
         for m in parked.messages {
             eprintln!("gate: {m}");

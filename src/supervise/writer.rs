@@ -26,6 +26,8 @@ pub enum ToAgent {
     Gate(Vec<u8>),
     /// Bytes of gate's stdin. `line_end`: these bytes end with `\n` (or are the last ones).
     Input { data: Vec<u8>, line_end: bool },
+    /// Close the agent's stdin (its task is complete; it exits on end of input).
+    Close,
 }
 
 /// Own the agent's stdin (or, with `--pty`, the protocol socket) until every sender is gone.
@@ -51,6 +53,7 @@ pub fn run_writer<W: Write>(stdin: W, rx: Receiver<ToAgent>) {
         };
         let mut gate_lines: Vec<Vec<u8>> = Vec::new();
         match msg {
+            ToAgent::Close => break,
             ToAgent::Gate(line) if in_input_line => held.push_back(line),
             ToAgent::Gate(line) => gate_lines.push(line),
             ToAgent::Input { data, line_end } => {
@@ -192,5 +195,5 @@ pub fn forward_stdin(tx: SyncSender<ToAgent>, pause: Option<Arc<Pause>>) {
             return;
         }
     }
-    let _ = tx.send(ToAgent::Gate(protocol::input_closed_line()));
+    let _ = tx.send(ToAgent::Gate(protocol::native::input_closed_line()));
 }

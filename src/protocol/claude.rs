@@ -1,0 +1,1 @@
+//! Claude Code (placeholder, filled below).
