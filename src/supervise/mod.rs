@@ -174,7 +174,13 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         quiet: args.quiet || args.pty,
     };
     if args.pty {
-        return pty::run(prep, args);
+        return pty::run(
+            prep,
+            args.program.clone(),
+            Vec::new(),
+            false,
+            Box::new(crate::protocol::native::NativeEncoder),
+        );
     }
     run_pipes(prep, program, &args.program[1..])
 }
@@ -296,6 +302,93 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
 
     let status = exit.wait();
     reap_group(pgid, grace);
+    Ok(match status {
+        Some(s) => exit_code(s),
+        None => 1,
+    })
+}
+
+/// The agent with gate's own stdin, stdout and stderr, asking over `$GATE_SOCKET` (any number
+/// of connections: an extension's, a hook process's per call). `env` is added to the agent's
+/// environment. gate's prompt uses the terminal (`/dev/tty`) as in pipe mode.
+#[allow(dead_code)] // the pi adapter starts pi this way (being built)
+pub(crate) fn run_served(
+    prep: Prepared,
+    argv: &[std::ffi::OsString],
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+) -> anyhow::Result<i32> {
+    let Some((program, rest)) = argv.split_first() else {
+        anyhow::bail!("no program to run");
+    };
+    let signals = sys::SignalSet::block_forwarded()?;
+    let mut channel = match socket::SideChannel::create() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gate: cannot create the decision socket: {e}");
+            return Ok(2);
+        }
+    };
+    let mut cmd = Command::new(program);
+    // SAFETY: as in `run_pipes`: one async-signal-safe sigprocmask call between fork and exec.
+    unsafe {
+        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
+    }
+    cmd.args(rest).env("GATE_SOCKET", channel.path()).process_group(0);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
+            return Ok(2);
+        }
+    };
+    let pgid = child.id() as i32;
+    let cancel = Arc::new(Cancel::default());
+    let exit = Arc::new(ExitWatch::default());
+    let (wake_server, wake_waiter) = UnixStream::pair()?;
+    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
+    spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
+
+    // Nothing is written to the agent's stdin (it is gate's own): answers go to connections.
+    let (to_agent, to_agent_rx) = mpsc::sync_channel::<writer::ToAgent>(64);
+    thread::Builder::new().name("agent-stdin".into()).spawn(move || for _ in to_agent_rx {})?;
+    let max_line = prep.max_line;
+    let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
+    let open: reader::OpenIds = Arc::default();
+    let (ev_tx, ev_rx) = mpsc::channel();
+    let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
+    let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
+    {
+        let (budget, open) = (budget.clone(), open.clone());
+        thread::Builder::new().name("socket".into()).spawn(move || {
+            let tx = ev_tx.clone();
+            socket::serve_many(listener, &wake_server, ev_tx, || {
+                let (wake, peer) = UnixStream::pair()?;
+                let mut rd = reader::Reader::new(max_line, tx.clone(), budget.clone(), open.clone(), wake, None);
+                rd.wake_peer = Some(peer);
+                Ok(rd)
+            })
+        })?;
+    }
+    let grace = prep.kill_grace;
+    let encoder: Box<dyn crate::protocol::Encoder> = Box::new(crate::protocol::native::NativeEncoder);
+    let session = prep.into_session(Wiring {
+        to_agent,
+        open,
+        budget,
+        cancel,
+        stdin_pause: None,
+        term: None,
+        handoff: None,
+        encoder,
+    });
+    session.run(ev_rx);
+    drop(watcher);
+    let status = exit.wait();
+    reap_group(pgid, grace);
+    drop(channel);
     Ok(match status {
         Some(s) => exit_code(s),
         None => 1,

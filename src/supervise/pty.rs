@@ -37,7 +37,6 @@ use super::socket::{self, Accepted, SideChannel};
 use super::writer::{self, Pause};
 use super::{exit_code, reap_group, spawn_signal_thread, spawn_waiter, sys, ExitWatch, Prepared, Wiring};
 use crate::approve::Cancel;
-use crate::cli::RunArgs;
 
 /// The size of gate's terminal (stdout, stdin, else the controlling terminal), or 24x80.
 pub fn terminal_size() -> PtySize {
@@ -52,7 +51,15 @@ pub fn terminal_size() -> PtySize {
 }
 
 /// Run the agent on a pseudo-terminal. See the module docs.
-pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
+/// The agent `argv` on a pseudo-terminal, with `env` added. `serve_many`: the protocol socket
+/// takes any number of connections (a hook process per call) instead of exactly one.
+pub(super) fn run(
+    prep: Prepared,
+    argv: Vec<std::ffi::OsString>,
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    serve_many: bool,
+    encoder: Box<dyn crate::protocol::Encoder>,
+) -> anyhow::Result<i32> {
     let stdin_is_tty = sys::isatty(0);
     let stdout_is_tty = sys::isatty(1);
 
@@ -77,15 +84,18 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
-    let mut cmd = CommandBuilder::from_argv(args.program.clone());
+    let mut cmd = CommandBuilder::from_argv(argv.clone());
     cmd.cwd(&prep.cwd);
     cmd.env("GATE_SOCKET", channel.path());
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
     // portable-pty's child setup: own session with the pty as controlling terminal, default
     // signal dispositions, empty signal mask, no inherited descriptors beyond 0-2.
     let child = match pair.slave.spawn_command(cmd) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("gate: cannot start {}: {e:#}", args.program[0].to_string_lossy());
+            eprintln!("gate: cannot start {}: {e:#}", argv[0].to_string_lossy());
             return Ok(2);
         }
     };
@@ -170,29 +180,23 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     let open: reader::OpenIds = Arc::default();
     let (ev_tx, ev_rx) = mpsc::channel();
     let watcher = super::start_watcher_later(&prep.reloads, ev_tx.clone());
-    let mut rd = Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_socket, None);
-    rd.passthrough = Passthrough::Discard;
     let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
-    let socket_path = channel.path().to_path_buf();
-    thread::Builder::new().name("socket".into()).spawn(move || {
-        match socket::accept_agent(listener, &socket_path, &rd.wake) {
-            Ok(Accepted::Agent(stream)) => {
-                if let Ok(w) = stream.try_clone() {
-                    let _ = conn_tx.send(w);
-                }
-                drop(conn_tx);
-                rd.run(stream);
-            }
-            Ok(Accepted::Gone) => {
-                let _ = rd.tx.send(Event::Eof);
-            }
-            Err(e) => {
-                eprintln!("gate: cannot accept the agent's connection on GATE_SOCKET: {e}");
-                let _ = rd.tx.send(Event::Eof);
-            }
-        }
-    })?;
-
+    if serve_many {
+        drop(conn_tx);
+        let (budget, open) = (budget.clone(), open.clone());
+        thread::Builder::new().name("socket".into()).spawn(move || {
+            let tx = ev_tx.clone();
+            socket::serve_many(listener, &wake_socket, ev_tx, || {
+                let (wake, peer) = UnixStream::pair()?;
+                let mut rd = Reader::new(max_line, tx.clone(), budget.clone(), open.clone(), wake, None);
+                rd.wake_peer = Some(peer);
+                Ok(rd)
+            })
+        })?;
+    } else {
+        let rd = Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_socket, None);
+        single_connection(listener, channel.path().to_path_buf(), rd, conn_tx)?;
+    }
     let handoff = PtyHandoff { raw: raw.clone(), screen, master_fd, pgid, stdout_is_tty };
     let grace = prep.kill_grace;
     let session = prep.into_session(Wiring {
@@ -203,7 +207,7 @@ pub(super) fn run(prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
         stdin_pause: pause,
         term: Some(term),
         handoff: Some(Box::new(handoff)),
-        encoder: Box::new(crate::protocol::native::NativeEncoder),
+        encoder,
     });
     session.run(ev_rx);
     drop(watcher);
@@ -598,4 +602,33 @@ mod tests {
         s.scan(b"\x1b[1049h\x1b[?10x49h");
         assert!(s.enter().is_empty());
     }
+}
+
+/// `--pty`: the agent's one connection on the socket carries the protocol both ways.
+fn single_connection(
+    listener: std::os::unix::net::UnixListener,
+    socket_path: std::path::PathBuf,
+    mut rd: Reader,
+    conn_tx: mpsc::Sender<UnixStream>,
+) -> std::io::Result<()> {
+    rd.passthrough = Passthrough::Discard;
+    thread::Builder::new().name("socket".into()).spawn(move || {
+        match socket::accept_agent(listener, &socket_path, &rd.wake) {
+            Ok(Accepted::Agent(stream)) => {
+                if let Ok(w) = stream.try_clone() {
+                    let _ = conn_tx.send(w);
+                }
+                drop(conn_tx);
+                rd.run(stream);
+            }
+            Ok(Accepted::Gone) => {
+                let _ = rd.tx.send(Event::Eof);
+            }
+            Err(e) => {
+                eprintln!("gate: cannot accept the agent's connection on GATE_SOCKET: {e}");
+                let _ = rd.tx.send(Event::Eof);
+            }
+        }
+    })?;
+    Ok(())
 }

@@ -107,6 +107,10 @@ pub struct Reader {
     pub decoder: Box<dyn Decoder>,
     /// Answers go back on this connection instead of the agent's stdin.
     pub reply: Option<ReplyTo>,
+    /// Send [`Event::Eof`] at the end (false for one of many connections: the session goes on).
+    pub send_eof: bool,
+    /// The other end of `wake`, kept open when nothing else wakes this reader.
+    pub wake_peer: Option<UnixStream>,
     state: State,
     /// Lines seen so far (for messages).
     lines: u64,
@@ -139,6 +143,8 @@ impl Reader {
             passthrough: Passthrough::Stdout,
             decoder: Box::new(crate::protocol::native::NativeDecoder),
             reply: None,
+            send_eof: true,
+            wake_peer: None,
             state: State::Start,
             lines: 0,
             warned_malformed: false,
@@ -205,7 +211,9 @@ impl Reader {
         // Dropping `agent_out` closes our end of the pipe: if gate's stdout went away, the
         // agent's next write fails the way it would in a plain pipeline.
         drop(agent_out);
-        let _ = self.tx.send(Event::Eof);
+        if self.send_eof {
+            let _ = self.tx.send(Event::Eof);
+        }
     }
 
     /// Handle one read. False when gate's stdout is gone (stop reading).

@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use std::sync::mpsc::Sender;
+
+use super::reader::{Event, Passthrough, Reader};
 use super::sys;
 
 /// Longest socket path the kernel takes (sun_path is 108 bytes with its NUL).
@@ -140,6 +143,71 @@ pub fn accept_agent(listener: UnixListener, socket_path: &Path, wake: &impl AsRa
             }
         }
     }
+}
+
+/// Serve decision requests on `listener` from any number of connections, one after another
+/// or at once (a hook process per call, an extension's connection), until `wake` becomes
+/// readable (the agent exited); then send [`Event::Eof`] and return. Only connections from
+/// our own user are served. Each connection's lines are read by a [`Reader`] made by
+/// `reader`, whose answers go back on that connection; the socket's name stays while the agent
+/// runs, so hooks started later can connect.
+pub fn serve_many(
+    listener: UnixListener,
+    wake: &impl AsRawFd,
+    events: Sender<Event>,
+    reader: impl Fn() -> io::Result<Reader>,
+) {
+    let fds = [listener.as_raw_fd(), wake.as_raw_fd()];
+    loop {
+        let ready = match sys::poll_readable(&fds, -1) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("gate: cannot wait for connections on GATE_SOCKET: {e}");
+                break;
+            }
+        };
+        if ready[1] {
+            break;
+        }
+        if !ready[0] {
+            continue;
+        }
+        let stream = match listener.accept() {
+            Ok((s, _)) => s,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted || e.kind() == io::ErrorKind::WouldBlock => continue,
+            Err(e) => {
+                eprintln!("gate: cannot accept a connection on GATE_SOCKET: {e}");
+                break;
+            }
+        };
+        if let Err(why) = check_peer(&stream, sys::euid()) {
+            eprintln!("gate: refused a connection on GATE_SOCKET: {why}");
+            continue;
+        }
+        if let Err(e) = serve_one(stream, &reader) {
+            eprintln!("gate: cannot serve a connection on GATE_SOCKET: {e}");
+        }
+    }
+    let _ = events.send(Event::Eof);
+}
+
+/// One connection: a reader thread (answers go to this connection) and a writer thread.
+fn serve_one(stream: UnixStream, reader: &impl Fn() -> io::Result<Reader>) -> io::Result<()> {
+    let mut rd = reader()?;
+    let (reply_tx, reply_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    rd.reply = Some(reply_tx);
+    rd.passthrough = Passthrough::Discard;
+    rd.send_eof = false;
+    let mut out = stream.try_clone()?;
+    std::thread::Builder::new().name("socket-conn-out".into()).spawn(move || {
+        for line in reply_rx {
+            if io::Write::write_all(&mut out, &line).is_err() {
+                break;
+            }
+        }
+    })?;
+    std::thread::Builder::new().name("socket-conn-in".into()).spawn(move || rd.run(stream))?;
+    Ok(())
 }
 
 /// Accept a connection only from a process running as `uid`.
