@@ -566,6 +566,35 @@ impl ScreenModes {
     }
 }
 
+/// `--pty`: the agent's one connection on the socket carries the protocol both ways.
+fn single_connection(
+    listener: std::os::unix::net::UnixListener,
+    socket_path: std::path::PathBuf,
+    mut rd: Reader,
+    conn_tx: mpsc::Sender<UnixStream>,
+) -> std::io::Result<()> {
+    rd.passthrough = Passthrough::Discard;
+    thread::Builder::new().name("socket".into()).spawn(move || {
+        match socket::accept_agent(listener, &socket_path, &rd.wake) {
+            Ok(Accepted::Agent(stream)) => {
+                if let Ok(w) = stream.try_clone() {
+                    let _ = conn_tx.send(w);
+                }
+                drop(conn_tx);
+                rd.run(stream);
+            }
+            Ok(Accepted::Gone) => {
+                let _ = rd.tx.send(Event::Eof);
+            }
+            Err(e) => {
+                eprintln!("gate: cannot accept the agent's connection on GATE_SOCKET: {e}");
+                let _ = rd.tx.send(Event::Eof);
+            }
+        }
+    })?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,33 +631,4 @@ mod tests {
         s.scan(b"\x1b[1049h\x1b[?10x49h");
         assert!(s.enter().is_empty());
     }
-}
-
-/// `--pty`: the agent's one connection on the socket carries the protocol both ways.
-fn single_connection(
-    listener: std::os::unix::net::UnixListener,
-    socket_path: std::path::PathBuf,
-    mut rd: Reader,
-    conn_tx: mpsc::Sender<UnixStream>,
-) -> std::io::Result<()> {
-    rd.passthrough = Passthrough::Discard;
-    thread::Builder::new().name("socket".into()).spawn(move || {
-        match socket::accept_agent(listener, &socket_path, &rd.wake) {
-            Ok(Accepted::Agent(stream)) => {
-                if let Ok(w) = stream.try_clone() {
-                    let _ = conn_tx.send(w);
-                }
-                drop(conn_tx);
-                rd.run(stream);
-            }
-            Ok(Accepted::Gone) => {
-                let _ = rd.tx.send(Event::Eof);
-            }
-            Err(e) => {
-                eprintln!("gate: cannot accept the agent's connection on GATE_SOCKET: {e}");
-                let _ = rd.tx.send(Event::Eof);
-            }
-        }
-    })?;
-    Ok(())
 }
