@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('approvals', 'approvals', [CompletionResultType]::ParameterValue, 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -134,6 +135,49 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'gate;hook' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add gate''s hook to AGENT''s settings, keeping everything else')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly gate''s hook from AGENT''s settings')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gate;hook;install' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gate;hook;uninstall' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gate;hook;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add gate''s hook to AGENT''s settings, keeping everything else')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly gate''s hook from AGENT''s settings')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gate;hook;help;install' {
+            break
+        }
+        'gate;hook;help;uninstall' {
+            break
+        }
+        'gate;hook;help;help' {
+            break
+        }
         'gate;demo' {
             [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt, even at a terminal')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -153,6 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('approvals', 'approvals', [CompletionResultType]::ParameterValue, 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -189,6 +234,17 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;help;man' {
+            break
+        }
+        'gate;help;hook' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add gate''s hook to AGENT''s settings, keeping everything else')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly gate''s hook from AGENT''s settings')
+            break
+        }
+        'gate;help;hook;install' {
+            break
+        }
+        'gate;help;hook;uninstall' {
             break
         }
         'gate;help;demo' {

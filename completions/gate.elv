@@ -29,6 +29,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
             cand completions 'Print a completion script for SHELL'
             cand man 'Print the man page (roff)'
+            cand hook 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -115,6 +116,42 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'gate;hook'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --audit 'Append one JSON line per decision to PATH'
+            cand --strict 'Deny every call that would prompt'
+            cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand install 'Add gate''s hook to AGENT''s settings, keeping everything else'
+            cand uninstall 'Remove exactly gate''s hook from AGENT''s settings'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;hook;install'= {
+            cand --user 'The user''s settings (~/.claude/settings.json)'
+            cand --project 'The project''s settings (.claude/settings.json here) [default]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gate;hook;uninstall'= {
+            cand --user 'The user''s settings (~/.claude/settings.json)'
+            cand --project 'The project''s settings (.claude/settings.json here) [default]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gate;hook;help'= {
+            cand install 'Add gate''s hook to AGENT''s settings, keeping everything else'
+            cand uninstall 'Remove exactly gate''s hook from AGENT''s settings'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;hook;help;install'= {
+        }
+        &'gate;hook;help;uninstall'= {
+        }
+        &'gate;hook;help;help'= {
+        }
         &'gate;demo'= {
             cand --non-interactive 'Never prompt, even at a terminal'
             cand -h 'Print help'
@@ -132,6 +169,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
             cand completions 'Print a completion script for SHELL'
             cand man 'Print the man page (roff)'
+            cand hook 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -158,6 +196,14 @@ set edit:completion:arg-completer[gate] = {|@words|
         &'gate;help;completions'= {
         }
         &'gate;help;man'= {
+        }
+        &'gate;help;hook'= {
+            cand install 'Add gate''s hook to AGENT''s settings, keeping everything else'
+            cand uninstall 'Remove exactly gate''s hook from AGENT''s settings'
+        }
+        &'gate;help;hook;install'= {
+        }
+        &'gate;help;hook;uninstall'= {
         }
         &'gate;help;demo'= {
         }

@@ -53,11 +53,72 @@ pub enum Command {
     },
     /// Print the man page (roff)
     Man,
+    /// One decision as an agent's own hook, or add/remove gate's hook in its settings
+    #[command(
+        after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
+    )]
+    Hook(HookCmd),
     /// Run a scripted demo agent under gate and show the whole flow
     Demo(DemoArgs),
     /// The demo's scripted agent (run by `gate demo`; not for direct use)
     #[command(name = "__demo-agent", hide = true)]
     DemoAgent,
+}
+
+#[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct HookCmd {
+    #[command(subcommand)]
+    pub action: Option<HookAction>,
+    #[command(flatten)]
+    pub decide: HookArgs,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum HookAction {
+    /// Add gate's hook to AGENT's settings, keeping everything else
+    Install(HookInstallArgs),
+    /// Remove exactly gate's hook from AGENT's settings
+    Uninstall(HookInstallArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HookAgent {
+    /// Claude Code (PreToolUse)
+    Claude,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HookArgs {
+    /// The agent whose hook JSON comes on stdin
+    #[arg(value_enum)]
+    pub agent: Option<HookAgent>,
+    #[command(flatten)]
+    pub config: ConfigArg,
+    /// Deny every call that would prompt
+    #[arg(long, conflicts_with = "approve_all")]
+    pub strict: bool,
+    /// Approve every call that would prompt (deny rules still deny)
+    #[arg(long)]
+    pub approve_all: bool,
+    /// Override the policy's mode
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Append one JSON line per decision to PATH
+    #[arg(long, value_name = "PATH")]
+    pub audit: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HookInstallArgs {
+    #[arg(value_enum)]
+    pub agent: HookAgent,
+    /// The user's settings (~/.claude/settings.json)
+    #[arg(long, conflicts_with = "project")]
+    pub user: bool,
+    /// The project's settings (.claude/settings.json here) [default]
+    #[arg(long)]
+    pub project: bool,
 }
 
 #[derive(Subcommand, Debug)]

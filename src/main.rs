@@ -20,6 +20,11 @@ fn main() {
         Command::Approvals { config, action } => gate::commands::approvals(config, action),
         Command::Completions { shell } => gate::commands::completions(*shell),
         Command::Man => gate::commands::man(),
+        Command::Hook(h) => match (&h.action, &h.decide) {
+            (Some(gate::cli::HookAction::Install(a)), _) => gate::hook::install(a),
+            (Some(gate::cli::HookAction::Uninstall(a)), _) => gate::hook::uninstall(a),
+            (None, args) => gate::hook::run(args),
+        },
         Command::Demo(args) => gate::demo::run(args),
         Command::DemoAgent => gate::demo::agent(),
     };

@@ -331,6 +331,17 @@ pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<R
         ToolKind::Edit | ToolKind::Read if tools.spec(&tool).and_then(|t| t.path.as_ref()).is_some() => {
             Matcher::Path(PathGlob::forms(spec, home).map_err(|e| (format!("`{text}`: {e}"), None))?)
         }
+        // Claude Code's form: `WebFetch(domain:example.com)` (the domain and its subdomains).
+        _ if spec.starts_with("domain:") => {
+            let d = spec["domain:".len()..].trim().trim_end_matches('.').to_ascii_lowercase();
+            if d.is_empty() || d.contains(|c: char| c == '/' || c == ':' || c.is_whitespace()) {
+                return Err((
+                    format!("`{text}`: `domain:` takes a host name"),
+                    Some("e.g. `WebFetch(domain:docs.rs)`".into()),
+                ));
+            }
+            Matcher::When(vec![("url".into(), crate::policy::rules::WhenGlob::Domain(d))])
+        }
         _ => {
             return Err((
                 format!("`{text}`: tool `{name}` has no command or path argument to match"),

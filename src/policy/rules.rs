@@ -302,6 +302,8 @@ pub enum WhenGlob {
     /// (matches the absolute form?, matcher)
     Path(Vec<(bool, PathMatcher)>),
     Text(globset::GlobMatcher),
+    /// `WebFetch(domain:example.com)`: the URL's host is the domain or one of its subdomains.
+    Domain(String),
 }
 
 /// One rule, as written and as compiled.
@@ -563,6 +565,14 @@ fn when_matches(
                     return false;
                 }
             }
+            WhenGlob::Domain(d) => {
+                // A URL whose host cannot be read matches no domain rule (so no allow rule
+                // either: it is decided by the mode, which asks).
+                let host = args.get(field).and_then(Value::as_str).and_then(url_host);
+                if !host.is_some_and(|h| h == *d || h.ends_with(&format!(".{d}"))) {
+                    return false;
+                }
+            }
             WhenGlob::Text(m) => {
                 let Some(v) = args.get(field) else {
                     return false;
@@ -578,6 +588,31 @@ fn when_matches(
         }
     }
     names_path || any_counts
+}
+
+/// The host of a URL, lower-cased, without userinfo, port or a trailing dot. `None` when it
+/// cannot be read with certainty (no scheme, a backslash or a space in the authority, ...).
+pub fn url_host(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if scheme.is_empty() || !scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.chars().any(|c| c == '\\' || c.is_whitespace() || c.is_control() || c == '%') {
+        return None;
+    }
+    let host_port = authority.rsplit_once('@').map(|(_, h)| h).unwrap_or(authority);
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        format!("[{}]", v6.split_once(']')?.0)
+    } else {
+        match host_port.rsplit_once(':') {
+            Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) => h.to_string(),
+            Some(_) => return None,
+            None => host_port.to_string(),
+        }
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    (!host.is_empty()).then_some(host)
 }
 
 /// Whether a command's program may match an allow rule at all: a program given by a path

@@ -61,6 +61,9 @@ pub struct IncomingCall {
     /// Set when the agent will run the call whatever gate answers (it only reports it): gate
     /// decides and records it, marked "not asked by the agent".
     pub report_only: bool,
+    /// Set when the agent's own rules ask about this call (Claude Code's `can_use_tool`): gate
+    /// answers it no looser than "ask" (a deny still denies).
+    pub agent_asks: bool,
 }
 
 /// What a message from the agent means for gate.

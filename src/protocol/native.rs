@@ -187,6 +187,7 @@ fn parse_request(kind: &str, map: &mut Map<String, Value>) -> Incoming {
         call: Call { tool, arguments, annotations },
         batch_remaining,
         report_only: false,
+        agent_asks: false,
     })
 }
 

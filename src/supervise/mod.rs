@@ -42,8 +42,11 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use std::ffi::OsString;
+
 use crate::approve::{self, AlwaysStore, Approver, Cancel, FileAlwaysStore};
 use crate::cli::RunArgs;
+use crate::protocol::{claude, Protocol};
 
 /// Turns the approver chosen from the flags into the one used.
 pub type WrapApprover = Box<dyn FnOnce(Box<dyn Approver>) -> Box<dyn Approver>>;
@@ -173,16 +176,129 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         // With --pty the agent's screen is the terminal: no notices over it.
         quiet: args.quiet || args.pty,
     };
-    if args.pty {
-        return pty::run(
-            prep,
-            args.program.clone(),
-            Vec::new(),
-            false,
-            Box::new(crate::protocol::native::NativeEncoder),
-        );
+    let rest = &args.program[1..];
+    let protocol = args.protocol.map(Protocol::from).unwrap_or_else(|| Protocol::detect(program, rest));
+    match protocol {
+        Protocol::Native if args.pty => {
+            pty::run(prep, args.program.clone(), Vec::new(), false, Box::new(crate::protocol::native::NativeEncoder))
+        }
+        Protocol::Native => run_pipes(prep, &args.program, PipeAdapter::native()),
+        Protocol::Claude if claude::is_headless(rest) && !args.pty => {
+            let h = match claude::headless(program, rest) {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("gate: {e}");
+                    return Ok(2);
+                }
+            };
+            let adapter = PipeAdapter {
+                decoder: Box::new(claude::ClaudeDecoder { output: h.output, cwd: prep.cwd.clone() }),
+                encoder: Box::new(claude::ClaudeEncoder),
+                start: claude::start_lines(&h.task),
+                forward_stdin: false,
+                interrupt: Some(claude::interrupt_line()),
+            };
+            run_pipes(prep, &h.argv, adapter)
+        }
+        Protocol::Claude => {
+            let argv = match claude_interactive_argv(&args.program, args) {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("gate: {e}");
+                    return Ok(2);
+                }
+            };
+            pty::run(prep, argv, Vec::new(), true, Box::new(crate::protocol::native::NativeEncoder))
+        }
     }
-    run_pipes(prep, program, &args.program[1..])
+}
+
+/// `claude [ARGS]` on a terminal: its own arguments, with `--settings` carrying gate's
+/// PreToolUse hook merged into the user's own `--settings` value (a path or JSON), since only
+/// the last `--settings` counts. The hook asks this gate over `$GATE_SOCKET`; gate's own flags
+/// go along for a hook run without it.
+fn claude_interactive_argv(program: &[OsString], args: &RunArgs) -> anyhow::Result<Vec<OsString>> {
+    let exe = std::env::current_exe()?;
+    let mut hook = vec![shell_quote(&exe.to_string_lossy()), "hook".into(), "claude".into()];
+    if args.strict {
+        hook.push("--strict".into());
+    }
+    if args.approve_all {
+        hook.push("--approve-all".into());
+    }
+    if let Some(c) = &args.config.config {
+        let c = std::fs::canonicalize(c).unwrap_or_else(|_| c.clone());
+        hook.push("-c".into());
+        hook.push(shell_quote(&c.to_string_lossy()));
+    }
+    let mut out = vec![program[0].clone()];
+    let mut user: Option<serde_json::Value> = None;
+    let mut i = 1;
+    while i < program.len() {
+        let a = program[i].to_string_lossy().into_owned();
+        let value = if a == "--settings" {
+            i += 1;
+            let v = program.get(i).ok_or_else(|| anyhow::anyhow!("claude's --settings needs a value"))?;
+            Some(v.to_string_lossy().into_owned())
+        } else {
+            a.strip_prefix("--settings=").map(str::to_string)
+        };
+        match value {
+            Some(v) => {
+                let text = if v.trim_start().starts_with('{') {
+                    v
+                } else {
+                    std::fs::read_to_string(&v)
+                        .map_err(|e| anyhow::anyhow!("cannot read claude's --settings file {v}: {e}"))?
+                };
+                let parsed = crate::protocol::strict::parse(text.as_bytes())
+                    .map_err(|e| anyhow::anyhow!("claude's --settings is not JSON gate can read: {e}"))?;
+                user = Some(parsed);
+            }
+            None => out.push(program[i].clone()),
+        }
+        i += 1;
+    }
+    // Claude Code's hook time-out is above gate's prompt time-out: gate answers first.
+    let timeout = args.prompt_timeout.map(|t| t + 30).unwrap_or(24 * 3600);
+    let settings = claude::merged_settings(user.as_ref(), &hook.join(" "), timeout);
+    out.push("--settings".into());
+    out.push(settings.to_string().into());
+    Ok(out)
+}
+
+/// A word for `sh -c` (Claude Code runs command hooks through a shell).
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// How `run_pipes` speaks with the agent.
+struct PipeAdapter {
+    decoder: Box<dyn crate::protocol::Decoder>,
+    encoder: Box<dyn crate::protocol::Encoder>,
+    /// Lines sent to the agent before anything else.
+    start: Vec<Vec<u8>>,
+    /// Forward gate's stdin to the agent (native: whole lines, then `input_closed`).
+    forward_stdin: bool,
+    /// Sent to the agent on the first Ctrl-C instead of SIGINT (the process ends after
+    /// `--kill-grace` if it does not stop).
+    interrupt: Option<Vec<u8>>,
+}
+
+impl PipeAdapter {
+    fn native() -> PipeAdapter {
+        PipeAdapter {
+            decoder: Box::new(crate::protocol::native::NativeDecoder),
+            encoder: Box::new(crate::protocol::native::NativeEncoder),
+            start: Vec::new(),
+            forward_stdin: true,
+            interrupt: None,
+        }
+    }
 }
 
 /// How long after the agent starts gate begins watching the policy files. An agent that
@@ -237,7 +353,10 @@ fn start_watcher(reloads: &Arc<watch::Shared>, wake: mpsc::Sender<reader::Event>
 }
 
 /// The agent on pipes: the protocol and its other output share its stdout.
-fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsString]) -> anyhow::Result<i32> {
+fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow::Result<i32> {
+    let Some((program, rest)) = argv.split_first() else {
+        anyhow::bail!("no program to run");
+    };
     let stdin_is_tty = sys::isatty(0);
     let stdout_is_tty = sys::isatty(1);
 
@@ -275,14 +394,23 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     let (wake_reader, wake_waiter) = UnixStream::pair()?;
 
     spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
-    spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
+    for line in adapter.start {
+        let _ = to_agent.send(writer::ToAgent::Gate(line));
+    }
+    let interrupt: Option<OnInterrupt> = adapter.interrupt.map(|line| {
+        let tx = to_agent.clone();
+        Box::new(move || tx.try_send(writer::ToAgent::Gate(line.clone())).is_ok()) as OnInterrupt
+    });
+    spawn_signal_thread_with(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None, interrupt)?;
     thread::Builder::new().name("agent-stdin".into()).spawn(move || writer::run_writer(agent_in, to_agent_rx))?;
 
     let pause = stdin_is_tty.then(|| Arc::new(writer::Pause::default()));
-    let (fwd_tx, fwd_pause) = (to_agent.clone(), pause.clone());
-    thread::Builder::new().name("gate-stdin".into()).spawn(move || writer::forward_stdin(fwd_tx, fwd_pause))?;
+    if adapter.forward_stdin {
+        let (fwd_tx, fwd_pause) = (to_agent.clone(), pause.clone());
+        thread::Builder::new().name("gate-stdin".into()).spawn(move || writer::forward_stdin(fwd_tx, fwd_pause))?;
+    }
 
     let max_line = prep.max_line;
     let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
@@ -290,11 +418,12 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     let term = stdout_is_tty.then(|| Arc::new(Mutex::new(())));
     let (ev_tx, ev_rx) = mpsc::channel();
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
-    let rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
+    let mut rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
+    rd.decoder = adapter.decoder;
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
     let grace = prep.kill_grace;
-    let encoder: Box<dyn crate::protocol::Encoder> = Box::new(crate::protocol::native::NativeEncoder);
+    let encoder = adapter.encoder;
     let session =
         prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None, encoder });
     session.run(ev_rx);
@@ -444,6 +573,10 @@ fn spawn_waiter(mut child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wak
 /// Called on SIGWINCH (`--pty`: resize the agent's terminal).
 type OnResize = Box<dyn Fn() + Send>;
 
+/// Called on the first Ctrl-C for the agent instead of passing SIGINT on (Claude Code: an
+/// `interrupt` control request). True when it was delivered.
+type OnInterrupt = Box<dyn Fn() -> bool + Send>;
+
 fn spawn_signal_thread(
     signals: sys::SignalSet,
     pgid: i32,
@@ -452,7 +585,20 @@ fn spawn_signal_thread(
     grace: Duration,
     on_resize: Option<OnResize>,
 ) -> std::io::Result<()> {
+    spawn_signal_thread_with(signals, pgid, exit, cancel, grace, on_resize, None)
+}
+
+fn spawn_signal_thread_with(
+    signals: sys::SignalSet,
+    pgid: i32,
+    exit: Arc<ExitWatch>,
+    cancel: Arc<Cancel>,
+    grace: Duration,
+    on_resize: Option<OnResize>,
+    on_interrupt: Option<OnInterrupt>,
+) -> std::io::Result<()> {
     let killer_armed = Arc::new(AtomicBool::new(false));
+    let interrupted = AtomicBool::new(false);
     thread::Builder::new().name("signals".into()).spawn(move || loop {
         let Ok(sig) = signals.wait() else { return };
         if sig == libc::SIGWINCH {
@@ -468,7 +614,12 @@ fn spawn_signal_thread(
             // Ctrl-C at an open prompt answers the prompt (reject, stop the batch).
             continue;
         }
-        sys::kill_group(pgid, sig);
+        let asked = sig == libc::SIGINT
+            && !interrupted.swap(true, Ordering::SeqCst)
+            && on_interrupt.as_ref().is_some_and(|f| f());
+        if !asked {
+            sys::kill_group(pgid, sig);
+        }
         if !killer_armed.swap(true, Ordering::SeqCst) {
             let exit = exit.clone();
             let _ = thread::Builder::new().name("kill-timer".into()).spawn(move || {

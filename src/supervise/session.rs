@@ -151,16 +151,22 @@ impl Session {
     }
 
     fn request(&mut self, r: IncomingCall, received: Instant, reply: Option<&ReplyTo>) {
-        let (resolution, effects) = self.decide(&r.id, &r.call, &r.batch_remaining);
+        let (resolution, effects) = self.decide(&r, &r.call, &r.batch_remaining);
         self.answer(&r.id, &r.call, true, resolution, received, effects, reply);
     }
 
-    fn decide(&mut self, id: &CallId, call: &Call, batch: &[BatchItem]) -> (Resolution, Effects) {
+    fn decide(&mut self, r: &IncomingCall, call: &Call, batch: &[BatchItem]) -> (Resolution, Effects) {
+        let id = &r.id;
         if self.state.hard_stop {
             return (Resolution::batch_stopped(), Effects::default());
         }
         let mut d = self.policy_decide(call);
         self.doom_loop(call, &mut d);
+        if r.agent_asks && d.decision == Verdict::Allow {
+            // The agent's own settings ask about this call: gate is never looser than they are.
+            d.decision = Verdict::Ask;
+            d.reason = format!("the agent's own permission settings ask about it (gate: {})", d.reason);
+        }
         match d.decision {
             Verdict::Allow | Verdict::Deny => (Resolution::from_policy(d), Effects::default()),
             Verdict::Ask => self.ask(id, call, d, batch),
