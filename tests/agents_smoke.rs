@@ -222,3 +222,51 @@ fn mcp_filesystem_lists_and_calls_tools_over_stdio() {
     assert_eq!(read["content"][0]["text"], "hello\n", "{ctx}");
     assert_eq!(outside["isError"], true, "{ctx}");
 }
+
+/// A bare HTTP/1.1 POST to a mock; the JSON body of the answer.
+fn post(port: u16, path: &str, body: serde_json::Value) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let body = body.to_string();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let (_, body) = out.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap()
+}
+
+/// The harness itself, no agent needed: steps go out by the count of tool results.
+#[test]
+fn mock_models_follow_their_script() {
+    use agents::mock::due_step;
+    let parallel = vec![vec![call("a", json!({})), call("b", json!({}))], vec![call("c", json!({}))]];
+    let due = |n| due_step(&parallel, n).map(|(k, _)| k);
+    assert_eq!([due(0), due(1), due(2), due(3)], [Some(0), None, Some(1), None]);
+
+    let mock = anthropic::start(script(vec![call("Bash", json!({"command": "ls"}))]));
+    let tools = json!([{"name": "Bash", "input_schema": {}}]);
+    let ask = json!({"role": "user", "content": "go"});
+    let first = post(mock.port(), "/v1/messages", json!({"tools": tools, "messages": [ask]}));
+    assert_eq!(first["stop_reason"], "tool_use");
+    assert_eq!(
+        first["content"][1],
+        json!({"type": "tool_use", "id": "toolu_mock0_0", "name": "Bash", "input": {"command": "ls"}})
+    );
+    let side = post(mock.port(), "/v1/messages", json!({"messages": [ask]}));
+    assert_eq!(side["content"][0]["text"], "done.", "no tools offered: no tool call");
+    let answer = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_mock0_0", "content": "a.txt"}]});
+    let last = post(mock.port(), "/v1/messages", json!({"tools": tools, "messages": [ask, first, answer]}));
+    assert_eq!(last["stop_reason"], "end_turn");
+    assert_eq!(last["content"][0]["text"], "done.");
+    assert_eq!(mock.requests().len(), 3);
+    assert_eq!(mock.steps_sent(), 1);
+    let results = mock.tool_results();
+    assert_eq!(results.len(), 1);
+    assert_eq!((results[0].id.as_str(), results[0].content.as_str()), ("toolu_mock0_0", "a.txt"));
+    assert_eq!(post(mock.port(), "/v1/messages/count_tokens", json!({}))["input_tokens"], 42);
+}
