@@ -334,7 +334,7 @@ impl Reader {
             if !bytes.is_empty() && !self.warned_discard {
                 self.warned_discard = true;
                 eprintln!(
-                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only SPEC 2 lines go there)"
+                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only protocol lines go there: see docs/protocol.md)"
                 );
             }
             return;
