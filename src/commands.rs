@@ -271,7 +271,8 @@ pub fn completion_script(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// Man pages: `gate.1` and one per subcommand (`gate-run.1`, ...), as (file name, roff).
+/// Man pages: `gate.1`, one per subcommand (`gate-run.1`, ...) and `host.yaml.5`, as (file
+/// name, roff).
 pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
     let cmd = Cli::command();
     let mut pages = Vec::new();
@@ -285,11 +286,32 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
         clap_mangen::Man::new(sub).render(&mut buf)?;
         pages.push((format!("{name}.1"), String::from_utf8_lossy(&buf).into_owned()));
     }
+    pages.push((crate::man5::HOST_YAML_PAGE.to_string(), crate::man5::host_yaml_page()));
     Ok(pages)
 }
 
-pub fn man() -> anyhow::Result<i32> {
+/// `gate man [PAGE]`: gate(1), `gate man run` for gate-run(1), `gate man host.yaml` for
+/// host.yaml(5).
+pub fn man(page: Option<&str>) -> anyhow::Result<i32> {
     let pages = man_pages()?;
-    std::io::stdout().lock().write_all(pages[0].1.as_bytes())?;
+    let wanted = match page {
+        None | Some("gate") => "gate.1".to_string(),
+        Some("host.yaml") | Some("host.yaml.5") => crate::man5::HOST_YAML_PAGE.to_string(),
+        Some(p) => format!("{}.1", if p.starts_with("gate-") { p.to_string() } else { format!("gate-{p}") }),
+    };
+    let Some((_, text)) = pages.iter().find(|(name, _)| *name == wanted) else {
+        let names: Vec<String> = pages
+            .iter()
+            .filter_map(|(n, _)| {
+                n.strip_suffix(".1")
+                    .map(|n| n.strip_prefix("gate-").unwrap_or(n).to_string())
+                    .or_else(|| n.strip_suffix(".5").map(str::to_string))
+            })
+            .filter(|n| n != "gate")
+            .collect();
+        eprintln!("gate: no man page `{}`; pages: {}", page.unwrap_or(""), names.join(", "));
+        return Ok(2);
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(0)
 }

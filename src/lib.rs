@@ -11,6 +11,7 @@ pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod man5;
 pub mod policy;
 pub mod protocol;
 pub mod shell;

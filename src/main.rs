@@ -19,7 +19,7 @@ fn main() {
         Command::Init { force } => gate::commands::init(*force),
         Command::Approvals { config, action } => gate::commands::approvals(config, action),
         Command::Completions { shell } => gate::commands::completions(*shell),
-        Command::Man => gate::commands::man(),
+        Command::Man { page } => gate::commands::man(page.as_deref()),
         Command::Demo(args) => gate::demo::run(args),
         Command::DemoAgent => gate::demo::agent(),
     };

@@ -280,3 +280,21 @@ fn check_refuses_duplicate_keys() {
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
     assert!(err(&o).contains("duplicate key `command`"), "{}", err(&o));
 }
+
+#[test]
+fn man_prints_a_subcommand_page_and_host_yaml_5() {
+    let ws = Ws::new(None);
+    let run = ws.gate(&["man", "run"]);
+    assert_eq!(run.status.code(), Some(0), "{}", err(&run));
+    let committed = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/gate-run.1")).unwrap();
+    assert_eq!(out(&run), committed, "`gate man run` prints man/gate-run.1");
+    let page = ws.gate(&["man", "host.yaml"]);
+    assert!(out(&page).starts_with(".TH host.yaml 5 "), "{}", out(&page));
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("man/host.yaml.5");
+    assert_eq!(std::fs::read_to_string(file).unwrap(), out(&page), "man/host.yaml.5 exists and is current");
+    let main = ws.gate(&["man"]);
+    assert!(out(&main).contains(".TH gate 1"), "{}", out(&main));
+    let bad = ws.gate(&["man", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(err(&bad).contains("pages: run, check") && err(&bad).contains("host.yaml"), "{}", err(&bad));
+}
