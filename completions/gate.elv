@@ -79,14 +79,20 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gate;approvals;list'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'gate;approvals;revoke'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'gate;approvals;clear'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -70,8 +70,11 @@ complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "revoke" -d 'Remove one approval by id'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "clear" -d 'Remove every stored approval'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from list" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from clear" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "list" -d 'List stored approvals with their ids and dates'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Remove one approval by id'

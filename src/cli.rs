@@ -79,7 +79,8 @@ pub enum ApprovalsAction {
 #[derive(Args, Debug, Clone, Default)]
 pub struct ConfigArg {
     /// Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
-    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    // Global: also accepted after a subcommand's own subcommand (`gate approvals list -c x`).
+    #[arg(short = 'c', long = "config", value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,
 }
 

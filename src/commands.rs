@@ -222,10 +222,12 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             if list.is_empty() {
                 println!("no \"always\" approvals in {}", store.display());
             } else {
-                println!("{:<8}  {:<20}  {:<40}  approved at", "id", "added", "pattern");
+                let width = list.iter().map(|a| a.pattern.chars().count()).max().unwrap_or(0).clamp(7, 60);
+                println!("{:<8}  {:<23}  {:<width$}  approved for", "id", "approved at", "pattern");
                 for a in &list {
-                    println!("{:<8}  {:<20}  {:<40}  {}", a.id, a.added, a.pattern, a.call);
+                    println!("{:<8}  {:<23}  {:<width$}  {}", a.id, display_time(&a.added), a.pattern, a.call);
                 }
+                println!("(from {}; `gate approvals revoke ID` removes one)", store.display());
             }
             Ok(0)
         }
@@ -247,6 +249,14 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             println!("removed {n} approval{}", if n == 1 { "" } else { "s" });
             Ok(0)
         }
+    }
+}
+
+/// A stored RFC 3339 UTC time for people: `2026-11-22 04:27:24 UTC`; anything else as stored.
+fn display_time(t: &str) -> String {
+    match t.strip_suffix('Z').and_then(|t| t.split_once('T')) {
+        Some((date, time)) if date.len() == 10 && time.len() >= 8 => format!("{date} {} UTC", &time[..8]),
+        _ => t.to_string(),
     }
 }
 

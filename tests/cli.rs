@@ -298,3 +298,32 @@ fn man_prints_a_subcommand_page_and_host_yaml_5() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(err(&bad).contains("pages: run, check") && err(&bad).contains("host.yaml"), "{}", err(&bad));
 }
+
+#[test]
+fn config_is_accepted_after_the_approvals_action_and_the_list_shows_times() {
+    let ws = Ws::new(None);
+    std::fs::create_dir(ws.path().join("proj")).unwrap();
+    std::fs::write(ws.path().join("proj/host.yaml"), CORPUS_POLICY).unwrap();
+    let store = ws.path().join("proj/.gate/approvals.yaml");
+    gate::approvals::add(&store, &["Bash(npm install *)".into()], "bash $ npm install left-pad").unwrap();
+    for args in [["approvals", "list", "-c", "proj/host.yaml"], ["approvals", "-c", "proj/host.yaml", "list"]] {
+        let o = ws.gate(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        let text = out(&o);
+        let header = text.lines().next().unwrap();
+        assert!(header.contains("approved at") && header.contains("pattern"), "{text}");
+        let row = text.lines().nth(1).unwrap();
+        // The "approved at" column holds a time (`2026-11-22 04:27:24 UTC`), then the pattern
+        // and the call it was approved for.
+        let at = header.find("approved at").unwrap();
+        let time = &row[at..at + 23];
+        assert!(
+            time.len() == 23 && time.as_bytes()[4] == b'-' && time.as_bytes()[13] == b':' && time.ends_with(" UTC"),
+            "{time:?} in {text}"
+        );
+        assert!(row.contains("Bash(npm install *)") && row.contains("npm install left-pad"), "{text}");
+    }
+    let revoke = ws.gate(&["approvals", "clear", "--config", "proj/host.yaml"]);
+    assert_eq!(revoke.status.code(), Some(0), "{}", err(&revoke));
+    assert!(gate::approvals::load(&store).unwrap().is_empty());
+}
