@@ -40,6 +40,29 @@ fn load_or_report(config: &ConfigArg) -> Result<config::Loaded, i32> {
     }
 }
 
+/// A tip for a common command-line mistake, shown with clap's error: `gate run python3
+/// agent.py` without the `--` that separates gate's options from the agent's command.
+pub fn usage_tip(argv: &[std::ffi::OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || argv.get(1).is_none_or(|a| a != "run") {
+        return None;
+    }
+    let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg) else { return None };
+    let rest = &argv[2..];
+    if bad.starts_with('-') || rest.iter().any(|a| a == "--") {
+        return None;
+    }
+    let at = rest.iter().position(|a| a == bad.as_str())?;
+    let words = |args: &[std::ffi::OsString]| -> Vec<String> {
+        args.iter().map(|a| crate::shell::quote(&a.to_string_lossy())).collect()
+    };
+    let mut line = vec!["gate".to_string(), "run".to_string()];
+    line.extend(words(&rest[..at]));
+    line.push("--".into());
+    line.extend(words(&rest[at..]));
+    Some(format!("put `--` before the agent's command: {}", line.join(" ")))
+}
+
 /// Exit code of `gate check` for a verdict.
 pub fn check_exit_code(v: Verdict) -> i32 {
     match v {
@@ -67,6 +90,9 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
             }
             Err(e) => {
                 eprintln!("gate: ARGUMENTS_JSON is not valid JSON: {e}");
+                if let Some(tip) = arguments_tip(policy, &args.tool, json) {
+                    eprintln!("{tip}");
+                }
                 return Ok(2);
             }
         },
@@ -74,7 +100,13 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("gate: {e}");
-                eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'");
+                match policy.parse_call(&format!("Bash({})", args.tool.trim())) {
+                    Ok(_) if args.tool.trim().contains(char::is_whitespace) => eprintln!(
+                        "tip: a shell command is written in rule syntax: gate check {}",
+                        crate::shell::quote(&format!("Bash({})", args.tool.trim()))
+                    ),
+                    _ => eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'"),
+                }
                 return Ok(2);
             }
         },
@@ -89,15 +121,44 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
     let d = policy.decide(&call, &ctx);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", d.to_json())?;
+        let mut json = d.to_json();
+        // Last, after the fields of the contract: the policy file, or null for the defaults.
+        if let Some(obj) = json.as_object_mut() {
+            let policy = loaded.path.as_ref().map(|p| p.display().to_string());
+            obj.insert("policy".into(), serde_json::json!(policy));
+        }
+        writeln!(out, "{json}")?;
     } else {
-        write!(out, "{}", render_decision(&call, &d))?;
+        let source = match &loaded.path {
+            Some(p) => p.display().to_string(),
+            None => "built-in defaults (no ./host.yaml, no $XDG_CONFIG_HOME/gate/host.yaml; `gate init` writes one)"
+                .to_string(),
+        };
+        write!(out, "{}", render_decision(&call, &d, Some(&source)))?;
     }
     Ok(check_exit_code(d.decision))
 }
 
-/// A decision for a person to read: the verdict, the layer and rule, and each part.
-pub fn render_decision(call: &Call, d: &Decision) -> String {
+/// A tip for `gate check TOOL ARGS` where ARGS is not JSON: the JSON object it probably meant,
+/// and the same call in rule syntax (`gate check bash 'npm test'`).
+fn arguments_tip(policy: &crate::policy::Policy, tool: &str, text: &str) -> Option<String> {
+    let text = text.trim();
+    if text.starts_with('{') || text.is_empty() {
+        return None;
+    }
+    let call = policy.parse_call(&format!("{tool}({text})")).ok()?;
+    let json = crate::shell::quote(&call.arguments.to_string());
+    let rule = crate::shell::quote(&format!("{tool}({text})"));
+    Some(format!(
+        "tip: ARGUMENTS_JSON is a JSON object: gate check {} {json}  or, in rule syntax: gate check {rule}",
+        crate::shell::quote(tool)
+    ))
+}
+
+/// A decision for a person to read: the verdict, the layer and rule, the policy it came from
+/// (when given), and each part. A part's reason is printed only when the call's reason above
+/// has not said it already.
+pub fn render_decision(call: &Call, d: &Decision, policy: Option<&str>) -> String {
     let mut s = String::new();
     let what = match call.arguments.get("command").and_then(|c| c.as_str()) {
         Some(c) => format!("{}: {c}", call.tool),
@@ -107,6 +168,9 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
     s.push_str(&format!("  layer:  {}\n", d.layer));
     s.push_str(&format!("  rule:   {}\n", d.rule.as_deref().unwrap_or("(none)")));
     s.push_str(&format!("  reason: {}\n", d.reason));
+    if let Some(p) = policy {
+        s.push_str(&format!("  policy: {p}\n"));
+    }
     if let Some(parts) = &d.parts {
         if !parts.is_empty() {
             s.push_str("  parts:\n");
@@ -124,7 +188,8 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
                         | Layer::Session
                         | Layer::Skill
                 );
-                if !explained_by_rule {
+                let said_above = d.reason == p.reason || d.reason == format!("`{}`: {}", p.command, p.reason);
+                if !explained_by_rule && !said_above {
                     s.push_str(&format!("           {:<width$}  {}\n", "", p.reason));
                 }
             }
