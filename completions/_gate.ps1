@@ -31,7 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented host.yaml in the current directory')
             [CompletionResult]::new('approvals', 'approvals', [CompletionResultType]::ParameterValue, 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
-            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff): gate(1), a subcommand''s (`gate man run`), or host.yaml(5)')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')
@@ -92,16 +92,22 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;approvals;list' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'gate;approvals;revoke' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'gate;approvals;clear' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -150,6 +156,8 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;hook;install' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -157,6 +165,8 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;hook;uninstall' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -196,7 +206,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented host.yaml in the current directory')
             [CompletionResult]::new('approvals', 'approvals', [CompletionResultType]::ParameterValue, 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
-            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff): gate(1), a subcommand''s (`gate man run`), or host.yaml(5)')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')

@@ -28,7 +28,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand init 'Write a commented host.yaml in the current directory'
             cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
             cand completions 'Print a completion script for SHELL'
-            cand man 'Print the man page (roff)'
+            cand man 'Print a man page (roff): gate(1), a subcommand''s (`gate man run`), or host.yaml(5)'
             cand hook 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
@@ -83,14 +83,20 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gate;approvals;list'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'gate;approvals;revoke'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'gate;approvals;clear'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -130,12 +136,16 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gate;hook;install'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand --user 'The user''s settings (~/.claude/settings.json)'
             cand --project 'The project''s settings (.claude/settings.json here) [default]'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'gate;hook;uninstall'= {
+            cand -c 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand --user 'The user''s settings (~/.claude/settings.json)'
             cand --project 'The project''s settings (.claude/settings.json here) [default]'
             cand -h 'Print help (see more with ''--help'')'
@@ -168,7 +178,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand init 'Write a commented host.yaml in the current directory'
             cand approvals 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
             cand completions 'Print a completion script for SHELL'
-            cand man 'Print the man page (roff)'
+            cand man 'Print a man page (roff): gate(1), a subcommand''s (`gate man run`), or host.yaml(5)'
             cand hook 'One decision as an agent''s own hook, or add/remove gate''s hook in its settings'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'

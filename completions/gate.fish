@@ -32,7 +32,7 @@ complete -c gate -n "__fish_gate_needs_command" -f -a "validate" -d 'Parse the p
 complete -c gate -n "__fish_gate_needs_command" -f -a "init" -d 'Write a commented host.yaml in the current directory'
 complete -c gate -n "__fish_gate_needs_command" -f -a "approvals" -d 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
 complete -c gate -n "__fish_gate_needs_command" -f -a "completions" -d 'Print a completion script for SHELL'
-complete -c gate -n "__fish_gate_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c gate -n "__fish_gate_needs_command" -f -a "man" -d 'Print a man page (roff): gate(1), a subcommand\'s (`gate man run`), or host.yaml(5)'
 complete -c gate -n "__fish_gate_needs_command" -f -a "hook" -d 'One decision as an agent\'s own hook, or add/remove gate\'s hook in its settings'
 complete -c gate -n "__fish_gate_needs_command" -f -a "demo" -d 'Run a scripted demo agent under gate and show the whole flow'
 complete -c gate -n "__fish_gate_needs_command" -f -a "__demo-agent" -d 'The demo\'s scripted agent (run by `gate demo`; not for direct use)'
@@ -74,8 +74,11 @@ complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "revoke" -d 'Remove one approval by id'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "clear" -d 'Remove every stored approval'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and not __fish_seen_subcommand_from list revoke clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from list" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from clear" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "list" -d 'List stored approvals with their ids and dates'
 complete -c gate -n "__fish_gate_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Remove one approval by id'
@@ -96,9 +99,11 @@ complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subc
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "install" -d 'Add gate\'s hook to AGENT\'s settings, keeping everything else'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "uninstall" -d 'Remove exactly gate\'s hook from AGENT\'s settings'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (~/.claude/settings.json)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (.claude/settings.json here) [default]'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (~/.claude/settings.json)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (.claude/settings.json here) [default]'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -114,7 +119,7 @@ complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subc
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "init" -d 'Write a commented host.yaml in the current directory'
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "approvals" -d 'Show and remove persisted "always" approvals (.gate/approvals.yaml beside host.yaml)'
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "completions" -d 'Print a completion script for SHELL'
-complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "man" -d 'Print the man page (roff)'
+complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "man" -d 'Print a man page (roff): gate(1), a subcommand\'s (`gate man run`), or host.yaml(5)'
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "hook" -d 'One decision as an agent\'s own hook, or add/remove gate\'s hook in its settings'
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "demo" -d 'Run a scripted demo agent under gate and show the whole flow'
 complete -c gate -n "__fish_gate_using_subcommand help; and not __fish_seen_subcommand_from run check validate init approvals completions man hook demo __demo-agent help" -f -a "__demo-agent" -d 'The demo\'s scripted agent (run by `gate demo`; not for direct use)'

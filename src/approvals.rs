@@ -32,7 +32,7 @@ struct File {
 pub fn path_for(policy_path: Option<&Path>) -> PathBuf {
     let dir = policy_path
         .and_then(|p| std::path::absolute(p).ok())
-        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .and_then(|p| p.parent().map(crate::policy::model::normalize))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
     dir.join(".gate").join("approvals.yaml")

@@ -14,7 +14,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 newline-delimited JSON, decides it from host.yaml (deny rules, ask rules, safe list, allow rules, \
 skills, session approvals, the mode, then a prompt on the terminal), and answers the agent.\n\n\
 Deny is final: nothing turns a deny rule into allow. Every decision names the layer and rule \
-that took it: try `gate check 'Bash(git status && rm -rf /)'`.",
+that took it: try `gate check 'Bash(git status && rm -rf /)'`.\n\n\
+The policy file is described in host.yaml(5) (`gate man host.yaml`), the protocol an agent speaks \
+in docs/protocol.md.",
     after_help = "Examples:\n  gate demo                                  see the whole flow on a scripted agent\n  gate init                                  write a commented host.yaml here\n  gate check 'Bash(git push origin main)'    explain one decision\n  gate run -- my-agent --flag                supervise an agent\n  gate run --strict -- my-agent              CI: whatever would prompt is denied"
 )]
 pub struct Cli {
@@ -51,8 +53,12 @@ pub enum Command {
         #[arg(value_enum)]
         shell: CompletionShell,
     },
-    /// Print the man page (roff)
-    Man,
+    /// Print a man page (roff): gate(1), a subcommand's (`gate man run`), or host.yaml(5)
+    Man {
+        /// A subcommand (`run`, `check`, ...) or `host.yaml`; none for gate(1)
+        #[arg(value_name = "PAGE")]
+        page: Option<String>,
+    },
     /// One decision as an agent's own hook, or add/remove gate's hook in its settings
     #[command(
         after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
@@ -134,7 +140,8 @@ pub enum ApprovalsAction {
 #[derive(Args, Debug, Clone, Default)]
 pub struct ConfigArg {
     /// Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
-    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    // Global: also accepted after a subcommand's own subcommand (`gate approvals list -c x`).
+    #[arg(short = 'c', long = "config", value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,
 }
 

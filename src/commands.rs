@@ -40,6 +40,29 @@ fn load_or_report(config: &ConfigArg) -> Result<config::Loaded, i32> {
     }
 }
 
+/// A tip for a common command-line mistake, shown with clap's error: `gate run python3
+/// agent.py` without the `--` that separates gate's options from the agent's command.
+pub fn usage_tip(argv: &[std::ffi::OsString], e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || argv.get(1).is_none_or(|a| a != "run") {
+        return None;
+    }
+    let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg) else { return None };
+    let rest = &argv[2..];
+    if bad.starts_with('-') || rest.iter().any(|a| a == "--") {
+        return None;
+    }
+    let at = rest.iter().position(|a| a == bad.as_str())?;
+    let words = |args: &[std::ffi::OsString]| -> Vec<String> {
+        args.iter().map(|a| crate::shell::quote(&a.to_string_lossy())).collect()
+    };
+    let mut line = vec!["gate".to_string(), "run".to_string()];
+    line.extend(words(&rest[..at]));
+    line.push("--".into());
+    line.extend(words(&rest[at..]));
+    Some(format!("put `--` before the agent's command: {}", line.join(" ")))
+}
+
 /// Exit code of `gate check` for a verdict.
 pub fn check_exit_code(v: Verdict) -> i32 {
     match v {
@@ -67,6 +90,9 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
             }
             Err(e) => {
                 eprintln!("gate: ARGUMENTS_JSON is not valid JSON: {e}");
+                if let Some(tip) = arguments_tip(policy, &args.tool, json) {
+                    eprintln!("{tip}");
+                }
                 return Ok(2);
             }
         },
@@ -74,7 +100,13 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("gate: {e}");
-                eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'");
+                match policy.parse_call(&format!("Bash({})", args.tool.trim())) {
+                    Ok(_) if args.tool.trim().contains(char::is_whitespace) => eprintln!(
+                        "tip: a shell command is written in rule syntax: gate check {}",
+                        crate::shell::quote(&format!("Bash({})", args.tool.trim()))
+                    ),
+                    _ => eprintln!("usage: gate check TOOL 'ARGUMENTS_JSON'  or  gate check 'Bash(git status)'"),
+                }
                 return Ok(2);
             }
         },
@@ -89,15 +121,44 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
     let d = policy.decide(&call, &ctx);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", d.to_json())?;
+        let mut json = d.to_json();
+        // Last, after the fields of the contract: the policy file, or null for the defaults.
+        if let Some(obj) = json.as_object_mut() {
+            let policy = loaded.path.as_ref().map(|p| p.display().to_string());
+            obj.insert("policy".into(), serde_json::json!(policy));
+        }
+        writeln!(out, "{json}")?;
     } else {
-        write!(out, "{}", render_decision(&call, &d))?;
+        let source = match &loaded.path {
+            Some(p) => p.display().to_string(),
+            None => "built-in defaults (no ./host.yaml, no $XDG_CONFIG_HOME/gate/host.yaml; `gate init` writes one)"
+                .to_string(),
+        };
+        write!(out, "{}", render_decision(&call, &d, Some(&source)))?;
     }
     Ok(check_exit_code(d.decision))
 }
 
-/// A decision for a person to read: the verdict, the layer and rule, and each part.
-pub fn render_decision(call: &Call, d: &Decision) -> String {
+/// A tip for `gate check TOOL ARGS` where ARGS is not JSON: the JSON object it probably meant,
+/// and the same call in rule syntax (`gate check bash 'npm test'`).
+fn arguments_tip(policy: &crate::policy::Policy, tool: &str, text: &str) -> Option<String> {
+    let text = text.trim();
+    if text.starts_with('{') || text.is_empty() {
+        return None;
+    }
+    let call = policy.parse_call(&format!("{tool}({text})")).ok()?;
+    let json = crate::shell::quote(&call.arguments.to_string());
+    let rule = crate::shell::quote(&format!("{tool}({text})"));
+    Some(format!(
+        "tip: ARGUMENTS_JSON is a JSON object: gate check {} {json}  or, in rule syntax: gate check {rule}",
+        crate::shell::quote(tool)
+    ))
+}
+
+/// A decision for a person to read: the verdict, the layer and rule, the policy it came from
+/// (when given), and each part. A part's reason is printed only when the call's reason above
+/// has not said it already.
+pub fn render_decision(call: &Call, d: &Decision, policy: Option<&str>) -> String {
     let mut s = String::new();
     let what = match call.arguments.get("command").and_then(|c| c.as_str()) {
         Some(c) => format!("{}: {c}", call.tool),
@@ -107,6 +168,9 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
     s.push_str(&format!("  layer:  {}\n", d.layer));
     s.push_str(&format!("  rule:   {}\n", d.rule.as_deref().unwrap_or("(none)")));
     s.push_str(&format!("  reason: {}\n", d.reason));
+    if let Some(p) = policy {
+        s.push_str(&format!("  policy: {p}\n"));
+    }
     if let Some(parts) = &d.parts {
         if !parts.is_empty() {
             s.push_str("  parts:\n");
@@ -124,7 +188,8 @@ pub fn render_decision(call: &Call, d: &Decision) -> String {
                         | Layer::Session
                         | Layer::Skill
                 );
-                if !explained_by_rule {
+                let said_above = d.reason == p.reason || d.reason == format!("`{}`: {}", p.command, p.reason);
+                if !explained_by_rule && !said_above {
                     s.push_str(&format!("           {:<width$}  {}\n", "", p.reason));
                 }
             }
@@ -222,10 +287,12 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             if list.is_empty() {
                 println!("no \"always\" approvals in {}", store.display());
             } else {
-                println!("{:<8}  {:<20}  {:<40}  approved at", "id", "added", "pattern");
+                let width = list.iter().map(|a| a.pattern.chars().count()).max().unwrap_or(0).clamp(7, 60);
+                println!("{:<8}  {:<23}  {:<width$}  approved for", "id", "approved at", "pattern");
                 for a in &list {
-                    println!("{:<8}  {:<20}  {:<40}  {}", a.id, a.added, a.pattern, a.call);
+                    println!("{:<8}  {:<23}  {:<width$}  {}", a.id, display_time(&a.added), a.pattern, a.call);
                 }
+                println!("(from {}; `gate approvals revoke ID` removes one)", store.display());
             }
             Ok(0)
         }
@@ -250,6 +317,14 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
     }
 }
 
+/// A stored RFC 3339 UTC time for people: `2026-11-22 04:27:24 UTC`; anything else as stored.
+fn display_time(t: &str) -> String {
+    match t.strip_suffix('Z').and_then(|t| t.split_once('T')) {
+        Some((date, time)) if date.len() == 10 && time.len() >= 8 => format!("{date} {} UTC", &time[..8]),
+        _ => t.to_string(),
+    }
+}
+
 pub fn completions(shell: CompletionShell) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     out.write_all(completion_script(shell).as_bytes())?;
@@ -271,7 +346,8 @@ pub fn completion_script(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// Man pages: `gate.1` and one per subcommand (`gate-run.1`, ...), as (file name, roff).
+/// Man pages: `gate.1`, one per subcommand (`gate-run.1`, ...) and `host.yaml.5`, as (file
+/// name, roff).
 pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
     let cmd = Cli::command();
     let mut pages = Vec::new();
@@ -285,11 +361,32 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, String)>> {
         clap_mangen::Man::new(sub).render(&mut buf)?;
         pages.push((format!("{name}.1"), String::from_utf8_lossy(&buf).into_owned()));
     }
+    pages.push((crate::man5::HOST_YAML_PAGE.to_string(), crate::man5::host_yaml_page()));
     Ok(pages)
 }
 
-pub fn man() -> anyhow::Result<i32> {
+/// `gate man [PAGE]`: gate(1), `gate man run` for gate-run(1), `gate man host.yaml` for
+/// host.yaml(5).
+pub fn man(page: Option<&str>) -> anyhow::Result<i32> {
     let pages = man_pages()?;
-    std::io::stdout().lock().write_all(pages[0].1.as_bytes())?;
+    let wanted = match page {
+        None | Some("gate") => "gate.1".to_string(),
+        Some("host.yaml") | Some("host.yaml.5") => crate::man5::HOST_YAML_PAGE.to_string(),
+        Some(p) => format!("{}.1", if p.starts_with("gate-") { p.to_string() } else { format!("gate-{p}") }),
+    };
+    let Some((_, text)) = pages.iter().find(|(name, _)| *name == wanted) else {
+        let names: Vec<String> = pages
+            .iter()
+            .filter_map(|(n, _)| {
+                n.strip_suffix(".1")
+                    .map(|n| n.strip_prefix("gate-").unwrap_or(n).to_string())
+                    .or_else(|| n.strip_suffix(".5").map(str::to_string))
+            })
+            .filter(|n| n != "gate")
+            .collect();
+        eprintln!("gate: no man page `{}`; pages: {}", page.unwrap_or(""), names.join(", "));
+        return Ok(2);
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(0)
 }

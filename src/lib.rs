@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod hook;
+pub mod man5;
 pub mod policy;
 pub mod protocol;
 pub mod shell;

@@ -4,9 +4,14 @@ use clap::Parser;
 use gate::cli::{Cli, Command};
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(mut e) => {
+            if let Some(tip) = gate::commands::usage_tip(&argv, &e) {
+                use clap::error::{ContextKind, ContextValue};
+                e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
+            }
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             std::process::exit(code);
@@ -19,7 +24,7 @@ fn main() {
         Command::Init { force } => gate::commands::init(*force),
         Command::Approvals { config, action } => gate::commands::approvals(config, action),
         Command::Completions { shell } => gate::commands::completions(*shell),
-        Command::Man => gate::commands::man(),
+        Command::Man { page } => gate::commands::man(page.as_deref()),
         Command::Hook(h) => match (&h.action, &h.decide) {
             (Some(gate::cli::HookAction::Install(a)), _) => gate::hook::install(a),
             (Some(gate::cli::HookAction::Uninstall(a)), _) => gate::hook::uninstall(a),

@@ -154,7 +154,7 @@ fn validate_duplicate_keys_and_syntax_errors() {
     let ws = Ws::new(Some("version: 1\nmode: plan\nmode: default\n"));
     let o = ws.gate(&["validate"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("host.yaml:3:1: duplicate mapping key: mode"), "{}", err(&o));
+    assert!(err(&o).contains("host.yaml:3:1: `mode` is given twice here"), "{}", err(&o));
     let ws = Ws::new(Some("version: 1\npermissions: [\n"));
     let o = ws.gate(&["validate"]);
     assert_eq!(o.status.code(), Some(2));
@@ -279,4 +279,136 @@ fn check_refuses_duplicate_keys() {
     let o = ws.gate(&["check", "bash", r#"{"command":"rm x","command":"ls"}"#]);
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
     assert!(err(&o).contains("duplicate key `command`"), "{}", err(&o));
+}
+
+#[test]
+fn man_prints_a_subcommand_page_and_host_yaml_5() {
+    let ws = Ws::new(None);
+    let run = ws.gate(&["man", "run"]);
+    assert_eq!(run.status.code(), Some(0), "{}", err(&run));
+    let committed = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/gate-run.1")).unwrap();
+    assert_eq!(out(&run), committed, "`gate man run` prints man/gate-run.1");
+    let page = ws.gate(&["man", "host.yaml"]);
+    assert!(out(&page).starts_with(".TH host.yaml 5 "), "{}", out(&page));
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("man/host.yaml.5");
+    assert_eq!(std::fs::read_to_string(file).unwrap(), out(&page), "man/host.yaml.5 exists and is current");
+    let main = ws.gate(&["man"]);
+    assert!(out(&main).contains(".TH gate 1"), "{}", out(&main));
+    let bad = ws.gate(&["man", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(err(&bad).contains("pages: run, check") && err(&bad).contains("host.yaml"), "{}", err(&bad));
+}
+
+#[test]
+fn config_is_accepted_after_the_approvals_action_and_the_list_shows_times() {
+    let ws = Ws::new(None);
+    std::fs::create_dir(ws.path().join("proj")).unwrap();
+    std::fs::write(ws.path().join("proj/host.yaml"), CORPUS_POLICY).unwrap();
+    let store = ws.path().join("proj/.gate/approvals.yaml");
+    gate::approvals::add(&store, &["Bash(npm install *)".into()], "bash $ npm install left-pad").unwrap();
+    for args in [["approvals", "list", "-c", "proj/host.yaml"], ["approvals", "-c", "proj/host.yaml", "list"]] {
+        let o = ws.gate(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        let text = out(&o);
+        let header = text.lines().next().unwrap();
+        assert!(header.contains("approved at") && header.contains("pattern"), "{text}");
+        let row = text.lines().nth(1).unwrap();
+        // The "approved at" column holds a time (`2026-11-22 04:27:24 UTC`), then the pattern
+        // and the call it was approved for.
+        let at = header.find("approved at").unwrap();
+        let time = &row[at..at + 23];
+        assert!(
+            time.len() == 23 && time.as_bytes()[4] == b'-' && time.as_bytes()[13] == b':' && time.ends_with(" UTC"),
+            "{time:?} in {text}"
+        );
+        assert!(row.contains("Bash(npm install *)") && row.contains("npm install left-pad"), "{text}");
+    }
+    let revoke = ws.gate(&["approvals", "clear", "--config", "proj/host.yaml"]);
+    assert_eq!(revoke.status.code(), Some(0), "{}", err(&revoke));
+    assert!(gate::approvals::load(&store).unwrap().is_empty());
+}
+
+#[test]
+fn yaml_syntax_errors_are_located_in_plain_words_and_do_not_hide_the_rest() {
+    // A tab on line 2 is reported at line 2 (the parser says line 1), and the unknown key on
+    // line 3 is still reported.
+    let ws = Ws::new(Some("version: 1\n\tmode: plan\nmod: x\n"));
+    let o = ws.gate(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert!(e.contains("host.yaml:2:1: a tab in the indentation (YAML indents with spaces only)"), "{e}");
+    assert!(e.contains("host.yaml:3:1: unknown key `mod` in the policy (did you mean `mode`?)"), "{e}");
+    assert!(e.contains("gate: 2 errors in host.yaml"), "{e}");
+    // An open quote and an open bracket are reported where they open, each, with the rest.
+    let ws = Ws::new(Some("version: 1\nmode: 'plan\nworkspace: .\nsafe_tools: [read_file\nskills: {}\nmod: x\n"));
+    let e = err(&ws.gate(&["validate"]));
+    assert!(e.contains("host.yaml:2:7: the quote `'` opened here is not closed on its line"), "{e}");
+    assert!(e.contains("host.yaml:4:13: the `[` opened here is not closed by `]`"), "{e}");
+    assert!(e.contains("host.yaml:6:1: unknown key `mod`"), "{e}");
+    // Parser jargon is translated.
+    let ws = Ws::new(Some("version: 1\npermissions:\n  allow:\n    - Bash(ls)\n   - Bash(pwd)\n"));
+    let e = err(&ws.gate(&["validate"]));
+    assert!(e.contains("host.yaml:5:4: this line is not indented like the lines around it"), "{e}");
+    assert!(!e.contains("did not find expected key"), "{e}");
+    let ws = Ws::new(Some("version: 1\npermissions:\n  deny:\n    - *.pem\n"));
+    let e = err(&ws.gate(&["validate"]));
+    assert!(e.contains("host.yaml:4:7:") && e.contains("put the value in quotes"), "{e}");
+    // `gate check` and `gate run` report the same way.
+    let ws = Ws::new(Some("version: 1\n\tmode: plan\n"));
+    let o = ws.gate(&["check", "Bash(ls)"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("host.yaml:2:1: a tab in the indentation"), "{}", err(&o));
+}
+
+#[test]
+fn check_names_the_policy_file_or_the_built_in_defaults() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    let o = ws.gate(&["check", "Bash(git status)"]);
+    assert!(out(&o).contains("  policy: host.yaml\n"), "{}", out(&o));
+    let o = ws.gate(&["check", "--json", "Bash(git status)"]);
+    let text = out(&o);
+    // The contract's fields first, in their order; `policy` last.
+    assert!(text.starts_with(r#"{"decision":"allow","layer":"safe","rule":null,"reason":"#), "{text}");
+    assert!(text.trim_end().ends_with(r#","policy":"host.yaml"}"#), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["decision", "layer", "rule", "reason", "parts", "policy"]);
+    // In an empty directory: the built-in defaults, said so.
+    let empty = Ws::new(None);
+    let o = empty.gate(&["check", "Bash(git status)"]);
+    assert!(out(&o).contains("policy: built-in defaults (no ./host.yaml"), "{}", out(&o));
+    assert!(out(&o).contains("`gate init` writes one"), "{}", out(&o));
+    let o = empty.gate(&["check", "--json", "Bash(git status)"]);
+    assert!(out(&o).trim_end().ends_with(r#","policy":null}"#), "{}", out(&o));
+    // Another file with -c.
+    std::fs::write(empty.path().join("p.yaml"), CORPUS_POLICY).unwrap();
+    let o = empty.gate(&["check", "-c", "p.yaml", "Bash(git status)"]);
+    assert!(out(&o).contains("  policy: p.yaml\n"), "{}", out(&o));
+}
+
+#[test]
+fn hints_for_common_mistakes() {
+    let ws = Ws::new(Some(CORPUS_POLICY));
+    // `gate run` without `--` before the agent.
+    let o = ws.gate(&["run", "python3", "agent.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("tip: put `--` before the agent's command: gate run -- python3 agent.py"), "{}", err(&o));
+    let o = ws.gate(&["run", "--strict", "--mode", "plan", "my agent", "--flag"]);
+    assert!(
+        err(&o).contains("gate run --strict --mode plan -- 'my agent' --flag"),
+        "options stay before `--`, the agent's words after it: {}",
+        err(&o)
+    );
+    // `gate check bash 'npm test'`: JSON was expected.
+    let o = ws.gate(&["check", "bash", "npm test"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert!(e.contains("not valid JSON"), "{e}");
+    assert!(e.contains(r#"tip: ARGUMENTS_JSON is a JSON object: gate check bash '{"command":"npm test"}'"#), "{e}");
+    assert!(e.contains("gate check 'bash(npm test)'"), "{e}");
+    let e = err(&ws.gate(&["check", "write", "docs/a.md"]));
+    assert!(e.contains(r#"gate check write '{"file_path":"docs/a.md"}'"#), "{e}");
+    // `gate check 'git status'`: a command without its tool.
+    let e = err(&ws.gate(&["check", "git status"]));
+    assert!(e.contains("tip: a shell command is written in rule syntax: gate check 'Bash(git status)'"), "{e}");
 }

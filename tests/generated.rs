@@ -43,5 +43,9 @@ fn completions_and_man_pages_are_up_to_date() {
         }
         compare(&format!("man/{name}"), &text, &mut stale);
     }
+    // host.yaml(5) is made from docs/host-yaml.md and installed beside gate(1).
+    let section5 = gate(&["man", "host.yaml"]);
+    assert!(section5.starts_with(".TH host.yaml 5 "), "host.yaml.5 is in section 5: {}", &section5[..60]);
+    compare("man/host.yaml.5", &section5, &mut stale);
     assert!(stale.is_empty(), "stale generated files (run `GATE_REGENERATE=1 cargo test --test generated`): {stale:?}");
 }

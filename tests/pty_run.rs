@@ -171,7 +171,7 @@ fn the_agent_has_a_terminal_of_gates_size_and_talks_over_the_socket() {
     // The agent's screen went through; the protocol did not.
     assert!(screen.contains("hello from the agent's screen") && screen.contains("bye from the agent"), "{screen}");
     assert!(!screen.contains("tool_request") && !screen.contains("\"decision\""), "{screen}");
-    assert!(screen.contains("not a protocol line (only SPEC 2 lines go there)") || screen.contains("ignoring text"));
+    assert!(screen.contains("not a protocol line (only protocol lines go there") || screen.contains("ignoring text"));
     term.assert_restored();
     let socket = socket_of(&ws);
     assert!(!socket.is_empty());

@@ -10,6 +10,7 @@ pub mod rules;
 mod suggest;
 pub mod synthetic;
 mod yaml;
+mod yaml_errors;
 
 pub use decision::{Decision, Layer, PartDecision, PartKind, Verdict};
 
@@ -112,9 +113,16 @@ impl Policy {
 
     /// Parse and compile host.yaml text. `origin` names the file in error messages.
     pub fn from_yaml(text: &str, origin: &str, env: &Env) -> Result<Policy, PolicyErrors> {
-        let root = yaml::parse(text).map_err(|(line, column, message)| PolicyErrors {
-            errors: vec![PolicyError { origin: origin.to_string(), line, column, message, hint: None }],
-        })?;
+        let parsed = yaml_errors::parse(text);
+        if !parsed.errors.is_empty() {
+            return Err(yaml_errors::report(parsed, origin, env));
+        }
+        let Some(root) = parsed.root else {
+            let message = "the file cannot be read as YAML".to_string();
+            return Err(PolicyErrors {
+                errors: vec![PolicyError { origin: origin.to_string(), line: 1, column: 1, message, hint: None }],
+            });
+        };
         let model = model::build(&root, origin, env).map_err(|errors| PolicyErrors { errors })?;
         let mut p = Policy::from_model(model, env);
         if let Some(file) = std::path::Path::new(origin).file_name() {

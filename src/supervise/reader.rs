@@ -381,7 +381,9 @@ impl Reader {
         if self.passthrough == Passthrough::Discard {
             if !bytes.is_empty() && !self.warned_discard {
                 self.warned_discard = true;
-                eprintln!("gate: ignoring text on GATE_SOCKET that is not a protocol line (see docs/protocol.md)");
+                eprintln!(
+                    "gate: ignoring text on GATE_SOCKET that is not a protocol line (only protocol lines go there: see docs/protocol.md)"
+                );
             }
             return;
         }
