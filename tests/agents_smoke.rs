@@ -20,6 +20,9 @@ fn timing(name: &str, spawned: Instant, mock: Option<&Mock>) {
         .and_then(|m| m.requests().first().map(|r| r.at.duration_since(spawned)))
         .map_or("-".to_string(), |d| format!("{:.2}s", d.as_secs_f64()));
     eprintln!("TIMING {name}: first model request {first}, done {:.2}s", spawned.elapsed().as_secs_f64());
+    if let Some(m) = mock {
+        eprint!("{name} mock:\n{}", m.summary());
+    }
 }
 
 /// The tool results the mock received, for assertions that show them on failure.
