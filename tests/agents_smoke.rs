@@ -20,6 +20,9 @@ fn timing(name: &str, spawned: Instant, mock: Option<&Mock>) {
         .and_then(|m| m.requests().first().map(|r| r.at.duration_since(spawned)))
         .map_or("-".to_string(), |d| format!("{:.2}s", d.as_secs_f64()));
     eprintln!("TIMING {name}: first model request {first}, done {:.2}s", spawned.elapsed().as_secs_f64());
+    if let Some(m) = mock {
+        eprint!("{name} mock:\n{}", m.summary());
+    }
 }
 
 /// The tool results the mock received, for assertions that show them on failure.
@@ -269,4 +272,24 @@ fn mock_models_follow_their_script() {
     assert_eq!(results.len(), 1);
     assert_eq!((results[0].id.as_str(), results[0].content.as_str()), ("toolu_mock0_0", "a.txt"));
     assert_eq!(post(mock.port(), "/v1/messages/count_tokens", json!({}))["input_tokens"], 42);
+}
+
+/// The harness itself: an agent that hangs is killed at the deadline and the test fails with
+/// what it printed.
+#[test]
+#[should_panic(expected = "deadline passed waiting for output")]
+fn a_hung_agent_fails_at_the_deadline() {
+    let mut c = std::process::Command::new("sh");
+    c.args(["-c", "echo '{\"started\":true}'; echo to-stderr >&2; exec sleep 60"]);
+    let mut p = agents::JsonlProcess::spawn(c, Duration::from_secs(1));
+    assert_eq!(p.recv(), Some(json!({"started": true})));
+    p.recv();
+}
+
+#[test]
+#[should_panic(expected = "timed out after 1s")]
+fn a_hung_one_shot_command_fails_at_the_deadline() {
+    let mut c = std::process::Command::new("sh");
+    c.args(["-c", "echo partial; exec sleep 60"]);
+    run(c, Duration::from_secs(1));
 }

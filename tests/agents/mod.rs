@@ -141,11 +141,13 @@ fn is_executable(p: &Path) -> bool {
     p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// A throwaway HOME and workspace, removed on drop: `<tmp>/home` and `<tmp>/work`.
+/// A throwaway HOME, workspace and TMPDIR, removed on drop: `<tmp>/home`, `<tmp>/work`,
+/// `<tmp>/tmp`.
 pub struct Sandbox {
     pub root: tempfile::TempDir,
     pub home: PathBuf,
     pub work: PathBuf,
+    pub tmp: PathBuf,
 }
 
 impl Sandbox {
@@ -158,9 +160,11 @@ impl Sandbox {
         }
         let home = root.path().join("home");
         let work = root.path().join("work");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(&work).unwrap();
-        Sandbox { root, home, work }
+        let tmp = root.path().join("tmp");
+        for d in [&home, &work, &tmp] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        Sandbox { root, home, work, tmp }
     }
 
     /// Writes `text` to `rel` (under the workspace), creating folders.
@@ -213,7 +217,8 @@ impl Env {
 
 impl AgentBin {
     /// The agent's clean offline environment in `sb`: PATH (node's folder, then the system's),
-    /// HOME, TERM=dumb, LANG, and the agent's own variables that keep it off the network. With
+    /// HOME, TMPDIR (agents keep caches there: Claude Code, pi's jiti, opencode), TERM=dumb,
+    /// LANG, NO_COLOR, and the agent's own variables that keep it off the network. With
     /// `model` (a mock's base URL, `http://127.0.0.1:PORT`), also what points it at that mock:
     /// variables, and config files written into `sb.home` (pi's models.json, Gemini's and
     /// Codex's settings). Details per agent: /work/shared/realclients/*.md.
@@ -228,6 +233,7 @@ impl AgentBin {
         let mut e = Env::default()
             .set("PATH", path.join(":"))
             .set("HOME", &sb.home)
+            .set("TMPDIR", &sb.tmp)
             .set("TERM", "dumb")
             .set("LANG", "C.UTF-8")
             .set("NO_COLOR", "1");

@@ -39,8 +39,10 @@ fn kill_group(pid: u32) {
     }
 }
 
-fn collect(r: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+/// Reads `r` to EOF on a thread into the returned text; the receiver hears when it is done.
+fn collect(r: impl Read + Send + 'static) -> (Arc<Mutex<String>>, Receiver<()>) {
     let out = Arc::new(Mutex::new(String::new()));
+    let (tx, rx) = channel();
     let o = out.clone();
     std::thread::spawn(move || {
         let mut r = BufReader::new(r);
@@ -49,8 +51,18 @@ fn collect(r: impl Read + Send + 'static) -> Arc<Mutex<String>> {
             o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf));
             buf.clear();
         }
+        let _ = tx.send(());
     });
-    out
+    (out, rx)
+}
+
+/// Waits a little for readers to reach EOF (a killed group's pipes close at once; a descendant
+/// that left the group may hold them open, and is not waited for).
+fn drained(done: &[&Receiver<()>]) {
+    let end = Instant::now() + Duration::from_secs(2);
+    for d in done {
+        let _ = d.recv_timeout(end.saturating_duration_since(Instant::now()));
+    }
 }
 
 /// Runs `cmd` with stdin from /dev/null in its own process group.
@@ -66,8 +78,8 @@ pub fn run(mut cmd: Command, timeout: Duration) -> Finished {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("spawn {desc}: {e}"));
-    let out = collect(child.stdout.take().unwrap());
-    let err = collect(child.stderr.take().unwrap());
+    let (out, out_done) = collect(child.stdout.take().unwrap());
+    let (err, err_done) = collect(child.stderr.take().unwrap());
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break Some(s);
@@ -80,8 +92,7 @@ pub fn run(mut cmd: Command, timeout: Duration) -> Finished {
     let elapsed = start.elapsed();
     kill_group(child.id());
     let status = status.unwrap_or_else(|| child.wait().unwrap());
-    // The readers end at EOF, which the killed group's exit brings; allow them a moment.
-    std::thread::sleep(Duration::from_millis(50));
+    drained(&[&out_done, &err_done]);
     let f = Finished { status, stdout: out.lock().unwrap().clone(), stderr: err.lock().unwrap().clone(), elapsed };
     if elapsed >= timeout {
         panic!("timed out after {timeout:?}, killed: {desc}\n{}", f.transcript());
@@ -105,6 +116,7 @@ pub struct JsonlProcess {
     start: Instant,
     deadline: Instant,
     eof: bool,
+    stderr_done: Receiver<()>,
 }
 
 fn note(log: &Mutex<String>, start: Instant, dir: &str, line: &str) {
@@ -152,6 +164,7 @@ impl JsonlProcess {
         });
         let stderr = child.stderr.take().unwrap();
         let l = log.clone();
+        let (done, stderr_done) = channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stderr);
             let mut buf = Vec::new();
@@ -159,9 +172,10 @@ impl JsonlProcess {
                 note(&l, start, "!!", &String::from_utf8_lossy(&buf));
                 buf.clear();
             }
+            let _ = done.send(());
         });
         let stdin = child.stdin.take();
-        JsonlProcess { child, stdin, rx, log, start, deadline: start + timeout, eof: false }
+        JsonlProcess { child, stdin, rx, log, start, deadline: start + timeout, eof: false, stderr_done }
     }
 
     /// Writes one line.
@@ -250,7 +264,7 @@ impl JsonlProcess {
     pub fn fail(&mut self, why: impl Display) -> ! {
         kill_group(self.child.id());
         let _ = self.child.wait();
-        std::thread::sleep(Duration::from_millis(50));
+        drained(&[&self.stderr_done]);
         panic!("{why}\n--- transcript\n{}", self.transcript());
     }
 
