@@ -34,8 +34,10 @@ fn show(tool: &str, args: Value, batch: &[BatchItem], now: FileNow, width: usize
     let suggested = p.suggest_patterns(&call);
     let shape = Shape::of(&p, &call);
     let cancel = Cancel::default();
+    let call_id = gate::protocol::CallId::plain(json!("c1"));
     let info = PromptInfo {
         id: "c1",
+        call_id: &call_id,
         call: &call,
         shape: &shape,
         decision: &decision,
@@ -164,8 +166,10 @@ fn the_full_text_for_the_pager_is_not_cut() {
     let decision = p.decide(&call, &Context::default());
     let shape = Shape::of(&p, &call);
     let cancel = Cancel::default();
+    let call_id = gate::protocol::CallId::plain(json!("c1"));
     let info = PromptInfo {
         id: "c1",
+        call_id: &call_id,
         call: &call,
         shape: &shape,
         decision: &decision,

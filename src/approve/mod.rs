@@ -32,6 +32,9 @@ use crate::protocol::{BatchItem, By};
 pub struct PromptInfo<'a> {
     /// The request id, for people.
     pub id: &'a str,
+    /// The whole id, with what the adapter needs to ask the agent's client (the forwarded
+    /// request of a proxy's editor approver).
+    pub call_id: &'a crate::protocol::CallId,
     pub call: &'a Call,
     /// How to show it (shell, edit, other), read from the policy's tool table.
     pub shape: &'a Shape,

@@ -119,10 +119,28 @@ pub trait Decoder: Send {
     }
 }
 
+/// Where a line gate writes goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    /// Back to whoever sent the call (the agent, a connection on the socket, or in a proxy the
+    /// side the call came from).
+    Reply,
+    /// The agent's stdin.
+    Agent,
+    /// In a proxy: gate's stdout, the editor's or host's side.
+    Client,
+}
+
 /// Writes gate's answers in the agent's format. Lives on the deciding thread.
 pub trait Encoder: Send {
     /// The answer to one call (a whole line, `\n`-terminated).
     fn resolution(&mut self, id: &CallId, call: &Call, r: &Resolution) -> Vec<u8>;
+    /// The lines one resolution makes and where each goes. By default, the answer back to the
+    /// sender; a proxy may forward the original message instead (an allowed MCP call goes on to
+    /// the server).
+    fn routed(&mut self, id: &CallId, call: &Call, r: &Resolution) -> Vec<(Dest, Vec<u8>)> {
+        vec![(Dest::Reply, self.resolution(id, call, r))]
+    }
     /// The answer to [`Incoming::Hello`], if the protocol has one.
     fn welcome(&mut self, _mode: &Value, _disabled_tools: &[String]) -> Option<Vec<u8>> {
         None

@@ -24,6 +24,8 @@
 //! "approved" on an error path, block forever on a dead agent, or buffer without bound.
 
 pub mod audit;
+#[allow(dead_code)] // the ACP, Codex and MCP adapters are being built on it
+pub mod proxy;
 pub mod pty;
 pub mod reader;
 pub mod session;
@@ -87,10 +89,11 @@ pub(crate) struct Wiring {
     term: Option<Arc<Mutex<()>>>,
     handoff: Option<Box<dyn session::Handoff>>,
     encoder: Box<dyn crate::protocol::Encoder>,
+    to_client: Option<reader::ReplyTo>,
 }
 
 impl Prepared {
-    fn into_session(self, w: Wiring) -> session::Session {
+    pub(crate) fn into_session(self, w: Wiring) -> session::Session {
         session::Session {
             policy: self.policy,
             reloads: Some(self.reloads),
@@ -98,6 +101,7 @@ impl Prepared {
             approver: self.approver,
             always_store: self.always_store,
             to_agent: w.to_agent,
+            to_client: w.to_client,
             encoder: w.encoder,
             quiet: self.quiet,
             audit: self.audit,
@@ -424,8 +428,17 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
 
     let grace = prep.kill_grace;
     let encoder = adapter.encoder;
-    let session =
-        prep.into_session(Wiring { to_agent, open, budget, cancel, stdin_pause: pause, term, handoff: None, encoder });
+    let session = prep.into_session(Wiring {
+        to_agent,
+        open,
+        budget,
+        cancel,
+        stdin_pause: pause,
+        term,
+        handoff: None,
+        encoder,
+        to_client: None,
+    });
     session.run(ev_rx);
     drop(watcher);
 
@@ -512,6 +525,7 @@ pub(crate) fn run_served(
         term: None,
         handoff: None,
         encoder,
+        to_client: None,
     });
     session.run(ev_rx);
     drop(watcher);

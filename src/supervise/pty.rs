@@ -208,6 +208,7 @@ pub(super) fn run(
         term: Some(term),
         handoff: Some(Box::new(handoff)),
         encoder,
+        to_client: None,
     });
     session.run(ev_rx);
     drop(watcher);

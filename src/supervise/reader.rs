@@ -111,6 +111,11 @@ pub struct Reader {
     pub send_eof: bool,
     /// The other end of `wake`, kept open when nothing else wakes this reader.
     pub wake_peer: Option<UnixStream>,
+    /// Lines not for gate go to the agent's stdin instead of gate's stdout (a proxy's client
+    /// side: what the editor or host sends passes on to the agent).
+    pub to_agent: Option<std::sync::mpsc::SyncSender<super::writer::ToAgent>>,
+    /// Write only whole lines (another thread writes lines to the same stdout).
+    pub whole_lines: bool,
     state: State,
     /// Lines seen so far (for messages).
     lines: u64,
@@ -145,6 +150,8 @@ impl Reader {
             reply: None,
             send_eof: true,
             wake_peer: None,
+            to_agent: None,
+            whole_lines: false,
             state: State::Start,
             lines: 0,
             warned_malformed: false,
@@ -206,6 +213,7 @@ impl Reader {
             if let Some(tail) = self.decoder.finish() {
                 self.out(&tail);
             }
+            self.whole_lines = false;
             self.flush();
         }
         // Dropping `agent_out` closes our end of the pipe: if gate's stdout went away, the
@@ -397,10 +405,28 @@ impl Reader {
         if self.pending.is_empty() || !self.stdout_ok {
             return self.stdout_ok;
         }
+        // A line still being read waits (unless it is huge), so that nothing another thread
+        // writes can land inside it.
+        let upto = if self.whole_lines && self.pending.len() < 64 << 20 {
+            match memchr::memrchr(b'\n', &self.pending) {
+                Some(i) => i + 1,
+                None => return true,
+            }
+        } else {
+            self.pending.len()
+        };
+        if let Some(tx) = &self.to_agent {
+            let data: Vec<u8> = self.pending.drain(..upto).collect();
+            let line_end = data.last() == Some(&b'\n');
+            if tx.send(super::writer::ToAgent::Input { data, line_end }).is_err() {
+                self.stdout_ok = false;
+            }
+            return self.stdout_ok;
+        }
         let _guard = self.term.as_ref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner()));
         let mut stdout = io::stdout().lock();
-        let r = stdout.write_all(&self.pending).and_then(|_| stdout.flush());
-        self.pending.clear();
+        let r = stdout.write_all(&self.pending[..upto]).and_then(|_| stdout.flush());
+        self.pending.drain(..upto);
         if self.pending.capacity() > FLUSH_AT * 4 {
             self.pending = Vec::with_capacity(FLUSH_AT * 2);
         }

@@ -45,6 +45,8 @@ pub struct Session {
     pub approver: Box<dyn Approver>,
     pub always_store: Box<dyn AlwaysStore>,
     pub to_agent: SyncSender<ToAgent>,
+    /// In a proxy: gate's stdout, the client's side (lines gate writes to the editor or host).
+    pub to_client: Option<ReplyTo>,
     /// Writes answers in the agent's protocol.
     pub encoder: Box<dyn Encoder>,
     /// No one-line denial notices on stderr (`--quiet`, or the agent's screen is the terminal).
@@ -218,6 +220,7 @@ impl Session {
             .unwrap_or(crate::approve::Shape::Other);
         let info = PromptInfo {
             id: id_text,
+            call_id: id,
             call,
             shape: &shape,
             decision: &d,
@@ -338,8 +341,18 @@ impl Session {
             // Not eprintln!: a terminal that went away must not take the session down.
             let _ = writeln!(std::io::stderr(), "{}", crate::protocol::denial_notice(call, &outcome));
         }
-        let line = self.encoder.resolution(id, call, &outcome);
-        self.send(line, reply);
+        for (dest, line) in self.encoder.routed(id, call, &outcome) {
+            match dest {
+                crate::protocol::Dest::Reply => self.send(line, reply),
+                crate::protocol::Dest::Agent => self.send(line, None),
+                crate::protocol::Dest::Client => match &self.to_client {
+                    Some(c) => {
+                        let _ = c.send(line);
+                    }
+                    None => self.send(line, reply),
+                },
+            }
+        }
     }
 
     /// Take a policy the watcher loaded, if any, and print what it reported (SPEC 4: an invalid
