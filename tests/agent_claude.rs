@@ -176,3 +176,173 @@ fn cmd_path(cmd: &Command) -> String {
         .and_then(|(_, v)| v.map(|v| v.to_string_lossy().into_owned()))
         .unwrap_or_default()
 }
+
+/// A program on a real pseudo-terminal (util-linux `script`): type bytes, read the screen.
+struct Pty {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    screen: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+impl Pty {
+    fn start(mut cmd: Command, line: &str) -> Pty {
+        use std::io::Read;
+        cmd.env("TERM", "xterm").env("SHELL", "/bin/sh");
+        cmd.args(["-qefc", line, "/dev/null"]);
+        cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let input = child.stdin.take().unwrap();
+        let mut output = child.stdout.take().unwrap();
+        let screen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let s2 = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = output.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                s2.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty { child, input, screen }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap()).into_owned()
+    }
+
+    fn type_bytes(&mut self, b: &[u8]) {
+        use std::io::Write;
+        self.input.write_all(b).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn wait_for(&self, what: &str, cond: impl Fn(&Pty) -> bool) {
+        let deadline = std::time::Instant::now() + T;
+        while !cond(self) {
+            assert!(std::time::Instant::now() < deadline, "waited for {what}: {}", self.text());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + T;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("did not exit: {}", self.text());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Interactive Claude Code (its TUI) on a pseudo-terminal under `gate run -- claude`: gate's
+/// hook, merged into `--settings`, asks the running gate over `$GATE_SOCKET` for every call.
+#[test]
+fn interactive_claude_asks_the_running_gate_through_its_hook() {
+    let cc = agent_or_skip!("claude-code");
+    if agents::which("script").is_none() {
+        agents::skip("util-linux `script` is not installed: no pseudo-terminal for the TUI");
+        return;
+    }
+    let sb = workspace();
+    // A fresh HOME would stop at Claude Code's first-run dialogs (onboarding, the API key,
+    // trusting the folder): answer them beforehand, as a person who has used it would have.
+    let work = sb.work.canonicalize().unwrap();
+    let state = json!({
+        "hasCompletedOnboarding": true,
+        "theme": "dark",
+        "customApiKeyResponses": {"approved": ["sk-ant-dummy"], "rejected": []},
+        "projects": {work.display().to_string(): {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}
+    });
+    sb.home_file(".claude.json", &state.to_string());
+    let mock = anthropic::start(script(vec![
+        call("Bash", json!({"command": "git status && rm -rf x"})),
+        call("Bash", json!({"command": "ls"})),
+    ]));
+    let audit = sb.home.join("audit.jsonl");
+    let gate = env!("CARGO_BIN_EXE_gate");
+    let mut cmd = Command::new("script");
+    cc.env(&sb, Some(&mock.url())).apply(&mut cmd);
+    let path = format!("{}:{}", cc.bin.parent().unwrap().display(), cmd_path(&cmd));
+    cmd.env("PATH", path).current_dir(&work);
+    let line =
+        format!("stty cols 120 rows 40; exec {gate} run --strict --audit {} -- claude 'clean up'", audit.display());
+    let mut pty = Pty::start(cmd, &line);
+    pty.wait_for("the TUI", |p| p.text().contains("clean up"));
+    std::thread::sleep(Duration::from_millis(1500));
+    pty.type_bytes(b"\r");
+    pty.wait_for("both tool results", |_| mock.tool_results().len() >= 2);
+    std::thread::sleep(Duration::from_millis(500));
+    pty.type_bytes(b"/exit");
+    std::thread::sleep(Duration::from_millis(500));
+    pty.type_bytes(b"\r");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{}", pty.text());
+    let r = results(&mock);
+    assert!(r[0].0.contains("Bash(rm *)"), "{r:#?}");
+    assert!(sb.work.join("x/keep").exists());
+    assert!(r[1].0.contains("host.yaml"), "ls ran: {r:#?}");
+    let audit = std::fs::read_to_string(&audit).unwrap();
+    assert!(audit.contains(r#""command":"ls""#) && audit.contains(r#""rule":"Bash(rm *)""#), "{audit}");
+}
+
+/// An ask answered `y` at gate's prompt on a real pseudo-terminal (util-linux `script`): the
+/// call runs. Claude Code is headless (`-p`), gate's prompt is on the terminal.
+#[test]
+fn an_ask_answered_y_on_a_terminal_runs() {
+    use std::io::{Read, Write};
+    let cc = agent_or_skip!("claude-code");
+    if agents::which("script").is_none() {
+        agents::skip("util-linux `script` is not installed: no pseudo-terminal to answer on");
+        return;
+    }
+    let sb = workspace();
+    let mock = anthropic::start(script(vec![call("Bash", json!({"command": "touch made.txt"}))]));
+    let gate = env!("CARGO_BIN_EXE_gate");
+    let line = format!("stty cols 100 rows 40; exec {gate} run -- claude -p 'make a file' < /dev/null");
+    let mut cmd = Command::new("script");
+    cc.env(&sb, Some(&mock.url())).apply(&mut cmd);
+    let path = format!("{}:{}", cc.bin.parent().unwrap().display(), cmd_path(&cmd));
+    cmd.env("PATH", path).env("TERM", "xterm").env("SHELL", "/bin/sh").current_dir(&sb.work);
+    cmd.args(["-qefc", &line, "/dev/null"]);
+    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = child.stdout.take().unwrap();
+    let screen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let s2 = screen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = output.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            s2.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let deadline = std::time::Instant::now() + T;
+    let text = || String::from_utf8_lossy(&screen.lock().unwrap()).into_owned();
+    while !text().contains("[h]alt batch") {
+        assert!(std::time::Instant::now() < deadline, "no prompt appeared: {}", text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(text().contains("touch made.txt"), "the prompt shows the command: {}", text());
+    input.write_all(b"y").unwrap();
+    input.flush().unwrap();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{}", text());
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "gate did not finish: {}", text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(sb.work.join("made.txt").exists(), "the approved call did not run: {}", text());
+    let r = results(&mock);
+    assert!(r.first().is_some_and(|(_, e)| e != &Some(true)), "{r:#?}");
+}
