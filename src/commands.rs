@@ -280,10 +280,10 @@ pub fn init(force: bool) -> anyhow::Result<i32> {
 
 pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result<i32> {
     let policy_path = config::find(config.config.as_deref());
-    let store = crate::approvals::path_for(policy_path.as_deref());
+    let store = crate::always::path_for(policy_path.as_deref());
     match action {
         ApprovalsAction::List => {
-            let list = crate::approvals::load(&store)?;
+            let list = crate::always::load(&store)?;
             if list.is_empty() {
                 println!("no \"always\" approvals in {}", store.display());
             } else {
@@ -297,7 +297,7 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             Ok(0)
         }
         ApprovalsAction::Revoke { id } => {
-            let removed = crate::approvals::update(&store, |list| {
+            let removed = crate::always::update(&store, |list| {
                 let before = list.len();
                 list.retain(|a| &a.id != id);
                 before - list.len()
@@ -310,7 +310,7 @@ pub fn approvals(config: &ConfigArg, action: &ApprovalsAction) -> anyhow::Result
             Ok(0)
         }
         ApprovalsAction::Clear => {
-            let n = crate::approvals::update(&store, |list| std::mem::take(list).len())?;
+            let n = crate::always::update(&store, |list| std::mem::take(list).len())?;
             println!("removed {n} approval{}", if n == 1 { "" } else { "s" });
             Ok(0)
         }

@@ -66,8 +66,8 @@ pub fn load_from(path: Option<&Path>) -> Result<Loaded, ConfigError> {
             Loaded { policy, path: Some(path), warnings: Vec::new() }
         }
     };
-    let store = crate::approvals::path_for(loaded.path.as_deref());
-    match crate::approvals::load(&store) {
+    let store = crate::always::path_for(loaded.path.as_deref());
+    match crate::always::load(&store) {
         Ok(list) => {
             let patterns: Vec<String> = list.into_iter().map(|a| a.pattern).collect();
             if let Err(e) = loaded.policy.set_always(&patterns) {

@@ -178,7 +178,8 @@ pub fn agent() -> anyhow::Result<i32> {
     ]);
     let d = a.request("demo-batch-1", "write", json!({"file_path": "config.json", "content": "{}\n"}), Some(rest))?;
     a.verdict(&d);
-    if d["mode"] == "reject_hard" {
+    let stopped = d["mode"] == "reject_hard";
+    if stopped {
         a.say(&[
             "   A well-behaved agent stops the batch here and waits for the user. To show what gate",
             "   does if an agent does not, this one tries the next call anyway:",
@@ -190,8 +191,12 @@ pub fn agent() -> anyhow::Result<i32> {
         a.say(&["   The batch was not stopped; the demo skips the other two calls."]);
     }
     a.send(&json!({"type": "turn_end"}))?;
+    if stopped {
+        a.say(&["   The agent sends turn_end: the stop is lifted for the next turn."]);
+    } else {
+        a.say(&["   The agent sends turn_end: the turn is over."]);
+    }
     a.say(&[
-        "   The agent sends turn_end: the stop is lifted for the next turn.",
         "",
         "That is gate. Next:",
         "  gate init                                   write a commented host.yaml here",
@@ -250,8 +255,10 @@ impl<R: BufRead> DemoAgent<R> {
 
     fn verdict(&mut self, d: &Value) {
         let source = d["source"].as_str().unwrap_or("?");
-        let rule = d["rule"].as_str().map(|r| format!(", rule {r}")).unwrap_or_default();
         let reason = d["reason"].as_str().unwrap_or("");
+        // The rule is named in the header only when the reason does not name it already.
+        let rule =
+            d["rule"].as_str().filter(|r| !reason.contains(r)).map(|r| format!(", rule {r}")).unwrap_or_default();
         if d["approved"] == true {
             self.say(&[&format!("   gate -> agent: ALLOWED (source: {source}{rule})"), &format!("      {reason}")]);
         } else {

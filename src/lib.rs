@@ -2,9 +2,14 @@
 //!
 //! The library holds everything; `src/main.rs` only parses arguments and maps errors to exit
 //! codes. The pure core ([`policy`], [`shell`]) does no I/O; [`config`] loads files,
-//! [`supervise`] runs the agent, [`protocol`] speaks the wire, [`approve`] asks the person.
+//! [`supervise`] runs the agent, [`protocol`] speaks the wire, [`approve`] asks the person,
+//! [`always`] keeps the patterns they approved for good.
 
-pub mod approvals;
+pub mod always;
+/// The old name of [`always`], kept so that code written against it still builds; new code
+/// says `always` (persisted "always" approvals), which is not [`approve`] (asking the person).
+#[doc(hidden)]
+pub use always as approvals;
 pub mod approve;
 pub mod cli;
 pub mod clock;

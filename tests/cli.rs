@@ -223,12 +223,8 @@ fn policy_found_in_xdg_config_home() {
 fn always_approvals_allow_but_never_beat_deny_or_ask() {
     let ws = Ws::new(Some(CORPUS_POLICY));
     let store = ws.path().join(".gate/approvals.yaml");
-    gate::approvals::add(
-        &store,
-        &["Bash(npm install *)".into(), "Bash(rm *)".into(), "Bash(git push *)".into()],
-        "test",
-    )
-    .unwrap();
+    gate::always::add(&store, &["Bash(npm install *)".into(), "Bash(rm *)".into(), "Bash(git push *)".into()], "test")
+        .unwrap();
     let o = ws.gate(&["check", "--json", "Bash(npm install left-pad)"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(out(&o).contains(r#""layer":"always""#));
@@ -238,16 +234,16 @@ fn always_approvals_allow_but_never_beat_deny_or_ask() {
     let list = ws.gate(&["approvals", "list"]);
     let text = out(&list);
     assert!(text.contains("Bash(npm install *)") && text.contains("Bash(rm *)"), "{text}");
-    let stored = gate::approvals::load(&store).unwrap();
+    let stored = gate::always::load(&store).unwrap();
     assert_eq!(stored.len(), 3);
     let id = stored[0].id.clone();
     let o = ws.gate(&["approvals", "revoke", &id]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert_eq!(gate::approvals::load(&store).unwrap().len(), 2);
+    assert_eq!(gate::always::load(&store).unwrap().len(), 2);
     assert_eq!(ws.gate(&["check", "Bash(npm install left-pad)"]).status.code(), Some(3), "revoked");
     assert_eq!(ws.gate(&["approvals", "revoke", "nope"]).status.code(), Some(2));
     assert_eq!(ws.gate(&["approvals", "clear"]).status.code(), Some(0));
-    assert!(gate::approvals::load(&store).unwrap().is_empty());
+    assert!(gate::always::load(&store).unwrap().is_empty());
     assert!(out(&ws.gate(&["approvals", "list"])).contains("no \"always\" approvals"));
 }
 
@@ -305,7 +301,7 @@ fn config_is_accepted_after_the_approvals_action_and_the_list_shows_times() {
     std::fs::create_dir(ws.path().join("proj")).unwrap();
     std::fs::write(ws.path().join("proj/host.yaml"), CORPUS_POLICY).unwrap();
     let store = ws.path().join("proj/.gate/approvals.yaml");
-    gate::approvals::add(&store, &["Bash(npm install *)".into()], "bash $ npm install left-pad").unwrap();
+    gate::always::add(&store, &["Bash(npm install *)".into()], "bash $ npm install left-pad").unwrap();
     for args in [["approvals", "list", "-c", "proj/host.yaml"], ["approvals", "-c", "proj/host.yaml", "list"]] {
         let o = ws.gate(&args);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
@@ -325,7 +321,7 @@ fn config_is_accepted_after_the_approvals_action_and_the_list_shows_times() {
     }
     let revoke = ws.gate(&["approvals", "clear", "--config", "proj/host.yaml"]);
     assert_eq!(revoke.status.code(), Some(0), "{}", err(&revoke));
-    assert!(gate::approvals::load(&store).unwrap().is_empty());
+    assert!(gate::always::load(&store).unwrap().is_empty());
 }
 
 #[test]

@@ -49,3 +49,28 @@ fn completions_and_man_pages_are_up_to_date() {
     compare("man/host.yaml.5", &section5, &mut stale);
     assert!(stale.is_empty(), "stale generated files (run `GATE_REGENERATE=1 cargo test --test generated`): {stale:?}");
 }
+
+/// `cargo install` installs `gate` only: every other binary needs the `dev-tools` feature, which
+/// only the tests (through the dev-dependency on this package) turn on.
+#[test]
+fn only_gate_is_installed() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let bins: Vec<&str> = manifest.split("[[bin]]").skip(1).map(|b| b.split("\n[").next().unwrap_or(b)).collect();
+    let mut names = Vec::new();
+    for b in &bins {
+        let name = b.lines().find_map(|l| l.strip_prefix("name = ")).unwrap().trim_matches('"');
+        names.push(name);
+        if name != "gate" {
+            assert!(b.contains("required-features = [\"dev-tools\"]"), "{name} would be installed:\n{b}");
+        }
+    }
+    let mut on_disk: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    on_disk.sort();
+    for f in &on_disk {
+        assert!(names.contains(&f.as_str()), "src/bin/{f}.rs has no [[bin]] entry, so it would be installed");
+    }
+    assert!(!manifest.contains("\ndefault = ["), "a default feature would install the development tools");
+}

@@ -18,12 +18,23 @@ fn bash(cmd: &str) -> Call {
 fn the_pattern_a_careful_person_would_choose() {
     let p = builtin();
     let table: &[(&str, &[&str])] = &[
-        ("git checkout main", &["Bash(git checkout *)"]),
+        // Subcommands with forms that throw work away store the exact command:
+        // `git checkout *` would cover `git checkout -- .`, `git push *` `git push --force`.
+        ("git checkout main", &["Bash(git checkout main)"]),
+        ("git checkout -b feature", &["Bash(git checkout -b feature)"]),
+        ("git -C sub checkout -b feature", &["Bash(git -C sub checkout -b feature)"]),
+        ("git clean -n", &["Bash(git clean -n)"]),
+        ("git stash pop", &["Bash(git stash pop *)"]),
+        ("git stash drop", &["Bash(git stash drop)"]),
+        ("kubectl delete pod web-1", &["Bash(kubectl delete pod web-1)"]),
+        ("kubectl get pods", &["Bash(kubectl get *)"]),
+        ("docker volume ls", &["Bash(docker volume ls)"]),
+        ("git commit -m wip", &["Bash(git commit *)"]),
         ("npm run build", &["Bash(npm run build *)"]),
         ("npm install left-pad", &["Bash(npm install *)"]),
         ("cargo build --release", &["Bash(cargo build *)"]),
         ("docker compose up -d", &["Bash(docker compose up *)"]),
-        ("git push origin main", &["Bash(git push *)"]),
+        ("git push origin main", &["Bash(git push origin main)"]),
         ("gh pr create --fill", &["Bash(gh pr create *)"]),
         ("ls -la && npm publish", &["Bash(npm publish *)"]),
         ("python3 script.py", &["Bash(python3 script.py)"]),
@@ -58,6 +69,9 @@ fn stored_patterns_cover_what_was_seen_and_no_more() {
     let p = builtin();
     for cmd in [
         "git checkout main",
+        "git checkout -b feature",
+        "git push origin main",
+        "git clean -n",
         "npm install left-pad",
         "python3 script.py",
         "sudo apt update",
@@ -83,7 +97,16 @@ fn stored_patterns_cover_what_was_seen_and_no_more() {
         }
         // Variants the person did not see are not covered when they change the program or
         // reach past the stored prefix.
-        for other in ["python3 other.py", "sudo rm -rf /", "git reset --hard", "bash -c 'curl x | sh'"] {
+        for other in [
+            "python3 other.py",
+            "sudo rm -rf /",
+            "git reset --hard",
+            "bash -c 'curl x | sh'",
+            "git checkout -- .",
+            "git checkout -f main",
+            "git push --force origin main",
+            "git clean -fdx",
+        ] {
             let d = p.decide(&bash(other), &ctx);
             assert_ne!(d.decision, Verdict::Allow, "approving {cmd:?} ({patterns:?}) also allowed {other:?}");
         }

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use gate::approve::present::{full_text, key_help, render, sanitize};
+use gate::approve::present::{full_text, key_help, note, question, render, sanitize, stored_note};
 use gate::approve::{Cancel, FileNow, PromptInfo, Shape};
 use gate::policy::{Call, Context, Env, Policy, Verdict};
 use gate::protocol::BatchItem;
@@ -208,4 +208,65 @@ fn the_keys() {
     insta::assert_snapshot!("key_help", key_help(100, false));
     let narrow = key_help(40, false);
     assert!(narrow.lines().all(|l| console::measure_text_width(l) < 40), "{narrow}");
+}
+
+/// Every line of `text` fits in 39 columns (a 40-column terminal, less the last column).
+fn fits_40(text: &str) {
+    for l in text.lines() {
+        assert!(console::measure_text_width(l) < 40, "{l:?} is wider than 39 columns in:\n{text}");
+    }
+}
+
+#[test]
+fn wrapped_diff_lines_keep_their_marker_at_40_columns() {
+    let old = "short\nthe old line that is much too long for a forty column terminal to show\nend\n";
+    let new = "short\nthe new line that is much too long for a forty column terminal to show, and more\nend\n";
+    let text =
+        show("write", json!({"file_path": "notes/a.md", "content": new}), &[], FileNow::Text(old.into()), 40, false);
+    fits_40(&text);
+    // Every piece of the removed line starts with `-`, every piece of the added line with `+`:
+    // between the hunk header and the last context line, only `short` is unmarked.
+    let body: Vec<&str> =
+        text.lines().skip_while(|l| !l.starts_with("    @@")).skip(1).take_while(|l| *l != "     end").collect();
+    assert_eq!(body.len(), 7, "{text}");
+    assert_eq!(body[0], "     short");
+    assert!(body[1..4].iter().all(|l| l.starts_with("    -")), "{text}");
+    assert!(body[4..7].iter().all(|l| l.starts_with("    +")), "{text}");
+    insta::assert_snapshot!("wrapped_40_diff", text);
+}
+
+#[test]
+fn patterns_are_not_split_at_40_columns() {
+    let text = show(
+        "bash",
+        json!({"command": "npm publish --tag next && cargo build --release && make install-docs"}),
+        &[],
+        FileNow::NotApplicable,
+        40,
+        false,
+    );
+    fits_40(&text);
+    let p = policy();
+    for pat in p.suggest_patterns(&Call::new(
+        "bash",
+        json!({"command": "npm publish --tag next && cargo build --release && make install-docs"}),
+    )) {
+        assert!(text.lines().any(|l| l.contains(pat.as_str())), "{pat} is split across lines:\n{text}");
+    }
+    insta::assert_snapshot!("wrapped_40_patterns", text);
+    // What `s`/`a` say they stored, and every other message at the prompt, is wrapped too.
+    let stored = stored_note(
+        "  approved always; stored in .gate/approvals.yaml: ",
+        &["Bash(npm publish *)".into(), "Bash(cargo build *)".into()],
+        40,
+        false,
+    );
+    fits_40(&stored);
+    assert!(stored.contains("Bash(npm publish *)") && stored.contains("Bash(cargo build *)"), "{stored}");
+    let n = note("\n  several keys arrived at once (a paste?); none is taken as an answer", 40, false);
+    fits_40(&n);
+    assert!(n.starts_with('\n') && n.ends_with('\n'), "{n:?}");
+    let q = question("  feedback for the agent (Enter for none): ", 40, false);
+    fits_40(&q);
+    assert!(!q.ends_with('\n'), "the answer is typed after the question: {q:?}");
 }

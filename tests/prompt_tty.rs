@@ -391,8 +391,37 @@ fn an_always_approval_never_beats_an_ask_rule() {
     let f = t.finish(&ws);
     assert_approved(&f.outcome.decision("c1"), "user");
     let stored = std::fs::read_to_string(ws.path().join(".gate/approvals.yaml")).unwrap();
-    assert!(stored.contains("Bash(git push *)"), "{stored}");
+    assert!(stored.contains("Bash(git push origin main)"), "{stored}");
     // Stored, and still asked: with --strict that is a denial, not an "always" approval.
     let later = ws.run(&["--strict"], &["send", &bash("c2", "git push origin main"), "await", "c2"], None);
     assert_denied(&later.decision("c2"), "strict", "reject_soft");
+}
+
+/// `s` on `git checkout -b feature` stores that command only: `git checkout -- .` (which
+/// throws away the working tree's changes) is asked again, not covered by `git checkout *`.
+#[test]
+fn s_on_a_command_with_destructive_forms_stores_the_exact_command() {
+    let ws = Ws::new(POLICY);
+    let o = [
+        vec![s("send"), bash("c1", "git checkout -b feature"), s("await"), s("c1")],
+        vec![s("send"), bash("c2", "git checkout -b feature"), s("await"), s("c2")],
+        vec![s("send"), bash("c3", "git checkout -- ."), s("await"), s("c3"), s("exit"), s("0")],
+    ]
+    .concat();
+    let Some(mut t) = start(&ws, Setup::default(), &ops(&o)) else { return };
+    t.wait_count(KEYS, 1);
+    assert!(t.screen().contains("[s]/[a] would store: Bash(git checkout -b feature)"), "{}", t.screen());
+    t.key('s');
+    // c2 is covered by the session pattern; c3 is asked.
+    t.wait_count(KEYS, 2);
+    assert!(t.screen().contains("$ git checkout -- ."), "{}", t.screen());
+    t.key('n');
+    t.wait_for(FEEDBACK);
+    t.type_bytes(b"\r");
+    let f = t.finish(&ws);
+    f.outcome.assert_code(0);
+    assert_eq!(f.outcome.decision("c1")["scope"], "session");
+    assert_approved(&f.outcome.decision("c2"), "session");
+    assert_denied(&f.outcome.decision("c3"), "user", "reject_soft");
+    f.assert_restored();
 }

@@ -249,7 +249,7 @@ fn approvals_changed_underneath_are_reloaded() {
     let live = start(&ws, &["--strict"], &ops);
     ws.wait_log("first decided");
     // `.gate/` does not exist yet: an "always" approval stored by another gate creates it.
-    let added = gate::approvals::add(&store, &["Bash(cargo build *)".to_string()], "cargo build").unwrap();
+    let added = gate::always::add(&store, &["Bash(cargo build *)".to_string()], "cargo build").unwrap();
     ws.wait_log("second decided");
     // Revoked from another terminal.
     let out = Command::new(GATE)

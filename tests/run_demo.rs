@@ -1,7 +1,9 @@
 //! `gate demo` without a terminal: the whole flow, narrated, exit 0.
 
+mod prompt_common;
 mod run_common;
 
+use prompt_common::*;
 use run_common::*;
 
 #[test]
@@ -24,8 +26,11 @@ fn demo_runs_without_a_terminal_and_exits_0() {
     for want in [
         "Step 1/5",
         "ALLOWED (source: safe)",
-        "ALLOWED (source: rule, rule Bash(cargo test *))",
-        "DENIED, reject_soft (source: rule, rule Bash(rm *))",
+        // The tool as the agent called it (`safe_tools: [read_file]`), not `read`.
+        "`read_file` is on the safe list",
+        // The rule once, in the reason, not again in the header.
+        "ALLOWED (source: rule)\n      allowed by rule `Bash(cargo test *)`",
+        "DENIED, reject_soft (source: rule)",
         "DENIED, reject_soft (source: non_interactive)",
         "DENIED, reject_hard (source: user)",
         "DENIED, reject_hard (source: batch)",
@@ -33,8 +38,26 @@ fn demo_runs_without_a_terminal_and_exits_0() {
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
     }
+    assert!(out.contains("the stop is lifted"), "{out}");
     // No protocol line leaks to the person.
     assert!(!out.lines().any(|l| l.starts_with('{')), "{out}");
     // The user's directory is untouched.
     assert!(!ws.path().join(".gate").exists());
+}
+
+/// At a terminal, approving the batch's first call (y) stops nothing: the demo must not say
+/// that a stop is lifted.
+#[test]
+fn demo_at_a_terminal_without_a_stop_says_no_stop_is_lifted() {
+    let ws = Ws::new(POLICY);
+    let Some(mut t) = start_demo(&ws) else { return };
+    t.wait_count(KEYS, 1);
+    t.key('y');
+    t.wait_count(KEYS, 2);
+    t.key('y');
+    let f = t.finish(&ws);
+    assert_eq!(f.outcome.code, Some(0), "{}", f.screen);
+    assert!(f.screen.contains("The batch was not stopped"), "{}", f.screen);
+    assert!(f.screen.contains("the turn is over"), "{}", f.screen);
+    assert!(!f.screen.contains("the stop is lifted"), "{}", f.screen);
 }

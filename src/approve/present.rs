@@ -50,6 +50,9 @@ enum St {
     Warn,
     Bad,
     Key,
+    /// A pattern that `s`/`a` would store: bold, and wrapped only at its own spaces when it
+    /// cannot fit on a line by itself.
+    Pattern,
 }
 
 fn style(st: St) -> Style {
@@ -65,6 +68,7 @@ fn style(st: St) -> Style {
         St::Warn => Style::new().yellow().bold(),
         St::Bad => Style::new().red().bold(),
         St::Key => Style::new().bold().yellow(),
+        St::Pattern => Style::new().bold(),
     }
 }
 
@@ -94,9 +98,17 @@ impl Out {
     /// width, at a space when there is one in the last third of the line; continuation lines
     /// start with `cont` spaces.
     fn line(&mut self, spans: &[(St, &str)], cont: usize) {
-        let cont = cont.min(self.width / 2);
-        let chars: Vec<(char, St, usize)> =
-            spans.iter().flat_map(|(st, t)| t.chars().map(move |c| (c, *st, c.width().unwrap_or(0)))).collect();
+        let pad = " ".repeat(cont.min(self.width / 2));
+        self.wrapped(spans, &[(St::Plain, &pad)]);
+    }
+
+    /// [`Out::line`] with continuation lines that start with `cont` (a diff line's `+`/`-`
+    /// marker stays on every piece of it). A [`St::Pattern`] span is not broken at all when it
+    /// fits on a line of its own, and otherwise only at its own spaces.
+    fn wrapped(&mut self, spans: &[(St, &str)], cont: &[(St, &str)]) {
+        let cont_width: usize = cont.iter().map(|(_, t)| console::measure_text_width(t)).sum();
+        let cont: Vec<(char, St, usize)> = chars_of(cont);
+        let chars = chars_of(spans);
         let mut start = 0usize;
         let mut col = 0usize;
         loop {
@@ -110,12 +122,25 @@ impl Out {
             let mut next = end;
             if end < chars.len() {
                 let room = self.width.saturating_sub(col);
-                if let Some(k) = (start + 1..end).rev().find(|&k| chars[k].0 == ' ') {
-                    let used: usize = chars[start..k].iter().map(|c| c.2).sum();
-                    if used * 3 >= room * 2 {
-                        end = k;
-                        next = k + 1;
-                    }
+                let space = |k: usize, inside: bool| chars[k].0 == ' ' && (chars[k].1 == St::Pattern) == inside;
+                let used = |k: usize| -> usize { chars[start..k].iter().map(|c| c.2).sum() };
+                // Breaking here would cut a pattern: break before it, or at one of its spaces.
+                let cuts_pattern = chars[end].1 == St::Pattern && chars[end - 1].1 == St::Pattern;
+                // Breaking here would cut a word that fits on a line of its own.
+                let word_end = (end..chars.len()).find(|&k| chars[k].0 == ' ').unwrap_or(chars.len());
+                let cuts_short_word = |k: usize| {
+                    chars[end - 1].0 != ' '
+                        && chars[end].0 != ' '
+                        && chars[k + 1..word_end].iter().map(|c| c.2).sum::<usize>() + cont_width <= self.width
+                };
+                let at = match (start + 1..end).rev().find(|&k| space(k, false)) {
+                    Some(k) if cuts_pattern || used(k) * 3 >= room * 2 || cuts_short_word(k) => Some(k),
+                    _ if cuts_pattern => (start + 1..end).rev().find(|&k| space(k, true)),
+                    _ => None,
+                };
+                if let Some(k) = at {
+                    end = k;
+                    next = k + 1;
                 }
             }
             self.paint_run(&chars[start..end]);
@@ -123,8 +148,8 @@ impl Out {
             if next >= chars.len() {
                 return;
             }
-            self.buf.push_str(&" ".repeat(cont));
-            col = cont;
+            self.paint_run(&cont);
+            col = cont_width;
             start = next;
         }
     }
@@ -151,6 +176,45 @@ impl Out {
     fn blank(&mut self) {
         self.buf.push('\n');
     }
+}
+
+/// Each character of the spans with its style and width.
+fn chars_of(spans: &[(St, &str)]) -> Vec<(char, St, usize)> {
+    spans.iter().flat_map(|(st, t)| t.chars().map(move |c| (c, *st, c.width().unwrap_or(0)))).collect()
+}
+
+/// A message to the person at the prompt (`approved once`, ...), wrapped to the width with
+/// continuation lines indented under its text. `text` starts with its own indentation and
+/// may hold several lines; each ends with a newline.
+pub fn note(text: &str, width: usize, color: bool) -> String {
+    let mut o = Out::new(width, color);
+    for l in text.lines() {
+        let indent = l.len() - l.trim_start().len();
+        o.line(&[(St::Plain, l)], indent + 2);
+    }
+    o.buf
+}
+
+/// What `s` or `a` stored: `lead` then the patterns, each kept whole where it fits.
+pub fn stored_note(lead: &str, patterns: &[String], width: usize, color: bool) -> String {
+    let mut o = Out::new(width, color);
+    let pats: Vec<String> = patterns.iter().map(|p| sanitize(p)).collect();
+    let mut spans: Vec<(St, &str)> = vec![(St::Plain, lead)];
+    for (i, p) in pats.iter().enumerate() {
+        if i > 0 {
+            spans.push((St::Plain, ", "));
+        }
+        spans.push((St::Pattern, p));
+    }
+    o.line(&spans, 4);
+    o.buf
+}
+
+/// A question on the last line, the answer typed after it: [`note`] without the final newline.
+pub fn question(text: &str, width: usize, color: bool) -> String {
+    let mut s = note(text, width, color);
+    s.pop();
+    s
 }
 
 /// Characters that would let an agent's text act on the terminal or hide what it says:
@@ -316,7 +380,8 @@ fn shell(o: &mut Out, info: &PromptInfo, command: &str, extra: Option<&Value>) {
     if let Some(extra) = extra {
         o.line(&[(St::Dim, "    with "), (St::Plain, &sanitize(&extra.to_string()))], 6);
     }
-    if let Some(parts) = &info.decision.parts {
+    // One part is the command itself: `why` below says its verdict and reason.
+    if let Some(parts) = info.decision.parts.as_ref().filter(|p| p.len() > 1) {
         let label = |p: &PartDecision| -> String {
             let c = sanitize(&p.command);
             match p.kind {
@@ -504,7 +569,13 @@ fn diff(o: &mut Out, tool: &str, path: &str, old: &str, new: &str, full: bool, e
     }
     let shown = if full { lines.len() } else { lines.len().min(DIFF_LINES) };
     for (st, l) in lines.iter().take(shown) {
-        o.line(&[(St::Plain, "    "), (*st, l)], 5);
+        // A wrapped added or removed line keeps its marker on every piece.
+        let marker = match st {
+            St::Add => "+",
+            St::Del => "-",
+            _ => " ",
+        };
+        o.wrapped(&[(St::Plain, "    "), (*st, l)], &[(St::Plain, "    "), (*st, marker)]);
     }
     if shown < lines.len() {
         more(o, lines.len() - shown, "diff lines");
@@ -525,7 +596,11 @@ fn replacements(o: &mut Out, edits: &[Replacement], full: bool) {
                     continue;
                 }
                 budget -= 1;
-                o.line(&[(St::Plain, "    "), (st, &format!("{sign}{}", clean_content_line(l)))], 5);
+                let marker = sign.to_string();
+                o.wrapped(
+                    &[(St::Plain, "    "), (st, &format!("{sign}{}", clean_content_line(l)))],
+                    &[(St::Plain, "    "), (st, &marker)],
+                );
             }
         }
     }
@@ -552,7 +627,7 @@ fn why(o: &mut Out, info: &PromptInfo) {
     let d = info.decision;
     let reason = sanitize(&super::why(d));
     let mut tail = format!("  [layer {}", d.layer);
-    if let Some(r) = &d.rule {
+    if let Some(r) = d.rule.as_ref().filter(|r| !d.reason.contains(r.as_str())) {
         tail.push_str(&format!(", rule {}", sanitize(r)));
     }
     tail.push(']');
@@ -581,8 +656,7 @@ fn store(o: &mut Out, info: &PromptInfo) {
         );
         return;
     }
-    let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
-    o.line(&[(St::Plain, "  [s]/[a] would store: "), (St::Bold, &pats.join(", "))], 4);
+    o.buf.push_str(&stored_note("  [s]/[a] would store: ", info.suggested, o.width + 1, o.color));
     let mut note = String::from("    [a] keeps them in .gate/approvals.yaml; an ask or deny rule still wins");
     if info.decision.layer == Layer::AskRule {
         note = String::from("    an ask rule matches this call: it will still be asked every time");

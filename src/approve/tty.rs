@@ -67,6 +67,11 @@ impl TermPrompt {
             .map_err(|e| ApproveError::Terminal(format!("cannot write to the terminal: {e}")))
     }
 
+    /// A message, wrapped to the terminal's width.
+    fn tell(&self, text: &str) -> Result<(), ApproveError> {
+        self.say(&present::note(text, self.width(), self.color))
+    }
+
     fn width(&self) -> usize {
         term::width(&self.tty).unwrap_or(80)
     }
@@ -113,7 +118,7 @@ impl TermPrompt {
         cancel: &Cancel,
         deadline: Option<Instant>,
     ) -> Result<Result<Option<String>, Got>, ApproveError> {
-        self.say("  feedback for the agent (Enter for none): ")?;
+        self.say(&present::question("  feedback for the agent (Enter for none): ", self.width(), self.color))?;
         let mut line = String::new();
         loop {
             let got = match self.wait_keys(keys, cancel, deadline)? {
@@ -154,7 +159,7 @@ impl TermPrompt {
     }
 
     fn interrupted(&self) -> Result<Reply, ApproveError> {
-        self.say("\n  Ctrl-C: rejected, and the rest of the batch is stopped.\n")?;
+        self.tell("\n  Ctrl-C: rejected, and the rest of the batch is stopped.")?;
         Ok(Reply {
             answer: Answer::RejectHard { feedback: None },
             by: crate::protocol::By::Person,
@@ -164,7 +169,7 @@ impl TermPrompt {
 
     fn timed_out(&self) -> Result<Reply, ApproveError> {
         let secs = self.timeout.map(|t| t.as_secs()).unwrap_or(0);
-        self.say(&format!("\n  nobody answered within {secs} s: rejected.\n"))?;
+        self.tell(&format!("\n  nobody answered within {secs} s: rejected."))?;
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
             by: crate::protocol::By::NonInteractive,
@@ -191,7 +196,7 @@ impl TermPrompt {
             let key = match got.as_slice() {
                 [k] => k.clone(),
                 _ => {
-                    self.say("\n  several keys arrived at once (a paste?); none is taken as an answer\n")?;
+                    self.tell("\n  several keys arrived at once (a paste?); none is taken as an answer")?;
                     self.say(&help)?;
                     continue;
                 }
@@ -203,15 +208,14 @@ impl TermPrompt {
             };
             let stored = |answer: &str, kept: &str| -> String {
                 if info.suggested.is_empty() {
-                    "  approved once (nothing can be stored for this call)\n".to_string()
+                    present::note("  approved once (nothing can be stored for this call)", width, self.color)
                 } else {
-                    let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
-                    format!("  approved {answer}; {kept}: {}\n", pats.join(", "))
+                    present::stored_note(&format!("  approved {answer}; {kept}: "), info.suggested, width, self.color)
                 }
             };
             match c {
                 'y' => {
-                    self.say("y\n  approved once\n")?;
+                    self.tell("y\n  approved once")?;
                     return Ok(Reply::user(Answer::Once));
                 }
                 's' => {
@@ -226,19 +230,19 @@ impl TermPrompt {
                     self.say("n\n")?;
                     return match self.feedback(&mut keys, info.cancel, deadline)? {
                         Ok(feedback) => {
-                            self.say("  rejected\n")?;
+                            self.tell("  rejected")?;
                             Ok(Reply::user(Answer::RejectSoft { feedback }))
                         }
                         Err(Got::Interrupted) => self.interrupted(),
                         Err(_) => {
                             // Rejected already; nobody finished the feedback in time.
-                            self.say("  rejected (no feedback in time)\n")?;
+                            self.tell("  rejected (no feedback in time)")?;
                             Ok(Reply::user(Answer::RejectSoft { feedback: None }))
                         }
                     };
                 }
                 'h' => {
-                    self.say("h\n  rejected, and the rest of the batch is stopped\n")?;
+                    self.tell("h\n  rejected, and the rest of the batch is stopped")?;
                     return Ok(Reply::user(Answer::RejectHard { feedback: None }));
                 }
                 'v' => {
@@ -254,15 +258,15 @@ impl TermPrompt {
                     // Someone is there: the timeout starts again.
                     deadline = self.timeout.map(|t| Instant::now() + t);
                     let _ = term::discard_typeahead(&self.tty);
-                    self.say(&format!(
-                        "  back at the prompt for {} (request {})\n",
+                    self.tell(&format!(
+                        "  back at the prompt for {} (request {})",
                         sanitize(&info.call.tool),
                         sanitize(info.id)
                     ))?;
                     self.say(&help)?;
                 }
                 _ => {
-                    self.say("\n  that key is not an answer; press one of these:\n")?;
+                    self.tell("\n  that key is not an answer; press one of these:")?;
                     self.say(&help)?;
                 }
             }

@@ -8,8 +8,9 @@
 //! - start-up: `gate run -- true` against the responder running `true`;
 //! - peak memory of `gate run` with a 10,000-rule policy.
 //!
-//! Run: `cargo run --release --bin gate-bench` (options: `--requests N`, `--mb N`,
-//! `--starts N`). The modes `agent`, `spew` and `responder` are its own helpers.
+//! Run: `cargo run --release --features dev-tools --bin gate-bench` (options: `--requests N`,
+//! `--mb N`, `--starts N`). The modes `agent`, `spew` and `responder` are its own helpers.
+//! Behind the `dev-tools` feature so that `cargo install` does not install it.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! A scripted agent for gate's integration tests: a real child process that speaks the native
-//! protocol (or misbehaves) exactly as its arguments say. Not for users.
+//! protocol (or misbehaves) exactly as its arguments say. Not for users: behind the
+//! `dev-tools` feature, which `cargo test` turns on and `cargo install` does not.
 //!
 //! Usage: `gate-test-agent OP [ARG] OP [ARG] ...`, ops run in order:
 //!

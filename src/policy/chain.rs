@@ -129,7 +129,11 @@ impl Policy {
         }
         let path = self.call_path(spec, &call.arguments);
         let risk = self.risk(&tool, spec, call);
-        let v = self.decide_subject(&tool, spec, &call.arguments, path.as_ref(), risk, ctx, &session);
+        let mut v = self.decide_subject(&tool, spec, &call.arguments, path.as_ref(), risk, ctx, &session);
+        if v.layer == Layer::Safe && call.tool != tool {
+            // Name the tool as the agent called it (`read_file`), not by its canonical name.
+            v.reason = format!("`{}` is on the safe list", call.tool);
+        }
         Decision::new(v.verdict, v.layer, v.rule, v.reason)
     }
 
@@ -330,7 +334,11 @@ impl Policy {
         }
         let what = match spec.map(|s| s.kind) {
             Some(ToolKind::Edit) => "edits".to_string(),
-            _ => format!("{} calls", risk.as_str()),
+            _ if risk == Risk::ReadOnly => "read-only calls".to_string(),
+            None if risk == Risk::High && !tool.starts_with("mcp__") => {
+                "high-risk calls (a tool gate does not know is high risk)".to_string()
+            }
+            _ => format!("{}-risk calls", risk.as_str()),
         };
         V::new(
             by_mode,

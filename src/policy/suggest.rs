@@ -104,10 +104,40 @@ fn command_pattern(words: &[Word], exact: bool) -> Option<String> {
     lits[0] = prog;
     let n = arity_prefix_len(&lits);
     let head = &lits[..n];
-    if exact || is_banned_prefix(head) {
+    if exact || is_banned_prefix(head) || has_destructive_forms(&lits) {
         return Some(lits.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
     }
     Some(format!("{} *", head.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")))
+}
+
+/// Commands whose forms include ones that throw work away, by the words that start them. A
+/// pattern `PREFIX *` stored for the harmless form a person saw would cover the others too
+/// (`git checkout *` covers `git checkout -- .` and `git checkout -f`, `git push *` covers
+/// `git push --force`, `git clean *` from `git clean -n` covers `git clean -fdx`), and a
+/// pattern cannot leave forms out: for these only the exact command is stored.
+#[rustfmt::skip]
+static DESTRUCTIVE_FORMS: &[&str] = &[
+    // git: discard changes in the working tree or the index, rewrite or delete history, refs
+    // or branches, or overwrite a remote.
+    "git checkout", "git switch", "git restore", "git reset", "git clean", "git rm", "git branch", "git push",
+    "git rebase", "git tag", "git worktree", "git reflog", "git gc", "git prune", "git update-ref",
+    "git filter-branch", "git filter-repo", "git stash drop", "git stash clear", "git remote remove",
+    "git remote rm", "git remote set-url",
+    // Container, cluster and cloud tools: the same verb deletes other things than the one seen.
+    "docker system", "docker volume", "docker image", "docker container", "docker network", "docker builder",
+    "kubectl delete", "kubectl drain", "helm uninstall", "helm delete", "terraform destroy", "terraform apply",
+    "gh repo delete", "gh release delete",
+];
+
+/// Whether `words` (program first) is a command with destructive forms ([`DESTRUCTIVE_FORMS`]).
+fn has_destructive_forms(words: &[&str]) -> bool {
+    DESTRUCTIVE_FORMS.iter().any(|form| {
+        let form: Vec<&str> = form.split(' ').collect();
+        // The subcommand's words anywhere among the words that are not options (`git -C dir
+        // checkout x` is `git checkout`): a false match only makes the pattern narrower.
+        let rest: Vec<&str> = words.iter().skip(1).filter(|w| !w.starts_with('-')).copied().collect();
+        words.first() == Some(&form[0]) && rest.windows(form.len() - 1).any(|w| w == &form[1..])
+    })
 }
 
 /// Escape glob characters in a literal path so the pattern names exactly that path.

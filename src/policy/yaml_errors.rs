@@ -58,6 +58,11 @@ const MAX_ERRORS: usize = 10;
 
 /// Parse `text`, reporting every syntax error that can be found.
 pub fn parse(text: &str) -> Parsed {
+    // A file that parses has no syntax error (a tab inside a block scalar is text, not
+    // indentation): only a failed parse looks further.
+    if let Ok(root) = yaml::parse(text) {
+        return Parsed { errors: Vec::new(), blanked: Vec::new(), root: Some(root) };
+    }
     let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
     let mut errors = Vec::new();
     let mut blanked = Vec::new();
@@ -356,6 +361,12 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn tabs_inside_a_block_scalar_are_text() {
+        let p = parse("version: 1\nskills:\n  deploy:\n    description: |\n      first\n      \tindented\n");
+        assert!(p.errors.is_empty() && p.root.is_some(), "{:?}", p.errors);
     }
 
     #[test]

@@ -64,6 +64,19 @@ pub fn start(ws: &Ws, setup: Setup, ops: &[&str]) -> Option<Term> {
         gate.push(' ');
         gate.push_str(&quote(op));
     }
+    start_line(ws, setup, &gate)
+}
+
+/// `gate demo` on the terminal.
+pub fn start_demo(ws: &Ws) -> Option<Term> {
+    if !have_script() {
+        return None;
+    }
+    start_line(ws, Setup::default(), &format!("{} demo", quote(GATE)))
+}
+
+/// Run the shell command `gate` (which starts gate) on a fresh terminal.
+fn start_line(ws: &Ws, setup: Setup, gate: &str) -> Option<Term> {
     // gate.pid: the inner shell's pid, which exec makes gate's. The sampler writes the
     // settings while a prompt is open once the test creates tty.go (and once more at the end,
     // so it always ends; it gives up after 2 minutes so that no test leaves it behind, e.g.

@@ -1,6 +1,7 @@
-//! Persisted "always" approvals: `.gate/approvals.yaml` beside host.yaml (SPEC 3.6). Written
-//! atomically (temp file, fsync, rename) under a lock file so two gates cannot lose each
-//! other's approvals. Loaded at start as allow rules below host.yaml's (never above a deny or
+//! Persisted "always" approvals: `.gate/approvals.yaml` beside host.yaml (docs/host-yaml.md,
+//! "Approvals a person gives"). Not [`crate::approve`], which asks the person: this module only
+//! keeps what they answered with `a`. Written atomically (temp file, fsync, rename) under a
+//! lock file so two gates cannot lose each other's approvals. Loaded at start as allow rules below host.yaml's (never above a deny or
 //! an ask rule: the chain puts them there).
 
 use std::fs;
