@@ -6,10 +6,6 @@
 //! [`always`] keeps the patterns they approved for good.
 
 pub mod always;
-/// The old name of [`always`], kept so that code written against it still builds; new code
-/// says `always` (persisted "always" approvals), which is not [`approve`] (asking the person).
-#[doc(hidden)]
-pub use always as approvals;
 pub mod approve;
 pub mod cli;
 pub mod clock;

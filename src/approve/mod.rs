@@ -220,13 +220,13 @@ pub trait AlwaysStore: Send {
     fn persist(&mut self, patterns: &[String], call: &str) -> Result<(), String>;
 }
 
-/// `.gate/approvals.yaml` beside the policy (see [`crate::approvals`]).
+/// `.gate/approvals.yaml` beside the policy (see [`crate::always`]).
 pub struct FileAlwaysStore {
     pub path: std::path::PathBuf,
 }
 
 impl AlwaysStore for FileAlwaysStore {
     fn persist(&mut self, patterns: &[String], call: &str) -> Result<(), String> {
-        crate::approvals::add(&self.path, patterns, call).map(|_| ()).map_err(|e| format!("{e:#}"))
+        crate::always::add(&self.path, patterns, call).map(|_| ()).map_err(|e| format!("{e:#}"))
     }
 }

@@ -145,7 +145,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
     }
     let reloads = watch::Shared::new(sources, seen);
     let always_store = watch::NotingStore {
-        inner: Box::new(FileAlwaysStore { path: crate::approvals::path_for(loaded.path.as_deref()) }),
+        inner: Box::new(FileAlwaysStore { path: crate::always::path_for(loaded.path.as_deref()) }),
         shared: reloads.clone(),
     };
     let mut policy = loaded.policy;

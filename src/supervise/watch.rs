@@ -46,7 +46,7 @@ impl Sources {
     pub fn new(host: Option<&Path>) -> Sources {
         Sources {
             host: host.map(|h| std::path::absolute(h).unwrap_or_else(|_| h.to_path_buf())),
-            approvals: crate::approvals::path_for(host),
+            approvals: crate::always::path_for(host),
         }
     }
 
@@ -318,10 +318,10 @@ mod tests {
         std::fs::write(&host, "version: 1\n").unwrap();
         let sources = Sources::new(Some(&host));
         let shared = Shared::new(sources.clone(), sources.contents());
-        crate::approvals::add(&sources.approvals, &["Bash(cargo build *)".into()], "cargo build").unwrap();
+        crate::always::add(&sources.approvals, &["Bash(cargo build *)".into()], "cargo build").unwrap();
         shared.note_own_approvals_write();
         assert!(!shared.check());
-        crate::approvals::update(&sources.approvals, |l| l.clear()).unwrap();
+        crate::always::update(&sources.approvals, |l| l.clear()).unwrap();
         assert!(shared.check());
         assert!(shared.take().reload.is_some_and(|r| !r.host_changed));
     }
