@@ -295,7 +295,7 @@ fn v_shows_everything_in_the_pager_then_returns_to_the_prompt() {
 #[test]
 fn v_with_the_default_pager_less() {
     if std::process::Command::new("less").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: `less` is not installed; the PAGER=cat test covers `v`");
+        skip_missing_tool("`less` is not installed; the PAGER=cat test covers `v`");
         return;
     }
     let ws = Ws::new(POLICY);

@@ -245,3 +245,44 @@ fn stdin_lines_and_decisions_never_interleave() {
 }
 
 // Live policy reload (policy_changed, the last good policy kept) is tested in reload_live.rs.
+
+#[test]
+fn each_denial_is_one_line_on_stderr_naming_the_part_and_the_rule_unless_quiet() {
+    let ws = Ws::new(POLICY);
+    let ops = ["send", &bash("c1", "git status && rm -rf build"), "await", "c1"];
+    let o = ws.run(&["--strict"], &ops, None);
+    let d = o.decision("c1");
+    assert_denied(&d, "rule", "reject_soft");
+    let lines: Vec<&str> = o.stderr.lines().filter(|l| l.starts_with("gate: denied")).collect();
+    assert_eq!(lines.len(), 1, "{}", o.stderr);
+    insta::assert_snapshot!(lines[0], @"gate: denied bash: rm -rf build (rule Bash(rm *)): `rm -rf build`: denied by rule `Bash(rm *)`");
+    let o = ws.run(&["--strict", "--quiet"], &ops, None);
+    assert!(!o.stderr.contains("gate: denied"), "{}", o.stderr);
+}
+
+#[test]
+fn a_protocol_looking_line_that_is_not_json_is_warned_about_once_with_its_line_number() {
+    let ws = Ws::new(POLICY);
+    let o = ws.run(
+        &["--strict"],
+        &[
+            "send",
+            "hello",
+            "send",
+            "{type: 'tool_request', id: 'x1', tool: 'bash'}",
+            "send",
+            "{type: 'tool_request', id: 'x2', tool: 'bash'}",
+            "send",
+            &bash("c1", "npm test"),
+            "await",
+            "c1",
+        ],
+        None,
+    );
+    o.assert_code(0);
+    let warnings: Vec<&str> = o.stderr.lines().filter(|l| l.contains("looks like a protocol message")).collect();
+    assert_eq!(warnings.len(), 1, "{}", o.stderr);
+    assert!(warnings[0].contains("line 2"), "{}", warnings[0]);
+    // Passed through as output, not decided.
+    assert!(o.stdout_str().contains("{type: 'tool_request', id: 'x1'"), "{}", o.stdout_str());
+}

@@ -52,7 +52,7 @@ impl Pty {
 
 fn start(ws: &Ws, ops: &[&str]) -> Option<Pty> {
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
+        skip_missing_tool("util-linux `script` is not installed");
         return None;
     }
     let mut line = format!(

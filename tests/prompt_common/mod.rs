@@ -26,7 +26,7 @@ pub fn have_script() -> bool {
     if Command::new("script").arg("--version").output().is_ok() {
         true
     } else {
-        eprintln!("SKIPPED: util-linux `script` is not installed, so there is no pseudo-terminal to test on");
+        skip_missing_tool("util-linux `script` is not installed, so there is no pseudo-terminal to test on");
         false
     }
 }
