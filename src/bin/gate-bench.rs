@@ -277,6 +277,33 @@ fn bench(args: &[String]) -> i32 {
         g.as_secs_f64() / f.as_secs_f64()
     );
 
+    // A hook as a whole process: `gate hook claude` (read the hook JSON, load and compile
+    // host.yaml, decide, print) against `true` fed the same input.
+    let hook_in = s.dir.join("hook.json");
+    let input = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "git status && npm test"}, "cwd": s.dir.display().to_string()});
+    std::fs::write(&hook_in, input.to_string()).expect("hook input");
+    let mut floor = Vec::new();
+    let mut gate = Vec::new();
+    for _ in 0..starts {
+        let stdin = || Stdio::from(std::fs::File::open(&hook_in).expect("hook input"));
+        let mut t = Command::new("true");
+        t.stdin(stdin()).stdout(Stdio::null());
+        floor.push(timed(t));
+        let mut c = Command::new(&s.gate);
+        c.current_dir(&s.dir).args(["hook", "claude", "-c"]).arg(&policy).stdin(stdin()).stdout(Stdio::null());
+        gate.push(timed(c));
+    }
+    let (f, g) = (median(floor), median(gate));
+    println!("hook          {starts} runs of `gate hook claude` (median)");
+    println!("  floor (true)                   {:>8.2} ms", f.as_secs_f64() * 1e3);
+    println!("  gate hook claude               {:>8.2} ms", g.as_secs_f64() * 1e3);
+    println!(
+        "  gate adds                      {:>8.2} ms  (goal < 2 ms; ratio {:.2})\n",
+        (g.as_secs_f64() - f.as_secs_f64()) * 1e3,
+        g.as_secs_f64() / f.as_secs_f64()
+    );
+
     // Peak memory with 10,000 rules.
     let big = s.dir.join("big.yaml");
     std::fs::write(&big, gate::policy::synthetic::policy_text(10_000)).expect("big policy");

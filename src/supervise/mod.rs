@@ -81,7 +81,7 @@ pub(crate) struct Prepared {
 
 /// The pieces the session shares with the I/O threads.
 pub(crate) struct Wiring {
-    to_agent: mpsc::SyncSender<writer::ToAgent>,
+    to_agent: writer::AgentTx,
     open: reader::OpenIds,
     budget: Arc<reader::Budget>,
     cancel: Arc<Cancel>,
@@ -399,7 +399,8 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
 
     spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
 
-    let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
+    // Decisions are written to the agent's stdin by the thread that makes them (no hop).
+    let to_agent = writer::AgentTx::direct(agent_in);
     for line in adapter.start {
         let _ = to_agent.send(writer::ToAgent::Gate(line));
     }
@@ -408,7 +409,6 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
         Box::new(move || tx.try_send(writer::ToAgent::Gate(line.clone())).is_ok()) as OnInterrupt
     });
     spawn_signal_thread_with(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None, interrupt)?;
-    thread::Builder::new().name("agent-stdin".into()).spawn(move || writer::run_writer(agent_in, to_agent_rx))?;
 
     let pause = stdin_is_tty.then(|| Arc::new(writer::Pause::default()));
     if adapter.forward_stdin {
@@ -494,8 +494,7 @@ pub(crate) fn run_served(
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     // Nothing is written to the agent's stdin (it is gate's own): answers go to connections.
-    let (to_agent, to_agent_rx) = mpsc::sync_channel::<writer::ToAgent>(64);
-    thread::Builder::new().name("agent-stdin".into()).spawn(move || for _ in to_agent_rx {})?;
+    let to_agent = writer::AgentTx::direct(std::io::sink());
     let max_line = prep.max_line;
     let budget = Arc::new(reader::Budget::new(max_line.max(4 << 20)));
     let open: reader::OpenIds = Arc::default();

@@ -43,7 +43,7 @@ pub(crate) type ApproverFactory = Box<dyn FnOnce(Links) -> Box<dyn Approver>>;
 /// The two directions, for an approver that asks the client.
 pub(crate) struct Links {
     pub to_client: ReplyTo,
-    pub to_agent: mpsc::SyncSender<ToAgent>,
+    pub to_agent: writer::AgentTx,
 }
 
 pub(crate) fn run(
@@ -85,8 +85,7 @@ pub(crate) fn run(
     spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
-    let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
-    thread::Builder::new().name("agent-stdin".into()).spawn(move || writer::run_writer(agent_in, to_agent_rx))?;
+    let to_agent = writer::AgentTx::direct(agent_in);
 
     // gate's stdout carries the agent's lines and gate's own: one lock, whole lines only.
     let out_lock = Arc::new(Mutex::new(()));

@@ -171,7 +171,8 @@ pub(super) fn run(
     }
 
     // The protocol: gate's lines wait for the connection; the reader waits for it too.
-    let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
+    let (to_agent_tx, to_agent_rx) = mpsc::sync_channel(64);
+    let to_agent: super::writer::AgentTx = to_agent_tx.into();
     let (conn_tx, conn_rx) = mpsc::channel::<UnixStream>();
     thread::Builder::new().name("socket-out".into()).spawn(move || socket_out(conn_rx, to_agent_rx))?;
 

@@ -113,7 +113,7 @@ pub struct Reader {
     pub wake_peer: Option<UnixStream>,
     /// Lines not for gate go to the agent's stdin instead of gate's stdout (a proxy's client
     /// side: what the editor or host sends passes on to the agent).
-    pub to_agent: Option<std::sync::mpsc::SyncSender<super::writer::ToAgent>>,
+    pub to_agent: Option<super::writer::AgentTx>,
     /// Write only whole lines (another thread writes lines to the same stdout).
     pub whole_lines: bool,
     state: State,

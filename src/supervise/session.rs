@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
@@ -44,7 +44,7 @@ pub struct Session {
     pub mode_override: Option<Mode>,
     pub approver: Box<dyn Approver>,
     pub always_store: Box<dyn AlwaysStore>,
-    pub to_agent: SyncSender<ToAgent>,
+    pub to_agent: super::writer::AgentTx,
     /// In a proxy: gate's stdout, the client's side (lines gate writes to the editor or host).
     pub to_client: Option<ReplyTo>,
     /// Writes answers in the agent's protocol.

@@ -32,18 +32,12 @@ pub enum ToAgent {
 
 /// Own the agent's stdin (or, with `--pty`, the protocol socket) until every sender is gone.
 pub fn run_writer<W: Write>(stdin: W, rx: Receiver<ToAgent>) {
-    let mut w = BufWriter::with_capacity(64 * 1024, stdin);
-    let mut alive = true;
-    let mut warned = false;
-    let mut in_input_line = false;
-    let mut held: VecDeque<Vec<u8>> = VecDeque::new();
+    let mut lines = Lines::new(stdin);
     loop {
         let msg = match rx.try_recv() {
             Ok(m) => m,
             Err(TryRecvError::Empty) => {
-                if alive && w.flush().is_err() {
-                    alive = false;
-                }
+                lines.flush();
                 match rx.recv() {
                     Ok(m) => m,
                     Err(_) => break,
@@ -51,33 +45,129 @@ pub fn run_writer<W: Write>(stdin: W, rx: Receiver<ToAgent>) {
             }
             Err(TryRecvError::Disconnected) => break,
         };
+        if !lines.take(msg) {
+            break;
+        }
+    }
+    lines.flush();
+}
+
+/// What the agent's stdin has been sent: whole lines, gate's own lines held while a forwarded
+/// line is incomplete, and nothing written once the agent stopped reading.
+struct Lines<W: Write> {
+    w: BufWriter<W>,
+    alive: bool,
+    warned: bool,
+    in_input_line: bool,
+    held: VecDeque<Vec<u8>>,
+}
+
+impl<W: Write> Lines<W> {
+    fn new(w: W) -> Lines<W> {
+        Lines {
+            w: BufWriter::with_capacity(64 * 1024, w),
+            alive: true,
+            warned: false,
+            in_input_line: false,
+            held: VecDeque::new(),
+        }
+    }
+
+    /// Write one message (buffered). False on `Close`.
+    fn take(&mut self, msg: ToAgent) -> bool {
         let mut gate_lines: Vec<Vec<u8>> = Vec::new();
         match msg {
-            ToAgent::Close => break,
-            ToAgent::Gate(line) if in_input_line => held.push_back(line),
+            ToAgent::Close => return false,
+            ToAgent::Gate(line) if self.in_input_line => self.held.push_back(line),
             ToAgent::Gate(line) => gate_lines.push(line),
             ToAgent::Input { data, line_end } => {
-                if alive && w.write_all(&data).is_err() {
-                    alive = false;
+                if self.alive && self.w.write_all(&data).is_err() {
+                    self.alive = false;
                 }
-                in_input_line = !line_end;
+                self.in_input_line = !line_end;
                 if line_end {
-                    gate_lines.extend(held.drain(..));
+                    gate_lines.extend(self.held.drain(..));
                 }
             }
         }
         for line in gate_lines {
-            if alive && w.write_all(&line).is_err() {
-                alive = false;
+            if self.alive && self.w.write_all(&line).is_err() {
+                self.alive = false;
             }
-            if !alive && !warned && line.starts_with(b"{\"type\":\"decision\"") {
-                warned = true;
+            if !self.alive && !self.warned && line.starts_with(b"{\"type\":\"decision\"") {
+                self.warned = true;
                 eprintln!("gate: the agent no longer reads its input; decisions cannot be delivered");
             }
         }
+        true
     }
-    if alive {
-        let _ = w.flush();
+
+    fn flush(&mut self) {
+        if self.alive && self.w.flush().is_err() {
+            self.alive = false;
+        }
+    }
+}
+
+/// The way to the agent's stdin: a channel to a writer thread ([`run_writer`]), or the pipe
+/// itself under a lock, written by whoever sends (no thread hop: the decision reaches the agent
+/// from the thread that made it).
+#[derive(Clone)]
+pub enum AgentTx {
+    Channel(SyncSender<ToAgent>),
+    Direct(Arc<Mutex<Option<DirectLines>>>),
+}
+
+/// The agent's stdin written in place (see [`AgentTx::Direct`]).
+pub struct DirectLines(Lines<Box<dyn Write + Send>>);
+
+impl AgentTx {
+    /// Write straight to `w` from the sending thread.
+    pub fn direct(w: impl Write + Send + 'static) -> AgentTx {
+        AgentTx::Direct(Arc::new(Mutex::new(Some(DirectLines(Lines::new(Box::new(w)))))))
+    }
+
+    /// Send one message; an error means the agent's side is gone.
+    pub fn send(&self, msg: ToAgent) -> Result<(), ()> {
+        match self {
+            AgentTx::Channel(tx) => tx.send(msg).map_err(|_| ()),
+            AgentTx::Direct(d) => {
+                let mut g = d.lock().unwrap_or_else(|e| e.into_inner());
+                Self::write(&mut g, msg)
+            }
+        }
+    }
+
+    /// As [`AgentTx::send`], but never waits (a signal handler's interrupt line).
+    pub fn try_send(&self, msg: ToAgent) -> Result<(), ()> {
+        match self {
+            AgentTx::Channel(tx) => tx.try_send(msg).map_err(|_| ()),
+            AgentTx::Direct(d) => match d.try_lock() {
+                Ok(mut g) => Self::write(&mut g, msg),
+                Err(_) => Err(()),
+            },
+        }
+    }
+
+    fn write(g: &mut Option<DirectLines>, msg: ToAgent) -> Result<(), ()> {
+        let Some(lines) = g.as_mut() else { return Err(()) };
+        if lines.0.take(msg) {
+            // Whole lines are flushed at once: nobody else will flush them later.
+            if !lines.0.in_input_line {
+                lines.0.flush();
+            }
+            Ok(())
+        } else {
+            lines.0.flush();
+            *g = None;
+            Ok(())
+        }
+    }
+}
+
+impl From<SyncSender<ToAgent>> for AgentTx {
+    fn from(tx: SyncSender<ToAgent>) -> AgentTx {
+        AgentTx::Channel(tx)
     }
 }
 
@@ -151,7 +241,7 @@ pub(crate) fn read_stdin(buf: &mut [u8], pause: Option<&Pause>) -> io::Result<us
 
 /// Forward gate's stdin to the agent as whole lines; at its end send `input_closed`.
 /// With `pause`, stdin is a terminal: read only between prompts.
-pub fn forward_stdin(tx: SyncSender<ToAgent>, pause: Option<Arc<Pause>>) {
+pub fn forward_stdin(tx: AgentTx, pause: Option<Arc<Pause>>) {
     const CHUNK: usize = 64 * 1024;
     let mut buf = vec![0u8; CHUNK];
     let mut partial: Vec<u8> = Vec::new();
