@@ -81,9 +81,15 @@ pub fn is_protocol_type(t: &str) -> bool {
 /// Classify one line from the agent (without its `\n`). Only lines that start with `{` can be
 /// protocol lines; the caller passes every other line through without calling this.
 pub fn parse_line(line: &[u8]) -> Line {
-    match serde_json::from_slice::<Value>(line) {
+    // One strict parse in the common case; only a line it refuses is parsed again to tell a
+    // key given twice from text that is not JSON.
+    let (parsed, strict_err) = match strict::parse(line) {
+        Ok(v) => (Ok(v), None),
+        Err(e) => (serde_json::from_slice::<Value>(line), Some(e)),
+    };
+    match parsed {
         Ok(Value::Object(map)) => {
-            if let Err(e) = strict::parse(line) {
+            if let Some(e) = strict_err {
                 // Valid JSON with a key given twice: refuse it if it is meant for gate.
                 if let Some(Value::String(t)) = map.get("type").filter(|t| t.as_str().is_some_and(is_protocol_type)) {
                     let t = t.clone();

@@ -424,7 +424,6 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let mut rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
     rd.decoder = adapter.decoder;
-    thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
     let grace = prep.kill_grace;
     let encoder = adapter.encoder;
@@ -439,7 +438,13 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
         encoder,
         to_client: None,
     });
-    session.run(ev_rx);
+    // What needs no person is decided and answered on the reader thread (no hand-off); the
+    // rest, in order, on this one.
+    let session = Arc::new(Mutex::new(session));
+    let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    rd.fast = Some(reader::FastPath { session: session.clone(), queued: queued.clone() });
+    thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
+    session::Session::run_shared(session, ev_rx, queued);
     drop(watcher);
 
     let status = exit.wait();

@@ -13,6 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
@@ -77,15 +78,38 @@ impl Session {
     /// Take lines until the reader reports the end of the agent's output.
     pub fn run(mut self, rx: Receiver<Event>) {
         while let Ok(ev) = rx.recv() {
-            // Between two decisions: the only place the policy is swapped.
-            self.apply_reload();
-            match ev {
-                Event::Eof => break,
-                Event::Wake => {}
-                Event::Line { incoming, received, cost, reply } => {
-                    self.handle(incoming, received, reply.as_ref());
-                    self.budget.release(cost);
-                }
+            if !self.event(ev) {
+                break;
+            }
+        }
+    }
+
+    /// One event from the reader. False at the end of the agent's output.
+    fn event(&mut self, ev: Event) -> bool {
+        // Between two decisions: the only place the policy is swapped.
+        self.apply_reload();
+        match ev {
+            Event::Eof => return false,
+            Event::Wake => {}
+            Event::Line { incoming, received, cost, reply } => {
+                self.handle(incoming, received, reply.as_ref());
+                self.budget.release(cost);
+            }
+        }
+        true
+    }
+
+    /// [`Session::run`] for a session the reader thread may also decide on
+    /// ([`Session::answer_now`]): `queued` counts the events sent and not yet handled.
+    pub fn run_shared(this: Arc<Mutex<Session>>, rx: Receiver<Event>, queued: Arc<AtomicUsize>) {
+        while let Ok(ev) = rx.recv() {
+            let counted = matches!(ev, Event::Line { .. });
+            let go_on = this.lock().unwrap_or_else(|e| e.into_inner()).event(ev);
+            if counted {
+                queued.fetch_sub(1, Ordering::SeqCst);
+            }
+            if !go_on {
+                break;
             }
         }
     }
@@ -158,21 +182,47 @@ impl Session {
     }
 
     fn decide(&mut self, r: &IncomingCall, call: &Call, batch: &[BatchItem]) -> (Resolution, Effects) {
-        let id = &r.id;
         if self.state.hard_stop {
             return (Resolution::batch_stopped(), Effects::default());
         }
-        let mut d = self.policy_decide(call);
-        self.doom_loop(call, &mut d);
+        let (d, doom) = self.chain(r);
+        self.state.doom_last = Some(doom.0);
+        self.state.doom_count = doom.1;
+        match d.decision {
+            Verdict::Allow | Verdict::Deny => (Resolution::from_policy(d), Effects::default()),
+            Verdict::Ask => self.ask(&r.id, call, d, batch),
+        }
+    }
+
+    /// The chain's decision on a call, with the doom-loop counter it would leave (not yet
+    /// stored: a call handed on to the deciding thread is counted there).
+    fn chain(&self, r: &IncomingCall) -> (Decision, (u64, u32)) {
+        let mut d = self.policy_decide(&r.call);
+        let doom = self.doom_loop(&r.call, &mut d);
         if r.agent_asks && d.decision == Verdict::Allow {
             // The agent's own settings ask about this call: gate is never looser than they are.
             d.decision = Verdict::Ask;
             d.reason = format!("the agent's own permission settings ask about it (gate: {})", d.reason);
         }
-        match d.decision {
-            Verdict::Allow | Verdict::Deny => (Resolution::from_policy(d), Effects::default()),
-            Verdict::Ask => self.ask(id, call, d, batch),
+        (d, doom)
+    }
+
+    /// Decide and answer a call at once if no person is needed; false (nothing changed) when it
+    /// must wait for the deciding thread. Called by the reader thread when nothing is queued
+    /// before the call, so answers stay in arrival order.
+    pub fn answer_now(&mut self, r: &IncomingCall, received: Instant, reply: Option<&ReplyTo>) -> bool {
+        self.apply_reload();
+        if self.state.hard_stop {
+            return false;
         }
+        let (d, doom) = self.chain(r);
+        if d.decision == Verdict::Ask {
+            return false;
+        }
+        self.state.doom_last = Some(doom.0);
+        self.state.doom_count = doom.1;
+        self.answer(&r.id, &r.call, true, Resolution::from_policy(d), received, Effects::default(), reply);
+        true
     }
 
     fn policy_decide(&self, call: &Call) -> Decision {
@@ -185,19 +235,13 @@ impl Session {
 
     /// The same tool with the same arguments `threshold` times in a row is decided as the
     /// permission `doom_loop` (SPEC 3.7). It only ever makes a decision stricter.
-    fn doom_loop(&mut self, call: &Call, d: &mut Decision) {
+    fn doom_loop(&self, call: &Call, d: &mut Decision) -> (u64, u32) {
         let mut h = DefaultHasher::new();
         call.tool.hash(&mut h);
         call.arguments.to_string().hash(&mut h);
         let key = h.finish();
-        if self.state.doom_last == Some(key) {
-            self.state.doom_count = self.state.doom_count.saturating_add(1);
-        } else {
-            self.state.doom_last = Some(key);
-            self.state.doom_count = 1;
-        }
+        let n = if self.state.doom_last == Some(key) { self.state.doom_count.saturating_add(1) } else { 1 };
         let dl = self.policy.doom_loop();
-        let n = self.state.doom_count;
         if dl.threshold > 0 && n >= dl.threshold && dl.action != Verdict::Allow && d.decision != Verdict::Deny {
             *d = Decision {
                 decision: dl.action,
@@ -207,6 +251,7 @@ impl Session {
                 parts: d.parts.take(),
             };
         }
+        (key, n)
     }
 
     fn ask(&mut self, id: &CallId, call: &Call, d: Decision, batch: &[BatchItem]) -> (Resolution, Effects) {
