@@ -118,6 +118,10 @@ pub enum AgentTx {
     Direct(Arc<Mutex<Option<DirectLines>>>),
 }
 
+/// The agent's side of the pipe is gone (or busy, for [`AgentTx::try_send`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gone;
+
 /// The agent's stdin written in place (see [`AgentTx::Direct`]).
 pub struct DirectLines(Lines<Box<dyn Write + Send>>);
 
@@ -128,9 +132,9 @@ impl AgentTx {
     }
 
     /// Send one message; an error means the agent's side is gone.
-    pub fn send(&self, msg: ToAgent) -> Result<(), ()> {
+    pub fn send(&self, msg: ToAgent) -> Result<(), Gone> {
         match self {
-            AgentTx::Channel(tx) => tx.send(msg).map_err(|_| ()),
+            AgentTx::Channel(tx) => tx.send(msg).map_err(|_| Gone),
             AgentTx::Direct(d) => {
                 let mut g = d.lock().unwrap_or_else(|e| e.into_inner());
                 Self::write(&mut g, msg)
@@ -139,18 +143,18 @@ impl AgentTx {
     }
 
     /// As [`AgentTx::send`], but never waits (a signal handler's interrupt line).
-    pub fn try_send(&self, msg: ToAgent) -> Result<(), ()> {
+    pub fn try_send(&self, msg: ToAgent) -> Result<(), Gone> {
         match self {
-            AgentTx::Channel(tx) => tx.try_send(msg).map_err(|_| ()),
+            AgentTx::Channel(tx) => tx.try_send(msg).map_err(|_| Gone),
             AgentTx::Direct(d) => match d.try_lock() {
                 Ok(mut g) => Self::write(&mut g, msg),
-                Err(_) => Err(()),
+                Err(_) => Err(Gone),
             },
         }
     }
 
-    fn write(g: &mut Option<DirectLines>, msg: ToAgent) -> Result<(), ()> {
-        let Some(lines) = g.as_mut() else { return Err(()) };
+    fn write(g: &mut Option<DirectLines>, msg: ToAgent) -> Result<(), Gone> {
+        let Some(lines) = g.as_mut() else { return Err(Gone) };
         if lines.0.take(msg) {
             // Whole lines are flushed at once: nobody else will flush them later.
             if !lines.0.in_input_line {
