@@ -3,6 +3,8 @@
 //! directory, a plain HTTP/1.1 client for status codes, and a tungstenite WebSocket client.
 #![allow(dead_code)]
 
+pub mod cdp;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
