@@ -786,7 +786,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__run)
-            opts="-c -q -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --protocol --quiet --help"
+            opts="-c -q -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --protocol --quiet --web --web-bind-any --notify --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -822,6 +822,14 @@ _gate() {
                     ;;
                 --protocol)
                     COMPREPLY=($(compgen -W "native claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --web)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notify)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -49,11 +49,14 @@ complete -c gate -n "__fish_gate_using_subcommand run" -l prompt-timeout -d 'Den
 complete -c gate -n "__fish_gate_using_subcommand run" -l kill-grace -d 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent\'s process group' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent\'s protocol [default: detected from PROGRAM: `claude` is claude, else native]' -r -f -a "native\t'gate\'s own protocol (docs/protocol.md)'
 claude\t'Claude Code: stream-json control protocol headless, a hook on a terminal'"
+complete -c gate -n "__fish_gate_using_subcommand run" -l web -d 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)' -r
+complete -c gate -n "__fish_gate_using_subcommand run" -l notify -d 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand run" -l strict -d 'Deny every call that would prompt (for CI)'
 complete -c gate -n "__fish_gate_using_subcommand run" -l non-interactive -d 'Never prompt (automatic when there is no controlling terminal)'
 complete -c gate -n "__fish_gate_using_subcommand run" -l pty -d 'Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET'
 complete -c gate -n "__fish_gate_using_subcommand run" -s q -l quiet -d 'No one-line notice on stderr for each denied call'
+complete -c gate -n "__fish_gate_using_subcommand run" -l web-bind-any -d 'Let --web listen on an address other than loopback (anyone who can reach it and has the token can approve)'
 complete -c gate -n "__fish_gate_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gate -n "__fish_gate_using_subcommand check" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand check" -l mode -d 'Override the policy\'s mode' -r -f -a "default\t''

@@ -231,6 +231,18 @@ pub struct RunArgs {
     /// No one-line notice on stderr for each denied call
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a
+    /// random port]; the URL, with its token, goes to stderr (docs/web.md)
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub web: Option<String>,
+    /// Let --web listen on an address other than loopback (anyone who can reach it and has the
+    /// token can approve)
+    #[arg(long, requires = "web")]
+    pub web_bind_any: bool,
+    /// Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and
+    /// $GATE_URL (with --web) in its environment
+    #[arg(long, value_name = "CMD")]
+    pub notify: Option<String>,
     /// The agent and its arguments
     #[arg(required = true, last = true, value_name = "PROGRAM")]
     pub program: Vec<std::ffi::OsString>,

@@ -51,6 +51,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         pty: false,
         protocol: Some(crate::cli::ProtocolArg::Native),
         quiet: true,
+        web: None,
+        web_bind_any: false,
+        notify: None,
         program: vec![exe.into_os_string(), "__demo-agent".into()],
     };
     let interactive = !args.non_interactive && crate::approve::tty::TermPrompt::open(None).is_ok();

@@ -18,6 +18,7 @@ pub mod present;
 pub mod term;
 pub mod tty;
 pub mod view;
+pub mod web;
 
 pub use view::{FileNow, Shape};
 
@@ -87,6 +88,9 @@ pub enum ApproveError {
     AgentGone,
     #[error("the terminal prompt failed: {0}")]
     Terminal(String),
+    /// Someone else answered first (the web page): the prompt was withdrawn.
+    #[error("the prompt was withdrawn: the call was answered elsewhere")]
+    Withdrawn,
 }
 
 /// Whatever answers a call the policy says to ask about.
@@ -107,6 +111,7 @@ pub struct Cancel {
     agent_gone: AtomicBool,
     prompt_open: AtomicBool,
     interrupted: AtomicBool,
+    withdrawn: AtomicBool,
 }
 
 impl Cancel {
@@ -122,6 +127,7 @@ impl Cancel {
     /// Called by the supervisor around [`Approver::ask`].
     pub fn set_prompt_open(&self, open: bool) {
         self.interrupted.store(false, Ordering::SeqCst);
+        self.withdrawn.store(false, Ordering::SeqCst);
         self.prompt_open.store(open, Ordering::SeqCst);
     }
 
@@ -139,6 +145,17 @@ impl Cancel {
     /// Has Ctrl-C been pressed at the open prompt?
     pub fn interrupted(&self) -> bool {
         self.interrupted.load(Ordering::SeqCst)
+    }
+
+    /// The open call was answered elsewhere (the web page): the terminal prompt must give up
+    /// at once, answering nothing ([`ApproveError::Withdrawn`]). Cleared with the prompt.
+    pub fn withdraw(&self) {
+        self.withdrawn.store(true, Ordering::SeqCst);
+    }
+
+    /// Was the open prompt withdrawn?
+    pub fn withdrawn(&self) -> bool {
+        self.withdrawn.load(Ordering::SeqCst)
     }
 }
 
@@ -198,21 +215,34 @@ pub fn why(d: &Decision) -> String {
     }
 }
 
-/// Pick the approver for `gate run`: the flags first, then a terminal if there is one.
-pub fn choose(args: &RunArgs) -> Box<dyn Approver> {
-    if args.approve_all {
-        return Box::new(ApproveAll);
+/// Pick the approver for `gate run`: the flags first, then the web page (`--web`, racing the
+/// terminal prompt when there is one), then a terminal if there is one. Fails when the web
+/// page cannot be served.
+pub fn choose(args: &RunArgs) -> anyhow::Result<Box<dyn Approver>> {
+    let settled_by = if args.approve_all {
+        Some("--approve-all")
+    } else if args.strict {
+        Some("--strict")
+    } else {
+        None
+    };
+    if let Some(flag) = settled_by {
+        if args.web.is_some() {
+            eprintln!("gate: --web is not used: {flag} settles every call that would prompt");
+        }
+        return Ok(if args.approve_all { Box::new(ApproveAll) } else { Box::new(Strict) });
     }
-    if args.strict {
-        return Box::new(Strict);
+    let timeout = args.prompt_timeout.map(std::time::Duration::from_secs);
+    // --non-interactive keeps the terminal out; with --web the page still answers.
+    let term = if args.non_interactive { None } else { tty::TermPrompt::open(timeout).ok() };
+    if args.web.is_some() {
+        return Ok(Box::new(web::WebApprover::start(args, term)?));
     }
-    if args.non_interactive {
-        return Box::new(NonInteractive { requested: true });
-    }
-    match tty::TermPrompt::open(args.prompt_timeout.map(std::time::Duration::from_secs)) {
-        Ok(p) => Box::new(p),
-        Err(_) => Box::new(NonInteractive { requested: false }),
-    }
+    Ok(match (term, &args.notify) {
+        (Some(p), Some(cmd)) => Box::new(web::Notifying { inner: Box::new(p), cmd: cmd.clone() }),
+        (Some(p), None) => Box::new(p),
+        (None, _) => Box::new(NonInteractive { requested: args.non_interactive }),
+    })
 }
 
 /// Where "approve always" is persisted (SPEC 3.6). `call` is the call the person saw.

@@ -72,18 +72,48 @@ fn style(st: St) -> Style {
     }
 }
 
-/// Text laid out for a terminal: lines wrapped to a width, spans coloured or not.
+impl St {
+    /// The name of the style for the web page (a CSS class).
+    fn name(self) -> &'static str {
+        match self {
+            St::Plain => "plain",
+            St::Dim => "dim",
+            St::Bold => "bold",
+            St::Title => "title",
+            St::Add => "add",
+            St::Del => "del",
+            St::Hunk => "hunk",
+            St::Good => "good",
+            St::Warn => "warn",
+            St::Bad => "bad",
+            St::Key => "key",
+            St::Pattern => "bold",
+        }
+    }
+}
+
+/// One logical line as styled pieces: `(style name, text)`, for the web page.
+pub type SpanLine = Vec<(&'static str, String)>;
+
+/// Text laid out for a terminal: lines wrapped to a width, spans coloured or not. Or, when
+/// `spans` is set, the same lines kept as styled pieces, unwrapped (the web page lays them out).
 struct Out {
     width: usize,
     color: bool,
     buf: String,
+    spans: Option<Vec<SpanLine>>,
 }
 
 impl Out {
     fn new(width: usize, color: bool) -> Out {
         // One column less than the terminal: a line that fills it exactly makes some
         // terminals wrap before the newline.
-        Out { width: width.max(MIN_WIDTH) - 1, color, buf: String::new() }
+        Out { width: width.max(MIN_WIDTH) - 1, color, buf: String::new(), spans: None }
+    }
+
+    /// Lines kept as styled pieces ([`SpanLine`]), for the web page.
+    fn spans() -> Out {
+        Out { width: usize::MAX / 2, color: false, buf: String::new(), spans: Some(Vec::new()) }
     }
 
     fn paint(&self, st: St, s: &str) -> String {
@@ -106,6 +136,18 @@ impl Out {
     /// marker stays on every piece of it). A [`St::Pattern`] span is not broken at all when it
     /// fits on a line of its own, and otherwise only at its own spaces.
     fn wrapped(&mut self, spans: &[(St, &str)], cont: &[(St, &str)]) {
+        if let Some(lines) = &mut self.spans {
+            let mut line: SpanLine = Vec::new();
+            for (st, t) in spans {
+                match line.last_mut() {
+                    _ if t.is_empty() => {}
+                    Some((name, text)) if *name == st.name() => text.push_str(t),
+                    _ => line.push((st.name(), t.to_string())),
+                }
+            }
+            lines.push(line);
+            return;
+        }
         let cont_width: usize = cont.iter().map(|(_, t)| console::measure_text_width(t)).sum();
         let cont: Vec<(char, St, usize)> = chars_of(cont);
         let chars = chars_of(spans);
@@ -174,7 +216,10 @@ impl Out {
     }
 
     fn blank(&mut self) {
-        self.buf.push('\n');
+        match &mut self.spans {
+            Some(lines) => lines.push(Vec::new()),
+            None => self.buf.push('\n'),
+        }
     }
 }
 
@@ -349,9 +394,35 @@ pub fn render(info: &PromptInfo, now: &FileNow, width: usize, color: bool) -> St
     o.buf
 }
 
+/// What the web page shows for one call: the lines of [`render`], as styled pieces, uncut
+/// (the page scrolls; there is no `v`), the tool's heading line first.
+pub fn web_lines(info: &PromptInfo, now: &FileNow) -> Vec<SpanLine> {
+    let mut o = Out::spans();
+    let tool = sanitize(&info.call.tool);
+    let id = sanitize(info.id);
+    o.line(
+        &[
+            (St::Title, "gate: "),
+            (St::Bold, &tool),
+            (St::Title, " needs your approval"),
+            (St::Dim, &format!(" (request {id})")),
+        ],
+        2,
+    );
+    match info.shape {
+        Shape::Shell { command, extra } => shell(&mut o, info, command, extra.as_ref()),
+        Shape::Edit(e) => edit(&mut o, info, e, now, true),
+        Shape::Other => json_args(&mut o, &info.call.arguments, None),
+    }
+    why(&mut o, info);
+    batch(&mut o, info);
+    store(&mut o, info);
+    o.spans.unwrap_or_default()
+}
+
 /// Everything, uncut and uncoloured, for `v` (the pager).
 pub fn full_text(info: &PromptInfo, now: &FileNow) -> String {
-    let mut o = Out { width: usize::MAX / 2, color: false, buf: String::new() };
+    let mut o = Out { width: usize::MAX / 2, color: false, buf: String::new(), spans: None };
     o.plain(&format!("gate: {} (request {})", sanitize(&info.call.tool), sanitize(info.id)), 0);
     match info.shape {
         Shape::Shell { command, extra } => shell(&mut o, info, command, extra.as_ref()),
@@ -649,15 +720,29 @@ fn batch(o: &mut Out, info: &PromptInfo) {
 }
 
 fn store(o: &mut Out, info: &PromptInfo) {
+    let web = o.spans.is_some();
+    let (both, a) = if web { ("  session/always", "always") } else { ("  [s]/[a]", "[a]") };
     if info.suggested.is_empty() {
         o.line(
-            &[(St::Plain, "  [s]/[a]: "), (St::Dim, "nothing can be stored for this call; they approve it once")],
+            &[
+                (St::Plain, &format!("{both}: ")),
+                (St::Dim, "nothing can be stored for this call; they approve it once"),
+            ],
             4,
         );
         return;
     }
-    o.buf.push_str(&stored_note("  [s]/[a] would store: ", info.suggested, o.width + 1, o.color));
-    let mut note = String::from("    [a] keeps them in .gate/approvals.yaml; an ask or deny rule still wins");
+    let pats: Vec<String> = info.suggested.iter().map(|p| sanitize(p)).collect();
+    let lead = format!("{both} would store: ");
+    let mut spans: Vec<(St, &str)> = vec![(St::Plain, &lead)];
+    for (i, p) in pats.iter().enumerate() {
+        if i > 0 {
+            spans.push((St::Plain, ", "));
+        }
+        spans.push((St::Pattern, p));
+    }
+    o.line(&spans, 4);
+    let mut note = format!("    {a} keeps them in .gate/approvals.yaml; an ask or deny rule still wins");
     if info.decision.layer == Layer::AskRule {
         note = String::from("    an ask rule matches this call: it will still be asked every time");
     }

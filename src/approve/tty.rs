@@ -44,6 +44,8 @@ enum Got {
     Keys(Vec<Key>),
     Interrupted,
     TimedOut,
+    /// Answered elsewhere (the web page) first.
+    Withdrawn,
 }
 
 impl TermPrompt {
@@ -86,6 +88,9 @@ impl TermPrompt {
             }
             if cancel.interrupted() {
                 return Ok(Got::Interrupted);
+            }
+            if cancel.withdrawn() {
+                return Ok(Got::Withdrawn);
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(Got::TimedOut);
@@ -167,6 +172,11 @@ impl TermPrompt {
         })
     }
 
+    fn withdrawn(&self) -> Result<Reply, ApproveError> {
+        self.say("\n  answered in the web page first; this prompt is withdrawn\n")?;
+        Err(ApproveError::Withdrawn)
+    }
+
     fn timed_out(&self) -> Result<Reply, ApproveError> {
         let secs = self.timeout.map(|t| t.as_secs()).unwrap_or(0);
         self.tell(&format!("\n  nobody answered within {secs} s: rejected."))?;
@@ -192,6 +202,7 @@ impl TermPrompt {
                 Got::Keys(k) => k,
                 Got::Interrupted => return self.interrupted(),
                 Got::TimedOut => return self.timed_out(),
+                Got::Withdrawn => return self.withdrawn(),
             };
             let key = match got.as_slice() {
                 [k] => k.clone(),
@@ -234,6 +245,7 @@ impl TermPrompt {
                             Ok(Reply::user(Answer::RejectSoft { feedback }))
                         }
                         Err(Got::Interrupted) => self.interrupted(),
+                        Err(Got::Withdrawn) => self.withdrawn(),
                         Err(_) => {
                             // Rejected already; nobody finished the feedback in time.
                             self.tell("  rejected (no feedback in time)")?;

@@ -163,7 +163,13 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
             }
         },
     };
-    let mut approver = approve::choose(args);
+    let mut approver = match approve::choose(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("gate: {e:#}");
+            return Ok(2);
+        }
+    };
     if let Some(wrap) = hooks.wrap_approver {
         approver = wrap(approver);
     }
