@@ -50,6 +50,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         kill_grace: 5,
         pty: false,
         protocol: Some(crate::cli::ProtocolArg::Native),
+        prompt: None,
         quiet: true,
         program: vec![exe.into_os_string(), "__demo-agent".into()],
     };

@@ -87,6 +87,9 @@ pub enum ApproveError {
     AgentGone,
     #[error("the terminal prompt failed: {0}")]
     Terminal(String),
+    /// A proxy's client (the editor) could not be asked, or its answer could not be read.
+    #[error("{0}")]
+    Client(String),
 }
 
 /// Whatever answers a call the policy says to ask about.
