@@ -144,6 +144,12 @@ fn opencode_permission(cwd: &std::path::Path) -> Env {
             }
         }
     }
+    // opencode's built-in defaults allow `*` and then name some tools: name them all too.
+    for k in OPENCODE_TOOLS {
+        if !keys.iter().any(|x| x == k) {
+            keys.push(k.to_string());
+        }
+    }
     let mut perm = serde_json::Map::new();
     perm.insert("*".into(), Value::String("ask".into()));
     for k in keys {
@@ -151,6 +157,26 @@ fn opencode_permission(cwd: &std::path::Path) -> Env {
     }
     vec![("OPENCODE_PERMISSION".into(), Value::Object(perm).to_string().into())]
 }
+
+/// opencode 1.18's permission keys (its tools and checks).
+const OPENCODE_TOOLS: &[&str] = &[
+    "bash",
+    "edit",
+    "write",
+    "patch",
+    "read",
+    "list",
+    "glob",
+    "grep",
+    "webfetch",
+    "websearch",
+    "codesearch",
+    "task",
+    "skill",
+    "lsp",
+    "external_directory",
+    "doom_loop",
+];
 
 /// JSON with `//` and `/* */` comments and trailing commas (opencode.jsonc) made plain JSON.
 fn strip_jsonc(s: &str) -> String {
