@@ -289,3 +289,126 @@ fn codex_acp_env_write_is_denied() {
 fn codex_acp_ask_goes_to_the_editor_and_always_is_gates() {
     ask_goes_to_the_editor("codex-acp");
 }
+
+/// In proxy mode the editor receives every message the agent sent except those gate answered
+/// itself, byte for byte (the agent's own output is recorded by `tee` between it and gate).
+#[test]
+fn gemini_proxy_passes_every_other_message_byte_for_byte() {
+    let Ok(a) = agents::agent("gemini") else { return };
+    let sb = setup();
+    let mock = mock_for("gemini", vec![shell("gemini", "rm -rf x"), shell("gemini", "mkdir newdir")]);
+    let raw = sb.root.path().join("agent-out.jsonl");
+    let mut cmd = Command::new(GATE);
+    a.env(&sb, Some(&mock.url())).set("GATE_TEE", &raw).apply(&mut cmd);
+    cmd.current_dir(&sb.work).args(["run", "-c", "host.yaml", "--protocol", "acp", "--kill-grace", "2", "--"]);
+    cmd.args(["sh", "-c", "\"$0\" \"$@\" | tee \"$GATE_TEE\""]).arg(&a.bin).arg("--acp");
+    let mut e = acp::Acp::start(cmd, T);
+    e.initialize();
+    let sid = e.new_session(&sb.work);
+    e.prompt(&sid, "do the steps", &mut |req| acp::answer_permission(req, "allow_once"));
+    e.rpc.p.finish(Duration::from_secs(10));
+    let t = e.rpc.p.transcript();
+    let got: Vec<String> = {
+        let mut v: Vec<String> = t.lines().filter_map(|l| l.split_once("] << ").map(|x| x.1.to_string())).collect();
+        v.sort();
+        v
+    };
+    let text = std::fs::read_to_string(&raw).unwrap();
+    let mut want: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !(l.contains("\"session/request_permission\"") && l.contains("rm -rf x")))
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    want.sort();
+    assert!(sb.work.join("x").exists(), "{t}");
+    assert!(sb.work.join("newdir").exists(), "the asked mkdir did not run\n{t}");
+    assert!(text.contains("rm -rf x"), "{t}");
+    assert_eq!(got, want, "\n{t}");
+}
+
+/// gate as the client (`--prompt`): the agent's text on stdout, each tool call with its status
+/// and gate's verdict on stderr, exit 0 after end_turn.
+#[test]
+fn gemini_client_mode_runs_the_prompt() {
+    let Ok(a) = agents::agent("gemini") else { return };
+    let sb = setup();
+    let mock = mock_for("gemini", vec![shell("gemini", "rm -rf x"), shell("gemini", "touch made.txt")]);
+    let cmd = gate(&a, &sb, &mock, &["--prompt", "do the steps"]);
+    let f = agents::run(cmd, T);
+    let ctx = format!("{}\n--- mock\n{}", f.transcript(), mock.summary());
+    assert!(f.status.success(), "{ctx}");
+    assert!(f.stdout.contains("done."), "{ctx}");
+    assert!(sb.work.join("x/keep.txt").exists(), "{ctx}");
+    assert!(sb.work.join("made.txt").exists(), "{ctx}");
+    assert!(f.stderr.contains("gate: denied Bash: rm -rf x"), "{ctx}");
+    assert!(f.stderr.contains("touch made.txt [execute] completed, gate: allowed"), "{ctx}");
+}
+
+/// A scripted ACP agent: answers initialize and session/new, then on the prompt sends a
+/// malformed line, an unknown request and a permission request for `rm -rf x`, records gate's
+/// answers, and dies mid-turn with status 3.
+const FAULTY_AGENT: &str = r#"
+read l; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}'
+read l; echo '{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}'
+read l
+echo '{"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":'
+echo '{"jsonrpc":"2.0","id":9,"method":"x/unknown","params":{}}'
+echo '{"jsonrpc":"2.0","id":"u-10","method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t","kind":"execute","rawInput":{"command":"rm -rf x"}},"options":[{"optionId":"always","kind":"allow_always"},{"optionId":"yes","kind":"allow_once"},{"optionId":"no","kind":"reject_once"}]}}'
+read a; echo "$a" >> answers.txt
+read b; echo "$b" >> answers.txt
+exit 3
+"#;
+
+#[test]
+fn client_mode_faults_get_clear_messages_and_nothing_is_approved() {
+    let sb = setup();
+    let mut cmd = Command::new(GATE);
+    cmd.current_dir(&sb.work);
+    cmd.args(["run", "-c", "host.yaml", "--protocol", "acp", "--prompt", "go", "--kill-grace", "2", "--"]);
+    cmd.args(["sh", "-c", FAULTY_AGENT]);
+    let f = agents::run(cmd, Duration::from_secs(30));
+    let ctx = f.transcript();
+    let answers = std::fs::read_to_string(sb.work.join("answers.txt")).unwrap_or_default();
+    assert_eq!(f.status.code(), Some(3), "{ctx}\n{answers}");
+    assert!(f.stderr.contains("looks like a protocol message but is not valid JSON"), "{ctx}");
+    assert!(f.stderr.contains("x/unknown"), "{ctx}");
+    assert!(f.stderr.contains("the agent exited before its turn ended"), "{ctx}");
+    let lines: Vec<Value> = answers.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert_eq!(lines.len(), 2, "{answers}");
+    let unknown = lines.iter().find(|l| l["id"] == 9).expect("an answer to the unknown request");
+    assert!(unknown["error"]["message"].as_str().unwrap().contains("x/unknown"), "{answers}");
+    let perm = lines.iter().find(|l| l["id"] == "u-10").expect("an answer to the permission request");
+    assert_eq!(perm["result"]["outcome"]["optionId"], "no", "{answers}");
+    assert!(!answers.contains("\"yes\"") && !answers.contains("\"always\""), "{answers}");
+}
+
+/// Proxy mode: a malformed line and an unknown request reach the editor unchanged with a
+/// warning; the permission request is denied by gate (never forwarded as approved).
+#[test]
+fn proxy_faults_pass_with_a_warning_and_nothing_is_approved() {
+    let sb = setup();
+    let mut cmd = Command::new(GATE);
+    cmd.current_dir(&sb.work);
+    cmd.args(["run", "-c", "host.yaml", "--protocol", "acp", "--kill-grace", "2", "--"]);
+    cmd.args(["sh", "-c", FAULTY_AGENT]);
+    let mut e = acp::Acp::start(cmd, Duration::from_secs(30));
+    e.initialize();
+    let sid = e.new_session(&sb.work);
+    e.rpc.p.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": {"sessionId": sid, "prompt": []}}),
+    );
+    // The editor answers what reaches it with an error; the agent then dies mid-turn.
+    while let Some(m) = e.rpc.p.recv() {
+        if m.get("method").is_some() && m.get("id").is_some() {
+            e.rpc.p.send(&json!({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "editor: no"}}));
+        }
+    }
+    e.rpc.p.finish(Duration::from_secs(5));
+    let t = e.rpc.p.transcript();
+    let answers = std::fs::read_to_string(sb.work.join("answers.txt")).unwrap_or_default();
+    assert!(t.contains("<? {\"jsonrpc\":\"2.0\",\"id\":8"), "the malformed line was not passed on\n{t}");
+    assert!(t.contains("gate: the agent sent a request gate does not decide (x/unknown)"), "{t}");
+    assert!(answers.contains("\"optionId\":\"no\""), "{answers}\n{t}");
+    assert!(!answers.contains("\"yes\"") && !answers.contains("\"always\""), "{answers}");
+}
