@@ -47,8 +47,11 @@ complete -c gate -n "__fish_gate_using_subcommand run" -l audit -d 'Append one J
 complete -c gate -n "__fish_gate_using_subcommand run" -l max-line -d 'Longest protocol line accepted from the agent, in bytes' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l prompt-timeout -d 'Deny a prompt nobody answers within SECS seconds' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l kill-grace -d 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent\'s process group' -r
-complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent\'s protocol [default: detected from PROGRAM: `claude` is claude, else native]' -r -f -a "native\t'gate\'s own protocol (docs/protocol.md)'
-claude\t'Claude Code: stream-json control protocol headless, a hook on a terminal'"
+complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent\'s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; else native]' -r -f -a "native\t'gate\'s own protocol (docs/protocol.md)'
+claude\t'Claude Code: stream-json control protocol headless, a hook on a terminal'
+acp\t'Agent Client Protocol: opencode acp, gemini --acp, claude-code-acp, codex-acp'
+codex\t'codex app-server'"
+complete -c gate -n "__fish_gate_using_subcommand run" -l prompt -d 'Be the agent\'s client (acp, codex): start a session and send TEXT; later stdin lines are further prompts' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l web -d 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l notify -d 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'

@@ -225,9 +225,15 @@ pub struct RunArgs {
     /// Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET
     #[arg(long)]
     pub pty: bool,
-    /// The agent's protocol [default: detected from PROGRAM: `claude` is claude, else native]
+    /// The agent's protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`,
+    /// `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; else
+    /// native]
     #[arg(long, value_enum, value_name = "PROTOCOL")]
     pub protocol: Option<ProtocolArg>,
+    /// Be the agent's client (acp, codex): start a session and send TEXT; later stdin lines are
+    /// further prompts
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
     /// No one-line notice on stderr for each denied call
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -255,6 +261,10 @@ pub enum ProtocolArg {
     Native,
     /// Claude Code: stream-json control protocol headless, a hook on a terminal
     Claude,
+    /// Agent Client Protocol: opencode acp, gemini --acp, claude-code-acp, codex-acp
+    Acp,
+    /// codex app-server
+    Codex,
 }
 
 impl From<ProtocolArg> for crate::protocol::Protocol {
@@ -262,6 +272,8 @@ impl From<ProtocolArg> for crate::protocol::Protocol {
         match p {
             ProtocolArg::Native => crate::protocol::Protocol::Native,
             ProtocolArg::Claude => crate::protocol::Protocol::Claude,
+            ProtocolArg::Acp => crate::protocol::Protocol::Acp,
+            ProtocolArg::Codex => crate::protocol::Protocol::Codex,
         }
     }
 }

@@ -50,6 +50,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         kill_grace: 5,
         pty: false,
         protocol: Some(crate::cli::ProtocolArg::Native),
+        prompt: None,
         quiet: true,
         web: None,
         web_bind_any: false,

@@ -91,6 +91,9 @@ pub enum ApproveError {
     /// Someone else answered first (the web page): the prompt was withdrawn.
     #[error("the prompt was withdrawn: the call was answered elsewhere")]
     Withdrawn,
+    /// A proxy's client (the editor) could not be asked, or its answer could not be read.
+    #[error("{0}")]
+    Client(String),
 }
 
 /// Whatever answers a call the policy says to ask about.

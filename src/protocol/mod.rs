@@ -12,7 +12,10 @@
 //! wire format itself needs (ids gate must echo): adapters translate, and they must be safe on
 //! hostile bytes (no panics, no unbounded work beyond the line itself).
 
+pub mod acp;
 pub mod claude;
+pub mod client;
+pub mod codex;
 pub mod native;
 pub mod strict;
 
@@ -343,13 +346,25 @@ pub fn denial_notice(call: &Call, r: &Resolution) -> String {
 pub enum Protocol {
     Native,
     Claude,
+    /// The Agent Client Protocol (opencode, Gemini CLI, claude-code-acp, codex-acp).
+    Acp,
+    /// `codex app-server`.
+    Codex,
 }
 
 impl Protocol {
     /// The protocol of an agent started as `program args`, when not given: `claude` is Claude
-    /// Code; anything else speaks gate's native protocol.
-    pub fn detect(program: &std::ffi::OsStr, _args: &[std::ffi::OsString]) -> Protocol {
+    /// Code; `opencode acp`, `gemini --acp`, `claude-code-acp` and `codex-acp` speak ACP;
+    /// `codex app-server` (and `codex exec`, run as its client) Codex's; anything else speaks
+    /// gate's native protocol.
+    pub fn detect(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> Protocol {
         let name = std::path::Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if acp::is_acp(program, args) {
+            return Protocol::Acp;
+        }
+        if codex::is_app_server(program, args) || codex::exec_to_app_server(program, args).is_some() {
+            return Protocol::Codex;
+        }
         match name {
             "claude" => Protocol::Claude,
             _ => Protocol::Native,

@@ -24,7 +24,8 @@
 //! "approved" on an error path, block forever on a dead agent, or buffer without bound.
 
 pub mod audit;
-#[allow(dead_code)] // the ACP, Codex and MCP adapters are being built on it
+mod editor;
+mod middle;
 pub mod proxy;
 pub mod pty;
 pub mod reader;
@@ -220,6 +221,8 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
             };
             pty::run(prep, argv, Vec::new(), true, Box::new(crate::protocol::native::NativeEncoder))
         }
+        Protocol::Acp => middle::run_acp(prep, args),
+        Protocol::Codex => middle::run_codex(prep, args),
     }
 }
 
@@ -599,7 +602,7 @@ type OnResize = Box<dyn Fn() + Send>;
 
 /// Called on the first Ctrl-C for the agent instead of passing SIGINT on (Claude Code: an
 /// `interrupt` control request). True when it was delivered.
-type OnInterrupt = Box<dyn Fn() -> bool + Send>;
+pub(crate) type OnInterrupt = Box<dyn Fn() -> bool + Send>;
 
 fn spawn_signal_thread(
     signals: sys::SignalSet,

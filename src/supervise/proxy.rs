@@ -43,12 +43,24 @@ pub(crate) type ApproverFactory = Box<dyn FnOnce(Links) -> Box<dyn Approver>>;
 /// The two directions, for an approver that asks the client.
 pub(crate) struct Links {
     pub to_client: ReplyTo,
+    #[allow(dead_code)] // for an approver that must also tell the agent (none yet)
     pub to_agent: writer::AgentTx,
 }
 
 pub(crate) fn run(
+    prep: Prepared,
+    argv: &[std::ffi::OsString],
+    adapter: ProxyAdapter,
+    flags_settle: bool,
+) -> anyhow::Result<i32> {
+    run_env(prep, argv, Vec::new(), adapter, flags_settle)
+}
+
+/// [`run`], with `env` added to the agent's environment (opencode's `OPENCODE_PERMISSION`).
+pub(crate) fn run_env(
     mut prep: Prepared,
     argv: &[std::ffi::OsString],
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     adapter: ProxyAdapter,
     flags_settle: bool,
 ) -> anyhow::Result<i32> {
@@ -61,6 +73,7 @@ pub(crate) fn run(
     unsafe {
         cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
     }
+    cmd.envs(env);
     let mut child = match cmd
         .args(rest)
         .stdin(Stdio::piped())
