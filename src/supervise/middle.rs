@@ -3,9 +3,6 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::net::UnixStream;
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -15,8 +12,8 @@ use serde_json::Value;
 use super::editor::EditorApprover;
 use super::proxy::{self, Links, ProxyAdapter};
 use super::writer::ToAgent;
-use super::{exit_code, reap_group, spawn_signal_thread_with, spawn_waiter, sys, ExitWatch, Prepared, Wiring};
-use crate::approve::{Approver, Cancel};
+use super::{exit_code, reap_group, spawn_signal_thread_with, sys, Prepared, Wiring};
+use crate::approve::Approver;
 use crate::cli::RunArgs;
 use crate::protocol::client::{ClientHook, Driver, Out};
 use crate::protocol::{acp, codex, Decoder, Encoder};
@@ -275,34 +272,11 @@ fn run_client(
     let stdin_is_tty = sys::isatty(0);
     let stdout_is_tty = sys::isatty(1);
     let signals = sys::SignalSet::block_forwarded()?;
-    let mut cmd = Command::new(program);
-    // SAFETY: as in `run_pipes`: one async-signal-safe sigprocmask call between fork and exec.
-    unsafe {
-        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
-    }
-    cmd.envs(env);
-    let mut child = match cmd
-        .args(rest)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .process_group(0)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
-            return Ok(2);
-        }
+    let Some(super::Piped { pgid, agent_in, agent_out, cancel, exit, wake_reader }) =
+        super::spawn_piped(program, rest, &env)?
+    else {
+        return Ok(2);
     };
-    let pgid = child.id() as i32;
-    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
-        anyhow::bail!("the agent's pipes were not set up");
-    };
-    let cancel = Arc::new(Cancel::default());
-    let exit = Arc::new(ExitWatch::default());
-    let (wake_reader, wake_waiter) = UnixStream::pair()?;
-    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
 
     let (to_agent, to_agent_rx) = mpsc::sync_channel(64);
     thread::Builder::new()

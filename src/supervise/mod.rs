@@ -376,37 +376,9 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     // Before any thread exists: every thread inherits the mask, the signal thread waits.
     let signals = sys::SignalSet::block_forwarded()?;
 
-    let mut cmd = Command::new(program);
-    // SAFETY: the closure runs in the child between fork and exec, where only
-    // async-signal-safe calls are allowed: it makes one sigprocmask call (async-signal-safe)
-    // on a stack value, takes no lock and allocates nothing.
-    unsafe {
-        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
-    }
-    let mut child = match cmd
-        .args(rest)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .process_group(0)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
-            return Ok(2);
-        }
+    let Some(Piped { pgid, agent_in, agent_out, cancel, exit, wake_reader }) = spawn_piped(program, rest, &[])? else {
+        return Ok(2);
     };
-    let pgid = child.id() as i32;
-    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
-        anyhow::bail!("the agent's pipes were not set up");
-    };
-
-    let cancel = Arc::new(Cancel::default());
-    let exit = Arc::new(ExitWatch::default());
-    let (wake_reader, wake_waiter) = UnixStream::pair()?;
-
-    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
 
     // Decisions are written to the agent's stdin by the thread that makes them (no hop).
     let to_agent = writer::AgentTx::direct(agent_in);
@@ -485,10 +457,7 @@ pub(crate) fn run_served(
         }
     };
     let mut cmd = Command::new(program);
-    // SAFETY: as in `run_pipes`: one async-signal-safe sigprocmask call between fork and exec.
-    unsafe {
-        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
-    }
+    sys::SignalSet::reset_in_child(&mut cmd);
     cmd.args(rest).env("GATE_SOCKET", channel.path()).process_group(0);
     for (k, v) in env {
         cmd.env(k, v);
@@ -549,6 +518,52 @@ pub(crate) fn run_served(
         Some(s) => exit_code(s),
         None => 1,
     })
+}
+
+/// An agent started on pipes, in a process group of its own, with its waiter running.
+struct Piped {
+    pgid: i32,
+    pub agent_in: std::process::ChildStdin,
+    pub agent_out: std::process::ChildStdout,
+    pub cancel: Arc<Cancel>,
+    pub exit: Arc<ExitWatch>,
+    /// Readable once the agent exited (for the reader of its output).
+    pub wake_reader: UnixStream,
+}
+
+/// Start `program rest` with `env` added, stdin and stdout piped, stderr gate's own. `None`:
+/// it could not be started (said on stderr; gate exits 2).
+fn spawn_piped(
+    program: &std::ffi::OsStr,
+    rest: &[OsString],
+    env: &[(OsString, OsString)],
+) -> anyhow::Result<Option<Piped>> {
+    let mut cmd = Command::new(program);
+    sys::SignalSet::reset_in_child(&mut cmd);
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
+    let mut child = match cmd
+        .args(rest)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .process_group(0)
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
+            return Ok(None);
+        }
+    };
+    let pgid = child.id() as i32;
+    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
+        anyhow::bail!("the agent's pipes were not set up");
+    };
+    let cancel = Arc::new(Cancel::default());
+    let exit = Arc::new(ExitWatch::default());
+    let (wake_reader, wake_waiter) = UnixStream::pair()?;
+    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
+    Ok(Some(Piped { pgid, agent_in, agent_out, cancel, exit, wake_reader }))
 }
 
 /// The agent's exit status, once the waiter has it.

@@ -12,17 +12,14 @@
 
 use std::io::Write;
 use std::os::unix::net::UnixStream;
-use std::process::{Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use std::os::unix::process::CommandExt;
-
 use super::reader::{self, ReplyTo};
 use super::writer::{self, ToAgent};
-use super::{exit_code, reap_group, spawn_signal_thread, spawn_waiter, sys, ExitWatch, Prepared, Wiring};
-use crate::approve::{Approver, Cancel};
+use super::{exit_code, reap_group, spawn_signal_thread, sys, Prepared, Wiring};
+use crate::approve::Approver;
 use crate::protocol::{Decoder, Encoder};
 
 /// What the proxy needs from the agent's adapter.
@@ -60,7 +57,7 @@ pub(crate) fn run(
 pub(crate) fn run_env(
     mut prep: Prepared,
     argv: &[std::ffi::OsString],
-    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    _env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     adapter: ProxyAdapter,
     flags_settle: bool,
 ) -> anyhow::Result<i32> {
@@ -68,34 +65,11 @@ pub(crate) fn run_env(
         anyhow::bail!("no program to run");
     };
     let signals = sys::SignalSet::block_forwarded()?;
-    let mut cmd = Command::new(program);
-    // SAFETY: as in `run_pipes`: one async-signal-safe sigprocmask call between fork and exec.
-    unsafe {
-        cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
-    }
-    cmd.envs(env);
-    let mut child = match cmd
-        .args(rest)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .process_group(0)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("gate: cannot start {}: {e}", program.to_string_lossy());
-            return Ok(2);
-        }
+    let Some(super::Piped { pgid, agent_in, agent_out, cancel, exit, wake_reader }) =
+        super::spawn_piped(program, rest, &[])?
+    else {
+        return Ok(2);
     };
-    let pgid = child.id() as i32;
-    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
-        anyhow::bail!("the agent's pipes were not set up");
-    };
-    let cancel = Arc::new(Cancel::default());
-    let exit = Arc::new(ExitWatch::default());
-    let (wake_reader, wake_waiter) = UnixStream::pair()?;
-    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     let to_agent = writer::AgentTx::direct(agent_in);

@@ -110,6 +110,18 @@ impl SignalSet {
         }
     }
 
+    /// Make `cmd`'s child start with no signal blocked (gate blocks the forwarded ones in every
+    /// thread, and std does not reset the mask a child inherits).
+    pub fn reset_in_child(cmd: &mut std::process::Command) {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe calls are allowed: `unblock_all_in_child` makes one sigprocmask
+        // call on a stack value, takes no lock and allocates nothing.
+        unsafe {
+            cmd.pre_exec(SignalSet::unblock_all_in_child);
+        }
+    }
+
     /// Unblock every signal in the calling thread. For the agent between fork and exec (std
     /// does not reset the mask it inherits): async-signal-safe, allocation-free.
     pub fn unblock_all_in_child() -> io::Result<()> {
