@@ -94,3 +94,95 @@ fn a_tab_closed_during_an_approval_approves_nothing_and_gate_goes_on() {
     assert_denied(&out.decision("c1"), "user", "reject_hard");
     assert!(out.stderr.contains("a web page closed"), "{}", out.stderr);
 }
+
+/// The page's update time with 100 pending approvals (issue 11's benchmark). Prints the
+/// figures; asserts only that the page kept up, never a time.
+#[test]
+fn bench_page_update_time_with_100_pending() {
+    use gate::approve::web::{WebConfig, WebServer};
+    use gate::approve::{Cancel, PromptInfo, Shape};
+    use gate::policy::{Call, Decision, Layer, Verdict};
+    use std::time::Instant;
+
+    let Some(exe) = cdp::require("bench_page_update_time_with_100_pending") else { return };
+    let server =
+        WebServer::start(&WebConfig { addr: "127.0.0.1:0".parse().unwrap(), bind_any: false, url_file: false })
+            .unwrap();
+    let cancel = Cancel::default();
+    let cwd = std::env::temp_dir();
+    let post = |i: usize| {
+        let command = format!("git push origin feature-{i} && npm run build -- --target {i}");
+        let call = Call::new("bash", json!({ "command": command }));
+        let shape = Shape::Shell { command, extra: None };
+        let decision = Decision::new(
+            Verdict::Ask,
+            Layer::AskRule,
+            Some("Bash(git push *)".into()),
+            "rule `Bash(git push *)` always asks",
+        );
+        let suggested = vec!["Bash(git push *)".to_string(), "Bash(npm run build *)".to_string()];
+        let id = format!("b{i}");
+        let info = PromptInfo {
+            id: &id,
+            call: &call,
+            shape: &shape,
+            decision: &decision,
+            batch_remaining: &[],
+            suggested: &suggested,
+            cwd: &cwd,
+            cancel: &cancel,
+        };
+        server.post(&info)
+    };
+    let mut tickets: Vec<_> = (0..100).map(post).collect();
+    let mut b = Browser::start(&exe);
+    let t = Instant::now();
+    let tab = b.open(server.url());
+    b.wait_for(&tab, &cards(100));
+    let replay = t.elapsed();
+    let s = b.eval(&tab, "[window.gateStats.lastAt - window.gateStats.openAt, window.gateStats.maxMs]");
+    let (replay_render, replay_max) = (s[0].as_f64().unwrap(), s[1].as_f64().unwrap());
+    b.eval(&tab, "window.gateStats.maxMs = 0");
+
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (mut shown, mut gone, mut answered) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..20 {
+        let t = Instant::now();
+        let ticket = post(1000 + i);
+        b.wait_for(&tab, &cards(101));
+        shown.push(t.elapsed());
+        let t = Instant::now();
+        server.settle(ticket, None, "terminal");
+        b.wait_for(&tab, &cards(100));
+        gone.push(t.elapsed());
+    }
+    for k in 0..10 {
+        // Nothing moves under the mouse: the last answer's card has left the page.
+        b.wait_for(&tab, &cards(100 - k));
+        let ticket = tickets.remove(0);
+        let sel = format!("section.call[data-id='{}'] button.once", ticket.id);
+        let t = Instant::now();
+        b.click(&tab, &sel);
+        let w = server.wait(&ticket, || false, Some(t + TIMEOUT));
+        assert!(matches!(w, gate::approve::web::Waited::Answered), "{w:?}");
+        answered.push(t.elapsed());
+        server.settle(ticket, None, "page");
+    }
+    b.wait_for(&tab, &cards(90));
+    let stats = b.eval(&tab, "window.gateStats");
+    let per = stats["totalMs"].as_f64().unwrap() / stats["updates"].as_f64().unwrap().max(1.0);
+    eprintln!(
+        "BENCH web page, 100 pending: a new tab shows all 100 in {:.0} ms (page load included; {:.0} ms from the WebSocket's opening, {:.1} ms at most for one call); a new call shown in {:.1} ms, a settled call gone in {:.1} ms (median of 20, DevTools polling included); a click on \"once\" reaches gate in {:.1} ms (median of 10, with the DevTools round trips); with 100 pending the page applies one message in {:.2} ms on average, {:.2} ms at most",
+        replay.as_secs_f64() * 1e3,
+        replay_render,
+        replay_max,
+        median(&mut shown).as_secs_f64() * 1e3,
+        median(&mut gone).as_secs_f64() * 1e3,
+        median(&mut answered).as_secs_f64() * 1e3,
+        per,
+        stats["maxMs"].as_f64().unwrap(),
+    );
+}

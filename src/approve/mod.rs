@@ -202,7 +202,7 @@ impl Approver for NonInteractive {
             answer: Answer::RejectSoft { feedback: None },
             by: By::NonInteractive,
             reason: Some(format!(
-                "it needs approval ({}), but {situation}; pass --approve-all to approve such calls, or --strict to deny them",
+                "it needs approval ({}), but {situation}; pass --web to approve in a browser, --approve-all to approve such calls, or --strict to deny them",
                 why(info.decision)
             )),
         })

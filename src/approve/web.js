@@ -8,7 +8,7 @@
   const port = document.querySelector('meta[name="gate-ws-port"]').content;
   const calls = new Map();
   // For the benchmark and the tests: how long the page takes to apply one message.
-  const stats = { updates: 0, lastMs: 0, maxMs: 0, totalMs: 0 };
+  const stats = { updates: 0, lastMs: 0, maxMs: 0, totalMs: 0, openAt: 0, lastAt: 0 };
   window.gateStats = stats;
   let ws = null;
   let retry = 500;
@@ -146,6 +146,7 @@
     ws = new WebSocket(url);
     ws.onopen = () => {
       retry = 500;
+      stats.openAt = performance.now();
       setStatus("connected", true);
       banner("");
       // gate replays every pending call to a new connection.
@@ -167,6 +168,7 @@
       stats.lastMs = dt;
       stats.totalMs += dt;
       stats.maxMs = Math.max(stats.maxMs, dt);
+      stats.lastAt = performance.now();
     };
     ws.onclose = () => {
       setStatus("not connected to gate (it may have exited); retrying", false);

@@ -635,12 +635,6 @@ fn ws_loop(
                 Err(e) => return Err(format!("cannot write to it: {e}")),
             }
         }
-        let backlog = match ws.flush() {
-            Ok(()) => false,
-            Err(e) if would_block(&e) => true,
-            Err(tungstenite::Error::ConnectionClosed) => return Ok(()),
-            Err(e) => return Err(format!("cannot write to it: {e}")),
-        };
         // In: every message that has arrived.
         loop {
             match ws.read() {
@@ -668,6 +662,13 @@ fn ws_loop(
                 Err(e) => return Err(e.to_string()),
             }
         }
+        // Out again: the answers to what came in (errors), and whatever is still queued.
+        let backlog = match ws.flush() {
+            Ok(()) => false,
+            Err(e) if would_block(&e) => true,
+            Err(tungstenite::Error::ConnectionClosed) => return Ok(()),
+            Err(e) => return Err(format!("cannot write to it: {e}")),
+        };
         let timeout = if backlog { 10 } else { 1000 };
         let ready = sys::poll_readable(&[ws.get_ref().as_raw_fd(), wake.as_raw_fd()], timeout)
             .map_err(|e| format!("cannot wait for it: {e}"))?;

@@ -157,7 +157,7 @@ impl Browser {
                 return;
             }
             assert!(Instant::now() < deadline, "never true in the page: {expr}");
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 
