@@ -122,8 +122,10 @@ fn bench_page_update_time_with_100_pending() {
         );
         let suggested = vec!["Bash(git push *)".to_string(), "Bash(npm run build *)".to_string()];
         let id = format!("b{i}");
+        let call_id = gate::protocol::CallId::plain(serde_json::json!(id));
         let info = PromptInfo {
             id: &id,
+            call_id: &call_id,
             call: &call,
             shape: &shape,
             decision: &decision,
