@@ -57,7 +57,7 @@ pub(crate) fn run(
 pub(crate) fn run_env(
     mut prep: Prepared,
     argv: &[std::ffi::OsString],
-    _env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     adapter: ProxyAdapter,
     flags_settle: bool,
 ) -> anyhow::Result<i32> {
@@ -66,7 +66,7 @@ pub(crate) fn run_env(
     };
     let signals = sys::SignalSet::block_forwarded()?;
     let Some(super::Piped { pgid, agent_in, agent_out, cancel, exit, wake_reader }) =
-        super::spawn_piped(program, rest, &[])?
+        super::spawn_piped(program, rest, &env)?
     else {
         return Ok(2);
     };
