@@ -112,7 +112,7 @@ sys.stderr.write("%f\n"%((time.perf_counter()-t)/n))
         drop(stdin);
         let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        err.lines().filter_map(|l| l.trim().parse::<f64>().ok()).last().unwrap_or_else(|| panic!("{err}"))
+        err.lines().filter_map(|l| l.trim().parse::<f64>().ok()).next_back().unwrap_or_else(|| panic!("{err}"))
     };
     let direct = rtt(false);
     let gated = rtt(true);
