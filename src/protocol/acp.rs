@@ -381,6 +381,15 @@ impl AgentDecoder {
 
 impl Decoder for AgentDecoder {
     fn line(&mut self, line: &[u8]) -> (Shown, Incoming) {
+        // Fast path (proxy): a session/update that is not about a tool call, on a line that
+        // names none of the requests gate decides, passes without being parsed.
+        if self.mode == Mode::Proxy
+            && memchr::memmem::find(line, b"\"session/update\"").is_some()
+            && memchr::memmem::find(line, b"tool_call").is_none()
+            && !DECIDED.iter().any(|m| memchr::memmem::find(line, m.as_bytes()).is_some())
+        {
+            return (Shown::Line, Incoming::Nothing);
+        }
         let v: Value = match super::strict::parse(line) {
             Ok(v) => v,
             Err(e) => {
