@@ -384,7 +384,7 @@ impl Decoder for AgentDecoder {
         // Fast path (proxy): a session/update that is not about a tool call, on a line that
         // names none of the requests gate decides, passes without being parsed.
         if self.mode == Mode::Proxy
-            && memchr::memmem::find(line, b"\"session/update\"").is_some()
+            && plain_session_update(line)
             && memchr::memmem::find(line, b"tool_call").is_none()
             && !DECIDED.iter().any(|m| memchr::memmem::find(line, m.as_bytes()).is_some())
         {
@@ -557,9 +557,15 @@ pub struct ClientDecoder {
 
 impl Decoder for ClientDecoder {
     fn line(&mut self, line: &[u8]) -> (Shown, Incoming) {
-        // Cheap first: only a response can be for gate.
-        if memchr::memmem::find(line, b"\"method\"").is_none() {
-            if let Ok(v) = super::strict::parse(line) {
+        // Cheap first: only a response can be for gate, and only while gate waits for one (then
+        // every line is read: a "method" key somewhere must not let an answer slip past).
+        let waiting = !lock(&self.waiting).is_empty();
+        if waiting || memchr::memmem::find(line, b"\"method\"").is_none() {
+            if let Ok(v) = super::strict::parse(line).map_err(|_| ()).and_then(|v| match v.get("method") {
+                // A request of the editor's own (ids are per direction): never an answer.
+                Some(_) => Err(()),
+                None => Ok(v),
+            }) {
                 if let Some(id) = v.get("id") {
                     let tx = lock(&self.waiting).remove(&id_key(id));
                     if let Some(tx) = tx {
@@ -575,6 +581,25 @@ impl Decoder for ClientDecoder {
     fn oversize(&mut self, _head: &[u8], _limit: usize) -> Option<Incoming> {
         None
     }
+}
+
+/// Is this line, without parsing it, certainly a `session/update` and nothing else? Its only
+/// `"method"` key says so literally, and it holds no escape that could spell a key or a method
+/// another way (`\u006d...`, `session\/request_permission`): anything less certain is parsed.
+fn plain_session_update(line: &[u8]) -> bool {
+    let mut methods = memchr::memmem::find_iter(line, b"\"method\"");
+    let Some(at) = methods.next() else { return false };
+    if methods.next().is_some()
+        || memchr::memmem::find(line, b"\\u").is_some()
+        || memchr::memmem::find(line, b"\\/").is_some()
+    {
+        return false;
+    }
+    let rest = &line[at + 8..];
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let Some(rest) = rest.strip_prefix(b":") else { return false };
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    rest.starts_with(b"\"session/update\"")
 }
 
 fn line_of(v: &Value) -> Vec<u8> {
@@ -1102,5 +1127,23 @@ mod tests {
         assert!(is_acp(OsStr::new("gemini"), &a(&["--acp"])));
         assert!(is_acp(OsStr::new("codex-acp"), &a(&[])));
         assert_eq!(agent_name(OsStr::new("/bin/claude-code-acp")), "claude");
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::plain_session_update;
+
+    #[test]
+    fn only_a_literal_session_update_skips_parsing() {
+        assert!(plain_session_update(br#"{"jsonrpc":"2.0","method":"session/update","params":{"x":"a\nb"}}"#));
+        assert!(plain_session_update(br#"{"method" : "session/update"}"#));
+        // An escaped method or key, or a second "method", is parsed.
+        assert!(!plain_session_update(br#"{"method":"session\/request_permission","p":"session/update"}"#));
+        assert!(!plain_session_update(
+            br#"{"\u006dethod":"session/request_permission","p":{"method":"session/update"}}"#
+        ));
+        assert!(!plain_session_update(br#"{"method":"x","params":{"method":"session/update"}}"#));
+        assert!(!plain_session_update(br#"{"id":1,"method":"session/prompt"}"#));
     }
 }

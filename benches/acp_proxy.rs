@@ -1,10 +1,10 @@
-//! Measurements for ACP proxying (issue 10), printed as `BENCH` lines (`--nocapture`); run in
-//! release for real figures: `cargo test --release --test bench_acp -- --ignored --nocapture`.
+//! Measurements for ACP proxying (issue 10), printed as `BENCH` lines:
+//! `cargo bench --bench acp_proxy` (a release build).
 //!
 //! - passthrough: 10,000 `session/update` lines from the agent to the editor, through gate's
 //!   proxy and through `cat`, timed from the first line the editor reads to the last;
 //! - a decided permission request: the agent's round trip when gate answers it (the policy
-//!   allows `git status`), against its round trip when the editor answers at once.
+//!   allows `git log -n N`; each request differs, so the doom loop never asks), against its round trip when the editor answers at once.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -36,9 +36,7 @@ fn drain(mut cmd: Command) -> (f64, usize) {
     (first.map(|f| f.elapsed().as_secs_f64()).unwrap_or(0.0), n)
 }
 
-#[test]
-#[ignore = "a measurement: run with --ignored --nocapture (in release for real figures)"]
-fn proxy_passthrough_and_decided_request_cost() {
+fn main() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("updates.jsonl");
     let text: String = (0..10_000).map(|i| update_line(i) + "\n").collect();
@@ -72,7 +70,7 @@ fn proxy_passthrough_and_decided_request_cost() {
 n={n}
 t=time.perf_counter()
 for i in range(n):
-    sys.stdout.write(json.dumps({{"jsonrpc":"2.0","id":i,"method":"session/request_permission","params":{{"sessionId":"s","toolCall":{{"toolCallId":"t%d"%i,"kind":"execute","rawInput":{{"command":"git status"}}}},"options":[{{"optionId":"y","kind":"allow_once"}},{{"optionId":"n","kind":"reject_once"}}]}}}})+"\n")
+    sys.stdout.write(json.dumps({{"jsonrpc":"2.0","id":i,"method":"session/request_permission","params":{{"sessionId":"s","toolCall":{{"toolCallId":"t%d"%i,"kind":"execute","rawInput":{{"command":"git log -n %d"%(i+1)}}}},"options":[{{"optionId":"y","kind":"allow_once"}},{{"optionId":"n","kind":"reject_once"}}]}}}})+"\n")
     sys.stdout.flush()
     l=sys.stdin.readline()
     assert '"y"' in l, l
