@@ -55,9 +55,70 @@ pub enum Command {
     Man,
     /// Run a scripted demo agent under gate and show the whole flow
     Demo(DemoArgs),
+    /// Decide one tool call from an agent's own hook; install or remove that hook
+    #[command(
+        after_help = "Examples:\n  gate hook install pi              pi asks gate about every tool call, in every project\n  gate hook install pi --project    the same, in this project only\n  gate hook uninstall pi            remove what `gate hook install pi` wrote\n  echo '{\"toolName\":\"bash\",\"input\":{\"command\":\"ls\"},\"cwd\":\"'$PWD'\"}' | gate hook pi"
+    )]
+    Hook(HookArgs),
     /// The demo's scripted agent (run by `gate demo`; not for direct use)
     #[command(name = "__demo-agent", hide = true)]
     DemoAgent,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub command: HookCommand,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum HookCommand {
+    /// pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}
+    Pi(HookDecideArgs),
+    /// Install gate's hook into AGENT's configuration, and say where
+    Install(HookPlaceArgs),
+    /// Remove exactly what `gate hook install AGENT` wrote
+    Uninstall(HookPlaceArgs),
+}
+
+/// The flags of `gate hook AGENT` (as for `gate run`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct HookDecideArgs {
+    /// Policy file [default: host.yaml in the call's cwd or a parent folder up to the repository
+    /// root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
+    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Approve every call that would prompt (deny rules still deny)
+    #[arg(long, conflicts_with = "strict")]
+    pub approve_all: bool,
+    /// Deny every call that would prompt
+    #[arg(long)]
+    pub strict: bool,
+    /// Override the policy's mode
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Append one JSON line per decision to PATH
+    #[arg(long, value_name = "PATH")]
+    pub audit: Option<PathBuf>,
+}
+
+/// Agents `gate hook install` knows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HookAgent {
+    /// pi: ~/.pi/agent/extensions/gate.js, or .pi/extensions/gate.js with --project
+    Pi,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HookPlaceArgs {
+    #[arg(value_enum)]
+    pub agent: HookAgent,
+    /// For every project: your own configuration folder [default]
+    #[arg(long, conflicts_with = "project")]
+    pub user: bool,
+    /// For this project only: its configuration folder
+    #[arg(long)]
+    pub project: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -157,7 +218,7 @@ pub struct RunArgs {
     /// Run the agent on a pseudo-terminal; the protocol moves to $GATE_SOCKET
     #[arg(long)]
     pub pty: bool,
-    /// The agent's protocol [default: detected from PROGRAM: `claude` is claude, else native]
+    /// The agent's protocol [default: detected from PROGRAM: `claude` is claude, `pi` is pi, else native]
     #[arg(long, value_enum, value_name = "PROTOCOL")]
     pub protocol: Option<ProtocolArg>,
     /// No one-line notice on stderr for each denied call
@@ -175,6 +236,8 @@ pub enum ProtocolArg {
     Native,
     /// Claude Code: stream-json control protocol headless, a hook on a terminal
     Claude,
+    /// pi: gate's extension loaded with `-e`, asking over $GATE_SOCKET
+    Pi,
 }
 
 impl From<ProtocolArg> for crate::protocol::Protocol {
@@ -182,6 +245,7 @@ impl From<ProtocolArg> for crate::protocol::Protocol {
         match p {
             ProtocolArg::Native => crate::protocol::Protocol::Native,
             ProtocolArg::Claude => crate::protocol::Protocol::Claude,
+            ProtocolArg::Pi => crate::protocol::Protocol::Pi,
         }
     }
 }

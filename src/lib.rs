@@ -11,6 +11,7 @@ pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod hook_pi;
 pub mod policy;
 pub mod protocol;
 pub mod shell;

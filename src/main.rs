@@ -21,6 +21,7 @@ fn main() {
         Command::Completions { shell } => gate::commands::completions(*shell),
         Command::Man => gate::commands::man(),
         Command::Demo(args) => gate::demo::run(args),
+        Command::Hook(args) => gate::hook_pi::run(args),
         Command::DemoAgent => gate::demo::agent(),
     };
     match result {

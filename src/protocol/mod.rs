@@ -4,7 +4,7 @@
 //! a [`Resolution`] goes out (the full policy [`Decision`], who answered, scope, feedback).
 //! Each protocol is one adapter module that maps its messages to these values and back:
 //! [`native`] (gate's own protocol), [`claude`] (Claude Code's stream-json control protocol and
-//! its hooks). The chain, the prompt, approvals, the doom loop, the batch stop, the audit log
+//! its hooks), [`pi`] (the pi coding agent, through gate's own pi extension). The chain, the prompt, approvals, the doom loop, the batch stop, the audit log
 //! and the flags are written once, against these types, in [`crate::supervise`] and
 //! [`crate::approve`].
 //!
@@ -14,6 +14,7 @@
 
 pub mod claude;
 pub mod native;
+pub mod pi;
 pub mod strict;
 
 use serde_json::Value;
@@ -114,6 +115,9 @@ pub trait Decoder: Send {
     fn finish(&mut self) -> Option<Vec<u8>> {
         None
     }
+    /// On the decision socket: answers to this connection's lines go to `reply` (for an adapter
+    /// that must write to the connection before a call is answered, as pi's dialog does).
+    fn connected(&mut self, _reply: &std::sync::mpsc::Sender<Vec<u8>>) {}
 }
 
 /// Writes gate's answers in the agent's format. Lives on the deciding thread.
@@ -322,15 +326,17 @@ pub fn denial_notice(call: &Call, r: &Resolution) -> String {
 pub enum Protocol {
     Native,
     Claude,
+    Pi,
 }
 
 impl Protocol {
     /// The protocol of an agent started as `program args`, when not given: `claude` is Claude
-    /// Code; anything else speaks gate's native protocol.
+    /// Code, `pi` is pi; anything else speaks gate's native protocol.
     pub fn detect(program: &std::ffi::OsStr, _args: &[std::ffi::OsString]) -> Protocol {
         let name = std::path::Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or("");
         match name {
             "claude" => Protocol::Claude,
+            "pi" => Protocol::Pi,
             _ => Protocol::Native,
         }
     }

@@ -24,6 +24,7 @@
 //! "approved" on an error path, block forever on a dead agent, or buffer without bound.
 
 pub mod audit;
+pub mod pi;
 pub mod pty;
 pub mod reader;
 pub mod session;
@@ -173,6 +174,13 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         // With --pty the agent's screen is the terminal: no notices over it.
         quiet: args.quiet || args.pty,
     };
+    let protocol = args
+        .protocol
+        .map(crate::protocol::Protocol::from)
+        .unwrap_or_else(|| crate::protocol::Protocol::detect(program, &args.program[1..]));
+    if protocol == crate::protocol::Protocol::Pi {
+        return pi::run(prep, args);
+    }
     if args.pty {
         return pty::run(
             prep,
@@ -308,14 +316,31 @@ fn run_pipes(prep: Prepared, program: &std::ffi::OsStr, rest: &[std::ffi::OsStri
     })
 }
 
+/// How the connections on `$GATE_SOCKET` are read and answered in [`run_served`].
+pub(crate) struct Served {
+    /// A decoder for each new connection.
+    pub decoder: Box<dyn Fn() -> Box<dyn crate::protocol::Decoder> + Send>,
+    /// Writes every answer.
+    pub encoder: Box<dyn crate::protocol::Encoder>,
+}
+
+impl Default for Served {
+    fn default() -> Served {
+        Served {
+            decoder: Box::new(|| Box::new(crate::protocol::native::NativeDecoder)),
+            encoder: Box::new(crate::protocol::native::NativeEncoder),
+        }
+    }
+}
+
 /// The agent with gate's own stdin, stdout and stderr, asking over `$GATE_SOCKET` (any number
 /// of connections: an extension's, a hook process's per call). `env` is added to the agent's
 /// environment. gate's prompt uses the terminal (`/dev/tty`) as in pipe mode.
-#[allow(dead_code)] // the pi adapter starts pi this way (being built)
 pub(crate) fn run_served(
     prep: Prepared,
     argv: &[std::ffi::OsString],
     env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    served: Served,
 ) -> anyhow::Result<i32> {
     let Some((program, rest)) = argv.split_first() else {
         anyhow::bail!("no program to run");
@@ -360,6 +385,7 @@ pub(crate) fn run_served(
     let (ev_tx, ev_rx) = mpsc::channel();
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
+    let Served { decoder, encoder } = served;
     {
         let (budget, open) = (budget.clone(), open.clone());
         thread::Builder::new().name("socket".into()).spawn(move || {
@@ -368,12 +394,12 @@ pub(crate) fn run_served(
                 let (wake, peer) = UnixStream::pair()?;
                 let mut rd = reader::Reader::new(max_line, tx.clone(), budget.clone(), open.clone(), wake, None);
                 rd.wake_peer = Some(peer);
+                rd.decoder = decoder();
                 Ok(rd)
             })
         })?;
     }
     let grace = prep.kill_grace;
-    let encoder: Box<dyn crate::protocol::Encoder> = Box::new(crate::protocol::native::NativeEncoder);
     let session = prep.into_session(Wiring {
         to_agent,
         open,
