@@ -361,6 +361,10 @@ impl Decoder for PiDecoder {
     fn passes_plain_lines(&self) -> bool {
         false
     }
+
+    fn connected(&mut self, reply: &std::sync::mpsc::Sender<Vec<u8>>) {
+        self.link.connected(reply);
+    }
 }
 
 /// Writes gate's answers to the extension: native decision lines, and a welcome that says the

@@ -192,8 +192,9 @@ function runHook(req, cwd) {
       } catch {
         d = null;
       }
-      if (code === 0 && d && typeof d === "object") return resolve(d);
-      const why = (d && d.reason) || err.trim().split("\n")[0] || `exit status ${code}`;
+      // A decision is taken whatever the exit status (gate prints a denial when it cannot decide).
+      if (d && typeof d === "object" && typeof d.decision === "string") return resolve(d);
+      const why = err.trim().split("\n")[0] || `exit status ${code}, no decision printed`;
       reject(new Error(`\`gate hook pi\` failed: ${why}`));
     });
     p.stdin.end(JSON.stringify(req));
