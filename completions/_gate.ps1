@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Decide one tool call from an agent''s own hook; install or remove that hook')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -45,7 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--max-line', '--max-line', [CompletionResultType]::ParameterName, 'Longest protocol line accepted from the agent, in bytes')
             [CompletionResult]::new('--prompt-timeout', '--prompt-timeout', [CompletionResultType]::ParameterName, 'Deny a prompt nobody answers within SECS seconds')
             [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group')
-            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, else native]')
+            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, `pi` is pi, else native]')
             [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt (for CI)')
             [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt (automatic when there is no controlling terminal)')
@@ -140,6 +141,59 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'gate;hook' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('pi', 'pi', [CompletionResultType]::ParameterValue, 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install gate''s hook into AGENT''s configuration, and say where')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly what `gate hook install AGENT` wrote')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gate;hook;pi' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'gate;hook;install' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For every project: your own configuration folder [default]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'For this project only: its configuration folder')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gate;hook;uninstall' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For every project: your own configuration folder [default]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'For this project only: its configuration folder')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'gate;hook;help' {
+            [CompletionResult]::new('pi', 'pi', [CompletionResultType]::ParameterValue, 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install gate''s hook into AGENT''s configuration, and say where')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly what `gate hook install AGENT` wrote')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'gate;hook;help;pi' {
+            break
+        }
+        'gate;hook;help;install' {
+            break
+        }
+        'gate;hook;help;uninstall' {
+            break
+        }
+        'gate;hook;help;help' {
+            break
+        }
         'gate;__demo-agent' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -154,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a completion script for SHELL')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run a scripted demo agent under gate and show the whole flow')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Decide one tool call from an agent''s own hook; install or remove that hook')
             [CompletionResult]::new('__demo-agent', '__demo-agent', [CompletionResultType]::ParameterValue, 'The demo''s scripted agent (run by `gate demo`; not for direct use)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -192,6 +247,21 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;help;demo' {
+            break
+        }
+        'gate;help;hook' {
+            [CompletionResult]::new('pi', 'pi', [CompletionResultType]::ParameterValue, 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install gate''s hook into AGENT''s configuration, and say where')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove exactly what `gate hook install AGENT` wrote')
+            break
+        }
+        'gate;help;hook;pi' {
+            break
+        }
+        'gate;help;hook;install' {
+            break
+        }
+        'gate;help;hook;uninstall' {
             break
         }
         'gate;help;__demo-agent' {

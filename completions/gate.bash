@@ -34,6 +34,9 @@ _gate() {
             gate,help)
                 cmd="gate__subcmd__help"
                 ;;
+            gate,hook)
+                cmd="gate__subcmd__hook"
+                ;;
             gate,init)
                 cmd="gate__subcmd__init"
                 ;;
@@ -88,6 +91,9 @@ _gate() {
             gate__subcmd__help,help)
                 cmd="gate__subcmd__help__subcmd__help"
                 ;;
+            gate__subcmd__help,hook)
+                cmd="gate__subcmd__help__subcmd__hook"
+                ;;
             gate__subcmd__help,init)
                 cmd="gate__subcmd__help__subcmd__init"
                 ;;
@@ -109,6 +115,39 @@ _gate() {
             gate__subcmd__help__subcmd__approvals,revoke)
                 cmd="gate__subcmd__help__subcmd__approvals__subcmd__revoke"
                 ;;
+            gate__subcmd__help__subcmd__hook,install)
+                cmd="gate__subcmd__help__subcmd__hook__subcmd__install"
+                ;;
+            gate__subcmd__help__subcmd__hook,pi)
+                cmd="gate__subcmd__help__subcmd__hook__subcmd__pi"
+                ;;
+            gate__subcmd__help__subcmd__hook,uninstall)
+                cmd="gate__subcmd__help__subcmd__hook__subcmd__uninstall"
+                ;;
+            gate__subcmd__hook,help)
+                cmd="gate__subcmd__hook__subcmd__help"
+                ;;
+            gate__subcmd__hook,install)
+                cmd="gate__subcmd__hook__subcmd__install"
+                ;;
+            gate__subcmd__hook,pi)
+                cmd="gate__subcmd__hook__subcmd__pi"
+                ;;
+            gate__subcmd__hook,uninstall)
+                cmd="gate__subcmd__hook__subcmd__uninstall"
+                ;;
+            gate__subcmd__hook__subcmd__help,help)
+                cmd="gate__subcmd__hook__subcmd__help__subcmd__help"
+                ;;
+            gate__subcmd__hook__subcmd__help,install)
+                cmd="gate__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            gate__subcmd__hook__subcmd__help,pi)
+                cmd="gate__subcmd__hook__subcmd__help__subcmd__pi"
+                ;;
+            gate__subcmd__hook__subcmd__help,uninstall)
+                cmd="gate__subcmd__hook__subcmd__help__subcmd__uninstall"
+                ;;
             *)
                 ;;
         esac
@@ -116,7 +155,7 @@ _gate() {
 
     case "${cmd}" in
         gate)
-            opts="-h -V --help --version run check validate init approvals completions man demo __demo-agent help"
+            opts="-h -V --help --version run check validate init approvals completions man demo hook __demo-agent help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -336,7 +375,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__help)
-            opts="run check validate init approvals completions man demo __demo-agent help"
+            opts="run check validate init approvals completions man demo hook __demo-agent help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -475,6 +514,62 @@ _gate() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gate__subcmd__help__subcmd__hook)
+            opts="pi install uninstall"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__help__subcmd__hook__subcmd__pi)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__help__subcmd__hook__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gate__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -519,6 +614,148 @@ _gate() {
             ;;
         gate__subcmd__help__subcmd__validate)
             opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook)
+            opts="-h --help pi install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__help)
+            opts="pi install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__help__subcmd__pi)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__install)
+            opts="-h --user --project --help pi"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__pi)
+            opts="-c -h --config --approve-all --strict --mode --audit --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "default acceptEdits plan dontAsk bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gate__subcmd__hook__subcmd__uninstall)
+            opts="-h --user --project --help pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -595,7 +832,7 @@ _gate() {
                     return 0
                     ;;
                 --protocol)
-                    COMPREPLY=($(compgen -W "native claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "native claude pi" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand completions 'Print a completion script for SHELL'
             cand man 'Print the man page (roff)'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
+            cand hook 'Decide one tool call from an agent''s own hook; install or remove that hook'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -41,7 +42,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --max-line 'Longest protocol line accepted from the agent, in bytes'
             cand --prompt-timeout 'Deny a prompt nobody answers within SECS seconds'
             cand --kill-grace 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group'
-            cand --protocol 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, else native]'
+            cand --protocol 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude, `pi` is pi, else native]'
             cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
             cand --strict 'Deny every call that would prompt (for CI)'
             cand --non-interactive 'Never prompt (automatic when there is no controlling terminal)'
@@ -120,6 +121,50 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'gate;hook'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand pi 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}'
+            cand install 'Install gate''s hook into AGENT''s configuration, and say where'
+            cand uninstall 'Remove exactly what `gate hook install AGENT` wrote'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;hook;pi'= {
+            cand -c 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --audit 'Append one JSON line per decision to PATH'
+            cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
+            cand --strict 'Deny every call that would prompt'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'gate;hook;install'= {
+            cand --user 'For every project: your own configuration folder [default]'
+            cand --project 'For this project only: its configuration folder'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gate;hook;uninstall'= {
+            cand --user 'For every project: your own configuration folder [default]'
+            cand --project 'For this project only: its configuration folder'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'gate;hook;help'= {
+            cand pi 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}'
+            cand install 'Install gate''s hook into AGENT''s configuration, and say where'
+            cand uninstall 'Remove exactly what `gate hook install AGENT` wrote'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gate;hook;help;pi'= {
+        }
+        &'gate;hook;help;install'= {
+        }
+        &'gate;hook;help;uninstall'= {
+        }
+        &'gate;hook;help;help'= {
+        }
         &'gate;__demo-agent'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -133,6 +178,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand completions 'Print a completion script for SHELL'
             cand man 'Print the man page (roff)'
             cand demo 'Run a scripted demo agent under gate and show the whole flow'
+            cand hook 'Decide one tool call from an agent''s own hook; install or remove that hook'
             cand __demo-agent 'The demo''s scripted agent (run by `gate demo`; not for direct use)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -160,6 +206,17 @@ set edit:completion:arg-completer[gate] = {|@words|
         &'gate;help;man'= {
         }
         &'gate;help;demo'= {
+        }
+        &'gate;help;hook'= {
+            cand pi 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}'
+            cand install 'Install gate''s hook into AGENT''s configuration, and say where'
+            cand uninstall 'Remove exactly what `gate hook install AGENT` wrote'
+        }
+        &'gate;help;hook;pi'= {
+        }
+        &'gate;help;hook;install'= {
+        }
+        &'gate;help;hook;uninstall'= {
         }
         &'gate;help;__demo-agent'= {
         }

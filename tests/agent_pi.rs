@@ -573,7 +573,6 @@ fn rpc(mut c: Command, answers: Vec<Ui>) -> Rpc {
             break;
         }
     }
-    drop(send);
     drop(stdin);
     let out = wait_output_simple(child);
     Rpc { lines, raw, dialogs, status: out, stderr: t_err.join().unwrap() }
@@ -647,7 +646,7 @@ fn assert_rpc_dialogs(lab: &Lab, r: &Rpc, session_choice: bool) {
     // The client got one dialog per asked call; the second `touch y` was approved "always".
     assert_eq!(r.dialogs.len(), 4, "{:?}", r.dialogs);
     let opts: Vec<&str> = r.dialogs[0]["options"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert!(opts.iter().any(|o| o.starts_with("Allow once")) && opts.iter().any(|o| *o == "Deny"), "{opts:?}");
+    assert!(opts.iter().any(|o| o.starts_with("Allow once")) && opts.contains(&"Deny"), "{opts:?}");
     assert_eq!(opts.iter().any(|o| o.starts_with("Allow for this session")), session_choice, "{opts:?}");
     assert!(r.dialogs[0]["title"].as_str().unwrap().contains("echo denied-in-dialog"));
     // Deny blocks, "Allow once" runs, a cancelled dialog blocks.
