@@ -958,3 +958,89 @@ fn hook_pi_cost_per_call() {
     let floor = time("true", &[]);
     eprintln!("gate hook pi: {gate:?} per call; true: {floor:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// pi's terminal UI: the dialog on the screen
+
+/// `gate run -- pi "go"` on a pseudo-terminal: pi's own TUI, whose dialog asks the person.
+#[test]
+fn run_tui_asks_in_pis_own_dialog() {
+    use portable_pty::{CommandBuilder, PtySize};
+    let pi = require_pi!();
+    let lab = Lab::new(
+        pi,
+        POLICY,
+        steps(vec![
+            call("bash", json!({"command": "echo approved > t.txt"})),
+            call("bash", json!({"command": "echo refused > u.txt"})),
+        ]),
+    );
+    let pair = portable_pty::native_pty_system()
+        .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+        .expect("openpty");
+    let mut cmd = CommandBuilder::new(GATE);
+    cmd.args(["run", "--kill-grace", "1", "--"]);
+    cmd.arg(&lab.pi);
+    cmd.args(["--no-session", "go"]);
+    cmd.cwd(&lab.work);
+    cmd.env_clear();
+    let mut path = vec![PathBuf::from("/usr/local/bin"), PathBuf::from("/usr/bin"), PathBuf::from("/bin")];
+    if let Some(node) = find_in_path("node").and_then(|n| n.parent().map(Path::to_path_buf)) {
+        path.insert(0, node);
+    }
+    cmd.env("PATH", std::env::join_paths(path).unwrap());
+    cmd.env("HOME", &lab.home);
+    cmd.env("PI_OFFLINE", "1");
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("start gate");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut input = pair.master.take_writer().unwrap();
+    let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let sink = screen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let seen = |needle: &str, from: usize| {
+        let deadline = Instant::now() + TIMEOUT;
+        while Instant::now() < deadline {
+            let s = screen.lock().unwrap();
+            if let Some(i) = String::from_utf8_lossy(&s[from.min(s.len())..]).find(needle) {
+                return from + i + needle.len();
+            }
+            drop(s);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("never saw {needle:?} on the screen:\n{}", String::from_utf8_lossy(&screen.lock().unwrap()));
+    };
+    // The first dialog: "Allow once" is the first choice.
+    let at = seen("echo approved", 0);
+    let at = seen("Allow once", at);
+    std::thread::sleep(Duration::from_millis(300));
+    input.write_all(b"\r").unwrap();
+    input.flush().unwrap();
+    // The second: Escape closes the dialog, which denies.
+    let at = seen("echo refused", at);
+    seen("Deny", at);
+    std::thread::sleep(Duration::from_millis(300));
+    input.write_all(b"\x1b").unwrap();
+    input.flush().unwrap();
+    let deadline = Instant::now() + TIMEOUT;
+    while lab.mock.results.lock().unwrap().len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(lab.read("t.txt").as_deref(), Some("approved\n"));
+    assert!(lab.read("u.txt").is_none());
+    let audit = lab.audit();
+    assert_eq!(audit[0]["source"], "user", "{audit:?}");
+    assert_eq!(audit[0]["decision"], "allow");
+    assert_eq!(audit[1]["decision"], "deny");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -322,6 +322,11 @@ pub(crate) struct Served {
     pub decoder: Box<dyn Fn() -> Box<dyn crate::protocol::Decoder> + Send>,
     /// Writes every answer.
     pub encoder: Box<dyn crate::protocol::Encoder>,
+    /// The agent draws a terminal UI on gate's terminal: when gate's stdin is that terminal
+    /// and gate is in its foreground, the agent's process group is made the foreground group
+    /// (so it may read keys and set raw mode; Ctrl-C is its own), and the terminal is taken
+    /// back, with its settings, when the agent exits or for gate's own prompt.
+    pub terminal: bool,
 }
 
 impl Default for Served {
@@ -329,7 +334,23 @@ impl Default for Served {
         Served {
             decoder: Box::new(|| Box::new(crate::protocol::native::NativeDecoder)),
             encoder: Box::new(crate::protocol::native::NativeEncoder),
+            terminal: false,
         }
+    }
+}
+
+/// Gives the terminal's foreground back to gate for its prompt, and to the agent after.
+struct Foreground {
+    agent: i32,
+}
+
+impl session::Handoff for Foreground {
+    fn release(&self) {
+        let _ = sys::set_foreground_group(0, sys::own_group());
+    }
+
+    fn reclaim(&self) {
+        let _ = sys::set_foreground_group(0, self.agent);
     }
 }
 
@@ -353,10 +374,19 @@ pub(crate) fn run_served(
             return Ok(2);
         }
     };
+    let terminal = served.terminal && sys::isatty(0) && sys::foreground_group(0) == Some(sys::own_group());
+    let settings = if terminal { sys::get_termios(0).ok() } else { None };
     let mut cmd = Command::new(program);
     // SAFETY: as in `run_pipes`: one async-signal-safe sigprocmask call between fork and exec.
     unsafe {
         cmd.pre_exec(sys::SignalSet::unblock_all_in_child);
+    }
+    if terminal {
+        // SAFETY: sigprocmask, getpgrp and tcsetpgrp only, all async-signal-safe, on stack
+        // values; no lock, no allocation.
+        unsafe {
+            cmd.pre_exec(|| sys::take_terminal_in_child(0));
+        }
     }
     cmd.args(rest).env("GATE_SOCKET", channel.path()).process_group(0);
     for (k, v) in env {
@@ -370,6 +400,9 @@ pub(crate) fn run_served(
         }
     };
     let pgid = child.id() as i32;
+    if terminal {
+        let _ = sys::set_foreground_group(0, pgid);
+    }
     let cancel = Arc::new(Cancel::default());
     let exit = Arc::new(ExitWatch::default());
     let (wake_server, wake_waiter) = UnixStream::pair()?;
@@ -385,7 +418,7 @@ pub(crate) fn run_served(
     let (ev_tx, ev_rx) = mpsc::channel();
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
-    let Served { decoder, encoder } = served;
+    let Served { decoder, encoder, .. } = served;
     {
         let (budget, open) = (budget.clone(), open.clone());
         thread::Builder::new().name("socket".into()).spawn(move || {
@@ -407,12 +440,18 @@ pub(crate) fn run_served(
         cancel,
         stdin_pause: None,
         term: None,
-        handoff: None,
+        handoff: terminal.then(|| Box::new(Foreground { agent: pgid }) as Box<dyn session::Handoff>),
         encoder,
     });
     session.run(ev_rx);
     drop(watcher);
     let status = exit.wait();
+    if terminal {
+        let _ = sys::set_foreground_group(0, sys::own_group());
+        if let Some(t) = &settings {
+            let _ = sys::set_termios(0, t);
+        }
+    }
     reap_group(pgid, grace);
     drop(channel);
     Ok(match status {

@@ -40,6 +40,9 @@ pub(crate) fn run(mut prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     let Some((program, rest)) = args.program.split_first() else {
         anyhow::bail!("no program to run");
     };
+    if args.pty {
+        eprintln!("gate: --pty is not used with pi: pi runs on gate's own terminal and asks over GATE_SOCKET");
+    }
     let untrusted = prep.policy.agents().pi_untrusted_extensions;
     report_project_extensions(&prep.cwd, untrusted);
     let file = match ExtensionFile::write() {
@@ -91,6 +94,8 @@ pub(crate) fn run(mut prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
             })
         }),
         encoder: Box::new(ForgettingEncoder { inner: PiEncoder, shared: shared.clone() }),
+        // Always offered: a pi left in a background group would stop at its first terminal use.
+        terminal: true,
     };
     let code = super::run_served(prep, &argv, env, served)?;
     if code != 0 && !shared.loaded.load(Ordering::SeqCst) {
@@ -103,13 +108,19 @@ pub(crate) fn run(mut prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     Ok(code)
 }
 
-/// Will pi start its terminal UI? Not with `-p`/`--print` or `--mode`, nor without a terminal.
+/// Will pi start its terminal UI? Not with `-p`/`--print` or `--mode json|rpc`, nor without a
+/// terminal on stdin and stdout.
 fn runs_tui(args: &[OsString]) -> bool {
-    let headless = args.iter().any(|a| {
-        let a = a.to_string_lossy();
-        a == "-p" || a == "--print" || a == "--mode" || a.starts_with("--mode=")
+    let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let headless = args.iter().enumerate().any(|(i, a)| {
+        let mode = match a.strip_prefix("--mode=") {
+            Some(m) => Some(m),
+            None if a == "--mode" => args.get(i + 1).map(String::as_str),
+            None => None,
+        };
+        a == "-p" || a == "--print" || mode.is_some_and(|m| m != "text")
     });
-    !headless && super::sys::isatty(1)
+    !headless && super::sys::isatty(0) && super::sys::isatty(1)
 }
 
 /// The extensions pi discovers in the project (`.pi/extensions/`: `*.ts`, `*.js`, folders with
@@ -302,8 +313,12 @@ impl PiApprover {
     /// The open call the session asks about, if it came from a pi with a UI: its key, id and
     /// connection. Matched by the id shown; if two open calls share it, gate's own prompt asks.
     fn dialog_for(&self, info: &PromptInfo) -> Option<(String, Value, Sender<Vec<u8>>)> {
+        self.dialog_for_id(info.id)
+    }
+
+    fn dialog_for_id(&self, id: &str) -> Option<(String, Value, Sender<Vec<u8>>)> {
         let calls = self.shared.calls();
-        let mut found = calls.iter().filter(|(_, o)| o.shown == info.id);
+        let mut found = calls.iter().filter(|(_, o)| o.shown == id);
         let (key, open) = found.next()?;
         if found.next().is_some() || !open.has_ui {
             return None;
@@ -382,6 +397,14 @@ impl Approver for PiApprover {
     }
 
     fn uses_terminal(&self) -> bool {
+        self.inner.uses_terminal()
+    }
+
+    fn uses_terminal_for(&self, id: &str) -> bool {
+        if !self.settles && self.dialog_for_id(id).is_some() {
+            // pi's dialog asks: the terminal (and Ctrl-C) stay pi's.
+            return false;
+        }
         self.inner.uses_terminal()
     }
 }

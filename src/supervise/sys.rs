@@ -223,6 +223,58 @@ pub fn window_size(fd: RawFd) -> Option<WinSize> {
     })
 }
 
+/// This process's process group.
+pub fn own_group() -> i32 {
+    // SAFETY: getpgrp takes no arguments and cannot fail.
+    unsafe { libc::getpgrp() }
+}
+
+/// Make `pgid` the foreground process group of terminal `fd` (how a shell hands its terminal
+/// to a job, and takes it back). SIGTTOU is blocked in the calling thread for the call, so a
+/// process in a background group of the terminal's session may do it.
+pub fn set_foreground_group(fd: RawFd, pgid: i32) -> io::Result<()> {
+    // SAFETY: the sigset_t values are initialised by sigemptyset before use; pthread_sigmask
+    // reads `set` and writes `old`, both valid; tcsetpgrp takes plain integers.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigemptyset(&mut old);
+        libc::sigaddset(&mut set, libc::SIGTTOU);
+        let r = libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        if r != 0 {
+            return Err(io::Error::from_raw_os_error(r));
+        }
+        let done = libc::tcsetpgrp(fd, pgid);
+        let err = io::Error::last_os_error();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        if done != 0 {
+            return Err(err);
+        }
+    }
+    Ok(())
+}
+
+/// In the agent between fork and exec: make its own (new) process group the foreground group
+/// of terminal `fd`, as [`set_foreground_group`] does. The parent does the same after the
+/// spawn; whichever runs first wins the race with the agent's first use of the terminal.
+/// Async-signal-safe (sigprocmask, getpgrp, tcsetpgrp), allocation-free; errors are ignored.
+pub fn take_terminal_in_child(fd: RawFd) -> io::Result<()> {
+    // SAFETY: as in `set_foreground_group`, with sigprocmask (single-threaded after fork).
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigemptyset(&mut old);
+        libc::sigaddset(&mut set, libc::SIGTTOU);
+        if libc::sigprocmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
+            libc::tcsetpgrp(fd, libc::getpgrp());
+            libc::sigprocmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        }
+    }
+    Ok(())
+}
+
 /// The foreground process group of terminal `fd` (for a pty master: of its slave).
 pub fn foreground_group(fd: RawFd) -> Option<i32> {
     // SAFETY: tcgetpgrp takes a plain integer and touches no memory of ours.
