@@ -962,10 +962,111 @@ fn hook_pi_cost_per_call() {
 // ---------------------------------------------------------------------------------------------
 // pi's terminal UI: the dialog on the screen
 
-/// `gate run -- pi "go"` on a pseudo-terminal: pi's own TUI, whose dialog asks the person.
+/// `gate run GATE_ARGS -- pi PI_ARGS` on a pseudo-terminal of its own (gate's controlling
+/// terminal), with what it draws captured.
+struct OnPty {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    input: Box<dyn Write + Send>,
+    screen: Arc<Mutex<Vec<u8>>>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl OnPty {
+    fn start(lab: &Lab, gate_args: &[&str], pi_args: &[&str]) -> OnPty {
+        use portable_pty::{CommandBuilder, PtySize};
+        let pair = portable_pty::native_pty_system()
+            .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(GATE);
+        cmd.args(["run", "--kill-grace", "1"]);
+        cmd.args(gate_args);
+        cmd.arg("--");
+        cmd.arg(&lab.pi);
+        cmd.args(pi_args);
+        cmd.cwd(&lab.work);
+        cmd.env_clear();
+        let mut path = vec![PathBuf::from("/usr/local/bin"), PathBuf::from("/usr/bin"), PathBuf::from("/bin")];
+        if let Some(node) = find_in_path("node").and_then(|n| n.parent().map(Path::to_path_buf)) {
+            path.insert(0, node);
+        }
+        cmd.env("PATH", std::env::join_paths(path).unwrap());
+        cmd.env("HOME", &lab.home);
+        cmd.env("PI_OFFLINE", "1");
+        cmd.env("NO_COLOR", "1");
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("start gate");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let input = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let sink = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(&buf[..n]);
+            }
+        });
+        OnPty { child, input, screen, _master: pair.master }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.screen.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+
+    /// Wait until `needle` is drawn after byte `from`; the byte after it.
+    fn seen(&self, needle: &str, from: usize) -> usize {
+        let deadline = Instant::now() + TIMEOUT;
+        while Instant::now() < deadline {
+            let t = self.text();
+            if let Some(i) = t.get(from.min(t.len())..).and_then(|rest| rest.find(needle)) {
+                return from + i + needle.len();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("never saw {needle:?} on the screen:\n{}", self.text());
+    }
+
+    fn keys(&mut self, k: &[u8]) {
+        std::thread::sleep(Duration::from_millis(300));
+        self.input.write_all(k).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn wait_exit(&mut self) -> u32 {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.exit_code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("gate did not exit; screen:\n{}", self.text());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for OnPty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_results(lab: &Lab, n: usize) {
+    let deadline = Instant::now() + TIMEOUT;
+    while lab.mock.results.lock().unwrap().len() < n && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// pi's own TUI: its dialog asks the person (select carries gate's choices there too).
 #[test]
 fn run_tui_asks_in_pis_own_dialog() {
-    use portable_pty::{CommandBuilder, PtySize};
     let pi = require_pi!();
     let lab = Lab::new(
         pi,
@@ -975,72 +1076,47 @@ fn run_tui_asks_in_pis_own_dialog() {
             call("bash", json!({"command": "echo refused > u.txt"})),
         ]),
     );
-    let pair = portable_pty::native_pty_system()
-        .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
-        .expect("openpty");
-    let mut cmd = CommandBuilder::new(GATE);
-    cmd.args(["run", "--kill-grace", "1", "--"]);
-    cmd.arg(&lab.pi);
-    cmd.args(["--no-session", "go"]);
-    cmd.cwd(&lab.work);
-    cmd.env_clear();
-    let mut path = vec![PathBuf::from("/usr/local/bin"), PathBuf::from("/usr/bin"), PathBuf::from("/bin")];
-    if let Some(node) = find_in_path("node").and_then(|n| n.parent().map(Path::to_path_buf)) {
-        path.insert(0, node);
-    }
-    cmd.env("PATH", std::env::join_paths(path).unwrap());
-    cmd.env("HOME", &lab.home);
-    cmd.env("PI_OFFLINE", "1");
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("start gate");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let mut input = pair.master.take_writer().unwrap();
-    let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
-    let sink = screen.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-    let seen = |needle: &str, from: usize| {
-        let deadline = Instant::now() + TIMEOUT;
-        while Instant::now() < deadline {
-            let s = screen.lock().unwrap();
-            if let Some(i) = String::from_utf8_lossy(&s[from.min(s.len())..]).find(needle) {
-                return from + i + needle.len();
-            }
-            drop(s);
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("never saw {needle:?} on the screen:\n{}", String::from_utf8_lossy(&screen.lock().unwrap()));
-    };
+    let mut t = OnPty::start(&lab, &[], &["--no-session", "go"]);
     // The first dialog: "Allow once" is the first choice.
-    let at = seen("echo approved", 0);
-    let at = seen("Allow once", at);
-    std::thread::sleep(Duration::from_millis(300));
-    input.write_all(b"\r").unwrap();
-    input.flush().unwrap();
+    let at = t.seen("echo approved", 0);
+    let at = t.seen("Allow once", at);
+    t.keys(b"\r");
     // The second: Escape closes the dialog, which denies.
-    let at = seen("echo refused", at);
-    seen("Deny", at);
-    std::thread::sleep(Duration::from_millis(300));
-    input.write_all(b"\x1b").unwrap();
-    input.flush().unwrap();
-    let deadline = Instant::now() + TIMEOUT;
-    while lab.mock.results.lock().unwrap().len() < 2 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let at = t.seen("echo refused", at);
+    t.seen("Deny", at);
+    t.keys(b"\x1b");
+    wait_results(&lab, 2);
     assert_eq!(lab.read("t.txt").as_deref(), Some("approved\n"));
     assert!(lab.read("u.txt").is_none());
     let audit = lab.audit();
     assert_eq!(audit[0]["source"], "user", "{audit:?}");
     assert_eq!(audit[0]["decision"], "allow");
     assert_eq!(audit[1]["decision"], "deny");
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// `pi -p` has no dialog: gate's own prompt asks on the terminal, which gate takes back from
+/// pi for it.
+#[test]
+fn run_print_mode_at_a_terminal_asks_at_gates_prompt() {
+    let pi = require_pi!();
+    let lab = Lab::new(
+        pi,
+        POLICY,
+        steps(vec![
+            call("bash", json!({"command": "echo yes > t.txt"})),
+            call("bash", json!({"command": "echo no > u.txt"})),
+        ]),
+    );
+    let mut t = OnPty::start(&lab, &[], &["-p", "--no-session", "go"]);
+    let at = t.seen("echo yes", 0);
+    let at = t.seen("[y]", at);
+    t.keys(b"y");
+    let at = t.seen("echo no", at);
+    t.seen("[y]", at);
+    t.keys(b"n");
+    t.keys(b"\r");
+    assert_eq!(t.wait_exit(), 0, "{}", t.text());
+    assert_eq!(lab.read("t.txt").as_deref(), Some("yes\n"));
+    assert!(lab.read("u.txt").is_none());
+    assert!(t.text().contains("done."));
 }
