@@ -507,10 +507,11 @@ struct Rpc {
     stderr: String,
 }
 
-/// An answer to a dialog: a value (pi's `select`), or a cancel.
+/// An answer to a dialog: a value (pi's `select`), a cancel, or none at all.
 enum Ui {
     Pick(&'static str),
     Cancel,
+    Ignore,
 }
 
 fn rpc(mut c: Command, answers: Vec<Ui>) -> Rpc {
@@ -564,6 +565,7 @@ fn rpc(mut c: Command, answers: Vec<Ui>) -> Rpc {
                     let chosen = options.iter().find(|o| o.starts_with(label)).unwrap_or_else(|| panic!("{options:?}"));
                     send(json!({"type":"extension_ui_response","id":v["id"],"value":chosen}));
                 }
+                Some(Ui::Ignore) => {}
                 Some(Ui::Cancel) | None => send(json!({"type":"extension_ui_response","id":v["id"],"cancelled":true})),
             }
         }
@@ -698,6 +700,27 @@ fn run_rpc_mode_strict_settles_asks_without_a_dialog() {
     assert!(r.dialogs.is_empty());
     assert_eq!(tool_end(&r, "call_0_0")["isError"], true);
     assert!(lab.mock.result("call_0_0").contains("--strict"));
+}
+
+#[test]
+fn run_rpc_mode_prompt_timeout_denies_and_closes_the_dialog() {
+    let pi = require_pi!();
+    let lab = Lab::new(
+        pi,
+        POLICY,
+        steps(vec![call("bash", json!({"command": "echo late > l.txt"})), call("bash", json!({"command": "ls"}))]),
+    );
+    // The client never answers; gate gives up after 2 s and pi goes on.
+    let start = Instant::now();
+    let r = rpc(lab.gate_pi(&["--prompt-timeout", "2"], &["--mode", "rpc", "--no-session"]), vec![Ui::Ignore]);
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(r.dialogs.len(), 1);
+    assert_eq!(tool_end(&r, "call_0_0")["isError"], true);
+    assert!(lab.read("l.txt").is_none());
+    assert!(lab.mock.result("call_0_0").contains("nobody answered"), "{}", lab.mock.result("call_0_0"));
+    assert_eq!(tool_end(&r, "call_1_0")["isError"], false);
+    let a = lab.audit();
+    assert_eq!(a[0]["source"], "non_interactive", "{a:?}");
 }
 
 // ---------------------------------------------------------------------------------------------

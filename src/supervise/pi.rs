@@ -32,9 +32,10 @@ use crate::protocol::{By, CallId, Encoder, Resolution};
 
 /// How much longer than gate's prompt time-out the extension waits before it blocks a call.
 const EXTENSION_MARGIN: Duration = Duration::from_secs(30);
-/// How much longer than gate's prompt time-out gate waits for pi's dialog (which gets the
-/// prompt time-out itself) before answering deny on its own.
-const DIALOG_GRACE: Duration = Duration::from_secs(2);
+/// How much longer than gate's prompt time-out pi's dialog waits by itself. gate answers deny
+/// when its prompt time-out expires, which closes the dialog; the dialog's own time-out is only
+/// a fallback.
+const DIALOG_GRACE: Duration = Duration::from_secs(5);
 
 pub(crate) fn run(mut prep: Prepared, args: &RunArgs) -> anyhow::Result<i32> {
     let Some((program, rest)) = args.program.split_first() else {
@@ -341,9 +342,9 @@ impl PiApprover {
         }
         let list = adapter::choices(!info.suggested.is_empty(), true);
         let title = adapter::dialog_title(info.call, &crate::approve::why(info.decision));
-        let timeout_ms = self.prompt_timeout.map(|t| t.as_millis() as u64);
+        let timeout_ms = self.prompt_timeout.map(|t| (t + DIALOG_GRACE).as_millis() as u64);
         reply.send(adapter::ask_line(wire, &title, &list, timeout_ms)).map_err(|_| ApproveError::AgentGone)?;
-        let deadline = self.prompt_timeout.map(|t| Instant::now() + t + DIALOG_GRACE);
+        let deadline = self.prompt_timeout.map(|t| Instant::now() + t);
         loop {
             match self.answers.recv_timeout(Duration::from_millis(100)) {
                 Ok((k, Said::Answer(choice))) if k == key => return Ok(reply_for(Choice::parse(choice.as_deref()))),
