@@ -1143,3 +1143,23 @@ fn run_print_mode_at_a_terminal_asks_at_gates_prompt() {
     assert!(lab.read("u.txt").is_none());
     assert!(t.text().contains("done."));
 }
+
+/// Ctrl-Z in pi's UI stops pi's process group: gate takes the terminal back and stops its own
+/// job for the shell, then continues pi. (Here gate's job has no shell, so it goes on at once,
+/// and pi must be running again.)
+#[test]
+fn run_tui_ctrl_z_does_not_leave_pi_stopped() {
+    let pi = require_pi!();
+    let lab = Lab::new(pi, POLICY, steps(vec![call("bash", json!({"command": "echo after > t.txt"}))]));
+    let mut t = OnPty::start(&lab, &[], &["--no-session"]);
+    let at = t.seen("mock-model", 0);
+    t.keys(b"\x1a");
+    std::thread::sleep(Duration::from_millis(500));
+    t.keys(b"go");
+    t.keys(b"\r");
+    let at = t.seen("echo after", at);
+    t.seen("Allow once", at);
+    t.keys(b"\r");
+    wait_results(&lab, 1);
+    assert_eq!(lab.read("t.txt").as_deref(), Some("after\n"));
+}

@@ -406,7 +406,8 @@ pub(crate) fn run_served(
     let cancel = Arc::new(Cancel::default());
     let exit = Arc::new(ExitWatch::default());
     let (wake_server, wake_waiter) = UnixStream::pair()?;
-    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
+    let job = terminal.then_some(Job { agent: pgid, settings });
+    spawn_job_waiter(child, job, exit.clone(), cancel.clone(), wake_waiter)?;
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     // Nothing is written to the agent's stdin (it is gate's own): answers go to connections.
@@ -490,9 +491,48 @@ impl ExitWatch {
     }
 }
 
-fn spawn_waiter(mut child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wake: UnixStream) -> std::io::Result<()> {
+/// An agent that was given gate's terminal ([`Served::terminal`]), for job control: when it
+/// stops itself (pi's Ctrl-Z), gate takes the terminal back and stops its own job, so the shell
+/// gets the terminal; once continued (`fg`), it hands the terminal back and continues the agent.
+struct Job {
+    agent: i32,
+    settings: Option<sys::Termios>,
+}
+
+fn wait_job(child: &Child, job: &Job) -> std::io::Result<ExitStatus> {
+    loop {
+        match sys::wait_exit_or_stop(child.id() as i32)? {
+            sys::Waited::Exited(s) => return Ok(s),
+            sys::Waited::Stopped => {
+                let _ = sys::set_foreground_group(0, sys::own_group());
+                if let Some(t) = &job.settings {
+                    let _ = sys::set_termios(0, t);
+                }
+                sys::stop_own_job();
+                let _ = sys::set_foreground_group(0, job.agent);
+                sys::kill_group(job.agent, libc::SIGCONT);
+            }
+        }
+    }
+}
+
+fn spawn_waiter(child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wake: UnixStream) -> std::io::Result<()> {
+    spawn_job_waiter(child, None, exit, cancel, wake)
+}
+
+fn spawn_job_waiter(
+    mut child: Child,
+    job: Option<Job>,
+    exit: Arc<ExitWatch>,
+    cancel: Arc<Cancel>,
+    wake: UnixStream,
+) -> std::io::Result<()> {
     thread::Builder::new().name("agent-wait".into()).spawn(move || {
-        let status = match child.wait() {
+        let waited = match &job {
+            Some(job) => wait_job(&child, job),
+            None => child.wait(),
+        };
+        let status = match waited {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("gate: cannot wait for the agent: {e}");

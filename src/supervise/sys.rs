@@ -223,6 +223,44 @@ pub fn window_size(fd: RawFd) -> Option<WinSize> {
     })
 }
 
+/// What waiting for a child came to.
+pub enum Waited {
+    Exited(std::process::ExitStatus),
+    /// It was stopped (SIGTSTP, SIGSTOP, ...); it can be continued.
+    Stopped,
+}
+
+/// Wait for child `pid` to exit or stop.
+pub fn wait_exit_or_stop(pid: i32) -> io::Result<Waited> {
+    use std::os::unix::process::ExitStatusExt;
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: waitpid writes one int to a valid place; the pid is our own child.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if libc::WIFSTOPPED(status) {
+            return Ok(Waited::Stopped);
+        }
+        return Ok(Waited::Exited(std::process::ExitStatus::from_raw(status)));
+    }
+}
+
+/// Stop gate's own process group as a terminal's Ctrl-Z would (its job, for the shell that
+/// started it). Returns once continued (at once when the group is orphaned: the kernel then
+/// discards the signal).
+pub fn stop_own_job() {
+    // SAFETY: kill with plain integers: our own process group, a standard signal.
+    unsafe {
+        libc::kill(0, libc::SIGTSTP);
+    }
+}
+
 /// This process's process group.
 pub fn own_group() -> i32 {
     // SAFETY: getpgrp takes no arguments and cannot fail.
