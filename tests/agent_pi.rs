@@ -1163,3 +1163,78 @@ fn run_tui_ctrl_z_does_not_leave_pi_stopped() {
     wait_results(&lab, 1);
     assert_eq!(lab.read("t.txt").as_deref(), Some("after\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// gate's side of the socket, driven by a stand-in extension (node, no pi)
+
+const FAKE_EXTENSION: &str = r#"
+const net = require("node:net");
+const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+function conn() {
+  const s = net.createConnection(process.env.GATE_SOCKET);
+  s.setEncoding("utf8");
+  s.lines = [];
+  s.waiters = [];
+  let buf = "";
+  s.on("data", (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const m = JSON.parse(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      const w = s.waiters.shift();
+      if (w) w(m); else s.lines.push(m);
+    }
+  });
+  s.next = (ms) => new Promise((resolve) => {
+    if (s.lines.length) return resolve(s.lines.shift());
+    const t = setTimeout(() => { s.waiters = s.waiters.filter((x) => x !== f); resolve(null); }, ms);
+    const f = (m) => { clearTimeout(t); resolve(m); };
+    s.waiters.push(f);
+  });
+  s.send = (o) => s.write(JSON.stringify(o) + "\n");
+  return s;
+}
+(async () => {
+  const a = conn();
+  a.send({ type: "hello", agent: "pi", extension: 1 });
+  out({ a_welcome: await a.next(5000) });
+  a.send({ type: "tool_call", id: "c1", toolName: "bash", toolCallId: "c1", input: { command: "echo hi" }, cwd: process.cwd(), hasUI: true });
+  const ask = await a.next(5000);
+  out({ ask });
+  // While gate waits for the person, a second extension still gets its welcome...
+  const b = conn();
+  b.send({ type: "hello", agent: "pi", extension: 1 });
+  out({ b_welcome: await b.next(5000) });
+  // ...but cannot answer the first one's question.
+  b.send({ type: "answer", id: "c1", choice: "once" });
+  out({ after_foreign_answer: await a.next(1500) });
+  a.send({ type: "answer", id: "c1", choice: "once" });
+  out({ decision: await a.next(5000) });
+  a.end(); b.end();
+})();
+"#;
+
+#[test]
+fn socket_answers_come_only_from_the_connection_asked() {
+    let Some(node) = find_in_path("node") else {
+        eprintln!("SKIPPED: node is not on PATH");
+        assert!(std::env::var_os("GATE_REQUIRE_AGENTS").is_none(), "GATE_REQUIRE_AGENTS is set and node is missing");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("host.yaml"), POLICY).unwrap();
+    std::fs::write(d.path().join("ext.js"), FAKE_EXTENSION).unwrap();
+    let pi = fake_pi(d.path(), &format!("exec {} {}/ext.js", node.display(), d.path().display()));
+    // pi's "dialog" is the only way to answer: no terminal for gate's own prompt.
+    let o = gate_run(d.path(), &["--", pi.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["a_welcome"]["agent"], "pi", "{lines:?}");
+    assert_eq!(lines[1]["ask"]["type"], "ask");
+    assert_eq!(lines[1]["ask"]["id"], "c1");
+    assert_eq!(lines[2]["b_welcome"]["agent"], "pi", "the handshake does not wait for the session");
+    assert_eq!(lines[3]["after_foreign_answer"], Value::Null, "{lines:?}");
+    assert_eq!(lines[4]["decision"]["approved"], true, "{lines:?}");
+    assert_eq!(lines[4]["decision"]["source"], "user");
+}

@@ -265,8 +265,11 @@ pub trait Link: Send {
     fn conn(&self) -> u64;
     /// Answers to this connection go to `reply`.
     fn connected(&mut self, _reply: &std::sync::mpsc::Sender<Vec<u8>>) {}
-    /// The extension said hello: it is loaded.
-    fn hello(&mut self) {}
+    /// The extension said hello: it is loaded. True when the link answered it itself (with
+    /// [`welcome_line`], at once, however busy the session is).
+    fn hello(&mut self) -> bool {
+        false
+    }
     /// A call arrived on this connection.
     fn call(&mut self, _key: &str, _wire: &Value, _has_ui: bool) {}
     /// The person answered pi's dialog for the call `key` on this connection.
@@ -312,7 +315,9 @@ impl Decoder for PiDecoder {
         };
         match v.get("type").and_then(Value::as_str) {
             Some("hello") => {
-                self.link.hello();
+                if self.link.hello() {
+                    return (Shown::Hidden, Incoming::Nothing);
+                }
                 let protocol = v.get("protocol").and_then(Value::as_u64);
                 (Shown::Hidden, Incoming::Hello { protocol })
             }
@@ -386,6 +391,15 @@ impl Encoder for PiEncoder {
             ("disabled_tools", json!(disabled_tools)),
         ]))
     }
+}
+
+/// The answer to the extension's hello: this gate speaks pi's protocol.
+pub fn welcome_line() -> Vec<u8> {
+    native::ordered_line(&[
+        ("type", json!("welcome")),
+        ("agent", json!("pi")),
+        ("protocol", json!(native::PROTOCOL_VERSION)),
+    ])
 }
 
 /// What the person can answer in pi's dialog.
@@ -620,8 +634,9 @@ mod tests {
         fn conn(&self) -> u64 {
             7
         }
-        fn hello(&mut self) {
+        fn hello(&mut self) -> bool {
             self.0.lock().unwrap().push("hello".into());
+            false
         }
         fn call(&mut self, key: &str, _wire: &Value, has_ui: bool) {
             self.0.lock().unwrap().push(format!("call {key} {has_ui}"));

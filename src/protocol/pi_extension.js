@@ -12,6 +12,8 @@ const MARK = Symbol.for("gate.pi.extension");
 // pi has no time-out on the hook: this is the extension's own. `gate run` sets it above its
 // prompt time-out; without one it is a day.
 const TIMEOUT_MS = positive(process.env.GATE_PI_TIMEOUT_MS) ?? 24 * 3600 * 1000;
+// gate answers the hello at once, whatever it is deciding; a socket that does not is not a
+// gate that speaks pi's protocol.
 const HANDSHAKE_MS = 10000;
 const MAX_LINE = 64 * 1024 * 1024;
 

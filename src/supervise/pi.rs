@@ -248,8 +248,14 @@ impl Link for ConnLink {
         self.reply = Some(reply.clone());
     }
 
-    fn hello(&mut self) {
+    fn hello(&mut self) -> bool {
         self.shared.loaded.store(true, Ordering::SeqCst);
+        // Answered here, not by the session: a prompt open for another connection must not
+        // keep a new extension waiting for its handshake.
+        match &self.reply {
+            Some(r) => r.send(adapter::welcome_line()).is_ok(),
+            None => false,
+        }
     }
 
     fn call(&mut self, key: &str, wire: &Value, has_ui: bool) {
