@@ -1238,3 +1238,49 @@ fn socket_answers_come_only_from_the_connection_asked() {
     assert_eq!(lines[4]["decision"]["approved"], true, "{lines:?}");
     assert_eq!(lines[4]["decision"]["source"], "user");
 }
+
+const FAKE_REPEATS: &str = r#"
+const net = require("node:net");
+const s = net.createConnection(process.env.GATE_SOCKET);
+s.setEncoding("utf8");
+let buf = "", waiting = null;
+s.on("data", (d) => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf("\n")) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1); if (waiting) { const w = waiting; waiting = null; w(m); } }
+});
+const next = () => new Promise((r) => (waiting = r));
+const call = async (id) => {
+  s.write(JSON.stringify({ type: "tool_call", id, toolName: "bash", input: { command: "echo same" }, cwd: process.cwd(), hasUI: false }) + "\n");
+  const m = await next();
+  process.stdout.write(JSON.stringify({ id, approved: m.approved, layer: m.source }) + "\n");
+};
+(async () => {
+  s.write(JSON.stringify({ type: "hello", agent: "pi" }) + "\n");
+  await next();
+  await call("a1"); await call("a2");
+  s.write(JSON.stringify({ type: "turn_end" }) + "\n");
+  await call("b1"); await call("b2"); await call("b3");
+  s.end();
+})();
+"#;
+
+/// pi's `agent_end` reaches gate as the end of the turn: the doom loop counts afresh.
+#[test]
+fn socket_turn_end_resets_the_repeat_count() {
+    let Some(node) = find_in_path("node") else {
+        eprintln!("SKIPPED: node is not on PATH");
+        assert!(std::env::var_os("GATE_REQUIRE_AGENTS").is_none(), "GATE_REQUIRE_AGENTS is set and node is missing");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("host.yaml"), "version: 1\npermissions:\n  allow: [ \"Bash(echo *)\" ]\n").unwrap();
+    std::fs::write(d.path().join("ext.js"), FAKE_REPEATS).unwrap();
+    let pi = fake_pi(d.path(), &format!("exec {} {}/ext.js", node.display(), d.path().display()));
+    let o = gate_run(d.path(), &["--", pi.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got: Vec<Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let approved: Vec<bool> = got.iter().map(|v| v["approved"].as_bool().unwrap()).collect();
+    // Two in the first turn, then three in a row: the third repeat is asked (denied here).
+    assert_eq!(approved, vec![true, true, true, true, false], "{got:?}");
+}

@@ -13,6 +13,7 @@
 //!                "timeout_ms":null}    (ask the person through pi's own dialog)
 //! ext  -> gate  {"type":"answer","id":"call_0_0","choice":"once"|"session"|"always"|"deny"|null}
 //! gate -> ext   {"type":"decision",...}
+//! ext  -> gate  {"type":"turn_end"}                        (pi's `agent_end`: the turn is over)
 //! ```
 //! `gate hook pi` reads the `tool_call` object (or the same with `"type":"answer"` and a
 //! `choice`, after the person answered pi's dialog) and prints [`hook_line`].
@@ -321,6 +322,8 @@ impl Decoder for PiDecoder {
                 let protocol = v.get("protocol").and_then(Value::as_u64);
                 (Shown::Hidden, Incoming::Hello { protocol })
             }
+            // pi's `agent_end`: the person's turn is over (a stopped batch, the repeat count).
+            Some("turn_end") => (Shown::Hidden, Incoming::TurnEnd),
             Some("answer") => {
                 let id = v.get("id").filter(|i| i.is_string() || i.is_number()).cloned();
                 if let Some(id) = id {
@@ -673,6 +676,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(d.line(br#"{"type":"other","id":"c4"}"#).1, Incoming::Bad { .. }));
+        assert_eq!(d.line(br#"{"type":"turn_end"}"#).1, Incoming::TurnEnd);
         assert_eq!(
             *log.lock().unwrap(),
             vec!["hello", "call pi7:\"call_1\" true", "answer pi7:\"call_1\" Some(\"once\")"]

@@ -228,6 +228,15 @@ export default function gate(pi) {
       socket = { ready: Promise.resolve(e) };
     }
   }
+  // The person's turn is over: gate forgets a batch they stopped and starts counting repeats
+  // afresh. Best effort: nothing is decided here.
+  pi.on("agent_end", async () => {
+    try {
+      if (socket && socket.sock && !socket.broken) socket.write({ type: "turn_end" });
+    } catch {
+      // the connection is gone: the next call finds out and is blocked
+    }
+  });
   let seq = 0;
   pi.on("tool_call", async (event, ctx) => {
     const id = typeof event.toolCallId === "string" && event.toolCallId ? event.toolCallId : `gate-${++seq}`;
