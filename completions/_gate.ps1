@@ -162,15 +162,27 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;hook;install' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For every project: your own configuration folder [default]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'For this project only: its configuration folder')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gate;hook;uninstall' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For every project: your own configuration folder [default]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'For this project only: its configuration folder')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -140,14 +140,26 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --help 'Print help'
         }
         &'gate;hook;install'= {
+            cand -c 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --audit 'Append one JSON line per decision to PATH'
             cand --user 'For every project: your own configuration folder [default]'
             cand --project 'For this project only: its configuration folder'
+            cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
+            cand --strict 'Deny every call that would prompt'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'gate;hook;uninstall'= {
+            cand -c 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --config 'Policy file [default: host.yaml in the call''s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
+            cand --mode 'Override the policy''s mode'
+            cand --audit 'Append one JSON line per decision to PATH'
             cand --user 'For every project: your own configuration folder [default]'
             cand --project 'For this project only: its configuration folder'
+            cand --approve-all 'Approve every call that would prompt (deny rules still deny)'
+            cand --strict 'Deny every call that would prompt'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

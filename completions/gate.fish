@@ -101,11 +101,29 @@ complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcomma
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from pi" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from pi" -l strict -d 'Deny every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from pi" -s h -l help -d 'Print help'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -l config -d 'Policy file [default: host.yaml in the call\'s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l mode -d 'Override the policy\'s mode' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+dontAsk\t''
+bypassPermissions\t''"
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'For every project: your own configuration folder [default]'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'For this project only: its configuration folder'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l strict -d 'Deny every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Policy file [default: host.yaml in the call\'s cwd or a parent folder up to the repository root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l mode -d 'Override the policy\'s mode' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+dontAsk\t''
+bypassPermissions\t''"
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'For every project: your own configuration folder [default]'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'For this project only: its configuration folder'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l strict -d 'Deny every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "pi" -d 'pi: read one `tool_call` event (JSON) on stdin, print {"decision":"allow"|"deny"|"ask",...}'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install gate\'s hook into AGENT\'s configuration, and say where'

@@ -119,6 +119,9 @@ pub struct HookPlaceArgs {
     /// For this project only: its configuration folder
     #[arg(long)]
     pub project: bool,
+    /// Flags the installed hook passes to `gate hook AGENT` on every call (install only)
+    #[command(flatten)]
+    pub decide: HookDecideArgs,
 }
 
 #[derive(Subcommand, Debug)]

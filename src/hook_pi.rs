@@ -244,7 +244,9 @@ fn install(p: &HookPlaceArgs) -> anyhow::Result<i32> {
         .to_str()
         .ok_or_else(|| anyhow::anyhow!("the path of this gate binary is not UTF-8"))?
         .to_string();
-    let text = adapter::extension_with_command(&[exe.clone(), "hook".into(), "pi".into()]);
+    let mut argv = vec![exe.clone(), "hook".into(), "pi".into()];
+    argv.extend(decide_flags(&p.decide)?);
+    let text = adapter::extension_with_command(&argv);
     let dir = path.parent().ok_or_else(|| anyhow::anyhow!("no folder for {}", path.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     let tmp = dir.join(format!(".gate.js.{}.tmp", std::process::id()));
@@ -260,11 +262,38 @@ fn install(p: &HookPlaceArgs) -> anyhow::Result<i32> {
     }
     let scope = if p.project { "in this project" } else { "in every project" };
     println!(
-        "wrote {}: pi now asks gate ({exe} hook pi) about every tool call {scope}; `gate hook uninstall pi{}` removes it",
+        "wrote {}: pi now asks gate ({}) about every tool call {scope}; `gate hook uninstall pi{}` removes it",
         path.display(),
+        argv.join(" "),
         if p.project { " --project" } else { "" }
     );
     Ok(0)
+}
+
+/// The options of `gate hook install pi` the installed hook passes on (paths made absolute).
+fn decide_flags(d: &HookDecideArgs) -> anyhow::Result<Vec<String>> {
+    let abs = |p: &Path| -> anyhow::Result<String> {
+        let a = std::path::absolute(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+        a.to_str().map(str::to_string).ok_or_else(|| anyhow::anyhow!("{} is not UTF-8", a.display()))
+    };
+    let mut out = Vec::new();
+    if let Some(c) = &d.config {
+        out.extend(["-c".to_string(), abs(c)?]);
+    }
+    if d.strict {
+        out.push("--strict".into());
+    }
+    if d.approve_all {
+        out.push("--approve-all".into());
+    }
+    if let Some(m) = d.mode {
+        let name = clap::ValueEnum::to_possible_value(&m).map(|v| v.get_name().to_string()).unwrap_or_default();
+        out.extend(["--mode".to_string(), name]);
+    }
+    if let Some(a) = &d.audit {
+        out.extend(["--audit".to_string(), abs(a)?]);
+    }
+    Ok(out)
 }
 
 fn uninstall(p: &HookPlaceArgs) -> anyhow::Result<i32> {

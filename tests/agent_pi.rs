@@ -758,6 +758,23 @@ fn hook_without_a_dialog_denies_what_would_ask() {
 }
 
 #[test]
+fn hook_installed_with_strict_denies_a_read_outside_the_workspace() {
+    let pi = require_pi!();
+    let lab = Lab::new(pi, POLICY, Vec::new());
+    let secret = lab.outside.join("secret.txt");
+    let lab = Lab { mock: Mock::start(steps(vec![call("read", json!({"path": secret.to_str().unwrap()}))])), ..lab };
+    rewrite_models(&lab);
+    let o = run(lab.command(Path::new(GATE), &["hook", "install", "pi", "--project", "--strict"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("hook pi --strict"), "{}", text(&o.stdout));
+    let o = run(lab.pi_direct(&["-p", "--no-session", "go"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r = lab.mock.result("call_0_0");
+    assert!(r.contains("--strict") && !r.contains("the secret"), "{r}");
+    assert_eq!(lab.audit()[0]["source"], "strict");
+}
+
+#[test]
 fn hook_a_later_extension_cannot_rewrite_an_allowed_call() {
     let pi = require_pi!();
     let lab = Lab::new(pi, POLICY, steps(vec![call("bash", json!({"command": "ls"}))]));
