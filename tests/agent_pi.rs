@@ -364,6 +364,29 @@ fn run_print_mode_denies_allows_and_audits() {
     assert_eq!(text(&o.stdout).trim(), "done.");
 }
 
+/// `--mode json`: pi's own event stream on stdout (gate never touches pi's stdout).
+#[test]
+fn run_json_mode_stream_is_pis_own() {
+    let pi = require_pi!();
+    let lab = Lab::new(
+        pi,
+        POLICY,
+        steps(vec![call("bash", json!({"command": "rm -rf x"})), call("bash", json!({"command": "ls"}))]),
+    );
+    let o = run(lab.gate_pi(&[], &["--mode", "json", "--no-session", "go"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    assert_eq!(lines[0]["type"], "session", "{out}");
+    assert!(lines.iter().all(|v| v["type"] != "decision" && v["type"] != "ask"));
+    let end = |id: &str| lines.iter().find(|v| v["type"] == "tool_execution_end" && v["toolCallId"] == id).unwrap();
+    assert_eq!(end("call_0_0")["isError"], true);
+    assert!(end("call_0_0")["result"]["content"][0]["text"].as_str().unwrap().contains("Bash(rm *)"));
+    assert_eq!(end("call_1_0")["isError"], false);
+    assert!(lab.work.join("x/keep.txt").exists());
+}
+
 #[test]
 fn run_strict_denies_a_read_outside_the_workspace() {
     let pi = require_pi!();
