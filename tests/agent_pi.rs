@@ -387,6 +387,23 @@ fn run_json_mode_stream_is_pis_own() {
     assert!(lab.work.join("x/keep.txt").exists());
 }
 
+/// pi gets gate's own stdin: `pi -p` reads a pipe to its end, and gate holds nothing open.
+#[test]
+fn run_print_mode_reads_a_pipe_on_stdin() {
+    let pi = require_pi!();
+    let lab = Lab::new(pi, POLICY, steps(vec![call("bash", json!({"command": "ls"}))]));
+    let mut c = lab.gate_pi(&[], &["-p", "--no-session", "go"]);
+    c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"some context from a pipe\n").unwrap();
+    drop(stdin);
+    let o = wait_output(child);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).trim(), "done.");
+    assert!(lab.mock.result("call_0_0").contains("host.yaml"));
+}
+
 #[test]
 fn run_strict_denies_a_read_outside_the_workspace() {
     let pi = require_pi!();
