@@ -46,7 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--max-line', '--max-line', [CompletionResultType]::ParameterName, 'Longest protocol line accepted from the agent, in bytes')
             [CompletionResult]::new('--prompt-timeout', '--prompt-timeout', [CompletionResultType]::ParameterName, 'Deny a prompt nobody answers within SECS seconds')
             [CompletionResult]::new('--kill-grace', '--kill-grace', [CompletionResultType]::ParameterName, 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group')
-            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; else native]')
+            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; `pi` is pi; else native]')
             [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'Be the agent''s client (acp, codex): start a session and send TEXT; later stdin lines are further prompts')
             [CompletionResult]::new('--web', '--web', [CompletionResultType]::ParameterName, 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)')
             [CompletionResult]::new('--notify', '--notify', [CompletionResultType]::ParameterName, 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment')
@@ -160,19 +160,27 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;hook;install' {
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '(pi, install only) the mode the hook decides in')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, '(pi, install only) the audit log the hook appends to')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, '(pi, install only) approve every call that would prompt')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gate;hook;uninstall' {
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '(pi, install only) the mode the hook decides in')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, '(pi, install only) the audit log the hook appends to')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (~/.claude/settings.json)')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (.claude/settings.json here) [default]')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, '(pi, install only) approve every call that would prompt')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

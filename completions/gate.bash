@@ -628,7 +628,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook)
-            opts="-c -h --config --strict --approve-all --mode --audit --help claude install uninstall help"
+            opts="-c -h --config --strict --approve-all --mode --audit --help claude pi install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -714,12 +714,20 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook__subcmd__install)
-            opts="-c -h --user --project --config --help claude"
+            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mode)
+                    COMPREPLY=($(compgen -W "default acceptEdits plan dontAsk bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -736,12 +744,20 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook__subcmd__uninstall)
-            opts="-c -h --user --project --config --help claude"
+            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mode)
+                    COMPREPLY=($(compgen -W "default acceptEdits plan dontAsk bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -821,7 +837,7 @@ _gate() {
                     return 0
                     ;;
                 --protocol)
-                    COMPREPLY=($(compgen -W "native claude acp codex" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "native claude acp codex pi" -- "${cur}"))
                     return 0
                     ;;
                 --prompt)

@@ -47,10 +47,11 @@ complete -c gate -n "__fish_gate_using_subcommand run" -l audit -d 'Append one J
 complete -c gate -n "__fish_gate_using_subcommand run" -l max-line -d 'Longest protocol line accepted from the agent, in bytes' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l prompt-timeout -d 'Deny a prompt nobody answers within SECS seconds' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l kill-grace -d 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent\'s process group' -r
-complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent\'s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; else native]' -r -f -a "native\t'gate\'s own protocol (docs/protocol.md)'
+complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent\'s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; `pi` is pi; else native]' -r -f -a "native\t'gate\'s own protocol (docs/protocol.md)'
 claude\t'Claude Code: stream-json control protocol headless, a hook on a terminal'
 acp\t'Agent Client Protocol: opencode acp, gemini --acp, claude-code-acp, codex-acp'
-codex\t'codex app-server'"
+codex\t'codex app-server'
+pi\t'pi: gate\'s extension loaded with `-e`, asking over $GATE_SOCKET'"
 complete -c gate -n "__fish_gate_using_subcommand run" -l prompt -d 'Be the agent\'s client (acp, codex): start a session and send TEXT; later stdin lines are further prompts' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l web -d 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l notify -d 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment' -r
@@ -105,13 +106,29 @@ complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subc
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "install" -d 'Add gate\'s hook to AGENT\'s settings, keeping everything else'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "uninstall" -d 'Remove exactly gate\'s hook from AGENT\'s settings'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l mode -d '(pi, install only) the mode the hook decides in' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+dontAsk\t''
+bypassPermissions\t''"
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l audit -d '(pi, install only) the audit log the hook appends to' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (~/.claude/settings.json)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (.claude/settings.json here) [default]'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l strict -d 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l approve-all -d '(pi, install only) approve every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l mode -d '(pi, install only) the mode the hook decides in' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+dontAsk\t''
+bypassPermissions\t''"
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l audit -d '(pi, install only) the audit log the hook appends to' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (~/.claude/settings.json)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (.claude/settings.json here) [default]'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l strict -d 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l approve-all -d '(pi, install only) approve every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Add gate\'s hook to AGENT\'s settings, keeping everything else'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove exactly gate\'s hook from AGENT\'s settings'

@@ -61,7 +61,7 @@ pub enum Command {
     },
     /// One decision as an agent's own hook, or add/remove gate's hook in its settings
     #[command(
-        after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
+        after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n  gate hook install pi [--project]      pi loads gate's extension (~/.pi/agent/extensions or .pi/extensions)\n  gate hook uninstall pi                remove what `gate hook install pi` wrote\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
     )]
     Hook(HookCmd),
     /// Run a scripted demo agent under gate and show the whole flow
@@ -90,8 +90,10 @@ pub enum HookAction {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HookAgent {
-    /// Claude Code (PreToolUse)
+    /// Claude Code (PreToolUse; settings.json)
     Claude,
+    /// pi (a `tool_call` extension: ~/.pi/agent/extensions/gate.js, or .pi/extensions/ with --project)
+    Pi,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -115,16 +117,87 @@ pub struct HookArgs {
     pub audit: Option<PathBuf>,
 }
 
+/// The flags of `gate hook AGENT` (as for `gate run`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct HookDecideArgs {
+    /// Policy file [default: host.yaml in the call's cwd or a parent folder up to the repository
+    /// root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
+    #[arg(short = 'c', long = "config", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Approve every call that would prompt (deny rules still deny)
+    #[arg(long, conflicts_with = "strict")]
+    pub approve_all: bool,
+    /// Deny every call that would prompt
+    #[arg(long)]
+    pub strict: bool,
+    /// Override the policy's mode
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Append one JSON line per decision to PATH
+    #[arg(long, value_name = "PATH")]
+    pub audit: Option<PathBuf>,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct HookInstallArgs {
     #[arg(value_enum)]
     pub agent: HookAgent,
-    /// The user's settings (~/.claude/settings.json)
+    /// The user's settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)
     #[arg(long, conflicts_with = "project")]
     pub user: bool,
-    /// The project's settings (.claude/settings.json here) [default]
+    /// The project's settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)
     #[arg(long)]
     pub project: bool,
+    /// Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)
+    #[arg(long, conflicts_with = "approve_all")]
+    pub strict: bool,
+    /// (pi, install only) approve every call that would prompt
+    #[arg(long)]
+    pub approve_all: bool,
+    /// (pi, install only) the mode the hook decides in
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// (pi, install only) the audit log the hook appends to
+    #[arg(long, value_name = "PATH")]
+    pub audit: Option<PathBuf>,
+}
+
+/// Where `gate hook install|uninstall pi` writes, and the flags its hook passes on.
+#[derive(Debug, Clone)]
+pub struct HookPlaceArgs {
+    pub agent: HookAgent,
+    pub user: bool,
+    pub project: bool,
+    pub decide: HookDecideArgs,
+}
+
+impl From<&HookInstallArgs> for HookPlaceArgs {
+    fn from(a: &HookInstallArgs) -> Self {
+        HookPlaceArgs {
+            agent: a.agent,
+            user: a.user,
+            project: a.project,
+            decide: HookDecideArgs {
+                config: None,
+                approve_all: a.approve_all,
+                strict: a.strict,
+                mode: a.mode,
+                audit: a.audit.clone(),
+            },
+        }
+    }
+}
+
+impl From<&HookArgs> for HookDecideArgs {
+    fn from(a: &HookArgs) -> Self {
+        HookDecideArgs {
+            config: a.config.config.clone(),
+            approve_all: a.approve_all,
+            strict: a.strict,
+            mode: a.mode,
+            audit: a.audit.clone(),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -226,7 +299,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub pty: bool,
     /// The agent's protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`,
-    /// `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; else
+    /// `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; `pi` is pi; else
     /// native]
     #[arg(long, value_enum, value_name = "PROTOCOL")]
     pub protocol: Option<ProtocolArg>,
@@ -265,6 +338,8 @@ pub enum ProtocolArg {
     Acp,
     /// codex app-server
     Codex,
+    /// pi: gate's extension loaded with `-e`, asking over $GATE_SOCKET
+    Pi,
 }
 
 impl From<ProtocolArg> for crate::protocol::Protocol {
@@ -274,6 +349,7 @@ impl From<ProtocolArg> for crate::protocol::Protocol {
             ProtocolArg::Claude => crate::protocol::Protocol::Claude,
             ProtocolArg::Acp => crate::protocol::Protocol::Acp,
             ProtocolArg::Codex => crate::protocol::Protocol::Codex,
+            ProtocolArg::Pi => crate::protocol::Protocol::Pi,
         }
     }
 }

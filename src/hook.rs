@@ -31,6 +31,7 @@ enum Hooked {
 pub fn run(args: &HookArgs) -> anyhow::Result<i32> {
     match args.agent {
         Some(HookAgent::Claude) => Ok(claude_hook(args)),
+        Some(HookAgent::Pi) => Ok(crate::hook_pi::decide(&args.into())),
         None => {
             eprintln!("gate: usage: gate hook AGENT (hook JSON on stdin), or gate hook install|uninstall AGENT");
             Ok(2)
@@ -206,6 +207,9 @@ fn is_gate_entry(entry: &Value) -> bool {
 
 /// `gate hook install claude [--user|--project]`.
 pub fn install(args: &HookInstallArgs) -> anyhow::Result<i32> {
+    if args.agent == HookAgent::Pi {
+        return crate::hook_pi::install(&args.into());
+    }
     let path = claude_settings_path(args)?;
     let mut settings: Value = match std::fs::read(&path) {
         Ok(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => crate::protocol::strict::parse(&bytes)
@@ -233,6 +237,9 @@ pub fn install(args: &HookInstallArgs) -> anyhow::Result<i32> {
 
 /// `gate hook uninstall claude [--user|--project]`: removes exactly gate's entry.
 pub fn uninstall(args: &HookInstallArgs) -> anyhow::Result<i32> {
+    if args.agent == HookAgent::Pi {
+        return crate::hook_pi::uninstall(&args.into());
+    }
     let path = claude_settings_path(args)?;
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,

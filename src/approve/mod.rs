@@ -106,6 +106,12 @@ pub trait Approver: Send {
     fn uses_terminal(&self) -> bool {
         false
     }
+
+    /// [`Approver::uses_terminal`] for the call shown as `id` (an approver that asks some
+    /// calls elsewhere, as pi's dialog, says which).
+    fn uses_terminal_for(&self, _id: &str) -> bool {
+        self.uses_terminal()
+    }
 }
 
 /// Cancellation shared by the supervisor, its signal handler and an open prompt.

@@ -184,6 +184,11 @@ impl Policy {
         out.into_iter().collect()
     }
 
+    /// `agents:` from host.yaml.
+    pub fn agents(&self) -> &model::Agents {
+        &self.model.agents
+    }
+
     pub fn doom_loop(&self) -> DoomLoop {
         self.model.doom_loop
     }

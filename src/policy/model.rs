@@ -149,6 +149,17 @@ pub struct Model {
     pub doom_loop: DoomLoop,
     pub audit: Option<PathBuf>,
     pub tests: Vec<PolicyTest>,
+    /// Settings for particular agents (`agents:`).
+    pub agents: Agents,
+}
+
+/// `agents:` in host.yaml: how gate starts particular agents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Agents {
+    /// `agents.pi.extensions: untrusted`: start pi with `--no-extensions`, so that extensions
+    /// from the project (`.pi/extensions/`), the user's folder and settings never load; only
+    /// gate's own extension does.
+    pub pi_untrusted_extensions: bool,
 }
 
 impl Model {
@@ -166,12 +177,26 @@ impl Model {
             doom_loop: DoomLoop { threshold: 3, action: Verdict::Ask },
             audit: None,
             tests: Vec::new(),
+            agents: Agents::default(),
         }
     }
 }
 
-const TOP_KEYS: &[&str] =
-    &["version", "mode", "workspace", "tools", "safe_tools", "permissions", "skills", "doom_loop", "audit", "tests"];
+const TOP_KEYS: &[&str] = &[
+    "version",
+    "mode",
+    "workspace",
+    "tools",
+    "safe_tools",
+    "permissions",
+    "skills",
+    "doom_loop",
+    "audit",
+    "tests",
+    "agents",
+];
+const AGENT_NAMES: &[&str] = &["pi"];
+const PI_KEYS: &[&str] = &["extensions"];
 const TOOL_KEYS: &[&str] = &["kind", "command", "path", "content", "aliases", "risk"];
 const PERMISSION_KEYS: &[&str] = &["allow", "ask", "deny"];
 const RULE_KEYS: &[&str] = &["tool", "when"];
@@ -653,6 +678,28 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
                     c.err(t, "a test needs `expect`", Some("one of: allow, ask, deny".into()))
                 }
                 _ => {}
+            }
+        }
+    }
+    if let Some(v) = get("agents") {
+        for (agent, settings) in c.map(v, "`agents`", AGENT_NAMES) {
+            if agent == "pi" {
+                for (k, val) in c.map(settings, "`agents.pi`", PI_KEYS) {
+                    if k == "extensions" {
+                        match val.as_str() {
+                            Some("trusted") => m.agents.pi_untrusted_extensions = false,
+                            Some("untrusted") => m.agents.pi_untrusted_extensions = true,
+                            _ => c.err(
+                                val,
+                                format!(
+                                    "`agents.pi.extensions` must be `trusted` or `untrusted`, found {}",
+                                    val.scalar_text().map(|t| format!("`{t}`")).unwrap_or_else(|| val.kind().into())
+                                ),
+                                Some("`untrusted` starts pi with --no-extensions".into()),
+                            ),
+                        }
+                    }
+                }
             }
         }
     }

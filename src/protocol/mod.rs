@@ -4,7 +4,7 @@
 //! a [`Resolution`] goes out (the full policy [`Decision`], who answered, scope, feedback).
 //! Each protocol is one adapter module that maps its messages to these values and back:
 //! [`native`] (gate's own protocol), [`claude`] (Claude Code's stream-json control protocol and
-//! its hooks). The chain, the prompt, approvals, the doom loop, the batch stop, the audit log
+//! its hooks), [`pi`] (the pi coding agent, through gate's own pi extension). The chain, the prompt, approvals, the doom loop, the batch stop, the audit log
 //! and the flags are written once, against these types, in [`crate::supervise`] and
 //! [`crate::approve`].
 //!
@@ -17,6 +17,7 @@ pub mod claude;
 pub mod client;
 pub mod codex;
 pub mod native;
+pub mod pi;
 pub mod strict;
 
 use serde_json::Value;
@@ -120,6 +121,9 @@ pub trait Decoder: Send {
     fn finish(&mut self) -> Option<Vec<u8>> {
         None
     }
+    /// On the decision socket: answers to this connection's lines go to `reply` (for an adapter
+    /// that must write to the connection before a call is answered, as pi's dialog does).
+    fn connected(&mut self, _reply: &std::sync::mpsc::Sender<Vec<u8>>) {}
 }
 
 /// Where a line gate writes goes.
@@ -350,12 +354,14 @@ pub enum Protocol {
     Acp,
     /// `codex app-server`.
     Codex,
+    /// pi (`pi`), through gate's own extension.
+    Pi,
 }
 
 impl Protocol {
     /// The protocol of an agent started as `program args`, when not given: `claude` is Claude
     /// Code; `opencode acp`, `gemini --acp`, `claude-code-acp` and `codex-acp` speak ACP;
-    /// `codex app-server` (and `codex exec`, run as its client) Codex's; anything else speaks
+    /// `codex app-server` (and `codex exec`, run as its client) Codex's; `pi` is pi; anything else speaks
     /// gate's native protocol.
     pub fn detect(program: &std::ffi::OsStr, args: &[std::ffi::OsString]) -> Protocol {
         let name = std::path::Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -367,6 +373,7 @@ impl Protocol {
         }
         match name {
             "claude" => Protocol::Claude,
+            "pi" => Protocol::Pi,
             _ => Protocol::Native,
         }
     }

@@ -26,6 +26,7 @@
 pub mod audit;
 mod editor;
 mod middle;
+pub mod pi;
 pub mod proxy;
 pub mod pty;
 pub mod reader;
@@ -223,6 +224,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         }
         Protocol::Acp => middle::run_acp(prep, args),
         Protocol::Codex => middle::run_codex(prep, args),
+        Protocol::Pi => pi::run(prep, args),
     }
 }
 
@@ -436,14 +438,52 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     })
 }
 
+/// How the connections on `$GATE_SOCKET` are read and answered in [`run_served`].
+pub(crate) struct Served {
+    /// A decoder for each new connection.
+    pub decoder: Box<dyn Fn() -> Box<dyn crate::protocol::Decoder> + Send>,
+    /// Writes every answer.
+    pub encoder: Box<dyn crate::protocol::Encoder>,
+    /// The agent draws a terminal UI on gate's terminal: when gate's stdin is that terminal
+    /// and gate is in its foreground, the agent's process group is made the foreground group
+    /// (so it may read keys and set raw mode; Ctrl-C is its own), and the terminal is taken
+    /// back, with its settings, when the agent exits or for gate's own prompt.
+    pub terminal: bool,
+}
+
+impl Default for Served {
+    fn default() -> Served {
+        Served {
+            decoder: Box::new(|| Box::new(crate::protocol::native::NativeDecoder)),
+            encoder: Box::new(crate::protocol::native::NativeEncoder),
+            terminal: false,
+        }
+    }
+}
+
+/// Gives the terminal's foreground back to gate for its prompt, and to the agent after.
+struct Foreground {
+    agent: i32,
+}
+
+impl session::Handoff for Foreground {
+    fn release(&self) {
+        let _ = sys::set_foreground_group(0, sys::own_group());
+    }
+
+    fn reclaim(&self) {
+        let _ = sys::set_foreground_group(0, self.agent);
+    }
+}
+
 /// The agent with gate's own stdin, stdout and stderr, asking over `$GATE_SOCKET` (any number
 /// of connections: an extension's, a hook process's per call). `env` is added to the agent's
 /// environment. gate's prompt uses the terminal (`/dev/tty`) as in pipe mode.
-#[allow(dead_code)] // the pi adapter starts pi this way (being built)
 pub(crate) fn run_served(
     prep: Prepared,
     argv: &[std::ffi::OsString],
     env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    served: Served,
 ) -> anyhow::Result<i32> {
     let Some((program, rest)) = argv.split_first() else {
         anyhow::bail!("no program to run");
@@ -456,8 +496,13 @@ pub(crate) fn run_served(
             return Ok(2);
         }
     };
+    let terminal = served.terminal && sys::isatty(0) && sys::foreground_group(0) == Some(sys::own_group());
+    let settings = if terminal { sys::get_termios(0).ok() } else { None };
     let mut cmd = Command::new(program);
     sys::SignalSet::reset_in_child(&mut cmd);
+    if terminal {
+        sys::take_terminal_on_exec(&mut cmd);
+    }
     cmd.args(rest).env("GATE_SOCKET", channel.path()).process_group(0);
     for (k, v) in env {
         cmd.env(k, v);
@@ -470,10 +515,14 @@ pub(crate) fn run_served(
         }
     };
     let pgid = child.id() as i32;
+    if terminal {
+        let _ = sys::set_foreground_group(0, pgid);
+    }
     let cancel = Arc::new(Cancel::default());
     let exit = Arc::new(ExitWatch::default());
     let (wake_server, wake_waiter) = UnixStream::pair()?;
-    spawn_waiter(child, exit.clone(), cancel.clone(), wake_waiter)?;
+    let job = terminal.then_some(Job { agent: pgid, settings });
+    spawn_job_waiter(child, job, exit.clone(), cancel.clone(), wake_waiter)?;
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
     // Nothing is written to the agent's stdin (it is gate's own): answers go to connections.
@@ -484,6 +533,7 @@ pub(crate) fn run_served(
     let (ev_tx, ev_rx) = mpsc::channel();
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let listener = channel.take_listener().ok_or_else(|| anyhow::anyhow!("the socket is not listening"))?;
+    let Served { decoder, encoder, .. } = served;
     {
         let (budget, open) = (budget.clone(), open.clone());
         thread::Builder::new().name("socket".into()).spawn(move || {
@@ -492,12 +542,12 @@ pub(crate) fn run_served(
                 let (wake, peer) = UnixStream::pair()?;
                 let mut rd = reader::Reader::new(max_line, tx.clone(), budget.clone(), open.clone(), wake, None);
                 rd.wake_peer = Some(peer);
+                rd.decoder = decoder();
                 Ok(rd)
             })
         })?;
     }
     let grace = prep.kill_grace;
-    let encoder: Box<dyn crate::protocol::Encoder> = Box::new(crate::protocol::native::NativeEncoder);
     let session = prep.into_session(Wiring {
         to_agent,
         open,
@@ -505,13 +555,19 @@ pub(crate) fn run_served(
         cancel,
         stdin_pause: None,
         term: None,
-        handoff: None,
+        handoff: terminal.then(|| Box::new(Foreground { agent: pgid }) as Box<dyn session::Handoff>),
         encoder,
         to_client: None,
     });
     session.run(ev_rx);
     drop(watcher);
     let status = exit.wait();
+    if terminal {
+        let _ = sys::set_foreground_group(0, sys::own_group());
+        if let Some(t) = &settings {
+            let _ = sys::set_termios(0, t);
+        }
+    }
     reap_group(pgid, grace);
     drop(channel);
     Ok(match status {
@@ -596,9 +652,48 @@ impl ExitWatch {
     }
 }
 
-fn spawn_waiter(mut child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wake: UnixStream) -> std::io::Result<()> {
+/// An agent that was given gate's terminal ([`Served::terminal`]), for job control: when it
+/// stops itself (pi's Ctrl-Z), gate takes the terminal back and stops its own job, so the shell
+/// gets the terminal; once continued (`fg`), it hands the terminal back and continues the agent.
+struct Job {
+    agent: i32,
+    settings: Option<sys::Termios>,
+}
+
+fn wait_job(child: &Child, job: &Job) -> std::io::Result<ExitStatus> {
+    loop {
+        match sys::wait_exit_or_stop(child.id() as i32)? {
+            sys::Waited::Exited(s) => return Ok(s),
+            sys::Waited::Stopped => {
+                let _ = sys::set_foreground_group(0, sys::own_group());
+                if let Some(t) = &job.settings {
+                    let _ = sys::set_termios(0, t);
+                }
+                sys::stop_own_job();
+                let _ = sys::set_foreground_group(0, job.agent);
+                sys::kill_group(job.agent, libc::SIGCONT);
+            }
+        }
+    }
+}
+
+fn spawn_waiter(child: Child, exit: Arc<ExitWatch>, cancel: Arc<Cancel>, wake: UnixStream) -> std::io::Result<()> {
+    spawn_job_waiter(child, None, exit, cancel, wake)
+}
+
+fn spawn_job_waiter(
+    mut child: Child,
+    job: Option<Job>,
+    exit: Arc<ExitWatch>,
+    cancel: Arc<Cancel>,
+    wake: UnixStream,
+) -> std::io::Result<()> {
     thread::Builder::new().name("agent-wait".into()).spawn(move || {
-        let status = match child.wait() {
+        let waited = match &job {
+            Some(job) => wait_job(&child, job),
+            None => child.wait(),
+        };
+        let status = match waited {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("gate: cannot wait for the agent: {e}");

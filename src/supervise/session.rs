@@ -255,7 +255,7 @@ impl Session {
     }
 
     fn ask(&mut self, id: &CallId, call: &Call, d: Decision, batch: &[BatchItem]) -> (Resolution, Effects) {
-        let uses_terminal = self.approver.uses_terminal();
+        let uses_terminal = self.approver.uses_terminal_for(&id.shown);
         if uses_terminal && self.cancel.agent_gone() {
             return (Resolution::error("the agent exited before the person could be asked"), Effects::default());
         }

@@ -45,16 +45,8 @@ impl SideChannel {
     /// Create the directory (under $XDG_RUNTIME_DIR when usable, else the temporary
     /// directory) and listen in it.
     pub fn create() -> io::Result<SideChannel> {
-        let mut bases = Vec::new();
-        if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
-            if x.is_absolute() && x.is_dir() {
-                bases.push(x);
-            }
-        }
-        bases.push(std::env::temp_dir());
-        bases.push(PathBuf::from("/tmp"));
         let mut last = io::Error::other("no directory for the socket");
-        for base in bases {
+        for base in private_bases() {
             match SideChannel::create_in(&base) {
                 Ok(s) => return Ok(s),
                 Err(e) => last = e,
@@ -64,33 +56,14 @@ impl SideChannel {
     }
 
     fn create_in(base: &Path) -> io::Result<SideChannel> {
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        for _ in 0..16 {
-            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("gate-{}-{nanos:08x}{n}", std::process::id()));
-            let path = dir.join("gate.sock");
-            if path.as_os_str().len() > MAX_PATH {
-                return Err(io::Error::other(format!("{} is too long for a socket path", path.display())));
-            }
-            // mkdir fails if the name exists (a file, a directory or a symlink someone planted):
-            // the directory we use is always one we just created.
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-            let mut ch = SideChannel { dir, path, listener: None };
-            // The umask can only have removed bits; make the mode exact, and check the owner.
-            std::fs::set_permissions(&ch.dir, std::fs::Permissions::from_mode(0o700))?;
-            let meta = std::fs::symlink_metadata(&ch.dir)?;
-            if !meta.is_dir() || meta.uid() != sys::euid() || meta.mode() & 0o077 != 0 {
-                return Err(io::Error::other(format!("{} is not a private directory", ch.dir.display())));
-            }
-            ch.listener = Some(UnixListener::bind(&ch.path)?);
-            return Ok(ch);
+        let dir = private_dir_in(base)?;
+        let path = dir.join("gate.sock");
+        let mut ch = SideChannel { dir, path, listener: None };
+        if ch.path.as_os_str().len() > MAX_PATH {
+            return Err(io::Error::other(format!("{} is too long for a socket path", ch.path.display())));
         }
-        Err(io::Error::other(format!("cannot create a private directory in {}", base.display())))
+        ch.listener = Some(UnixListener::bind(&ch.path)?);
+        Ok(ch)
     }
 
     /// The socket's path (`GATE_SOCKET`).
@@ -102,6 +75,66 @@ impl SideChannel {
     pub fn take_listener(&mut self) -> Option<UnixListener> {
         self.listener.take()
     }
+}
+
+/// A new directory only this user can enter (mode 0700, checked to be ours), under
+/// $XDG_RUNTIME_DIR when usable, else the temporary directory. The caller removes it.
+pub fn private_dir() -> io::Result<PathBuf> {
+    let mut last = io::Error::other("no directory for gate's private files");
+    for base in private_bases() {
+        match private_dir_in(&base) {
+            Ok(d) => return Ok(d),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+fn private_bases() -> Vec<PathBuf> {
+    let mut bases = Vec::new();
+    if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
+        if x.is_absolute() && x.is_dir() {
+            bases.push(x);
+        }
+    }
+    bases.push(std::env::temp_dir());
+    bases.push(PathBuf::from("/tmp"));
+    bases
+}
+
+fn private_dir_in(base: &Path) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    for _ in 0..16 {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = base.join(format!("gate-{}-{nanos:08x}{n}", std::process::id()));
+        if dir.join("gate.sock").as_os_str().len() > MAX_PATH {
+            return Err(io::Error::other(format!("{} is too long for a socket path", dir.display())));
+        }
+        // mkdir fails if the name exists (a file, a directory or a symlink someone planted):
+        // the directory we use is always one we just created.
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+        // The umask can only have removed bits; make the mode exact, and check the owner.
+        let checked = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            .and_then(|_| std::fs::symlink_metadata(&dir))
+            .and_then(|meta| {
+                if !meta.is_dir() || meta.uid() != sys::euid() || meta.mode() & 0o077 != 0 {
+                    Err(io::Error::other(format!("{} is not a private directory", dir.display())))
+                } else {
+                    Ok(())
+                }
+            });
+        if let Err(e) = checked {
+            let _ = std::fs::remove_dir(&dir);
+            return Err(e);
+        }
+        return Ok(dir);
+    }
+    Err(io::Error::other(format!("cannot create a private directory in {}", base.display())))
 }
 
 impl Drop for SideChannel {
@@ -195,6 +228,7 @@ pub fn serve_many(
 fn serve_one(stream: UnixStream, reader: &impl Fn() -> io::Result<Reader>) -> io::Result<()> {
     let mut rd = reader()?;
     let (reply_tx, reply_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    rd.decoder.connected(&reply_tx);
     rd.reply = Some(reply_tx);
     rd.passthrough = Passthrough::Discard;
     rd.send_eof = false;

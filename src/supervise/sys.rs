@@ -235,6 +235,106 @@ pub fn window_size(fd: RawFd) -> Option<WinSize> {
     })
 }
 
+/// What waiting for a child came to.
+pub enum Waited {
+    Exited(std::process::ExitStatus),
+    /// It was stopped (SIGTSTP, SIGSTOP, ...); it can be continued.
+    Stopped,
+}
+
+/// Wait for child `pid` to exit or stop.
+pub fn wait_exit_or_stop(pid: i32) -> io::Result<Waited> {
+    use std::os::unix::process::ExitStatusExt;
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: waitpid writes one int to a valid place; the pid is our own child.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if libc::WIFSTOPPED(status) {
+            return Ok(Waited::Stopped);
+        }
+        return Ok(Waited::Exited(std::process::ExitStatus::from_raw(status)));
+    }
+}
+
+/// Stop gate's own process group as a terminal's Ctrl-Z would (its job, for the shell that
+/// started it). Returns once continued (at once when the group is orphaned: the kernel then
+/// discards the signal).
+pub fn stop_own_job() {
+    // SAFETY: kill with plain integers: our own process group, a standard signal.
+    unsafe {
+        libc::kill(0, libc::SIGTSTP);
+    }
+}
+
+/// This process's process group.
+pub fn own_group() -> i32 {
+    // SAFETY: getpgrp takes no arguments and cannot fail.
+    unsafe { libc::getpgrp() }
+}
+
+/// Make `pgid` the foreground process group of terminal `fd` (how a shell hands its terminal
+/// to a job, and takes it back). SIGTTOU is blocked in the calling thread for the call, so a
+/// process in a background group of the terminal's session may do it.
+pub fn set_foreground_group(fd: RawFd, pgid: i32) -> io::Result<()> {
+    // SAFETY: the sigset_t values are initialised by sigemptyset before use; pthread_sigmask
+    // reads `set` and writes `old`, both valid; tcsetpgrp takes plain integers.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigemptyset(&mut old);
+        libc::sigaddset(&mut set, libc::SIGTTOU);
+        let r = libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        if r != 0 {
+            return Err(io::Error::from_raw_os_error(r));
+        }
+        let done = libc::tcsetpgrp(fd, pgid);
+        let err = io::Error::last_os_error();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        if done != 0 {
+            return Err(err);
+        }
+    }
+    Ok(())
+}
+
+/// In the agent between fork and exec: make its own (new) process group the foreground group
+/// of terminal `fd`, as [`set_foreground_group`] does. The parent does the same after the
+/// spawn; whichever runs first wins the race with the agent's first use of the terminal.
+/// Async-signal-safe (sigprocmask, getpgrp, tcsetpgrp), allocation-free; errors are ignored.
+/// Make `cmd`'s child take the foreground of gate's terminal (fd 0) before it execs.
+pub fn take_terminal_on_exec(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs between fork and exec and calls only sigprocmask, getpgrp and
+    // tcsetpgrp (async-signal-safe) on stack values; no lock, no allocation.
+    unsafe {
+        cmd.pre_exec(|| take_terminal_in_child(0));
+    }
+}
+
+pub fn take_terminal_in_child(fd: RawFd) -> io::Result<()> {
+    // SAFETY: as in `set_foreground_group`, with sigprocmask (single-threaded after fork).
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigemptyset(&mut old);
+        libc::sigaddset(&mut set, libc::SIGTTOU);
+        if libc::sigprocmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
+            libc::tcsetpgrp(fd, libc::getpgrp());
+            libc::sigprocmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        }
+    }
+    Ok(())
+}
+
 /// The foreground process group of terminal `fd` (for a pty master: of its slave).
 pub fn foreground_group(fd: RawFd) -> Option<i32> {
     // SAFETY: tcgetpgrp takes a plain integer and touches no memory of ours.
