@@ -182,6 +182,17 @@ impl Running {
     }
 }
 
+/// A gate a test let go of without `finish` (it asserted, or did not need the end) is killed:
+/// no test leaves a gate and its agent running behind it.
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 pub struct Outcome {
     pub code: Option<i32>,
     pub signal: Option<i32>,
