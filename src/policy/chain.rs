@@ -112,6 +112,28 @@ impl Policy {
             panic!("deliberate panic for tests");
         }
         let tools = &self.model.tools;
+        if !tools.alias.contains_key(call.tool.as_str()) {
+            match self.name_variant(&call.tool) {
+                NameVariant::Exact => {}
+                // `BASH`, `"bash "`: the tool the agent will most likely run; decide it as that.
+                NameVariant::Folded(known) => {
+                    let mut c = call.clone();
+                    c.tool = known;
+                    return self.decide_inner(&c, ctx);
+                }
+                NameVariant::Confusable(known) => {
+                    return Decision::new(
+                        Verdict::Deny,
+                        Layer::Analysis,
+                        None,
+                        format!(
+                            "the tool name {:?} is written to look like `{known}` (control, invisible or look-alike characters): gate will not guess which tool runs",
+                            call.tool
+                        ),
+                    )
+                }
+            }
+        }
         let tool = tools.canonical(&call.tool).to_string();
         let spec = tools.spec(&tool);
         let session = self.session_rules(ctx);
@@ -135,6 +157,37 @@ impl Policy {
             v.reason = format!("`{}` is on the safe list", call.tool);
         }
         Decision::new(v.verdict, v.layer, v.rule, v.reason)
+    }
+
+    /// How a tool name that is not exactly a known one relates to the known ones.
+    fn name_variant(&self, name: &str) -> NameVariant {
+        let tools = &self.model.tools;
+        let known = |n: &str| -> Option<String> {
+            tools
+                .alias
+                .keys()
+                .chain(self.model.safe_tools.iter())
+                .find(|k| k.eq_ignore_ascii_case(n))
+                .map(|k| k.to_string())
+        };
+        let trimmed = name.trim_matches(|c: char| c.is_whitespace());
+        if trimmed != name || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c)) {
+            let skeleton: String = name.chars().filter_map(skeleton_char).collect();
+            if let Some(k) = known(&skeleton) {
+                if skeleton == trimmed || (trimmed.is_ascii() && !trimmed.chars().any(char::is_control)) {
+                    return NameVariant::Folded(k);
+                }
+                return NameVariant::Confusable(k);
+            }
+            if name.chars().any(|c| c.is_control()) {
+                return NameVariant::Confusable(skeleton);
+            }
+            return NameVariant::Exact;
+        }
+        match known(name) {
+            Some(k) if k != name => NameVariant::Folded(k),
+            _ => NameVariant::Exact,
+        }
     }
 
     /// The session approvals compiled into rules; cached by the patterns' hash, since the
@@ -609,4 +662,51 @@ fn one_line(s: &str) -> String {
         out.push_str(" ...");
     }
     out
+}
+
+/// A tool name that is not exactly a known one (see `name_variant`).
+enum NameVariant {
+    /// Unknown, or exactly known: decided as written.
+    Exact,
+    /// A known name in other case or with spaces around it: decided as that tool.
+    Folded(String),
+    /// Control, invisible or look-alike characters that spell a known name (or control
+    /// characters at all): denied, never approved by a flag.
+    Confusable(String),
+}
+
+/// A character as it reads: invisible ones dropped, whitespace dropped, look-alikes from other
+/// scripts mapped to the ASCII letter they imitate, ASCII lower-cased.
+fn skeleton_char(c: char) -> Option<char> {
+    if c.is_whitespace()
+        || c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')
+    {
+        return None;
+    }
+    let mapped = match c {
+        'а' | 'А' | 'α' | 'Α' => 'a',
+        'в' | 'В' | 'β' | 'Β' => 'b',
+        'с' | 'С' | 'ϲ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'Е' | 'ε' | 'Ε' => 'e',
+        'һ' | 'Н' | 'Η' => 'h',
+        'і' | 'І' | 'ι' | 'Ι' | 'ӏ' => 'i',
+        'ј' | 'Ј' => 'j',
+        'к' | 'К' | 'κ' | 'Κ' => 'k',
+        'м' | 'М' | 'Μ' => 'm',
+        'п' | 'ո' => 'n',
+        'о' | 'О' | 'ο' | 'Ο' | '0' => 'o',
+        'р' | 'Р' | 'ρ' | 'Ρ' => 'p',
+        'ѕ' | 'Ѕ' => 's',
+        'т' | 'Т' | 'τ' | 'Τ' => 't',
+        'υ' | 'ս' => 'u',
+        'ν' => 'v',
+        'х' | 'Х' | 'χ' | 'Χ' => 'x',
+        'у' | 'У' | 'γ' => 'y',
+        '\u{FF21}'..='\u{FF3A}' => char::from(b'a' + (c as u32 - 0xFF21) as u8),
+        '\u{FF41}'..='\u{FF5A}' => char::from(b'a' + (c as u32 - 0xFF41) as u8),
+        other => other.to_ascii_lowercase(),
+    };
+    Some(mapped)
 }

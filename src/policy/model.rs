@@ -346,6 +346,11 @@ pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<R
             Some("e.g. `Bash(git status)` or `read_file`".into()),
         ));
     }
+    // `mcp__server__*` is the whole server, written as Claude Code users write it.
+    let name = match name.strip_suffix("__*") {
+        Some(server) if server.starts_with("mcp__") && !server[5..].contains("__") => server,
+        _ => name,
+    };
     let tool = tools.canonical(name).to_string();
     let Some(spec) = spec else {
         return Ok(Rule { text: text.to_string(), tool, matcher: Matcher::Any });

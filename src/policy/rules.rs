@@ -277,6 +277,10 @@ impl PathGlob {
         }
         compile_glob(&p)?;
         let mut v = vec![PathGlob::Relative(p.clone())];
+        if !p.contains('/') {
+            // No `/`: the file name at any depth, as in .gitignore (SPEC 3.1).
+            v.push(PathGlob::Relative(format!("**/{p}")));
+        }
         if p.starts_with("**/") {
             v.push(PathGlob::Absolute(format!("/{p}")));
         }
@@ -456,6 +460,16 @@ impl RuleSet {
     /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
     /// false for paths outside the workspace, which need a rule that names the path.
     pub fn best_match(&self, tool: &str, subject: &Subject, any_counts: bool) -> Option<(Strength, &Rule)> {
+        let own = self.best_match_tool(tool, subject, any_counts);
+        // `mcp__server` (and `mcp__server__*`) covers every tool of that server, as in Claude Code.
+        let server = mcp_server(tool).and_then(|s| self.best_match_tool(s, subject, any_counts));
+        match (own, server) {
+            (Some(a), Some(b)) => Some(if b.0 > a.0 { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn best_match_tool(&self, tool: &str, subject: &Subject, any_counts: bool) -> Option<(Strength, &Rule)> {
         let idx = self.by_tool.get(tool)?;
         let mut best: Option<(Strength, usize)> = None;
         let consider = |s: Strength, i: usize, best: &mut Option<(Strength, usize)>| {
@@ -613,6 +627,13 @@ pub fn url_host(url: &str) -> Option<String> {
     };
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     (!host.is_empty()).then_some(host)
+}
+
+/// `mcp__server` for a call of `mcp__server__tool` (`None` for other tools).
+pub fn mcp_server(tool: &str) -> Option<&str> {
+    let rest = tool.strip_prefix("mcp__")?;
+    let (server, name) = rest.split_once("__")?;
+    (!server.is_empty() && !name.is_empty()).then(|| &tool[..5 + server.len()])
 }
 
 /// Whether a command's program may match an allow rule at all: a program given by a path
