@@ -41,7 +41,16 @@ fn parser_options() -> brush_parser::ParserOptions {
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
     let mut w =
-        Walker { a, depth, cwd, wrappers: Vec::new(), stdin_script: None, replace_str: None, functions: Vec::new() };
+        Walker {
+        a,
+        depth,
+        cwd,
+        wrappers: Vec::new(),
+        stdin_script: None,
+        replace_str: None,
+        functions: Vec::new(),
+        defining: Vec::new(),
+    };
     w.script(text);
 }
 
@@ -59,6 +68,9 @@ struct Walker<'a> {
     replace_str: Option<String>,
     /// Functions this script defines (a call of one may do anything its body does).
     functions: Vec<String>,
+    /// The functions whose bodies are being walked: a call of one of them from its own body
+    /// recurses (`:(){ :|:& };:`, the fork bomb) and is never allowed.
+    defining: Vec<String>,
 }
 
 /// Result of resolving one word.
@@ -124,6 +136,7 @@ impl Walker<'_> {
             stdin_script: None,
             replace_str: None,
             functions: self.functions.clone(),
+            defining: self.defining.clone(),
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -163,12 +176,15 @@ impl Walker<'_> {
             }
             ast::Command::Function(f) => {
                 self.functions.push(f.fname.value.clone());
-                // The body runs whenever the function is called: its commands are parts.
+                // The body runs whenever the function is called: its commands are parts. A
+                // function that shadows a command (`:`, `ls`) is decided by that body.
                 let saved = self.cwd.clone();
+                self.defining.push(f.fname.value.clone());
                 self.compound(&f.body.0);
                 if let Some(r) = &f.body.1 {
                     self.redirect_list(r);
                 }
+                self.defining.pop();
                 *self.cwd = saved;
             }
             ast::Command::ExtendedTest(t, redirects) => {
@@ -910,6 +926,11 @@ impl Walker<'_> {
         // A directory change applies to what comes after this command, not to the command.
         let mut new_cwd: Option<Cwd> = None;
         if let Some(Word::Lit(p)) = words.first() {
+            if self.defining.iter().any(|f| f == p) {
+                unknown = Some(format!(
+                    "function `{p}` calls itself: it can recurse without end (the fork bomb `:(){{ :|:& }};:`)"
+                ));
+            }
             match program_name(p) {
                 "cd" if self.functions.iter().any(|f| f == "cd") => new_cwd = Some(Cwd(None)),
                 "cd" => {
@@ -971,6 +992,7 @@ impl Walker<'_> {
                 stdin_script: None,
                 replace_str: None,
                 functions: self.functions.clone(),
+            defining: self.defining.clone(),
             };
             w.script(text);
         }
