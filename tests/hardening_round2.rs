@@ -65,3 +65,20 @@ fn item3_tool_name_variants_are_the_tool_or_denied_and_never_approved_by_a_flag(
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("\"approved\":false") && err.contains("look like"), "{err}");
 }
+
+#[test]
+fn item9_when_fields_the_tool_never_sends_are_refused_naming_its_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("host.yaml"),
+        "version: 1\npermissions:\n  deny:\n    - { tool: write, when: { path: \"**/.env*\" } }\n    - { tool: mcp__x__y, when: { anything: \"*\" } }\n",
+    )
+    .unwrap();
+    let out = Command::new(GATE).current_dir(dir.path()).args(["validate"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("host.yaml:4:") && err.contains("never sends a field `path`"), "{err}");
+    assert!(err.contains("its fields: file_path, content"), "{err}");
+    // A tool gate does not model may send anything: its fields are not checked.
+    assert_eq!(err.matches("never sends").count(), 1, "{err}");
+}

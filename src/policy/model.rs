@@ -382,6 +382,22 @@ pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<R
     Ok(Rule { text: text.to_string(), tool, matcher })
 }
 
+/// The argument fields a tool of a known kind sends (its declared command, path and content
+/// fields, and what the agents gate speaks to add: Claude Code's edit fields, pi's `edits`,
+/// ranges of a read). `None`: a tool gate does not model, whose fields it cannot know.
+fn sent_fields(spec: &ToolSpec) -> Option<Vec<String>> {
+    let extra: &[&str] = match spec.kind {
+        ToolKind::Shell => &["description", "timeout", "run_in_background", "cwd", "workdir"],
+        ToolKind::Edit => &["old_string", "new_string", "replace_all", "edits", "notebook_path", "new_source"],
+        ToolKind::Read => &["offset", "limit", "pages"],
+        ToolKind::Other => return None,
+    };
+    let mut v: Vec<String> = [&spec.command, &spec.path, &spec.content].into_iter().flatten().cloned().collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v.dedup();
+    Some(v)
+}
+
 fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
     match &n.node {
         Node::Str(s) => match rule_from_text(s, tools, c.home.as_deref()) {
@@ -419,6 +435,14 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             let mut desc = Vec::new();
             let before = c.errors.len();
             for (field, glob_node) in c.map(when, "`when`", &[]) {
+                if let Some(known) = spec.and_then(sent_fields).filter(|k| !k.iter().any(|f| f == field)) {
+                    c.err(
+                        glob_node,
+                        format!("`when.{field}`: tool `{name}` never sends a field `{field}`, so this rule would match nothing"),
+                        Some(format!("its fields: {}", known.join(", "))),
+                    );
+                    continue;
+                }
                 let Some(glob) = glob_node.scalar_text() else {
                     c.err(glob_node, format!("`when.{field}` must be a glob string"), None);
                     continue;

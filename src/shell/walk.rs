@@ -40,8 +40,7 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
-    let mut w =
-        Walker {
+    let mut w = Walker {
         a,
         depth,
         cwd,
@@ -992,7 +991,7 @@ impl Walker<'_> {
                 stdin_script: None,
                 replace_str: None,
                 functions: self.functions.clone(),
-            defining: self.defining.clone(),
+                defining: self.defining.clone(),
             };
             w.script(text);
         }
