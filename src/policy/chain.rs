@@ -409,6 +409,18 @@ impl Policy {
             let v = self.unknown_verdict(u);
             parts.push(part(one_line(command), PartKind::Command, v));
         }
+        if !a.unknown.is_empty() {
+            // Text gate could not read as a whole still runs in bash: a deny rule's command
+            // words anywhere in it deny the call, so that no flag can approve it.
+            if let Some(rule) = self.scan_unparsed(tool, command) {
+                let reason = format!("text gate cannot parse contains the words of deny rule `{rule}`");
+                parts.push(part(
+                    one_line(command),
+                    PartKind::Command,
+                    V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
+                ));
+            }
+        }
         for c in &a.commands {
             let v = self.decide_command(tool, c, ctx, session);
             parts.push(part(c.display(), PartKind::Command, v));
@@ -478,6 +490,32 @@ impl Policy {
             Ok(p) => Some(format!("`cd` leaves the workspace for {}", p.abs)),
             Err(e) => Some(e),
         }
+    }
+
+    /// The conservative scan of text the analysis refused: quotes, backslashes and control
+    /// characters removed, the rest split into words (a path's last segment counts as its
+    /// program name); the first deny rule of this shell tool all of whose literal words
+    /// appear, with its first word as a program name.
+    fn scan_unparsed(&self, tool: &str, command: &str) -> Option<String> {
+        let cleaned: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && !c.is_control()).collect();
+        let mut words: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for w in cleaned.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
+            if w.is_empty() {
+                continue;
+            }
+            words.insert(w);
+            if let Some(last) = w.rsplit('/').next() {
+                words.insert(last);
+            }
+        }
+        self.model.deny.all().iter().filter(|r| r.tool == tool).find_map(|r| match &r.matcher {
+            crate::policy::rules::Matcher::Words(p) => {
+                let lits = p.literal_words();
+                let first = lits.first()?;
+                (words.contains(first) && lits.iter().all(|w| words.contains(w))).then(|| r.text.clone())
+            }
+            _ => None,
+        })
     }
 
     fn unknown_verdict(&self, reason: &str) -> V {

@@ -45,6 +45,18 @@ pub struct WordPattern {
 }
 
 impl WordPattern {
+    /// The pattern's literal words (its wildcards left out), for the conservative scan of text
+    /// gate cannot parse.
+    pub fn literal_words(&self) -> Vec<&str> {
+        self.words
+            .iter()
+            .filter_map(|w| match w {
+                PatWord::Exact(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Parse the inside of `Bash(...)`. Words are split like the shell splits them (quotes
     /// group, backslash escapes); a last word `*` (or a `:*` suffix, Claude Code's spelling)
     /// admits any further words.
@@ -341,6 +353,13 @@ pub enum Subject<'a> {
 pub struct RuleSet {
     rules: Vec<Rule>,
     by_tool: HashMap<String, ToolIndex>,
+}
+
+impl RuleSet {
+    /// Every rule, in file order.
+    pub fn all(&self) -> &[Rule] {
+        &self.rules
+    }
 }
 
 #[derive(Clone, Debug, Default)]
