@@ -118,7 +118,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
         }
     }
     let ctx = Context { active_skills: &args.skills, session: None };
-    let d = policy.decide(&call, &ctx);
+    let d = policy.decide_real(&call, &ctx, &crate::resolve::real_for(policy.workspace()));
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut json = d.to_json();

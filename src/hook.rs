@@ -125,7 +125,8 @@ fn decide_alone(args: &HookArgs, cwd: &Path, call: &crate::policy::Call) -> Resu
     if let Some(m) = args.mode {
         loaded.policy.set_mode(m.into());
     }
-    let d = loaded.policy.decide(call, &Context { active_skills: &[], session: None });
+    let real = crate::resolve::real_for(loaded.policy.workspace());
+    let d = loaded.policy.decide_real(call, &Context { active_skills: &[], session: None }, &real);
     let mut r = crate::protocol::Resolution::from_policy(d.clone());
     let out = match d.decision {
         Verdict::Allow => Hooked::Allow(format!("gate: {}", d.reason)),

@@ -103,7 +103,7 @@ pub fn decide(args: &HookDecideArgs) -> i32 {
         policy.set_mode(m.into());
     }
     let call = adapter::to_call(&ev, cwd.to_str());
-    let d = policy.decide(&call, &Context::default());
+    let d = policy.decide_real(&call, &Context::default(), &crate::resolve::real_for(policy.workspace()));
     let id = CallId::plain(ev.id.clone());
 
     let mut always = Vec::new();

@@ -17,5 +17,6 @@ pub mod hook_pi;
 pub mod man5;
 pub mod policy;
 pub mod protocol;
+pub mod resolve;
 pub mod shell;
 pub mod supervise;

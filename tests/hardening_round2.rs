@@ -82,3 +82,49 @@ fn item9_when_fields_the_tool_never_sends_are_refused_naming_its_fields() {
     // A tool gate does not model may send anything: its fields are not checked.
     assert_eq!(err.matches("never sends").count(), 1, "{err}");
 }
+
+/// A workspace with the links of the round's first finding.
+fn linked_workspace() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let ws = d.path().join("ws");
+    std::fs::create_dir_all(ws.join("docs")).unwrap();
+    std::fs::create_dir_all(d.path().join("out")).unwrap();
+    std::fs::write(ws.join(".env"), "SECRET=1\n").unwrap();
+    std::os::unix::fs::symlink("../.env", ws.join("docs/notes.md")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("out"), ws.join("docs/ext")).unwrap();
+    std::os::unix::fs::symlink("/etc", ws.join("etcl")).unwrap();
+    std::os::unix::fs::symlink(".", ws.join("self")).unwrap();
+    std::fs::write(
+        ws.join("host.yaml"),
+        "version: 1\npermissions:\n  allow: [ \"Write(docs/**/*.md)\", \"Write(docs/**)\", \"Bash(echo *)\" ]\n  deny: [ \"Write(**/.env*)\" ]\n",
+    )
+    .unwrap();
+    d
+}
+
+fn check_in(dir: &std::path::Path, args: &[&str]) -> Value {
+    let out = Command::new(GATE).current_dir(dir).args(["check", "--json"]).args(args).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn item1_symlinks_are_decided_where_the_write_lands() {
+    let d = linked_workspace();
+    let ws = d.path().join("ws");
+    // docs/notes.md -> ../.env: the .env deny rule fires.
+    let v = check_in(&ws, &["Write", r#"{"file_path":"docs/notes.md"}"#]);
+    assert_eq!((v["decision"].as_str(), v["rule"].as_str()), (Some("deny"), Some("Write(**/.env*)")), "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("leads to"), "{v}");
+    // docs/ext -> outside: not allowed by the docs rule.
+    assert_ne!(check_in(&ws, &["Write", r#"{"file_path":"docs/ext/x.md"}"#])["decision"], "allow");
+    for (mode, path) in
+        [("acceptEdits", "etcl/passwd"), ("acceptEdits", "self/host.yaml"), ("acceptEdits", "etcl/../root/x")]
+    {
+        let v = check_in(&ws, &["--mode", mode, "Write", &format!(r#"{{"file_path":"{path}"}}"#)]);
+        assert_ne!(v["decision"], "allow", "{path}: {v}");
+    }
+    let v = check_in(&ws, &["--mode", "acceptEdits", "Bash", r#"{"command":"echo x > etcl/passwd"}"#]);
+    assert_ne!(v["decision"], "allow", "{v}");
+    // A plain file in docs is still allowed.
+    assert_eq!(check_in(&ws, &["Write", r#"{"file_path":"docs/real.md"}"#])["decision"], "allow");
+}

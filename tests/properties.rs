@@ -175,3 +175,47 @@ mod glob_equivalence {
         }
     }
 }
+
+/// Symbolic-link layouts (hardening round 2): a link inside the workspace, reached through any
+/// spelling of its path, to `.env` or to a directory outside, is never allowed as a write,
+/// whether named by the edit tool or by a shell redirection.
+mod symlinks {
+    use super::*;
+
+    fn layout() -> (tempfile::TempDir, Policy) {
+        let d = tempfile::tempdir().unwrap();
+        let ws = d.path().join("ws");
+        std::fs::create_dir_all(ws.join("docs/sub")).unwrap();
+        std::fs::create_dir_all(d.path().join("outside")).unwrap();
+        std::fs::write(ws.join(".env"), "S=1\n").unwrap();
+        std::os::unix::fs::symlink("../.env", ws.join("docs/notes.md")).unwrap();
+        std::os::unix::fs::symlink("../../.env", ws.join("docs/sub/deep.md")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("outside"), ws.join("docs/ext")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("outside"), ws.join("out")).unwrap();
+        let policy = "version: 1\nmode: acceptEdits\npermissions:\n  allow: [ \"Write(docs/**)\", \"Bash(echo *)\" ]\n  deny: [ \"Write(**/.env*)\" ]\n";
+        let env = Env { base_dir: ws.clone(), home: Some("/home/u".into()), cwd: ws };
+        let p = Policy::from_yaml(policy, "host.yaml", &env).unwrap();
+        (d, p)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn links_out_of_the_workspace_or_to_env_are_never_allowed(
+            target in prop::sample::select(vec!["docs/notes.md", "docs/sub/deep.md", "docs/ext/x.md", "out/y", "docs/ext/../ext/z.md"]),
+            dots in prop::sample::select(vec!["", "./", "docs/../", "docs/sub/../../"]),
+            via_shell in any::<bool>(),
+        ) {
+            let (_d, p) = layout();
+            let path = format!("{dots}{target}");
+            let call = if via_shell {
+                Call::new("bash", json!({ "command": format!("echo x > {path}") }))
+            } else {
+                Call::new("write", json!({ "file_path": path }))
+            };
+            let real = gate::resolve::real_for(p.workspace());
+            let d = p.decide_real(&call, &Context::default(), &real);
+            prop_assert_ne!(d.decision, Verdict::Allow, "{} allowed: {:?}", path, d);
+        }
+    }
+}

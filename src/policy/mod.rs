@@ -5,8 +5,11 @@
 mod chain;
 pub mod decision;
 pub mod glob;
+mod links;
 pub mod model;
 pub mod rules;
+pub use links::Real;
+pub use model::normalize as normalize_path;
 mod suggest;
 pub mod synthetic;
 mod yaml;

@@ -227,7 +227,9 @@ impl Session {
 
     fn policy_decide(&self, call: &Call) -> Decision {
         let ctx = Context { active_skills: &self.state.active_skills, session: Some(&self.state.approvals) };
-        match catch_unwind(AssertUnwindSafe(|| self.policy.decide(call, &ctx))) {
+        // Decided where its paths really land too (symbolic links followed at this edge).
+        let real = crate::resolve::real_for(self.policy.workspace());
+        match catch_unwind(AssertUnwindSafe(|| self.policy.decide_real(call, &ctx, &real))) {
             Ok(d) => d,
             Err(p) => Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
         }
