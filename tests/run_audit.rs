@@ -104,3 +104,43 @@ fn a_log_that_cannot_be_opened_stops_gate_before_the_agent_starts() {
     o.assert_code(2);
     assert!(o.log.is_empty());
 }
+
+#[test]
+fn an_audit_log_deleted_mid_run_is_reopened_and_said_so() {
+    // Hardening round 2, item 12: gate kept writing to the unlinked file.
+    let ws = Ws::new(POLICY);
+    let audit = ws.path().join("audit.jsonl");
+    let go = ws.path().join("go");
+    let audit2 = audit.clone();
+    let go2 = go.clone();
+    let remover = std::thread::spawn(move || {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        while !audit2.exists() || std::fs::read_to_string(&audit2).unwrap_or_default().lines().count() < 1 {
+            assert!(std::time::Instant::now() < deadline, "no first audit line");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::fs::remove_file(&audit2).unwrap();
+        std::fs::write(&go2, "").unwrap();
+    });
+    let o = ws.run(
+        &["--strict", "--audit", audit.to_str().unwrap()],
+        &[
+            "send",
+            &bash("a1", "npm test"),
+            "await",
+            "a1",
+            "wait-file",
+            go.to_str().unwrap(),
+            "send",
+            &bash("a2", "rm -rf x"),
+            "await",
+            "a2",
+        ],
+        None,
+    );
+    remover.join().unwrap();
+    o.assert_code(0);
+    let text = std::fs::read_to_string(&audit).expect("the log is written again at its path");
+    assert!(text.contains("\"a2\""), "{text}");
+    assert!(o.stderr.contains("was removed or replaced"), "{}", o.stderr);
+}

@@ -176,3 +176,19 @@ fn a_closed_downstream_ends_the_agent_as_a_pipeline_would() {
     };
     assert_eq!(status.code(), Some(128 + libc::SIGPIPE));
 }
+
+#[test]
+fn output_of_processes_the_agent_leaves_behind_is_not_lost() {
+    // Hardening round 2, item 11: a grandchild's line 0.3 s after the agent exited, and the
+    // line it prints in its SIGTERM handler, reach gate's stdout.
+    let script = "( sleep 0.3; echo late line; trap 'echo said while ending; exit 0' TERM; while :; do sleep 0.05; done ) & echo agent done";
+    let out = std::process::Command::new(GATE)
+        .args(["run", "--kill-grace", "1", "--", "sh", "-c", script])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("agent done") && stdout.contains("late line"), "{stdout}");
+    assert!(stdout.contains("said while ending"), "{stdout}");
+}

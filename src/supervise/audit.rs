@@ -24,6 +24,25 @@ impl Audit {
         Ok(Audit { file, path: path.to_path_buf() })
     }
 
+    /// The log was deleted or replaced under gate (rotated, removed by hand): write to the path
+    /// again rather than to a file nobody can read, and say so.
+    fn reopen_if_gone(&mut self) -> io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let open = self.file.metadata()?;
+        let same = match std::fs::metadata(&self.path) {
+            Ok(m) => m.dev() == open.dev() && m.ino() == open.ino(),
+            Err(_) => false,
+        };
+        if !same {
+            self.file = OpenOptions::new().create(true).append(true).open(&self.path)?;
+            eprintln!(
+                "gate: the audit log {} was removed or replaced; writing to a new one there",
+                self.path.display()
+            );
+        }
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -31,6 +50,7 @@ impl Audit {
     /// Append one record. The line is written with a single write on an O_APPEND file, so
     /// records from two gates sharing a log do not interleave.
     pub fn record(&mut self, rec: &Record) -> io::Result<()> {
+        self.reopen_if_gone()?;
         let mut line = serde_json::to_vec(&rec.to_json()).map_err(io::Error::other)?;
         line.push(b'\n');
         self.file.write_all(&line)?;

@@ -407,6 +407,14 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     let watcher = start_watcher_later(&prep.reloads, ev_tx.clone());
     let mut rd = reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
     rd.decoder = adapter.decoder;
+    // What the agent leaves running may still print: read it for up to --kill-grace, then
+    // end the group and read what it says while ending (reap_group then finds it gone).
+    rd.linger = Some((
+        prep.kill_grace,
+        Box::new(move || {
+            sys::kill_group(pgid, libc::SIGTERM);
+        }),
+    ));
 
     let grace = prep.kill_grace;
     let encoder = adapter.encoder;

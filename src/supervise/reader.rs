@@ -124,6 +124,10 @@ pub struct Reader {
     pub whole_lines: bool,
     /// Decide calls on this thread when no person is needed and nothing is queued before them.
     pub fast: Option<FastPath>,
+    /// After the agent exited, what it left running may still write: read until its end of
+    /// output for up to this long, then end the group (the closure) and read what it says
+    /// while ending, for up to this long again. `None`: take only what the pipe holds.
+    pub linger: Option<(std::time::Duration, Box<dyn FnOnce() + Send>)>,
     state: State,
     /// Lines seen so far (for messages).
     lines: u64,
@@ -161,6 +165,7 @@ impl Reader {
             to_agent: None,
             whole_lines: false,
             fast: None,
+            linger: None,
             state: State::Start,
             lines: 0,
             warned_malformed: false,
@@ -177,6 +182,11 @@ impl Reader {
         let wake_fd = self.wake.as_raw_fd();
         let mut buf = vec![0u8; READ_SIZE];
         let mut draining = false;
+        let (grace, mut end) = match self.linger.take() {
+            Some((g, f)) => (Some(g), Some(f)),
+            None => (None, None),
+        };
+        let mut deadline: Option<Instant> = None;
         loop {
             if !draining {
                 match sys::poll_readable(&[fd, wake_fd], -1) {
@@ -205,7 +215,25 @@ impl Reader {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     if draining {
-                        break;
+                        let Some(grace) = grace else { break };
+                        let now = Instant::now();
+                        let until = *deadline.get_or_insert(now + grace);
+                        if now >= until {
+                            // Time is up for what the agent left behind: end it, and read
+                            // what it writes while it ends, for one more grace period.
+                            match end.take() {
+                                Some(f) => {
+                                    f();
+                                    deadline = Some(Instant::now() + grace);
+                                    continue;
+                                }
+                                None => break,
+                            }
+                        }
+                        let ms = (until - now).as_millis().clamp(1, i32::MAX as u128) as i32;
+                        if sys::poll_readable(&[fd], ms).is_err() {
+                            break;
+                        }
                     }
                 }
                 Err(e) => {
