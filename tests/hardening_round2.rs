@@ -128,3 +128,25 @@ fn item1_symlinks_are_decided_where_the_write_lands() {
     // A plain file in docs is still allowed.
     assert_eq!(check_in(&ws, &["Write", r#"{"file_path":"docs/real.md"}"#])["decision"], "allow");
 }
+
+#[test]
+fn rule_language_unless_paths_and_args() {
+    let p = "version: 1\npermissions:\n  deny:\n    - { rule: \"Bash(rm *)\", unless: { paths: [ \"/tmp/**\", \"$TMPDIR/**\" ] } }\n    - { rule: \"Bash(git clean *)\", unless: { args: [ \"-n\", \"--dry-run\" ] } }\n";
+    let d = |cmd: &str| check(p, "Bash", &serde_json::json!({ "command": cmd }).to_string())["decision"].clone();
+    assert_ne!(d("rm -rf /tmp/build"), "deny", "every target under /tmp: the deny rule does not apply");
+    for cmd in ["rm -rf /tmp/../etc", "rm -rf /tmp/x /home/u", "rm -rf $D", "rm -rf build", "git clean -fdx"] {
+        assert_eq!(d(cmd), "deny", "{cmd}");
+    }
+    assert_ne!(d("git clean -n"), "deny");
+    assert_ne!(d("git clean --dry-run=yes"), "deny");
+    // `unless` only with `rule:`; paths must be absolute.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("host.yaml"),
+        "version: 1\npermissions:\n  deny:\n    - { tool: write, unless: { args: [x] } }\n    - { rule: \"Bash(rm *)\", unless: { paths: [ \"tmp/**\" ] } }\n",
+    )
+    .unwrap();
+    let out = Command::new(GATE).current_dir(dir.path()).arg("validate").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`unless` goes with `rule:`") && err.contains("is not absolute"), "{err}");
+}

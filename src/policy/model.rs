@@ -199,7 +199,7 @@ const AGENT_NAMES: &[&str] = &["pi"];
 const PI_KEYS: &[&str] = &["extensions"];
 const TOOL_KEYS: &[&str] = &["kind", "command", "path", "content", "aliases", "risk"];
 const PERMISSION_KEYS: &[&str] = &["allow", "ask", "deny"];
-const RULE_KEYS: &[&str] = &["tool", "when"];
+const RULE_KEYS: &[&str] = &["tool", "when", "rule", "unless"];
 const SKILL_KEYS: &[&str] = &["allow", "description"];
 const DOOM_KEYS: &[&str] = &["threshold", "action"];
 const TEST_KEYS: &[&str] = &["call", "arguments", "expect", "skills"];
@@ -353,7 +353,7 @@ pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<R
     };
     let tool = tools.canonical(name).to_string();
     let Some(spec) = spec else {
-        return Ok(Rule { text: text.to_string(), tool, matcher: Matcher::Any });
+        return Ok(Rule { text: text.to_string(), tool, matcher: Matcher::Any, unless: Default::default() });
     };
     let kind = tools.spec(&tool).map(|t| t.kind).unwrap_or(ToolKind::Other);
     let matcher = match kind {
@@ -379,7 +379,7 @@ pub fn rule_from_text(text: &str, tools: &Tools, home: Option<&str>) -> Result<R
             ))
         }
     };
-    Ok(Rule { text: text.to_string(), tool, matcher })
+    Ok(Rule { text: text.to_string(), tool, matcher, unless: Default::default() })
 }
 
 /// The argument fields a tool of a known kind sends (its declared command, path and content
@@ -411,12 +411,37 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             let entries = c.map(n, "a rule", RULE_KEYS);
             let mut tool = None;
             let mut when = None;
+            let mut pattern = None;
+            let mut unless_node = None;
             for (k, v) in entries {
                 match k {
                     "tool" => tool = c.string(v, "`tool`"),
                     "when" => when = Some(v),
+                    "rule" => pattern = Some(v),
+                    "unless" => unless_node = Some(v),
                     _ => {}
                 }
+            }
+            if let Some(p) = pattern {
+                // `{ rule: "Bash(rm -r -f *)", unless: { paths: [...], args: [...] } }`
+                if tool.is_some() || when.is_some() {
+                    c.err(n, "a rule mapping has either `rule` or `tool`/`when`, not both", None);
+                    return None;
+                }
+                let mut r = rule_from_node(c, p, tools)?;
+                if let Some(u) = unless_node {
+                    if !matches!(r.matcher, Matcher::Words(_)) {
+                        c.err(u, "`unless` applies to shell rules such as `Bash(rm *)`", None);
+                        return None;
+                    }
+                    r.unless = unless_from_node(c, u)?;
+                    r.text = format!("{} unless {}", r.text, describe_unless(&r.unless, u));
+                }
+                return Some(r);
+            }
+            if let Some(u) = unless_node {
+                c.err(u, "`unless` goes with `rule:` (e.g. `{ rule: \"Bash(rm -r -f *)\", unless: { paths: [\"/tmp/**\"] } }`)", None);
+                return None;
             }
             let Some(name) = tool else {
                 c.err(
@@ -429,7 +454,12 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             let canon = tools.canonical(&name).to_string();
             let spec = tools.spec(&canon);
             let Some(when) = when else {
-                return Some(Rule { text: name.clone(), tool: canon, matcher: Matcher::Any });
+                return Some(Rule {
+                    text: name.clone(),
+                    tool: canon,
+                    matcher: Matcher::Any,
+                    unless: Default::default(),
+                });
             };
             let mut fields = Vec::new();
             let mut desc = Vec::new();
@@ -472,12 +502,18 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
                 return None;
             }
             if fields.is_empty() {
-                return Some(Rule { text: name.clone(), tool: canon, matcher: Matcher::Any });
+                return Some(Rule {
+                    text: name.clone(),
+                    tool: canon,
+                    matcher: Matcher::Any,
+                    unless: Default::default(),
+                });
             }
             Some(Rule {
                 text: format!("{{ tool: {name}, when: {{ {} }} }}", desc.join(", ")),
                 tool: canon,
                 matcher: Matcher::When(fields),
+                unless: Default::default(),
             })
         }
         _ => {
@@ -485,6 +521,54 @@ fn rule_from_node(c: &mut Ctx, n: &SNode, tools: &Tools) -> Option<Rule> {
             None
         }
     }
+}
+
+/// `unless: { paths: [GLOB...], args: [WORD...] }`; `$TMPDIR` in a glob is the temporary
+/// directory (`$TMPDIR`, else `/tmp`).
+fn unless_from_node(c: &mut Ctx, n: &SNode) -> Option<super::rules::Unless> {
+    let mut u = super::rules::Unless::default();
+    let before = c.errors.len();
+    for (k, v) in c.map(n, "`unless`", &["paths", "args"]) {
+        for item in c.seq(v, "a list") {
+            let Some(text) = c.string(item, "a string") else { continue };
+            match k {
+                "paths" => {
+                    let tmp =
+                        std::env::var("TMPDIR").ok().filter(|t| t.starts_with('/')).unwrap_or_else(|| "/tmp".into());
+                    let g = text.replace("$TMPDIR", tmp.trim_end_matches('/'));
+                    if !g.starts_with('/') {
+                        c.err(
+                            item,
+                            format!("`unless.paths`: `{text}` is not absolute"),
+                            Some("e.g. `/tmp/**` or `$TMPDIR/**`".into()),
+                        );
+                        continue;
+                    }
+                    match globset::GlobBuilder::new(&g).literal_separator(true).build() {
+                        Ok(glob) => u.paths.push(glob.compile_matcher()),
+                        Err(e) => c.err(item, format!("`unless.paths`: `{text}`: {e}"), None),
+                    }
+                }
+                _ => u.args.push(text),
+            }
+        }
+    }
+    (c.errors.len() == before && !u.is_empty()).then_some(u)
+}
+
+fn describe_unless(u: &super::rules::Unless, n: &SNode) -> String {
+    let _ = n;
+    let mut parts = Vec::new();
+    if !u.paths.is_empty() {
+        parts.push(format!(
+            "paths {}",
+            u.paths.iter().map(|g| g.glob().glob().to_string()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if !u.args.is_empty() {
+        parts.push(format!("args {}", u.args.join(", ")));
+    }
+    parts.join("; ")
 }
 
 fn rules(c: &mut Ctx, n: &SNode, what: &str, tools: &Tools) -> Vec<Rule> {

@@ -322,6 +322,48 @@ pub enum WhenGlob {
     Domain(String),
 }
 
+/// When a rule does not apply (SPEC 3.1 `unless:`): every path operand of the command lies
+/// in one of `paths`, or one of `args` is among its words.
+#[derive(Clone, Debug, Default)]
+pub struct Unless {
+    pub paths: Vec<globset::GlobMatcher>,
+    pub args: Vec<String>,
+}
+
+impl Unless {
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty() && self.args.is_empty()
+    }
+
+    /// Does the exception hold for this command? Only on words known now: a word known only
+    /// at run time never makes an exception.
+    pub fn excepts(&self, words: &[Word]) -> bool {
+        if self.is_empty() || words.iter().any(|w| w.lit().is_none()) {
+            return false;
+        }
+        let lits: Vec<&str> = words.iter().skip(1).filter_map(Word::lit).collect();
+        if !self.args.is_empty()
+            && lits.iter().any(|w| {
+                self.args.iter().any(|a| w == a || w.strip_prefix(a.as_str()).is_some_and(|r| r.starts_with('=')))
+            })
+        {
+            return true;
+        }
+        if self.paths.is_empty() {
+            return false;
+        }
+        let operands: Vec<&str> = lits.iter().copied().filter(|w| !w.starts_with('-')).collect();
+        !operands.is_empty()
+            && operands.iter().all(|o| {
+                o.starts_with('/') && {
+                    let n = super::model::normalize(std::path::Path::new(o));
+                    let n = n.to_string_lossy();
+                    self.paths.iter().any(|g| g.is_match(n.as_ref()))
+                }
+            })
+    }
+}
+
 /// One rule, as written and as compiled.
 #[derive(Clone, Debug)]
 pub struct Rule {
@@ -330,6 +372,8 @@ pub struct Rule {
     /// Canonical tool name.
     pub tool: String,
     pub matcher: Matcher,
+    /// When it does not apply (`unless:`).
+    pub unless: Unless,
 }
 
 /// What a call offers to be matched.
@@ -507,6 +551,8 @@ impl RuleSet {
                 let check = |i: usize, best: &mut Option<(Strength, usize)>| {
                     if let Matcher::Words(p) = &self.rules[i].matcher {
                         let s = if *loose { p.matches(words).max(p.matches_loose(words)) } else { p.matches(words) };
+                        let s =
+                            if s == Strength::Yes && self.rules[i].unless.excepts(words) { Strength::No } else { s };
                         consider(s, i, best);
                     }
                 };
