@@ -238,6 +238,24 @@ static GIT_READ: &[(&str, &[&str])] = &[
 /// Whether a git invocation only reads. Global options before the subcommand (`-C`, `-c`,
 /// `--git-dir`, ...) can redirect or reconfigure git, so any of them makes it not known-safe.
 fn git_read_only(args: &[&str]) -> bool {
+    // Global options that change nothing but the pager or the directory: `--no-pager`, `-P`,
+    // and `-C DIR` with DIR inside the workspace as written (relative, no `..`; a link out of
+    // it is caught where paths are resolved).
+    let mut args = args;
+    loop {
+        match args {
+            ["--no-pager" | "-P", rest @ ..] => args = rest,
+            ["-C", dir, rest @ ..]
+                if !dir.is_empty()
+                    && !dir.starts_with(['/', '~', '-'])
+                    && !dir.contains('$')
+                    && !dir.split('/').any(|s| s == "..") =>
+            {
+                args = rest
+            }
+            _ => break,
+        }
+    }
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
     let rest = &args[1..];
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| spells_option(a, f)));
@@ -266,14 +284,18 @@ fn git_read_only(args: &[&str]) -> bool {
                 || a.starts_with("--format")
         }),
         "tag" => {
+            // Listing (`-l`/`--list`, with or without patterns); any other word creates,
+            // deletes or signs a tag.
+            let listing = rest.iter().any(|a| matches!(*a, "-l" | "--list"));
             rest.is_empty()
-                || rest.iter().all(|a| {
-                    matches!(*a, "-l" | "--list" | "-n")
-                        || a.starts_with("--sort")
-                        || a.starts_with("--contains")
-                        || a.starts_with("--points-at")
-                }) && rest.iter().any(|a| matches!(*a, "-l" | "--list"))
-                || rest.is_empty()
+                || listing
+                    && rest.iter().all(|a| {
+                        !a.starts_with('-')
+                            || matches!(*a, "-l" | "--list" | "-n")
+                            || a.starts_with("--sort")
+                            || a.starts_with("--contains")
+                            || a.starts_with("--points-at")
+                    })
         }
         "remote" => rest.is_empty() || matches!(rest, ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),

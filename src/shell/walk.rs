@@ -643,12 +643,18 @@ impl Walker<'_> {
                             n.clone()
                         }
                     };
+                    let mut harmless_value = false;
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
                             if r.unknown.is_some() {
                                 *unknown = r.unknown;
                             }
+                            // A pager that only copies, or git's lock hint: nothing runs.
+                            harmless_value = matches!(
+                                (name.as_str(), r.word.lit()),
+                                ("PAGER" | "GIT_PAGER", Some("cat" | "")) | ("GIT_OPTIONAL_LOCKS", Some("0" | "1"))
+                            );
                         }
                         ast::AssignmentValue::Array(items) => {
                             for (k, v) in items {
@@ -666,7 +672,9 @@ impl Walker<'_> {
                         }
                     }
                     if in_prefix {
-                        assignments.push(name);
+                        if !harmless_value {
+                            assignments.push(name);
+                        }
                     } else {
                         // `export A=b` and friends: the word is an argument and an assignment.
                         let r = this.word(&w.value);
