@@ -260,10 +260,8 @@ fn interactive_claude_asks_the_running_gate_through_its_hook() {
         "projects": {work.display().to_string(): {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}
     });
     sb.home_file(".claude.json", &state.to_string());
-    let mock = anthropic::start(script(vec![
-        call("Bash", json!({"command": "git status && rm -rf x"})),
-        call("Bash", json!({"command": "ls"})),
-    ]));
+    let outside = outside_file(&sb);
+    let mock = anthropic::start(scenario_script(&outside));
     let audit = sb.home.join("audit.jsonl");
     let gate = env!("CARGO_BIN_EXE_gate");
     let mut cmd = Command::new("script");
@@ -276,17 +274,14 @@ fn interactive_claude_asks_the_running_gate_through_its_hook() {
     pty.wait_for("the TUI", |p| p.text().contains("clean up"));
     std::thread::sleep(Duration::from_millis(1500));
     pty.type_bytes(b"\r");
-    pty.wait_for("both tool results", |_| mock.tool_results().len() >= 2);
+    pty.wait_for("every tool result", |_| mock.tool_results().len() >= 7);
     std::thread::sleep(Duration::from_millis(500));
     pty.type_bytes(b"/exit");
     std::thread::sleep(Duration::from_millis(500));
     pty.type_bytes(b"\r");
     let status = pty.wait_exit();
     assert!(status.success(), "{}", pty.text());
-    let r = results(&mock);
-    assert!(r[0].0.contains("Bash(rm *)"), "{r:#?}");
-    assert!(sb.work.join("x/keep").exists());
-    assert!(r[1].0.contains("host.yaml"), "ls ran: {r:#?}");
+    assert_scenarios(&mock, &sb.work, "interactive claude");
     let audit = std::fs::read_to_string(&audit).unwrap();
     assert!(audit.contains(r#""command":"ls""#) && audit.contains(r#""rule":"Bash(rm *)""#), "{audit}");
 }
