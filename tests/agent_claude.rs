@@ -290,7 +290,6 @@ fn interactive_claude_asks_the_running_gate_through_its_hook() {
 /// call runs. Claude Code is headless (`-p`), gate's prompt is on the terminal.
 #[test]
 fn an_ask_answered_y_on_a_terminal_runs() {
-    use std::io::{Read, Write};
     let cc = agent_or_skip!("claude-code");
     if agents::which("script").is_none() {
         agents::skip("util-linux `script` is not installed: no pseudo-terminal to answer on");
@@ -303,41 +302,14 @@ fn an_ask_answered_y_on_a_terminal_runs() {
     let mut cmd = Command::new("script");
     cc.env(&sb, Some(&mock.url())).apply(&mut cmd);
     let path = format!("{}:{}", cc.bin.parent().unwrap().display(), cmd_path(&cmd));
-    cmd.env("PATH", path).env("TERM", "xterm").env("SHELL", "/bin/sh").current_dir(&sb.work);
-    cmd.args(["-qefc", &line, "/dev/null"]);
-    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let mut output = child.stdout.take().unwrap();
-    let screen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let s2 = screen.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = output.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            s2.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-    let deadline = std::time::Instant::now() + T;
-    let text = || String::from_utf8_lossy(&screen.lock().unwrap()).into_owned();
-    while !text().contains("[h]alt batch") {
-        assert!(std::time::Instant::now() < deadline, "no prompt appeared: {}", text());
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(text().contains("touch made.txt"), "the prompt shows the command: {}", text());
-    input.write_all(b"y").unwrap();
-    input.flush().unwrap();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{}", text());
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "gate did not finish: {}", text());
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(sb.work.join("made.txt").exists(), "the approved call did not run: {}", text());
+    cmd.env("PATH", path).current_dir(&sb.work);
+    let mut pty = Pty::start(cmd, &line);
+    pty.wait_for("gate's prompt", |p| p.text().contains("[h]alt batch"));
+    assert!(pty.text().contains("touch made.txt"), "the prompt shows the command: {}", pty.text());
+    pty.type_bytes(b"y");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{}", pty.text());
+    assert!(sb.work.join("made.txt").exists(), "the approved call did not run: {}", pty.text());
     let r = results(&mock);
     assert!(r.first().is_some_and(|(_, e)| e != &Some(true)), "{r:#?}");
 }
