@@ -802,7 +802,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__run)
-            opts="-c -q -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --protocol --prompt --quiet --web --web-bind-any --notify --help"
+            opts="-c -q -h --config --approve-all --strict --mode --audit --non-interactive --max-line --prompt-timeout --kill-grace --pty --protocol --prompt --name --quiet --web --web-bind-any --notify --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -837,10 +837,14 @@ _gate() {
                     return 0
                     ;;
                 --protocol)
-                    COMPREPLY=($(compgen -W "native claude acp codex pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "native claude acp codex pi mcp" -- "${cur}"))
                     return 0
                     ;;
                 --prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -44,6 +44,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --kill-grace 'Seconds to wait after passing a signal on (or after the agent exits, for what it left running) before killing the agent''s process group'
             cand --protocol 'The agent''s protocol [default: detected from PROGRAM: `claude` is claude; `opencode acp`, `gemini --acp`, `claude-code-acp`, `codex-acp` are acp; `codex app-server` is codex; `pi` is pi; else native]'
             cand --prompt 'Be the agent''s client (acp, codex): start a session and send TEXT; later stdin lines are further prompts'
+            cand --name 'With --protocol mcp: the server''s name in rules (mcp__NAME__tool) [default: its serverInfo.name]'
             cand --web 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)'
             cand --notify 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment'
             cand --approve-all 'Approve every call that would prompt (deny rules still deny)'

@@ -51,8 +51,10 @@ complete -c gate -n "__fish_gate_using_subcommand run" -l protocol -d 'The agent
 claude\t'Claude Code: stream-json control protocol headless, a hook on a terminal'
 acp\t'Agent Client Protocol: opencode acp, gemini --acp, claude-code-acp, codex-acp'
 codex\t'codex app-server'
-pi\t'pi: gate\'s extension loaded with `-e`, asking over $GATE_SOCKET'"
+pi\t'pi: gate\'s extension loaded with `-e`, asking over $GATE_SOCKET'
+mcp\t'An MCP server on stdio: gate between its host and it (tools/call decided)'"
 complete -c gate -n "__fish_gate_using_subcommand run" -l prompt -d 'Be the agent\'s client (acp, codex): start a session and send TEXT; later stdin lines are further prompts' -r
+complete -c gate -n "__fish_gate_using_subcommand run" -l name -d 'With --protocol mcp: the server\'s name in rules (mcp__NAME__tool) [default: its serverInfo.name]' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l web -d 'Also approve in a browser: serve the approval page on ADDR [default: 127.0.0.1, a random port]; the URL, with its token, goes to stderr (docs/web.md)' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l notify -d 'Run CMD (with sh -c) for each new pending approval; $GATE_SUMMARY, $GATE_TOOL and $GATE_URL (with --web) in its environment' -r
 complete -c gate -n "__fish_gate_using_subcommand run" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'

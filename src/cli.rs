@@ -307,6 +307,9 @@ pub struct RunArgs {
     /// further prompts
     #[arg(long, value_name = "TEXT")]
     pub prompt: Option<String>,
+    /// With --protocol mcp: the server's name in rules (mcp__NAME__tool) [default: its serverInfo.name]
+    #[arg(long, value_name = "SERVER")]
+    pub name: Option<String>,
     /// No one-line notice on stderr for each denied call
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -340,6 +343,8 @@ pub enum ProtocolArg {
     Codex,
     /// pi: gate's extension loaded with `-e`, asking over $GATE_SOCKET
     Pi,
+    /// An MCP server on stdio: gate between its host and it (tools/call decided)
+    Mcp,
 }
 
 impl From<ProtocolArg> for crate::protocol::Protocol {
@@ -350,6 +355,7 @@ impl From<ProtocolArg> for crate::protocol::Protocol {
             ProtocolArg::Acp => crate::protocol::Protocol::Acp,
             ProtocolArg::Codex => crate::protocol::Protocol::Codex,
             ProtocolArg::Pi => crate::protocol::Protocol::Pi,
+            ProtocolArg::Mcp => crate::protocol::Protocol::Mcp,
         }
     }
 }

@@ -52,6 +52,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         protocol: Some(crate::cli::ProtocolArg::Native),
         prompt: None,
         quiet: true,
+        name: None,
         web: None,
         web_bind_any: false,
         notify: None,

@@ -156,7 +156,46 @@ impl Policy {
             // Name the tool as the agent called it (`read_file`), not by its canonical name.
             v.reason = format!("`{}` is on the safe list", call.tool);
         }
-        Decision::new(v.verdict, v.layer, v.rule, v.reason)
+        let d = Decision::new(v.verdict, v.layer, v.rule, v.reason);
+        if call.tool.starts_with("mcp__") {
+            return self.mcp_paths(call, ctx, d);
+        }
+        d
+    }
+
+    /// An MCP tool's path arguments are also decided by the path rules (SPEC 5.1): a read-only
+    /// tool (annotation `readOnlyHint`) reads them, any other writes them. A denied path denies
+    /// the call; a path outside the workspace makes an allowed call ask.
+    fn mcp_paths(&self, call: &Call, ctx: &Context, d: Decision) -> Decision {
+        const FIELDS: &[&str] = &["path", "paths", "source", "destination", "file_path", "directory"];
+        let read_only =
+            call.annotations.as_ref().and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool) == Some(true);
+        let as_tool = if read_only { "read" } else { "write" };
+        if !self.model.tools.specs.contains_key(as_tool) {
+            return d;
+        }
+        let mut paths: Vec<&str> = Vec::new();
+        for f in FIELDS {
+            match call.arguments.get(*f) {
+                Some(Value::String(s)) => paths.push(s),
+                Some(Value::Array(items)) => paths.extend(items.iter().filter_map(Value::as_str)),
+                _ => {}
+            }
+        }
+        let mut out = d;
+        for p in paths {
+            let sub =
+                Call { tool: as_tool.into(), arguments: serde_json::json!({ "file_path": p }), annotations: None };
+            let pd = self.decide_inner(&sub, ctx);
+            let what = if read_only { "reads" } else { "writes" };
+            if pd.decision == Verdict::Deny {
+                return Decision::new(Verdict::Deny, pd.layer, pd.rule, format!("it {what} `{p}`: {}", pd.reason));
+            }
+            if pd.decision == Verdict::Ask && pd.layer == Layer::Workspace && out.decision == Verdict::Allow {
+                out = Decision::new(Verdict::Ask, Layer::Workspace, None, format!("it {what} `{p}`: {}", pd.reason));
+            }
+        }
+        out
     }
 
     /// How a tool name that is not exactly a known one relates to the known ones.

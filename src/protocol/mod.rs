@@ -16,6 +16,7 @@ pub mod acp;
 pub mod claude;
 pub mod client;
 pub mod codex;
+pub mod mcp;
 pub mod native;
 pub mod pi;
 pub mod strict;
@@ -356,6 +357,8 @@ pub enum Protocol {
     Codex,
     /// pi (`pi`), through gate's own extension.
     Pi,
+    /// An MCP server (`--protocol mcp`): gate in the middle of its host's pipe.
+    Mcp,
 }
 
 impl Protocol {

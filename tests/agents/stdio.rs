@@ -178,6 +178,14 @@ impl JsonlProcess {
         JsonlProcess { child, stdin, rx, log, start, deadline: start + timeout, eof: false, stderr_done }
     }
 
+    /// Writes one line of text as it is (for malformed input).
+    pub fn send_raw(&mut self, line: &str) {
+        note(&self.log, self.start, ">>", line);
+        if let Some(s) = self.stdin.as_mut() {
+            let _ = s.write_all(format!("{line}\n").as_bytes()).and_then(|_| s.flush());
+        }
+    }
+
     /// Writes one line.
     pub fn send(&mut self, v: &Value) {
         let line = v.to_string();
