@@ -102,7 +102,8 @@ impl HostDecoder {
         let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
         let args = params.and_then(|p| p.get("arguments")).cloned().unwrap_or(json!({}));
         let st = lock(&self.state);
-        let server = st.name.clone().unwrap_or_else(|| FALLBACK_NAME.into());
+        let known = st.name.clone();
+        let server = known.clone().unwrap_or_else(|| FALLBACK_NAME.into());
         let call_id = CallId {
             key: format!("mcp:{id}"),
             shown: format!("{server} {}", tool.unwrap_or("?")),
@@ -115,6 +116,15 @@ impl HostDecoder {
                 error: "a tools/call without a tool name and an arguments object".into(),
             };
         };
+        if known.is_none() {
+            // Before the server answered initialize, gate does not know the name rules use for
+            // it: deciding under another name could miss a deny rule. A host must wait anyway.
+            return Incoming::Bad {
+                id: Some(call_id),
+                tool: Some(format!("mcp__?__{tool}")),
+                error: "a tools/call before the server answered initialize (gate does not know the server's name yet; or pass --name)".into(),
+            };
+        }
         let annotations = st.annotations.get(tool).cloned();
         Incoming::Call(IncomingCall {
             id: call_id,
@@ -223,6 +233,10 @@ mod tests {
         let state: Shared = Arc::default();
         let mut host = HostDecoder { state: state.clone() };
         let mut server = ServerDecoder { state: state.clone(), disabled: vec!["mcp__fs__move_file".into()] };
+        // Before initialize is answered, a call is refused (its server's name is not known).
+        let early =
+            host.line(br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{}}}"#);
+        assert!(matches!(early, (Shown::Hidden, Incoming::Bad { id: Some(_), .. })), "{early:?}");
         host.line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
         server.line(br#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"fs"}}}"#);
         host.line(br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#);
