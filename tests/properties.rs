@@ -219,3 +219,47 @@ mod symlinks {
         }
     }
 }
+
+/// Option-aware matching (hardening round 2): whatever way the options of a deny rule are
+/// spelled (bundled in any order, synonyms, long forms, `=VALUE`), the rule denies.
+mod option_spellings {
+    use super::*;
+
+    fn policy() -> Policy {
+        let env = Env { base_dir: "/ws".into(), home: Some("/home/u".into()), cwd: "/ws".into() };
+        let text = "version: 1\npermissions:\n  deny: [ \"Bash(rm -r -f *)\", \"Bash(git push --force *)\", \"Bash(chmod -R *)\" ]\n";
+        Policy::from_yaml(text, "host.yaml", &env).unwrap()
+    }
+
+    fn spell_rm(r: u8, f: u8, extra: bool, bundle: bool, order: bool) -> String {
+        let r = ["-r", "-R", "--recursive"][usize::from(r % 3)];
+        let f = ["-f", "--force"][usize::from(f % 2)];
+        let mut opts: Vec<&str> = if order { vec![r, f] } else { vec![f, r] };
+        if extra {
+            opts.push("-v");
+        }
+        if bundle && opts.iter().all(|o| o.len() == 2) {
+            format!("rm -{} x", opts.iter().map(|o| &o[1..]).collect::<String>())
+        } else {
+            format!("rm {} x", opts.join(" "))
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn every_spelling_of_a_denied_option_set_is_denied(
+            r in 0u8..3, f in 0u8..2, extra in any::<bool>(), bundle in any::<bool>(), order in any::<bool>(),
+            push_form in prop::sample::select(vec!["--force", "-f", "--force=yes", "--force origin"]),
+            chmod_form in prop::sample::select(vec!["-R", "--recursive", "-Rv", "-vR"]),
+        ) {
+            let p = policy();
+            let rm = spell_rm(r, f, extra, bundle, order);
+            prop_assert_eq!(decide(&p, &rm), Verdict::Deny, "{}", rm);
+            let push = format!("git push {push_form} main");
+            prop_assert_eq!(decide(&p, &push), Verdict::Deny, "{}", push);
+            let chmod = format!("chmod {chmod_form} 777 x");
+            prop_assert_eq!(decide(&p, &chmod), Verdict::Deny, "{}", chmod);
+        }
+    }
+}

@@ -162,6 +162,76 @@ impl WordPattern {
         }
         Strength::Yes
     }
+
+    /// For deny and ask rules: options matched as the program reads them (SPEC 3.1). The
+    /// pattern's and the command's options are both put in one spelling ([`option_words`]):
+    /// `-r -f` matches `-rf`, `-fr`, `-Rf` and `--recursive --force`; `--force` matches
+    /// `--force=VALUE` and git's `-f`. Every word of the pattern must appear, in any order.
+    pub fn matches_options(&self, words: &[Word]) -> Strength {
+        if !self.prefix {
+            return Strength::No;
+        }
+        let program = match (self.words.first(), words.first()) {
+            (Some(pw), Some(Word::Lit(w))) if pw.matches(program_name(w)) => program_name(w),
+            _ => return Strength::No,
+        };
+        let have: Vec<String> = option_words(program, words[1..].iter().filter_map(Word::lit));
+        for pw in &self.words[1..] {
+            let ok = match pw {
+                PatWord::Exact(s) => {
+                    option_words(program, std::iter::once(s.as_str())).iter().all(|n| have.iter().any(|h| h == n))
+                }
+                wild => have.iter().any(|h| wild.matches(h)),
+            };
+            if !ok {
+                return Strength::No;
+            }
+        }
+        Strength::Yes
+    }
+}
+
+/// Option words in one spelling: a bundle `-rf` split into `-r -f`; `--opt=VALUE` is `--opt`;
+/// long options and synonyms the program documents as one mapped to one letter (a small table:
+/// rm, cp, mv, chmod, chown, chgrp, git). Words after `--` and operands stay as they are.
+pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let table: &[(&str, &str)] = match program {
+        "rm" => &[
+            ("--recursive", "-r"),
+            ("-R", "-r"),
+            ("--force", "-f"),
+            ("--dir", "-d"),
+            ("--interactive", "-i"),
+            ("--verbose", "-v"),
+        ],
+        "cp" | "mv" => &[("--recursive", "-r"), ("-R", "-r"), ("--force", "-f"), ("--verbose", "-v")],
+        "chmod" | "chown" | "chgrp" => &[("--recursive", "-R"), ("--verbose", "-v")],
+        "git" => &[("--force", "-f"), ("--delete", "-d"), ("--all", "-a")],
+        _ => &[],
+    };
+    let map = |f: &str| -> String {
+        table.iter().find(|(k, _)| *k == f).map(|(_, v)| v.to_string()).unwrap_or_else(|| f.to_string())
+    };
+    let mut out = Vec::new();
+    let mut operands = false;
+    for w in words {
+        if operands || !w.starts_with('-') || w == "-" {
+            out.push(w.to_string());
+            continue;
+        }
+        if w == "--" {
+            operands = true;
+            out.push(w.to_string());
+        } else if let Some(long) = w.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            out.push(map(&format!("--{name}")));
+        } else if w.len() > 2 && w[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+            out.extend(w[1..].chars().map(|c| map(&format!("-{c}"))));
+        } else {
+            out.push(map(w));
+        }
+    }
+    out
 }
 
 /// Split pattern text into words like the shell: `'...'`, `"..."` and `\x`. The flag says
@@ -486,7 +556,18 @@ impl RuleSet {
                 Some(f) => {
                     let bucket = idx.by_first.entry(f.to_string()).or_default();
                     match w.second_exact() {
-                        Some(second) => bucket.by_second.entry(second.to_string()).or_default().push(i),
+                        Some(second) => {
+                            bucket.by_second.entry(second.to_string()).or_default().push(i);
+                            // Also under the option's other spellings (`-rf` under `-r` and `-f`).
+                            for o in option_words(f, std::iter::once(second)) {
+                                if o != second {
+                                    let v = bucket.by_second.entry(o).or_default();
+                                    if v.last() != Some(&i) {
+                                        v.push(i);
+                                    }
+                                }
+                            }
+                        }
                         None => bucket.other.push(i),
                     }
                 }
@@ -550,7 +631,11 @@ impl RuleSet {
                 let first = words.first();
                 let check = |i: usize, best: &mut Option<(Strength, usize)>| {
                     if let Matcher::Words(p) = &self.rules[i].matcher {
-                        let s = if *loose { p.matches(words).max(p.matches_loose(words)) } else { p.matches(words) };
+                        let s = if *loose {
+                            p.matches(words).max(p.matches_loose(words)).max(p.matches_options(words))
+                        } else {
+                            p.matches(words)
+                        };
                         let s =
                             if s == Strength::Yes && self.rules[i].unless.excepts(words) { Strength::No } else { s };
                         consider(s, i, best);
@@ -570,9 +655,16 @@ impl RuleSet {
                                         }
                                     }
                                     if *loose {
-                                        // The pattern's second word may appear later on.
+                                        // The pattern's second word may appear later on, or
+                                        // in another spelling of the same option (`-rf`).
                                         for w in words.iter().skip(2).filter_map(Word::lit) {
                                             if let Some(v) = bucket.by_second.get(w) {
+                                                v.iter().for_each(|&i| check(i, &mut best));
+                                            }
+                                        }
+                                        let lits = words.iter().skip(1).filter_map(Word::lit);
+                                        for w in option_words(program_name(w), lits) {
+                                            if let Some(v) = bucket.by_second.get(w.as_str()) {
                                                 v.iter().for_each(|&i| check(i, &mut best));
                                             }
                                         }
