@@ -117,24 +117,13 @@ pub struct HookArgs {
     pub audit: Option<PathBuf>,
 }
 
-/// The flags of `gate hook AGENT` (as for `gate run`).
-#[derive(Args, Debug, Clone, Default)]
+/// The flags `gate hook pi` decides with (built from [`HookArgs`] or [`HookInstallArgs`]).
+#[derive(Debug, Clone, Default)]
 pub struct HookDecideArgs {
-    /// Policy file [default: host.yaml in the call's cwd or a parent folder up to the repository
-    /// root, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]
-    #[arg(short = 'c', long = "config", value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// Approve every call that would prompt (deny rules still deny)
-    #[arg(long, conflicts_with = "strict")]
     pub approve_all: bool,
-    /// Deny every call that would prompt
-    #[arg(long)]
     pub strict: bool,
-    /// Override the policy's mode
-    #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
-    /// Append one JSON line per decision to PATH
-    #[arg(long, value_name = "PATH")]
     pub audit: Option<PathBuf>,
 }
 
