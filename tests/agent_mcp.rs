@@ -165,3 +165,119 @@ fn widening_roots_are_asked() {
         rpc.p.finish(Duration::from_secs(5));
     }
 }
+
+/// A process read as raw lines (bytes, as written).
+struct Raw {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    rx: std::sync::mpsc::Receiver<Vec<u8>>,
+}
+
+impl Raw {
+    fn spawn(mut cmd: Command) -> Raw {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = std::io::BufReader::new(out);
+            loop {
+                let mut l = Vec::new();
+                if !matches!(r.read_until(b'\n', &mut l), Ok(n) if n > 0) || tx.send(l).is_err() {
+                    return;
+                }
+            }
+        });
+        Raw { stdin: child.stdin.take(), child, rx }
+    }
+
+    fn send(&mut self, line: &str) {
+        use std::io::Write;
+        let s = self.stdin.as_mut().unwrap();
+        s.write_all(line.as_bytes()).and_then(|_| s.write_all(b"\n")).and_then(|_| s.flush()).unwrap();
+    }
+
+    fn recv(&mut self) -> Vec<u8> {
+        self.rx.recv_timeout(T).expect("a line within the deadline")
+    }
+
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// Everything gate does not decide reaches the other side byte for byte, both ways: the same
+/// script against the server alone and through gate gives the same bytes on the host's side and
+/// on the server's (captured with tee), except the one call gate denies, which the server never
+/// sees.
+#[test]
+fn everything_else_passes_byte_for_byte() {
+    let fs = agent_or_skip!("mcp-filesystem");
+    let sb = Sandbox::new();
+    sb.file("a.txt", "hello\n");
+    sb.file(".env", "KEEP=1\n");
+    sb.file("host.yaml", "version: 1\npermissions:\n  deny: [ \"Write(**/.env*)\" ]\n");
+    let w = sb.work.display().to_string();
+    let denied = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"write_file","arguments":{{"path":"{w}/.env","content":"X=1\n"}}}}}}"#
+    );
+    // (line, answered?) in order; odd spacing and key order on purpose.
+    let script: Vec<(String, bool)> = vec![
+        (r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bytes","version":"0"}}}"#.into(), true),
+        (r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into(), false),
+        (r#"{"method":"tools/list","jsonrpc":"2.0","id":2,"params":{}}"#.into(), true),
+        (r#"{"jsonrpc": "2.0",   "id": "three", "method": "ping"}"#.into(), true),
+        (r#"{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{}}"#.into(), true),
+        (format!(r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"read_text_file","arguments":{{"path":"{w}/a.txt"}}}}}}"#), true),
+        (format!(r#"{{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{{"name":"list_directory","arguments":{{"path":"{w}"}}}}}}"#), true),
+        (denied.clone(), true),
+        (r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"nope","arguments":{}}}"#.into(), true),
+        (r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99,"reason":"none open"}}"#.into(), false),
+        (r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"progressToken":"p\u00e9"}}}"#.into(), true),
+    ];
+    let run = |through_gate: bool, log: &std::path::Path| -> Vec<Vec<u8>> {
+        let mut cmd = if through_gate {
+            let mut c = Command::new(GATE);
+            c.args(["run", "--protocol", "mcp", "--approve-all", "--"]);
+            c
+        } else {
+            Command::new("sh")
+        };
+        if through_gate {
+            cmd.arg("sh");
+        }
+        cmd.args(["-c", "tee \"$0\" | exec \"$@\""]).arg(log).arg(&fs.bin).arg(&sb.work);
+        fs.env(&sb, None).apply(&mut cmd);
+        cmd.current_dir(&sb.work);
+        let mut p = Raw::spawn(cmd);
+        let mut out = Vec::new();
+        for (line, answered) in &script {
+            if !through_gate && *line == denied {
+                continue;
+            }
+            p.send(line);
+            if *answered {
+                out.push(p.recv());
+            }
+        }
+        p.finish();
+        out
+    };
+    let (direct_log, gated_log) = (sb.tmp.join("direct.in"), sb.tmp.join("gated.in"));
+    let direct = run(false, &direct_log);
+    let mut gated = run(true, &gated_log);
+    // gate's own answer to the denied call: a tool result with isError, never forwarded.
+    let mine = gated.remove(6);
+    let v: serde_json::Value = serde_json::from_slice(&mine).unwrap();
+    assert_eq!((v["id"].clone(), v["result"]["isError"].clone()), (json!(7), json!(true)), "{v}");
+    assert!(v["result"].get("structuredContent").is_none(), "{v}");
+    assert_eq!(std::fs::read_to_string(sb.work.join(".env")).unwrap(), "KEEP=1\n");
+    let text = |v: &[Vec<u8>]| v.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<String>();
+    assert_eq!(text(&gated), text(&direct), "the host's side, byte for byte");
+    assert_eq!(gated, direct);
+    let (d, g) = (std::fs::read(&direct_log).unwrap(), std::fs::read(&gated_log).unwrap());
+    assert_eq!(String::from_utf8_lossy(&g), String::from_utf8_lossy(&d), "the server's side, byte for byte");
+    assert!(!String::from_utf8_lossy(&g).contains("\"id\":7"), "the denied call never reached the server");
+}
