@@ -281,3 +281,62 @@ fn everything_else_passes_byte_for_byte() {
     assert_eq!(String::from_utf8_lossy(&g), String::from_utf8_lossy(&d), "the server's side, byte for byte");
     assert!(!String::from_utf8_lossy(&g).contains("\"id\":7"), "the denied call never reached the server");
 }
+
+/// Bad input from the host: a line that is not JSON (passed on, said on stderr), a tools/call
+/// without a tool name (an error result), a call hidden behind leading blanks (dropped: the
+/// server would read it, gate's decoder would not). Nothing is approved, and gate goes on.
+#[test]
+fn malformed_json_rpc_is_refused_and_gate_goes_on() {
+    let fs = agent_or_skip!("mcp-filesystem");
+    let sb = Sandbox::new();
+    sb.file("a.txt", "hello\n");
+    sb.file("host.yaml", "version: 1\n");
+    let mut rpc =
+        agents::stdio::Rpc::new(agents::JsonlProcess::spawn(gate_cmd(&fs, &sb, &["--strict"]), T), Some("2.0"));
+    let none = &mut agents::stdio::no_requests;
+    initialize(&mut rpc, json!({}));
+    rpc.notify("notifications/initialized", json!({}));
+    rpc.call_ok("tools/list", json!({}), none);
+    rpc.p.send_raw("{this is not json");
+    assert!(stderr_says(&rpc.p, "not valid JSON"), "{}", rpc.p.transcript());
+    rpc.p.send_raw(r#"{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"arguments":{}}}"#);
+    let bad = rpc.p.recv_until(|m| m["id"] == 50);
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    let sneaky = sb.work.join("sneaky.txt");
+    rpc.p.send_raw(&format!(
+        r#"   {{"jsonrpc":"2.0","id":51,"method":"tools/call","params":{{"name":"write_file","arguments":{{"path":"{}","content":"x"}}}}}}"#,
+        sneaky.display()
+    ));
+    // gate goes on: the next call is decided and answered.
+    let r = rpc.call_ok(
+        "tools/call",
+        json!({"name": "read_text_file", "arguments": {"path": sb.work.join("a.txt")}}),
+        none,
+    );
+    assert_eq!(r["content"][0]["text"], "hello\n", "{r}");
+    rpc.p.finish(Duration::from_secs(5));
+    assert!(!sneaky.exists(), "a call behind leading blanks must not reach the server undecided");
+    assert!(rpc.seen.iter().all(|m| m["id"] != 51), "{}", rpc.p.transcript());
+}
+
+/// The server dies while a call it was given is in flight: the host gets an error result for
+/// that call, and gate exits with the server's status. (A stand-in server: the real one
+/// answers too fast to be killed mid-call reliably.)
+#[test]
+fn a_server_dying_mid_call_gives_an_error_result() {
+    let sb = Sandbox::new();
+    sb.file("host.yaml", "version: 1\n");
+    let init = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"dying","version":"0"}}}"#;
+    let script = format!("read l; printf '%s\\n' '{init}'; read l; read l; echo 'dying now' >&2; exit 7");
+    let mut cmd = Command::new(GATE);
+    cmd.current_dir(&sb.work).args(["run", "--protocol", "mcp", "--approve-all", "--", "sh", "-c", &script]);
+    let mut rpc = agents::stdio::Rpc::new(agents::JsonlProcess::spawn(cmd, T), Some("2.0"));
+    let none = &mut agents::stdio::no_requests;
+    initialize(&mut rpc, json!({}));
+    rpc.notify("notifications/initialized", json!({}));
+    let r = rpc.call_ok("tools/call", json!({"name": "slow", "arguments": {}}), none);
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r["content"][0]["text"].as_str().unwrap().contains("exited before it answered"), "{r}");
+    let status = rpc.p.finish(Duration::from_secs(10)).expect("gate exits");
+    assert_eq!(status.code(), Some(7), "{}", rpc.p.transcript());
+}
