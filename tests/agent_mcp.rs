@@ -340,3 +340,94 @@ fn a_server_dying_mid_call_gives_an_error_result() {
     let status = rpc.p.finish(Duration::from_secs(10)).expect("gate exits");
     assert_eq!(status.code(), Some(7), "{}", rpc.p.transcript());
 }
+
+/// With no terminal and no --web, an ask goes to the host's dialog (MCP elicitation) when the
+/// host declared it: "once" runs the call, "reject" with feedback gives the model the feedback.
+/// A host without elicitation gets a denial that says how to get approval.
+#[test]
+fn asks_go_to_the_host_s_dialog_or_say_how_to_get_approval() {
+    let fs = agent_or_skip!("mcp-filesystem");
+    let sb = Sandbox::new();
+    sb.file("host.yaml", "version: 1\n");
+    let dir = |n: &str| json!({"name": "create_directory", "arguments": {"path": sb.work.join(n)}});
+    let mut rpc = agents::stdio::Rpc::new(
+        agents::JsonlProcess::spawn(gate_cmd(&fs, &sb, &["--non-interactive"]), T),
+        Some("2.0"),
+    );
+    initialize(&mut rpc, json!({"elicitation": {}}));
+    rpc.notify("notifications/initialized", json!({}));
+    rpc.call_ok("tools/list", json!({}), &mut agents::stdio::no_requests);
+    let mut answer = json!({"action": "accept", "content": {"decision": "once"}});
+    let mut asked: Vec<serde_json::Value> = Vec::new();
+    let mut host = |m: &serde_json::Value| -> Option<serde_json::Value> {
+        asked.push(m.clone());
+        (m["method"] == "elicitation/create").then(|| answer.clone())
+    };
+    let r = rpc.call_ok("tools/call", dir("yes"), &mut host);
+    assert_ne!(r["isError"], true, "{r}");
+    assert!(sb.work.join("yes").is_dir());
+    answer = json!({"action": "accept", "content": {"decision": "reject", "feedback": "put it under tmp/"}});
+    let mut host = |m: &serde_json::Value| -> Option<serde_json::Value> {
+        asked.push(m.clone());
+        (m["method"] == "elicitation/create").then(|| answer.clone())
+    };
+    let r = rpc.call_ok("tools/call", dir("no"), &mut host);
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r["content"][0]["text"].as_str().unwrap().contains("put it under tmp/"), "{r}");
+    assert!(!sb.work.join("no").exists());
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0]["id"].as_str().is_some_and(|i| i.starts_with("gate-")), "gate's own id: {}", asked[0]);
+    assert!(asked[0]["params"]["message"].as_str().unwrap().contains("create_directory"), "{}", asked[0]);
+    rpc.p.finish(Duration::from_secs(5));
+
+    // A host that declared no elicitation: denied, and told how to get approval.
+    let mut rpc = agents::stdio::Rpc::new(
+        agents::JsonlProcess::spawn(gate_cmd(&fs, &sb, &["--non-interactive"]), T),
+        Some("2.0"),
+    );
+    initialize(&mut rpc, json!({}));
+    rpc.notify("notifications/initialized", json!({}));
+    rpc.call_ok("tools/list", json!({}), &mut agents::stdio::no_requests);
+    let r = rpc.call_ok("tools/call", dir("never"), &mut agents::stdio::no_requests);
+    let text = r["content"][0]["text"].as_str().unwrap().to_string();
+    assert_eq!(r["isError"], true, "{r}");
+    for how in ["--approve-all", "host.yaml", "terminal"] {
+        assert!(text.contains(how), "{how} in {text}");
+    }
+    assert!(!sb.work.join("never").exists());
+    rpc.p.finish(Duration::from_secs(5));
+}
+
+/// `notifications/cancelled` for a call waiting for approval withdraws the question (gate
+/// cancels its own elicitation with the host), no answer is sent for the call, the call never
+/// runs, and the audit log records it.
+#[test]
+fn a_cancelled_call_withdraws_its_prompt() {
+    let fs = agent_or_skip!("mcp-filesystem");
+    let sb = Sandbox::new();
+    sb.file("host.yaml", "version: 1\n");
+    let audit = sb.tmp.join("audit.jsonl");
+    let flags = ["--non-interactive", "--audit", audit.to_str().unwrap()];
+    let mut rpc = agents::stdio::Rpc::new(agents::JsonlProcess::spawn(gate_cmd(&fs, &sb, &flags), T), Some("2.0"));
+    initialize(&mut rpc, json!({"elicitation": {}}));
+    rpc.notify("notifications/initialized", json!({}));
+    rpc.call_ok("tools/list", json!({}), &mut agents::stdio::no_requests);
+    let target = sb.work.join("cancelled");
+    rpc.p.send(&json!({"jsonrpc": "2.0", "id": 70, "method": "tools/call",
+        "params": {"name": "create_directory", "arguments": {"path": target}}}));
+    let ask = rpc.p.recv_until(|m| m["method"] == "elicitation/create");
+    rpc.notify("notifications/cancelled", json!({"requestId": 70, "reason": "the user pressed stop"}));
+    let withdrawn = rpc.p.recv_until(|m| m["method"] == "notifications/cancelled");
+    assert_eq!(withdrawn["params"]["requestId"], ask["id"], "{withdrawn}");
+    // Answering the withdrawn question late changes nothing.
+    rpc.p.send(
+        &json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"decision": "once"}}}),
+    );
+    let r = rpc.call_ok("ping", json!({}), &mut agents::stdio::no_requests);
+    assert_eq!(r, json!({}));
+    rpc.p.finish(Duration::from_secs(5));
+    assert!(rpc.seen.iter().all(|m| m["id"] != 70), "no answer for a cancelled call: {}", rpc.p.transcript());
+    assert!(!target.exists());
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert!(log.contains("cancelled"), "{log}");
+}

@@ -53,6 +53,8 @@ pub struct State {
     pub prompting: Option<String>,
     /// gate's own requests to the host, by id key, and who waits for each answer.
     pub waiting: HashMap<String, mpsc::Sender<Value>>,
+    /// gate's own requests it gave up (cancelled with the host): a late answer is dropped too.
+    pub withdrawn: HashSet<String>,
     /// Ids (JSON text) of the host's `initialize` and `tools/list` requests, to read the answers.
     init_ids: HashSet<String>,
     list_ids: HashSet<String>,
@@ -250,6 +252,9 @@ impl HostDecoder {
         let mut st = lock(&self.state);
         if let Some(tx) = st.waiting.remove(&key) {
             let _ = tx.send(v.clone());
+            return (Shown::Hidden, Incoming::Nothing);
+        }
+        if st.withdrawn.remove(&key) {
             return (Shown::Hidden, Incoming::Nothing);
         }
         let original = st.remapped.remove(&key);
@@ -752,6 +757,9 @@ mod tests {
         let theirs = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{}}}}"#, sent["id"]);
         let (Shown::Text(back), _) = host.line(theirs.as_bytes()) else { panic!() };
         assert_eq!(serde_json::from_slice::<Value>(&back).unwrap()["id"], "g-1");
+        // A late answer to a request gate withdrew is kept from the server too.
+        lock(&state).withdrawn.insert(call_key(&json!("g-2")));
+        assert_eq!(host.line(br#"{"jsonrpc":"2.0","id":"g-2","result":{}}"#).0, Shown::Hidden);
     }
 
     #[test]

@@ -94,7 +94,13 @@ impl McpApprover {
         let (tx, rx) = mpsc::channel::<Value>();
         lock(&self.state).waiting.insert(key.clone(), tx);
         let give_up = |why: &str| {
-            lock(&self.state).waiting.remove(&key);
+            let mut st = lock(&self.state);
+            st.waiting.remove(&key);
+            if st.withdrawn.len() >= 1024 {
+                st.withdrawn.clear();
+            }
+            st.withdrawn.insert(key.clone());
+            drop(st);
             let mut l = serde_json::to_vec(&json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/cancelled",
