@@ -77,7 +77,7 @@ fn mcp_calls_are_decided_and_everything_else_passes() {
 /// gate in front of the filesystem server on `sb.work`, with `flags`; stdio piped.
 fn gate_cmd(fs: &agents::AgentBin, sb: &Sandbox, flags: &[&str]) -> Command {
     let mut cmd = Command::new(GATE);
-    fs.env(&sb, None).apply(&mut cmd);
+    fs.env(sb, None).apply(&mut cmd);
     cmd.current_dir(&sb.work).args(["run", "--protocol", "mcp"]).args(flags).arg("--").arg(&fs.bin).arg(&sb.work);
     cmd
 }
