@@ -67,6 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
             [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Activate a skill declared in host.yaml for this check (repeatable)')
+            [CompletionResult]::new('--annotations', '--annotations', [CompletionResultType]::ParameterName, 'An MCP tool''s annotations as JSON (readOnlyHint, destructiveHint, ...), as `gate run` reads them from tools/list')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

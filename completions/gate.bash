@@ -332,7 +332,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__check)
-            opts="-c -h --config --mode --json --skill --help"
+            opts="-c -h --config --mode --json --skill --annotations --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -351,6 +351,10 @@ _gate() {
                     return 0
                     ;;
                 --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotations)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -62,6 +62,7 @@ set edit:completion:arg-completer[gate] = {|@words|
             cand --config 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]'
             cand --mode 'Override the policy''s mode'
             cand --skill 'Activate a skill declared in host.yaml for this check (repeatable)'
+            cand --annotations 'An MCP tool''s annotations as JSON (readOnlyHint, destructiveHint, ...), as `gate run` reads them from tools/list'
             cand --json 'Print one JSON object instead of text'
             cand -h 'Print help'
             cand --help 'Print help'

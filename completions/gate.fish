@@ -71,6 +71,7 @@ plan\t''
 dontAsk\t''
 bypassPermissions\t''"
 complete -c gate -n "__fish_gate_using_subcommand check" -l skill -d 'Activate a skill declared in host.yaml for this check (repeatable)' -r
+complete -c gate -n "__fish_gate_using_subcommand check" -l annotations -d 'An MCP tool\'s annotations as JSON (readOnlyHint, destructiveHint, ...), as `gate run` reads them from tools/list' -r
 complete -c gate -n "__fish_gate_using_subcommand check" -l json -d 'Print one JSON object instead of text'
 complete -c gate -n "__fish_gate_using_subcommand check" -s h -l help -d 'Print help'
 complete -c gate -n "__fish_gate_using_subcommand validate" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F

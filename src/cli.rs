@@ -253,6 +253,9 @@ pub struct CheckArgs {
     /// The call's arguments as a JSON object
     #[arg(value_name = "ARGUMENTS_JSON")]
     pub arguments: Option<String>,
+    /// An MCP tool's annotations as JSON (readOnlyHint, destructiveHint, ...), as `gate run` reads them from tools/list
+    #[arg(long, value_name = "JSON")]
+    pub annotations: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -111,6 +111,16 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
             }
         },
     };
+    let mut call = call;
+    if let Some(a) = &args.annotations {
+        match crate::protocol::strict::parse(a.as_bytes()) {
+            Ok(v @ serde_json::Value::Object(_)) => call.annotations = Some(v),
+            _ => {
+                eprintln!("gate: --annotations must be a JSON object, e.g. '{{\"readOnlyHint\":true}}'");
+                return Ok(2);
+            }
+        }
+    }
     let declared = policy.skill_names();
     for s in &args.skills {
         if !declared.contains(s) {

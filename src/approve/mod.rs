@@ -112,6 +112,12 @@ pub trait Approver: Send {
     fn uses_terminal_for(&self, _id: &str) -> bool {
         self.uses_terminal()
     }
+
+    /// True when this approver asks nobody (no terminal, no page): a proxy whose client can be
+    /// asked instead (an MCP host's elicitation) asks it.
+    fn nobody_to_ask(&self) -> bool {
+        false
+    }
 }
 
 /// Cancellation shared by the supervisor, its signal handler and an open prompt.
@@ -201,6 +207,10 @@ pub struct NonInteractive {
 }
 
 impl Approver for NonInteractive {
+    fn nobody_to_ask(&self) -> bool {
+        true
+    }
+
     fn ask(&mut self, info: &PromptInfo) -> Result<Reply, ApproveError> {
         let situation =
             if self.requested { "gate runs with --non-interactive" } else { "gate has no terminal to ask on" };

@@ -799,7 +799,7 @@ impl WebApprover {
     /// Wait for the page alone.
     fn page_only(&self, t: Ticket, info: &PromptInfo) -> Result<Reply, ApproveError> {
         let deadline = self.timeout.map(|d| Instant::now() + d);
-        match self.server.wait(&t, || info.cancel.agent_gone(), deadline) {
+        match self.server.wait(&t, || info.cancel.agent_gone() || info.cancel.withdrawn(), deadline) {
             Waited::Answered => self.server.settle(t, None, "page").ok_or(ApproveError::Withdrawn),
             Waited::Stopped => {
                 self.server.settle(t, None, "agent_exited");

@@ -9,6 +9,9 @@ use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
+/// The arguments of an MCP tool that name files (SPEC 5.1): a string or an array of strings.
+pub(crate) const MCP_PATH_FIELDS: &[&str] = &["path", "paths", "source", "destination", "file_path", "directory"];
+
 /// Debug builds panic when deciding a call of this tool (see `decide_inner`).
 pub const PANIC_TOOL_FOR_TESTS: &str = "__gate_panic_for_tests";
 
@@ -165,9 +168,8 @@ impl Policy {
 
     /// An MCP tool's path arguments are also decided by the path rules (SPEC 5.1): a read-only
     /// tool (annotation `readOnlyHint`) reads them, any other writes them. A denied path denies
-    /// the call; a path outside the workspace makes an allowed call ask.
+    /// the call; an ask rule on a path, or a path outside the workspace, makes it ask.
     fn mcp_paths(&self, call: &Call, ctx: &Context, d: Decision) -> Decision {
-        const FIELDS: &[&str] = &["path", "paths", "source", "destination", "file_path", "directory"];
         let read_only =
             call.annotations.as_ref().and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool) == Some(true);
         let as_tool = if read_only { "read" } else { "write" };
@@ -175,7 +177,7 @@ impl Policy {
             return d;
         }
         let mut paths: Vec<&str> = Vec::new();
-        for f in FIELDS {
+        for f in MCP_PATH_FIELDS {
             match call.arguments.get(*f) {
                 Some(Value::String(s)) => paths.push(s),
                 Some(Value::Array(items)) => paths.extend(items.iter().filter_map(Value::as_str)),
@@ -191,8 +193,11 @@ impl Policy {
             if pd.decision == Verdict::Deny {
                 return Decision::new(Verdict::Deny, pd.layer, pd.rule, format!("it {what} `{p}`: {}", pd.reason));
             }
-            if pd.decision == Verdict::Ask && pd.layer == Layer::Workspace && out.decision == Verdict::Allow {
-                out = Decision::new(Verdict::Ask, Layer::Workspace, None, format!("it {what} `{p}`: {}", pd.reason));
+            // An ask from a rule or the workspace boundary counts; a mode's ask for a write in
+            // the workspace does not (the tool's own risk already speaks for it).
+            let asks = pd.decision == Verdict::Ask && pd.layer != Layer::Mode;
+            if asks && (out.decision == Verdict::Allow || (out.decision == Verdict::Ask && out.layer == Layer::Mode)) {
+                out = Decision::new(Verdict::Ask, pd.layer, pd.rule, format!("it {what} `{p}`: {}", pd.reason));
             }
         }
         out

@@ -35,7 +35,6 @@ impl Policy {
 
     fn resolved_call(&self, call: &Call, real: Real) -> Option<(Call, String)> {
         let tools = &self.model.tools;
-        let spec = tools.spec(tools.canonical(&call.tool))?;
         let lexical = |raw: &str| -> Option<PathBuf> {
             if raw.is_empty() || raw.starts_with('~') {
                 return None;
@@ -43,6 +42,26 @@ impl Policy {
             Some(if raw.starts_with('/') { PathBuf::from(raw) } else { self.cwd.join(raw) })
         };
         let mut links = Vec::new();
+        if call.tool.starts_with("mcp__") {
+            // An MCP tool's path arguments (strings, or arrays of them), each where it lands.
+            let mut args = call.arguments.clone();
+            for f in super::chain::MCP_PATH_FIELDS {
+                let mut one = |v: &mut Value| {
+                    let Some(raw) = v.as_str() else { return };
+                    if let Some(to) = lexical(raw).and_then(|p| real(&p)) {
+                        links.push(format!("`{raw}` leads to `{}`", to.display()));
+                        *v = Value::String(to.display().to_string());
+                    }
+                };
+                match args.get_mut(*f) {
+                    Some(Value::Array(items)) => items.iter_mut().for_each(&mut one),
+                    Some(v) => one(v),
+                    None => {}
+                }
+            }
+            return (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")));
+        }
+        let spec = tools.spec(tools.canonical(&call.tool))?;
         match spec.kind {
             ToolKind::Shell => {
                 let field = spec.command.as_deref().unwrap_or("command");

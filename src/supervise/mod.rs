@@ -25,6 +25,7 @@
 
 pub mod audit;
 mod editor;
+mod mcp;
 mod middle;
 pub mod pi;
 pub mod proxy;
@@ -225,20 +226,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
         Protocol::Acp => middle::run_acp(prep, args),
         Protocol::Codex => middle::run_codex(prep, args),
         Protocol::Pi => pi::run(prep, args),
-        Protocol::Mcp => {
-            let state: crate::protocol::mcp::Shared = Arc::default();
-            if let Some(n) = &args.name {
-                state.lock().unwrap_or_else(|e| e.into_inner()).name = Some(n.clone());
-            }
-            let disabled = prep.policy.disabled_tools();
-            let adapter = proxy::ProxyAdapter {
-                agent_decoder: Box::new(crate::protocol::mcp::ServerDecoder { state: state.clone(), disabled }),
-                client_decoder: Box::new(crate::protocol::mcp::HostDecoder { state }),
-                encoder: Box::new(crate::protocol::mcp::McpEncoder),
-                approver: None,
-            };
-            proxy::run(prep, &args.program, adapter, args.strict || args.approve_all)
-        }
+        Protocol::Mcp => mcp::run(prep, args),
     }
 }
 

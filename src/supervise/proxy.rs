@@ -42,6 +42,8 @@ pub(crate) struct Links {
     pub to_client: ReplyTo,
     #[allow(dead_code)] // for an approver that must also tell the agent (none yet)
     pub to_agent: writer::AgentTx,
+    /// The session's cancellation: withdraws an open prompt (an MCP host's cancel).
+    pub cancel: Arc<crate::approve::Cancel>,
 }
 
 pub(crate) fn run(
@@ -92,7 +94,8 @@ pub(crate) fn run_env(
 
     if !flags_settle {
         if let Some(factory) = adapter.approver {
-            prep.approver = factory(Links { to_client: to_client.clone(), to_agent: to_agent.clone() });
+            prep.approver =
+                factory(Links { to_client: to_client.clone(), to_agent: to_agent.clone(), cancel: cancel.clone() });
         }
     }
 
