@@ -55,7 +55,7 @@ impl Pty {
 /// `gate run --web -- agent OPS` on a terminal; the page's URL from its file.
 fn start(ws: &Ws, rt: &std::path::Path, ops: &[&str]) -> Option<(Pty, Web)> {
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("SKIPPED web_tty: util-linux `script` is not installed");
+        skip_missing_tool("util-linux `script` is not installed");
         return None;
     }
     let mut line =

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -311,14 +311,7 @@ fn run_client(
                 }
                 thread::sleep(Duration::from_millis(20));
             }
-            let deadline = Instant::now() + grace;
-            while Instant::now() < deadline {
-                if exit.is_done() {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(20));
-            }
-            if !exit.is_done() {
+            if !exit.exited_within(grace) {
                 sys::kill_group(pgid, libc::SIGTERM);
             }
         })?;

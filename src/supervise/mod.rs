@@ -660,6 +660,22 @@ impl ExitWatch {
             g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
         }
     }
+
+    /// Did the agent exit within `grace` (woken at once when it does)?
+    fn exited_within(&self, grace: Duration) -> bool {
+        let deadline = Instant::now() + grace;
+        let mut g = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if g.is_some() {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            g = self.cv.wait_timeout(g, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+        }
+    }
 }
 
 /// An agent that was given gate's terminal ([`Served::terminal`]), for job control: when it
@@ -770,14 +786,7 @@ fn spawn_signal_thread_with(
         if !killer_armed.swap(true, Ordering::SeqCst) {
             let exit = exit.clone();
             let _ = thread::Builder::new().name("kill-timer".into()).spawn(move || {
-                let deadline = Instant::now() + grace;
-                while Instant::now() < deadline {
-                    if exit.is_done() {
-                        return;
-                    }
-                    thread::sleep(Duration::from_millis(20));
-                }
-                if !exit.is_done() {
+                if !exit.exited_within(grace) {
                     eprintln!(
                         "gate: the agent did not exit within {} s of {}; killing it",
                         grace.as_secs(),

@@ -14,7 +14,6 @@ use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use super::reader::{self, ReplyTo};
 use super::writer::{self, ToAgent};
@@ -127,14 +126,7 @@ pub(crate) fn run_env(
         thread::Builder::new().name("client-in".into()).spawn(move || {
             cr.run(std::io::stdin());
             let _ = to_agent.send(ToAgent::Close);
-            let deadline = Instant::now() + grace;
-            while Instant::now() < deadline {
-                if exit.is_done() {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(20));
-            }
-            if !exit.is_done() {
+            if !exit.exited_within(grace) {
                 eprintln!(
                     "gate: the client closed its side and the agent did not exit within {} s; ending it",
                     grace.as_secs()
