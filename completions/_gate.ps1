@@ -162,27 +162,27 @@ Register-ArgumentCompleter -Native -CommandName 'gate' -ScriptBlock {
             break
         }
         'gate;hook;install' {
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '(pi, install only) the mode the hook decides in')
-            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, '(pi, install only) the audit log the hook appends to')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)')
-            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, '(pi, install only) approve every call that would prompt')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'gate;hook;uninstall' {
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, '(pi, install only) the mode the hook decides in')
-            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, '(pi, install only) the audit log the hook appends to')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Override the policy''s mode')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Append one JSON line per decision to PATH')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user''s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)')
-            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, '(pi, install only) approve every call that would prompt')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Deny every call that would prompt')
+            [CompletionResult]::new('--approve-all', '--approve-all', [CompletionResultType]::ParameterName, 'Approve every call that would prompt (deny rules still deny)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

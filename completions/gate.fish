@@ -109,29 +109,29 @@ complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subc
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "install" -d 'Add gate\'s hook to AGENT\'s settings, keeping everything else'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "uninstall" -d 'Remove exactly gate\'s hook from AGENT\'s settings'
 complete -c gate -n "__fish_gate_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l mode -d '(pi, install only) the mode the hook decides in' -r -f -a "default\t''
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l mode -d 'Override the policy\'s mode' -r -f -a "default\t''
 acceptEdits\t''
 plan\t''
 dontAsk\t''
 bypassPermissions\t''"
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l audit -d '(pi, install only) the audit log the hook appends to' -r -F
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l strict -d 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l approve-all -d '(pi, install only) approve every call that would prompt'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l strict -d 'Deny every call that would prompt'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l mode -d '(pi, install only) the mode the hook decides in' -r -f -a "default\t''
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l mode -d 'Override the policy\'s mode' -r -f -a "default\t''
 acceptEdits\t''
 plan\t''
 dontAsk\t''
 bypassPermissions\t''"
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l audit -d '(pi, install only) the audit log the hook appends to' -r -F
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l strict -d 'Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l approve-all -d '(pi, install only) approve every call that would prompt'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l strict -d 'Deny every call that would prompt'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Add gate\'s hook to AGENT\'s settings, keeping everything else'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove exactly gate\'s hook from AGENT\'s settings'

@@ -103,6 +103,14 @@ pub struct HookArgs {
     pub agent: Option<HookAgent>,
     #[command(flatten)]
     pub config: ConfigArg,
+    #[command(flatten)]
+    pub flags: HookFlags,
+}
+
+/// How a hook settles what the policy asks about, as `gate run` does. With `gate hook install
+/// pi`, the installed hook passes them on every call.
+#[derive(Args, Debug, Clone, Default)]
+pub struct HookFlags {
     /// Deny every call that would prompt
     #[arg(long, conflicts_with = "approve_all")]
     pub strict: bool,
@@ -137,18 +145,15 @@ pub struct HookInstallArgs {
     /// The project's settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)
     #[arg(long)]
     pub project: bool,
-    /// Flags the installed hook passes to `gate hook AGENT` on every call (pi; install only)
-    #[arg(long, conflicts_with = "approve_all")]
-    pub strict: bool,
-    /// (pi, install only) approve every call that would prompt
-    #[arg(long)]
-    pub approve_all: bool,
-    /// (pi, install only) the mode the hook decides in
-    #[arg(long, value_enum)]
-    pub mode: Option<ModeArg>,
-    /// (pi, install only) the audit log the hook appends to
-    #[arg(long, value_name = "PATH")]
-    pub audit: Option<PathBuf>,
+    /// (pi, install only) passed by the installed hook on every call
+    #[command(flatten)]
+    pub flags: HookFlags,
+}
+
+impl HookDecideArgs {
+    fn with(config: Option<PathBuf>, f: &HookFlags) -> Self {
+        HookDecideArgs { config, approve_all: f.approve_all, strict: f.strict, mode: f.mode, audit: f.audit.clone() }
+    }
 }
 
 /// Where `gate hook install|uninstall pi` writes, and the flags its hook passes on.
@@ -162,30 +167,13 @@ pub struct HookPlaceArgs {
 
 impl From<&HookInstallArgs> for HookPlaceArgs {
     fn from(a: &HookInstallArgs) -> Self {
-        HookPlaceArgs {
-            agent: a.agent,
-            user: a.user,
-            project: a.project,
-            decide: HookDecideArgs {
-                config: None,
-                approve_all: a.approve_all,
-                strict: a.strict,
-                mode: a.mode,
-                audit: a.audit.clone(),
-            },
-        }
+        HookPlaceArgs { agent: a.agent, user: a.user, project: a.project, decide: HookDecideArgs::with(None, &a.flags) }
     }
 }
 
 impl From<&HookArgs> for HookDecideArgs {
     fn from(a: &HookArgs) -> Self {
-        HookDecideArgs {
-            config: a.config.config.clone(),
-            approve_all: a.approve_all,
-            strict: a.strict,
-            mode: a.mode,
-            audit: a.audit.clone(),
-        }
+        HookDecideArgs::with(a.config.config.clone(), &a.flags)
     }
 }
 

@@ -122,7 +122,7 @@ fn decide_alone(args: &HookArgs, cwd: &Path, call: &crate::policy::Call) -> Resu
         }
         other => other.to_string(),
     })?;
-    if let Some(m) = args.mode {
+    if let Some(m) = args.flags.mode {
         loaded.policy.set_mode(m.into());
     }
     let real = crate::resolve::real_for(loaded.policy.workspace());
@@ -131,19 +131,19 @@ fn decide_alone(args: &HookArgs, cwd: &Path, call: &crate::policy::Call) -> Resu
     let out = match d.decision {
         Verdict::Allow => Hooked::Allow(format!("gate: {}", d.reason)),
         Verdict::Deny => Hooked::Deny(crate::protocol::message_for_model(&call.tool, &r)),
-        Verdict::Ask if args.strict => {
+        Verdict::Ask if args.flags.strict => {
             r.by = crate::protocol::By::Strict;
             r.reason = format!("it needs approval ({}), and --strict denies every call that would prompt", d.reason);
             Hooked::Deny(crate::protocol::message_for_model(&call.tool, &r))
         }
-        Verdict::Ask if args.approve_all => {
+        Verdict::Ask if args.flags.approve_all => {
             r.approved = true;
             r.by = crate::protocol::By::ApproveAll;
             Hooked::Allow("gate: approved by --approve-all".into())
         }
         Verdict::Ask => Hooked::Ask(format!("gate asks: {}", d.reason)),
     };
-    if let Some(path) = &args.audit {
+    if let Some(path) = &args.flags.audit {
         if !matches!(out, Hooked::Ask(_)) {
             r.approved = matches!(out, Hooked::Allow(_));
             let mut a = crate::supervise::audit::Audit::open(path)
