@@ -129,11 +129,16 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
     }
     let ctx = Context { active_skills: &args.skills, session: None };
     let d = policy.decide_real(&call, &ctx, &crate::resolve::real_for(policy.workspace()));
+    // What an "always" answer would store, as the prompt and the web page show it (only a call
+    // that would be asked can be answered "always").
+    let always = if d.decision == Verdict::Ask { policy.suggest_patterns(&call) } else { Vec::new() };
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut json = d.to_json();
-        // Last, after the fields of the contract: the policy file, or null for the defaults.
+        // After the fields of the contract (`always` included): the policy file, or null for
+        // the defaults.
         if let Some(obj) = json.as_object_mut() {
+            obj.insert("always".into(), serde_json::json!(always));
             let policy = loaded.path.as_ref().map(|p| p.display().to_string());
             obj.insert("policy".into(), serde_json::json!(policy));
         }
@@ -145,6 +150,9 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
                 .to_string(),
         };
         write!(out, "{}", render_decision(&call, &d, Some(&source)))?;
+        if !always.is_empty() {
+            writeln!(out, "  always would store: {}", always.join(", "))?;
+        }
     }
     Ok(check_exit_code(d.decision))
 }

@@ -368,7 +368,7 @@ fn check_names_the_policy_file_or_the_built_in_defaults() {
     assert!(text.trim_end().ends_with(r#","policy":"host.yaml"}"#), "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["decision", "layer", "rule", "reason", "parts", "policy"]);
+    assert_eq!(keys, ["decision", "layer", "rule", "reason", "parts", "always", "policy"]);
     // In an empty directory: the built-in defaults, said so.
     let empty = Ws::new(None);
     let o = empty.gate(&["check", "Bash(git status)"]);
@@ -407,4 +407,25 @@ fn hints_for_common_mistakes() {
     // `gate check 'git status'`: a command without its tool.
     let e = err(&ws.gate(&["check", "git status"]));
     assert!(e.contains("tip: a shell command is written in rule syntax: gate check 'Bash(git status)'"), "{e}");
+}
+
+#[test]
+fn check_json_names_the_patterns_always_would_store() {
+    // SPEC 1: `gate check --json` carries "always", as the prompt and the web page show it.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\" ]\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gate"))
+        .current_dir(dir.path())
+        .args(["check", "--json", "Bash(npm install)"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["always"], serde_json::json!(["Bash(npm install *)"]), "{v}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gate"))
+        .current_dir(dir.path())
+        .args(["check", "--json", "Bash(rm -rf x)"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["always"], serde_json::json!([]), "a denied call is never answered always: {v}");
 }
