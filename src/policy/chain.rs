@@ -469,7 +469,21 @@ impl Policy {
             let v = self.decide_command(tool, c, ctx, session);
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
-            for path in shell::read_targets(&c.words).into_iter().chain(wrapper_reads) {
+            // Under `find`, `{}` is a path below find's start points, which are decided as
+            // reads of the find wrapper.
+            let under_find =
+                c.wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(shell::program_name) == Some("find"));
+            let mut paths = shell::read_targets(&c.words);
+            paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
+            if c.open_args && !under_find && shell::reads_operands(&c.words) {
+                if c.args_from.is_empty() {
+                    paths.push(Word::Dyn("(paths added at run time)".into()));
+                } else {
+                    // `find src | xargs grep x`: paths under find's start points.
+                    paths.extend(c.args_from.iter().cloned());
+                }
+            }
+            for path in paths.into_iter().chain(wrapper_reads) {
                 if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
@@ -667,11 +681,18 @@ impl Policy {
         let raw = match path {
             Word::Lit(p) => p.as_str(),
             Word::Dyn(d) => {
+                // A glob's matches lie under its literal directory: decide that directory.
+                if let Some(base) = shell::glob_base(d) {
+                    return self.decide_read(&Word::Lit(base.clone()), cwd, ctx, session).map(|mut v| {
+                        v.reason = format!("`{d}` names paths under `{base}`: {}", v.reason);
+                        v
+                    });
+                }
                 let mode = self.model.mode;
                 if mode_verdict(mode, Risk::ReadOnly) == Verdict::Deny {
                     return None;
                 }
-                let why = format!("reads `{d}`, a path outside the workspace known only at run time");
+                let why = format!("reads `{d}`, a path only known at run time that could be outside the workspace");
                 return Some(V::new(Verdict::Ask, Layer::Workspace, None, why));
             }
         };

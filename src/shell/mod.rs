@@ -9,12 +9,15 @@
 //! reported as unknown, never guessed: the policy must not allow an unknown part.
 
 pub mod compose;
+mod grammar;
 mod tables;
 mod walk;
 mod words;
 
+pub use grammar::tabled_programs;
 pub use tables::{
-    arity_prefix_len, is_banned_prefix, is_dangerous_variable, is_read_only, read_targets, BANNED_PREFIXES,
+    arity_prefix_len, glob_base, is_banned_prefix, is_dangerous_variable, is_read_only, read_targets, reads_operands,
+    BANNED_PREFIXES,
 };
 
 /// One word of a command after quoting and escapes are resolved.
@@ -83,6 +86,9 @@ pub struct SimpleCommand {
     pub aliases: Vec<Vec<Word>>,
     /// Arguments are appended at run time (`xargs`, `find -exec ... {} +`).
     pub open_args: bool,
+    /// Where those arguments come from when known: paths under these directories (`find src
+    /// | xargs grep x`). Empty when unknown.
+    pub args_from: Vec<Word>,
     /// Why what runs cannot be known statically, if so.
     pub unknown: Option<String>,
     /// The directory it runs in, relative to the start (`None` after a `cd` gate cannot

@@ -2,7 +2,7 @@
 //! known-safe read-only commands with their argument conditions, the command arity used for
 //! "always" patterns, and the prefixes an "always" approval may never grant wholesale.
 
-use super::{program_name, Word, WrapperKind};
+use super::{grammar, program_name, Word, WrapperKind};
 
 /// How to find the command inside a wrapper.
 pub(crate) struct WrapperSpec {
@@ -462,6 +462,17 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     let Some((_, rule)) = SAFE.iter().find(|(n, _)| *n == name) else {
         return false;
     };
+    if let Some(g) = grammar::grammar(name) {
+        // A tabled program: every word placed, and no option that writes, runs or acts. With
+        // arguments added at run time (`xargs cat`), any of those could be such an option.
+        if open_args && g.opts.iter().any(|o| o.eff.chars().any(|c| c != 'P' && c != 'R')) {
+            return false;
+        }
+        let Ok(p) = grammar::parse(g, &words[1..]) else { return false };
+        if p.opts.iter().any(|f| f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
+            return false;
+        }
+    }
     if let Args::Any = rule {
         return true;
     }
@@ -677,6 +688,19 @@ static FILE_READERS: &[(&str, usize)] = &[
 pub fn read_targets(words: &[Word]) -> Vec<Word> {
     let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
     let name = program_name(first);
+    if let Some(g) = grammar::grammar(name) {
+        // A tabled program: its own reading of its words says which are files.
+        if let Ok(p) = grammar::parse(g, &words[1..]) {
+            let mut out = p.reads(g);
+            out.retain(|w| {
+                !matches!(
+                    w.lit(),
+                    Some("-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random")
+                )
+            });
+            return out;
+        }
+    }
     let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
     let mut skip = *skip;
     if words.iter().any(|w| {
@@ -716,19 +740,10 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
     for w in &words[1 + skip_leading..] {
         let Some(s) = w.lit() else {
             operands += 1;
-            // A run-time path that starts outside the workspace (`$HOME/...`, `/e?c/x`).
-            if operands > skip {
-                if let Word::Dyn(raw) = w {
-                    let t = raw.trim_start_matches('"');
-                    let outside_start =
-                        ["/", "~", "$HOME", "${HOME", "$OLDPWD", "${OLDPWD", "$PWD/..", "${PWD}/..", "${PWD%"];
-                    let outside_default = [":-/", ":-~", ":=/", ":=~", ":+/", ":+~", "-/", "+/"];
-                    if outside_start.iter().any(|p| t.starts_with(p))
-                        || (t.starts_with("${") && outside_default.iter().any(|d| t.contains(d)))
-                    {
-                        out.push(w.clone());
-                    }
-                }
+            // A path only known at run time (`$x`, `src/*.rs`, find's `{}`): the policy decides
+            // where it can land.
+            if operands > skip && !(name == "find" && seen_option) {
+                out.push(w.clone());
             }
             continue;
         };
@@ -891,4 +906,52 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         return Some(format!("`{name}` assigns a variable named only at run time"));
     }
     None
+}
+
+/// Whether the program reads files named by its operands, so that operands added at run time
+/// (`xargs cat`) are reads of paths gate cannot see.
+pub fn reads_operands(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    match grammar::grammar(name) {
+        Some(g) => g.files != grammar::Files::None,
+        None => FILE_READERS.iter().any(|(n, _)| *n == name),
+    }
+}
+
+/// The directory every match of a glob lies under (`src/*.rs`: `src`; `*`: `.`), or `None`
+/// when the word is not a plain glob (a variable, a substitution, quoting) or when a match
+/// could climb out of it (`src/*/../..`, `.*` matching `..` where globskipdots is off).
+pub fn glob_base(raw: &str) -> Option<String> {
+    // The working directory by name: `"$(pwd)"`, `$PWD/src/*`.
+    let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+    for here in ["$(pwd)", "${PWD}", "$PWD", "`pwd`"] {
+        if let Some(rest) = unquoted.strip_prefix(here) {
+            let next_is_name = here == "$PWD" && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            if rest.is_empty() {
+                return Some(".".into());
+            }
+            if !next_is_name && rest.starts_with('/') && (raw.starts_with('"') || rest.contains(['*', '?', '['])) {
+                return glob_base(&format!(".{rest}")).or_else(|| {
+                    (!rest.contains(['$', '`', '\\', '"', '\'']) && !rest.contains(char::is_whitespace))
+                        .then(|| format!(".{rest}"))
+                });
+            }
+        }
+    }
+    if raw.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&']) || raw.contains(char::is_whitespace)
+    {
+        return None;
+    }
+    let glob = |seg: &str| seg.contains(['*', '?', '[', '{']);
+    let segs: Vec<&str> = raw.split('/').collect();
+    let first = segs.iter().position(|s| glob(s))?;
+    if segs[first..].iter().any(|s| *s == ".." || s.starts_with('.')) {
+        return None;
+    }
+    let base = segs[..first].join("/");
+    Some(match base.as_str() {
+        "" if raw.starts_with('/') => "/".to_string(),
+        "" => ".".to_string(),
+        _ => base,
+    })
 }

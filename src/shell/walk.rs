@@ -4,6 +4,7 @@
 use brush_parser::ast;
 use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
 
+use super::grammar;
 use super::tables::{self, WrapperSpec};
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
@@ -47,6 +48,9 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         wrappers: Vec::new(),
         stdin_script: None,
         replace_str: None,
+        stdin_listing: None,
+        params: None,
+        next_params: None,
         functions: Vec::new(),
         defining: Vec::new(),
     };
@@ -65,6 +69,13 @@ struct Walker<'a> {
     stdin_script: Option<Result<String, ()>>,
     /// Text that xargs or find substitutes into the command's arguments at run time.
     replace_str: Option<String>,
+    /// The command being walked reads, on its standard input, a listing of paths under these
+    /// directories (`find src | xargs ...`): what xargs appends is paths under them.
+    stdin_listing: Option<Vec<Word>>,
+    /// The positional parameters `$1`, `$2`, ... of a `sh -c TEXT NAME ARGS...` script.
+    params: Option<Vec<Word>>,
+    /// Those to give the next nested script (set by `sh -c` just before nesting it).
+    next_params: Option<Vec<Word>>,
     /// Functions this script defines (a call of one may do anything its body does).
     functions: Vec<String>,
     /// The functions whose bodies are being walked: a call of one of them from its own body
@@ -134,6 +145,9 @@ impl Walker<'_> {
             wrappers: self.wrappers.clone(),
             stdin_script: None,
             replace_str: None,
+            stdin_listing: None,
+            params: None,
+            next_params: None,
             functions: self.functions.clone(),
             defining: self.defining.clone(),
         };
@@ -159,9 +173,17 @@ impl Walker<'_> {
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline) {
-        for c in &p.seq {
+        for (k, c) in p.seq.iter().enumerate() {
+            let before = self.a.commands.len();
             self.command(c);
+            self.stdin_listing = None;
+            // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
+            // paths under its start points.
+            if k + 1 < p.seq.len() && self.a.commands.len() == before + 1 {
+                self.stdin_listing = self.a.commands.last().and_then(listing_of);
+            }
         }
+        self.stdin_listing = None;
     }
 
     fn command(&mut self, c: &ast::Command) {
@@ -458,7 +480,7 @@ impl Walker<'_> {
                 let mut dynamic = false;
                 let mut unknown = None;
                 self.pieces(&pieces, false, &mut buf, &mut dynamic, &mut unknown);
-                let word = if dynamic { Word::Dyn(raw.to_string()) } else { Word::Lit(buf) };
+                let word = if dynamic { self.positional(raw) } else { Word::Lit(buf) };
                 Resolved { word, unknown }
             }
             Err(_) => {
@@ -722,6 +744,7 @@ impl Walker<'_> {
                     aliases: Vec::new(),
                     cwd: None,
                     open_args: false,
+                    args_from: Vec::new(),
                     unknown: Some(u),
                 });
             }
@@ -750,6 +773,7 @@ impl Walker<'_> {
                 aliases: Vec::new(),
                 cwd: None,
                 open_args: false,
+                args_from: Vec::new(),
                 unknown: Some(u),
             };
             self.push(c);
@@ -764,6 +788,7 @@ impl Walker<'_> {
         mut open_args: bool,
         mut unknown: Option<String>,
     ) {
+        let mut args_from = Vec::new();
         let mut steps = 0;
         loop {
             steps += 1;
@@ -885,6 +910,13 @@ impl Walker<'_> {
                 _ => {}
             }
             if let Some(spec) = tables::wrapper(&name) {
+                // Files the wrapper itself writes (`time -o F`, `script -O F`), the directory
+                // it moves to (`sudo -D`).
+                self.wrapper_effects(&words, &mut unknown);
+                if name == "script" && script_flag(&words, spec).is_none() {
+                    unknown.get_or_insert_with(|| "`script` without -c starts an interactive shell".into());
+                    break;
+                }
                 // `su -c`, `flock -c`: the value of -c is a script.
                 if let Some(script) = script_flag(&words, spec) {
                     match script {
@@ -899,6 +931,7 @@ impl Walker<'_> {
                                 aliases: Vec::new(),
                                 cwd: None,
                                 open_args,
+                                args_from: Vec::new(),
                                 unknown,
                             });
                             return;
@@ -915,6 +948,7 @@ impl Walker<'_> {
                         if name == "xargs" {
                             open_args = true;
                             self.replace_str = xargs_replace_str(&words);
+                            args_from = self.stdin_listing.take().unwrap_or_default();
                         }
                         words = rest;
                         continue;
@@ -950,6 +984,7 @@ impl Walker<'_> {
                     new_cwd = Some(Cwd(None));
                 }
                 "pushd" | "popd" => new_cwd = Some(Cwd(None)),
+                "set" | "shift" => self.params = None,
                 "let" => {
                     for w in &words[1..] {
                         if let Some(s) = w.lit() {
@@ -966,6 +1001,9 @@ impl Walker<'_> {
             if let Some(reason) = tables::exec_option(&words) {
                 unknown.get_or_insert(reason);
             }
+            if let Some(reason) = grammar::unmodelled(&words) {
+                unknown.get_or_insert(reason);
+            }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
                 // A subscript is arithmetic, and bash expands `$(...)` in it even inside quotes:
@@ -978,9 +1016,57 @@ impl Walker<'_> {
             }
         }
         let aliases = tables::aliases(&words);
-        self.push(SimpleCommand { words, wrappers, aliases, open_args, unknown, cwd: None });
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None });
         if let Some(c) = new_cwd {
             *self.cwd = c;
+        }
+    }
+
+    /// What a tabled wrapper's own options do: files it writes (`time -o F`, `script -O F`,
+    /// `script F`), the directory the command runs in (`sudo -D DIR`: later relative paths
+    /// are not known).
+    fn wrapper_effects(&mut self, words: &[Word], unknown: &mut Option<String>) {
+        let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
+        let Some(g) = grammar::grammar(name) else { return };
+        let Ok(p) = grammar::parse(g, &words[1..]) else { return };
+        for f in p.with('W') {
+            match &f.value {
+                Some(v) => self.write(v.clone(), WriteKind::Tee),
+                None => {
+                    unknown.get_or_insert_with(|| format!("`{}` writes a file gate cannot name", f.given));
+                }
+            }
+        }
+        if name == "script" {
+            // script's operand is the typescript file it writes, not a command.
+            for v in p.operands.iter().take(1) {
+                self.write(v.clone(), WriteKind::Tee);
+            }
+        }
+        let dir = p.with('D').next().map(|f| f.given.clone());
+        if let Some(given) = dir {
+            unknown.get_or_insert_with(|| format!("`{given}` runs the command in another directory"));
+        }
+    }
+
+    /// A word that is exactly one positional parameter of a `sh -c` script (`"$1"`, `${2}`)
+    /// is the argument given for it; unquoted, only when splitting and globbing leave it
+    /// one word. Any other run-time word stays run-time.
+    fn positional(&self, raw: &str) -> Word {
+        let dynamic = || Word::Dyn(raw.to_string());
+        let Some(params) = &self.params else { return dynamic() };
+        let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
+        let inner = if quoted { &raw[1..raw.len() - 1] } else { raw };
+        let digits = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'));
+        let Some(n) = digits.filter(|d| d.len() == 1).and_then(|d| d.parse::<usize>().ok()).filter(|n| *n >= 1) else {
+            return dynamic();
+        };
+        match params.get(n - 1) {
+            Some(w @ Word::Lit(v)) if quoted || !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) => {
+                w.clone()
+            }
+            Some(w @ Word::Dyn(_)) if quoted => w.clone(),
+            _ => dynamic(),
         }
     }
 
@@ -998,6 +1084,9 @@ impl Walker<'_> {
                 wrappers: all,
                 stdin_script: None,
                 replace_str: None,
+                stdin_listing: None,
+                params: self.next_params.take(),
+                next_params: None,
                 functions: self.functions.clone(),
                 defining: self.defining.clone(),
             };
@@ -1082,6 +1171,8 @@ impl Walker<'_> {
                 }
                 Some(Word::Lit(text)) => {
                     let text = text.clone();
+                    // `sh -c TEXT NAME ARGS...`: `$1`... are ARGS.
+                    self.next_params = Some(words.get(i + 2..).unwrap_or_default().to_vec());
                     self.nested_with(&text, inner);
                     return;
                 }
@@ -1110,6 +1201,7 @@ impl Walker<'_> {
             aliases: Vec::new(),
             cwd: None,
             open_args: false,
+            args_from: Vec::new(),
             unknown: unknown.take(),
         });
     }
@@ -1273,6 +1365,23 @@ fn xargs_replace_str(words: &[Word]) -> Option<String> {
 /// Skip a wrapper's options and leading operands; the rest is the command it runs.
 /// `None` when a word in the option area is only known at run time.
 fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
+    if let Some(g) = grammar::grammar(spec.name) {
+        match grammar::parse(g, &words[1..]) {
+            Ok(p) => {
+                if let Some(f) = p.with('X').next() {
+                    unknown
+                        .get_or_insert_with(|| format!("`{}` makes {} run code gate cannot see", f.given, spec.name));
+                }
+                let start = 1 + p.end + spec.positionals;
+                return Some(words[start.min(words.len())..].to_vec());
+            }
+            // Not modelled: the call is not allowed; the best-effort reading below still lets
+            // a deny rule see the command.
+            Err(e) => {
+                unknown.get_or_insert(e);
+            }
+        }
+    }
     let mut i = 1;
     while i < words.len() {
         match &words[i] {
@@ -1315,6 +1424,11 @@ fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>
 /// For wrappers whose `-c` takes a script (`su -c`, `flock -c`): `Some(Some(text))` for a
 /// literal script, `Some(None)` for a dynamic one, `None` when there is no `-c`.
 fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
+    if let Some(g) = grammar::grammar(spec.name) {
+        let p = grammar::parse(g, &words[1..]).ok()?;
+        let f = p.with('C').last()?;
+        return Some(f.value.as_ref().and_then(Word::lit).map(str::to_string));
+    }
     if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
         return None;
     }
@@ -1360,4 +1474,18 @@ fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
         i += 1;
     }
     (own, execs)
+}
+
+/// The directories whose paths a command prints one per line, when that is all it prints:
+/// `find` with its start points, without actions that print anything else.
+fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
+    if c.unknown.is_some() || c.program() != Some("find") {
+        return None;
+    }
+    let prints_other = c.words.iter().any(|w| {
+        w.lit().is_none_or(|s| {
+            matches!(s, "-printf" | "-fprintf" | "-ls" | "-fls" | "-exec" | "-execdir" | "-ok" | "-okdir" | "-fprint")
+        })
+    });
+    (!prints_other).then(|| tables::read_targets(&c.words))
 }

@@ -1,0 +1,692 @@
+//! Option grammars: how each program's own option parser reads its words (issue 15, class 1).
+//!
+//! One table per program, as data, and one parser that reads words the way GNU `getopt_long`
+//! does: bundled short options where a later letter takes the rest of the bundle or the next
+//! word as its value, values glued to their letter, long options abbreviated to any unambiguous
+//! prefix, `--opt=value`, optional values (glued only), `--`, a lone `-`, and, for wrappers and
+//! other programs whose optstring starts with `+`, options that end at the first operand.
+//!
+//! The parser never guesses: a word it cannot place in the program's table is an error, and
+//! the caller makes the command unmodelled (asked, or denied where a deny rule could match).
+//! Each option carries what it does to gate's model: a file it reads or writes, a command it
+//! runs, code it loads, an action beyond reading. Pure: no I/O, no policy.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::{program_name, Word};
+
+/// Whether and how an option takes a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Val {
+    /// A flag.
+    No,
+    /// A required value: glued (`-oF`, `--out=F`) or the next word.
+    Req,
+    /// An optional value: glued only (`-w80`, `--color=auto`).
+    Opt,
+    /// Two values, the next two words (`jq --arg NAME VALUE`).
+    Two,
+}
+
+/// What an option does, as letters in its table entry after `/`:
+/// `R` its value is a file the program reads, `W` a file it writes, `C` a command string it
+/// runs, `X` it makes the program run or load code gate cannot see, `U` it makes the program
+/// act beyond reading (not read-only, but modelled), `D` its value is the directory the
+/// command runs in, `P` it gives the pattern or script (so every operand is a file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Opt {
+    pub name: &'static str,
+    pub val: Val,
+    pub eff: &'static str,
+}
+
+impl Opt {
+    pub fn has(&self, effect: char) -> bool {
+        self.eff.contains(effect)
+    }
+}
+
+/// Which operands name files the program reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Files {
+    /// None: the operands are names, sets, numbers, text or a command.
+    None,
+    /// Every operand.
+    All,
+    /// Every operand after the first (the pattern or script), unless an option gave it.
+    AfterFirst,
+}
+
+pub(crate) struct Grammar {
+    pub program: &'static str,
+    /// Options end at the first operand (`+` in the optstring; every wrapper).
+    pub posix: bool,
+    /// `-NUM` is an option (`head -5`, `nice -10`).
+    pub numeric: bool,
+    /// `--no-NAME` is accepted as a flag that only turns something off (ripgrep).
+    pub negations: bool,
+    /// Long options are never abbreviated (the program's parser wants them whole).
+    pub whole_longs: bool,
+    /// An operand `@FILE` reads more options from FILE (binutils).
+    pub at_files: bool,
+    pub files: Files,
+    pub opts: Vec<Opt>,
+}
+
+impl Grammar {
+    /// Whether any option writes, runs or acts: a word only known at run time in an option
+    /// position could then be one of them. (Options that only read a file are left out: a
+    /// run-time word there is at worst a read, and every run-time operand of a reading
+    /// program is already decided as a read of an unknown path.)
+    fn has_risky(&self) -> bool {
+        self.opts.iter().any(|o| o.eff.chars().any(|c| c != 'P' && c != 'R'))
+    }
+
+    fn find_short(&self, c: char) -> Option<&Opt> {
+        self.opts
+            .iter()
+            .find(|o| o.name.len() == c.len_utf8() + 1 && o.name[1..].starts_with(c) && !o.name.starts_with("--"))
+    }
+
+    /// The long option `name` (without `--`) names: exact, else the one option it is an
+    /// unambiguous prefix of.
+    fn find_long(&self, name: &str) -> Result<&Opt, String> {
+        let longs = || self.opts.iter().filter(|o| o.name.starts_with("--"));
+        if let Some(o) = longs().find(|o| &o.name[2..] == name) {
+            return Ok(o);
+        }
+        let program = self.program;
+        if self.whole_longs {
+            return Err(format!("{program}: option --{name} not in its table"));
+        }
+        let matches: Vec<&Opt> = longs().filter(|o| o.name[2..].starts_with(name)).collect();
+        match matches.as_slice() {
+            [] => Err(format!("{program}: option --{name} not in its table")),
+            [one] => Ok(one),
+            [first, rest @ ..] if rest.iter().all(|o| o.val == first.val && o.eff == first.eff) => Ok(first),
+            many => Err(format!(
+                "{program}: option --{name} is ambiguous ({})",
+                many.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+}
+
+/// One option as the program will read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub opt: Opt,
+    /// The word as written (`-mo.env`, `--out=x`).
+    pub given: String,
+    pub value: Option<Word>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Parsed {
+    pub opts: Vec<Found>,
+    pub operands: Vec<Word>,
+    /// For a program whose options end at the first operand: the index (in the words after
+    /// the program name) where the operands start.
+    pub end: usize,
+}
+
+impl Parsed {
+    pub fn with(&self, effect: char) -> impl Iterator<Item = &Found> {
+        self.opts.iter().filter(move |f| f.opt.has(effect))
+    }
+
+    /// The files the program reads: option values marked `R` and the file operands.
+    pub fn reads(&self, g: &Grammar) -> Vec<Word> {
+        let mut out: Vec<Word> = self.with('R').filter_map(|f| f.value.clone()).collect();
+        let skip = match g.files {
+            Files::None => return out,
+            Files::All => 0,
+            Files::AfterFirst => usize::from(self.with('P').next().is_none()),
+        };
+        out.extend(self.operands.iter().skip(skip).cloned());
+        out
+    }
+}
+
+/// Whether a word only known at run time could start with `-`.
+fn could_be_option(raw: &str) -> bool {
+    // find's `{}` is a path below a start point, and no start point starts with `-`.
+    if raw == "{}" {
+        return false;
+    }
+    let t = raw.trim_start_matches(['"', '\'']);
+    !t.starts_with(|c: char| c.is_ascii_alphanumeric() || "/._~+=,:@%".contains(c))
+}
+
+/// Read `args` (the words after the program name) with `g`.
+pub(crate) fn parse(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
+    let program = g.program;
+    let mut p = Parsed { end: args.len(), ..Parsed::default() };
+    let mut only_operands = false;
+    let mut i = 0;
+    let value_at = |j: usize, of: &str| -> Result<Word, String> {
+        args.get(j).cloned().ok_or_else(|| format!("{program}: option {of} is missing its value"))
+    };
+    while i < args.len() {
+        let w = &args[i];
+        let operand = |p: &mut Parsed, w: &Word| -> bool {
+            p.operands.push(w.clone());
+            g.posix
+        };
+        if only_operands {
+            p.operands.push(w.clone());
+            i += 1;
+            continue;
+        }
+        let s = match w {
+            Word::Dyn(raw) => {
+                if could_be_option(raw) && g.has_risky() {
+                    return Err(format!("{program}: `{raw}` is only known at run time and could be an option"));
+                }
+                if operand(&mut p, w) {
+                    p.end = i;
+                    p.operands.extend(args[i + 1..].iter().cloned());
+                    return Ok(p);
+                }
+                i += 1;
+                continue;
+            }
+            Word::Lit(s) => s.as_str(),
+        };
+        if s == "--" {
+            only_operands = true;
+            i += 1;
+            if g.posix {
+                p.end = i;
+                p.operands.extend(args[i..].iter().cloned());
+                return Ok(p);
+            }
+            continue;
+        }
+        if s == "-" || !s.starts_with('-') {
+            if g.at_files && s.starts_with('@') {
+                return Err(format!("{program}: `{s}` reads more options from a file gate cannot see"));
+            }
+            if operand(&mut p, w) {
+                p.end = i;
+                p.operands.extend(args[i + 1..].iter().cloned());
+                return Ok(p);
+            }
+            i += 1;
+            continue;
+        }
+        if g.numeric && s[1..].chars().all(|c| c.is_ascii_digit()) {
+            p.opts.push(Found { opt: Opt { name: "-NUM", val: Val::No, eff: "" }, given: s.into(), value: None });
+            i += 1;
+            continue;
+        }
+        if let Some(long) = s.strip_prefix("--") {
+            let (name, glued) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let opt = match g.find_long(name) {
+                Ok(o) => *o,
+                Err(_) if g.negations && name.starts_with("no-") && glued.is_none() => {
+                    Opt { name: "--no-*", val: Val::No, eff: "" }
+                }
+                Err(e) => return Err(e),
+            };
+            let value = match (opt.val, glued) {
+                (Val::No, Some(_)) => return Err(format!("{program}: option {} takes no value", opt.name)),
+                (Val::No, None) | (Val::Opt, None) => None,
+                (Val::Req | Val::Opt, Some(v)) => Some(Word::Lit(v.into())),
+                (Val::Req, None) => {
+                    i += 1;
+                    Some(value_at(i, opt.name)?)
+                }
+                (Val::Two, _) => {
+                    // `--arg NAME VALUE`: the value that matters is the second.
+                    i += 2;
+                    Some(value_at(i, opt.name)?)
+                }
+            };
+            p.opts.push(Found { opt, given: s.into(), value });
+            i += 1;
+            continue;
+        }
+        // A bundle of short options.
+        let letters = &s[1..];
+        for (k, c) in letters.char_indices() {
+            let Some(opt) = g.find_short(c).copied() else {
+                return Err(format!("{program}: option -{c} not in its table"));
+            };
+            let rest = &letters[k + c.len_utf8()..];
+            match opt.val {
+                Val::No => p.opts.push(Found { opt, given: s.into(), value: None }),
+                Val::Opt => {
+                    let value = (!rest.is_empty()).then(|| Word::Lit(rest.into()));
+                    p.opts.push(Found { opt, given: s.into(), value });
+                    break;
+                }
+                Val::Req => {
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        value_at(i, opt.name)?
+                    } else {
+                        Word::Lit(rest.into())
+                    };
+                    p.opts.push(Found { opt, given: s.into(), value: Some(value) });
+                    break;
+                }
+                Val::Two => {
+                    i += 2;
+                    let value = value_at(i, opt.name)?;
+                    p.opts.push(Found { opt, given: s.into(), value: Some(value) });
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(p)
+}
+
+/// The table of `program`, if gate has one.
+pub(crate) fn grammar(program: &str) -> Option<&'static Grammar> {
+    static TABLES: OnceLock<HashMap<&'static str, Grammar>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let mut m = HashMap::new();
+            for (names, head, spec) in TABLE {
+                for name in names.split('|') {
+                    m.insert(name, compile(name, head, spec));
+                }
+            }
+            m
+        })
+        .get(program)
+}
+
+/// The programs with a complete table, for documentation and tests.
+pub fn tabled_programs() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = TABLE.iter().flat_map(|(n, _, _)| n.split('|')).collect();
+    v.sort_unstable();
+    v
+}
+
+/// Build a grammar from its table text. Entry syntax: `-x` flag, `-x:` required value, `-x::`
+/// optional glued value, `-x:2` two values; `--long`, `--long=`, `--long=?`, `--long=2`; then
+/// `/LETTERS` for what it does. A malformed entry is compiled as an option that runs code, so
+/// a typo can only make gate stricter (and a unit test reads every entry).
+fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Grammar {
+    let mut g = Grammar {
+        program,
+        posix: false,
+        numeric: false,
+        negations: false,
+        whole_longs: false,
+        at_files: false,
+        files: Files::None,
+        opts: Vec::new(),
+    };
+    for h in head.split_whitespace() {
+        match h {
+            "posix" => g.posix = true,
+            "num" => g.numeric = true,
+            "neg" => g.negations = true,
+            "whole" => g.whole_longs = true,
+            "at" => g.at_files = true,
+            "files" => g.files = Files::All,
+            "after1" => g.files = Files::AfterFirst,
+            _ => {}
+        }
+    }
+    for tok in spec.split_whitespace() {
+        g.opts.push(entry(tok));
+    }
+    g
+}
+
+fn entry(tok: &'static str) -> Opt {
+    let (body, eff) = match tok.split_once('/') {
+        Some((b, e)) if b.len() > 1 => (b, e),
+        _ => (tok, ""),
+    };
+    let bad = Opt { name: body, val: Val::Req, eff: "X" };
+    if let Some(long) = body.strip_prefix("--") {
+        let (name, val) = match long.split_once('=') {
+            None => (long, Val::No),
+            Some((n, "")) => (n, Val::Req),
+            Some((n, "?")) => (n, Val::Opt),
+            Some((n, "2")) => (n, Val::Two),
+            Some(_) => return bad,
+        };
+        let name = &body[..2 + name.len()];
+        return Opt { name, val, eff };
+    }
+    let Some(rest) = body.strip_prefix('-') else { return bad };
+    let mut chars = rest.chars();
+    let Some(c) = chars.next() else { return bad };
+    let name = &body[..1 + c.len_utf8()];
+    let val = match chars.as_str() {
+        "" => Val::No,
+        ":" => Val::Req,
+        "::" => Val::Opt,
+        ":2" => Val::Two,
+        _ => return bad,
+    };
+    Opt { name, val, eff }
+}
+
+/// Why a tabled program's words are not fully modelled, or what in them runs code gate
+/// cannot see. `None` for a program without a table, or one whose words are all placed.
+pub(crate) fn unmodelled(words: &[Word]) -> Option<String> {
+    let name = words.first().and_then(Word::lit).map(program_name)?;
+    let g = grammar(name)?;
+    match parse(g, &words[1..]) {
+        Err(e) => Some(e),
+        Ok(p) => p
+            .with('X')
+            .next()
+            .map(|f| format!("`{}` ({}) makes {name} run a program gate cannot see", f.given, f.opt.name)),
+    }
+}
+
+/// `(program names, flags, options)`: one table per program, read from its `--help` and
+/// source. Flags: `posix` options end at the first operand; `num` `-NUM` is an option; `neg`
+/// `--no-NAME` flags; `whole` long options are never abbreviated; `at` `@FILE` operands;
+/// `files` every operand is a file it reads; `after1` every operand after the first.
+#[rustfmt::skip]
+static TABLE: &[(&str, &str, &str)] = &[
+    // ---- wrappers (options end at the command) ----
+    ("env", "posix",
+     "-i --ignore-environment -0 --null -u: --unset= -C:/D --chdir=/D -S:/C --split-string=/C --block-signal=? \
+      --default-signal=? --ignore-signal=? --list-signal-handling -v --debug --help --version"),
+    ("exec", "posix", "-c -l -a:"),
+    ("command", "posix", "-p -v -V"),
+    ("builtin", "posix", ""),
+    ("nohup", "posix", "--help --version"),
+    ("nice", "posix num", "-n: --adjustment= --help --version"),
+    ("timeout", "posix",
+     "--preserve-status --foreground -k: --kill-after= -s: --signal= -v --verbose --help --version"),
+    ("stdbuf", "posix", "-i: --input= -o: --output= -e: --error= --help --version"),
+    ("setsid", "posix", "-c --ctty -f --fork -w --wait -h --help -V --version"),
+    ("flock", "posix",
+     "-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -w: --timeout= --wait= -E: --conflict-exit-code= \
+      -o --close -c:/C --command=/C -F --no-fork --verbose -h --help -V --version"),
+    ("chroot", "posix", "--groups= --userspec= --skip-chdir --help --version"),
+    ("time", "posix", "-a --append -o:/W --output=/W -f: --format= -p --portability -q --quiet -v --verbose -V --version --help"),
+    ("xargs", "posix",
+     "-0 --null -a:/R --arg-file=/R -d: --delimiter= -E: -e:: --eof=? -I: -i:: --replace=? -L: --max-lines= -l:: \
+      -n: --max-args= -o --open-tty -P: --max-procs= -p --interactive --process-slot-var= -r --no-run-if-empty \
+      -s: --max-chars= --show-limits -t --verbose -x --exit --help --version"),
+    ("script", "posix",
+     "-I:/W --log-in=/W -O:/W --log-out=/W -B:/W --log-io=/W -T:/W --log-timing=/W -t::/W --timing=?/W \
+      -m: --logging-format= -a --append -c:/C --command=/C -e --return -f --flush --force -E: --echo= \
+      -o: --output-limit= -q --quiet -h --help -V --version"),
+    ("watch", "posix",
+     "-b --beep -c --color -C --no-color -d:: --differences=? -e --errexit -g --chgexit -q: --equexit= -n: --interval= \
+      -p --precise -t --no-title -w --no-wrap -x --exec -r --no-rerun -h --help -v --version"),
+    ("sudo", "posix",
+     "-A --askpass -a: --auth-type= -B --bell -b --background -C: --close-from= -c: --login-class= -D:/D --chdir=/D \
+      -E --preserve-env=? -e/U --edit/U -g: --group= -H --set-home -h:: --host= --help -i --login -K --remove-timestamp \
+      -k --reset-timestamp -l --list -N --no-update -n --non-interactive -P --preserve-groups -p: --prompt= \
+      -R:/D --chroot=/D -r: --role= -S --stdin -s --shell -T: --command-timeout= -t: --type= -U: --other-user= \
+      -u: --user= -V --version -v --validate"),
+    ("doas", "posix", "-C:/R -L -n -s -u:"),
+    // ---- the safe list ----
+    ("ls|dir|vdir", "files",
+     "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \
+      -D --dired -f -F --classify=? --file-type --format= --full-time -g --group-directories-first -G --no-group \
+      -h --human-readable --si -H --dereference-command-line --dereference-command-line-symlink-to-dir --hide= \
+      --hyperlink=? --indicator-style= -i --inode -I: --ignore= -k --kibibytes -l -L --dereference -m -n \
+      --numeric-uid-gid -N --literal -o -p -q --hide-control-chars --show-control-chars -Q --quote-name \
+      --quoting-style= -r --reverse -R --recursive -s --size -S --sort= --time= --time-style= -t -T: --tabsize= \
+      -u -U -v -w: --width= -x -X -Z --context --zero -1 --help --version"),
+    ("cat", "files",
+     "-A --show-all -b --number-nonblank -e -E --show-ends -n --number -s --squeeze-blank -t -T --show-tabs -u -v \
+      --show-nonprinting --help --version"),
+    ("head", "files num",
+     "-c: --bytes= -n: --lines= -q --quiet --silent -v --verbose -z --zero-terminated --help --version"),
+    ("tail", "files num",
+     "-c: --bytes= -f --follow=? -F -n: --lines= --max-unchanged-stats= --pid= -q --quiet --silent --retry -s: \
+      --sleep-interval= -v --verbose -z --zero-terminated --help --version"),
+    ("wc", "files",
+     "-c --bytes -m --chars -l --lines --files0-from=/R -L --max-line-length -w --words --total= --help --version"),
+    ("grep|egrep|fgrep", "after1 num",
+     "-E --extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp -e:/P --regexp=/P -f:/RP --file=/RP \
+      -i -y --ignore-case --no-ignore-case -w --word-regexp -x --line-regexp -z --null-data -s --no-messages -v \
+      --invert-match -V --version --help -m: --max-count= -b --byte-offset -n --line-number --line-buffered -H \
+      --with-filename -h --no-filename --label= -o --only-matching -q --quiet --silent --binary-files= -a --text -I \
+      -d: --directories= -D: --devices= -r --recursive -R --dereference-recursive --include= --exclude= \
+      --exclude-from=/R --exclude-dir= -L --files-without-match -l --files-with-matches -c --count -T --initial-tab \
+      -Z --null -B: --before-context= -A: --after-context= -C: --context= --group-separator= \
+      --no-group-separator --color=? --colour=? -U --binary"),
+    ("rg", "after1 neg whole",
+     "-A: --after-context= -B: --before-context= -C: --context= -a --text -b --byte-offset -c --count \
+      --count-matches -d: --max-depth= --maxdepth= -E: --encoding= -e:/P --regexp=/P -f:/RP --file=/RP -F \
+      --fixed-strings -g: --glob= --iglob= -H --with-filename -h --help -I --no-filename -i --ignore-case -j: \
+      --threads= -L --follow -l --files-with-matches --files-without-match -M: --max-columns= -m: --max-count= \
+      -N --no-line-number -n --line-number -o --only-matching -P --pcre2 -p --pretty -q --quiet -r: --replace= \
+      -S --smart-case -s --case-sensitive -t: --type= -T: --type-not= -u --unrestricted -U --multiline -V --version \
+      -v --invert-match -w --word-regexp -x --line-regexp -z/U --search-zip/U -0 --null --binary --block-buffered \
+      --color= --colors= --column --context-separator= --crlf --debug --trace --dfa-size-limit= --engine= \
+      --field-context-separator= --field-match-separator= --files --glob-case-insensitive --heading --hidden \
+      --hostname-bin=/X --hyperlink-format= --ignore-file=/R --ignore-file-case-insensitive --include-zero --json \
+      --line-buffered --max-columns-preview --max-filesize= --mmap --multiline-dotall --null-data --one-file-system \
+      --passthru --passthrough --path-separator= --pcre2-version --pre=/X --pre-glob=/X --regex-size-limit= --sort= \
+      --sortr= --sort-files --stats --stop-on-nonmatch --trim --type-add= --type-clear= --type-list --vimgrep \
+      --auto-hybrid-regex --generate="),
+    ("which", "", "-a -s --all --skip-alias --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias -i \
+      --read-functions --skip-functions -v -V --version --help"),
+    ("whoami", "", "--help --version"),
+    ("id", "", "-a -Z --context -g --group -G --groups -n --name -r --real -u --user -z --zero --help --version"),
+    ("uname", "",
+     "-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine -p --processor \
+      -i --hardware-platform -o --operating-system --help --version"),
+    ("basename", "", "-a --multiple -s: --suffix= -z --zero --help --version"),
+    ("dirname", "", "-z --zero --help --version"),
+    ("realpath", "files",
+     "-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet --relative-to= \
+      --relative-base= -s --strip --no-symlinks -z --zero --help --version"),
+    ("readlink", "files",
+     "-f --canonicalize -e --canonicalize-existing -m --canonicalize-missing -n --no-newline -q --quiet -s --silent \
+      -v --verbose -z --zero --help --version"),
+    ("stat", "files",
+     "-L --dereference -f --file-system --cached= -c: --format= --printf= -t --terse --help --version"),
+    ("file", "files",
+     "--help -v --version -m:/R --magic-file=/R -z --uncompress -Z --uncompress-noreport -b --brief -c \
+      --checking-printout -e: --exclude= --exclude-quiet= -f:/R --files-from=/R -F: --separator= -i --mime \
+      --mime-encoding --apple --extension --mime-type -k --keep-going -l --list -L --dereference -h --no-dereference \
+      -n --no-buffer -N --no-pad -0 --print0 -p --preserve-date -P: --parameter= -r --raw -s --special-files -S \
+      --no-sandbox -C/U --compile/U -d --debug"),
+    ("du", "files",
+     "-0 --null -a --all --apparent-size -B: --block-size= -b --bytes -c --total -D --dereference-args -d: \
+      --max-depth= --summarize --files0-from=/R -H -h --human-readable --inodes -k -L --dereference -l --count-links \
+      -m -P --no-dereference -S --separate-dirs --si -s -t: --threshold= --time=? --time-style= -X:/R \
+      --exclude-from=/R --exclude= -x --one-file-system --help --version"),
+    ("df", "files",
+     "-a --all -B: --block-size= -h --human-readable -H --si -i --inodes -k -l --local --no-sync --output=? -P \
+      --portability --sync --total -t: --type= -T --print-type -x: --exclude-type= -v --help --version"),
+    ("printenv", "", "-0 --null --help --version"),
+    ("diff", "files num",
+     "--normal -q --brief -s --report-identical-files -c -C: --context=? -u -U: --unified=? -e --ed -n --rcs -y \
+      --side-by-side -W: --width= --left-column --suppress-common-lines -p --show-c-function -F: \
+      --show-function-line= --label= -t --expand-tabs -T --initial-tab --tabsize= --suppress-blank-empty -l \
+      --paginate -r --recursive --no-dereference -N --new-file --unidirectional-new-file --ignore-file-name-case \
+      --no-ignore-file-name-case -x: --exclude= -X:/R --exclude-from=/R -S: --starting-file= --from-file=/R \
+      --to-file=/R -i --ignore-case -E --ignore-tab-expansion -Z --ignore-trailing-space -b --ignore-space-change \
+      -w --ignore-all-space -B --ignore-blank-lines -I: --ignore-matching-lines= -a --text --strip-trailing-cr -D: \
+      --ifdef= --old-group-format= --new-group-format= --unchanged-group-format= --changed-group-format= \
+      --line-format= --old-line-format= --new-line-format= --unchanged-line-format= -d --minimal --horizon-lines= \
+      --speed-large-files --color=? --palette= --help -v --version"),
+    ("cmp", "files",
+     "-b --print-bytes -i: --ignore-initial= -l --verbose -n: --bytes= -s --quiet --silent --help -v --version"),
+    ("cut", "files",
+     "-b: --bytes= -c: --characters= -d: --delimiter= -f: --fields= -n --complement -s --only-delimited \
+      --output-delimiter= -z --zero-terminated --help --version"),
+    ("tr", "", "-c -C --complement -d --delete -s --squeeze-repeats -t --truncate-set1 --help --version"),
+    ("nl", "files",
+     "-b: --body-numbering= -d: --section-delimiter= -f: --footer-numbering= -h: --header-numbering= -i: \
+      --line-increment= -l: --join-blank-lines= -n: --number-format= -p --no-renumber -s: --number-separator= -v: \
+      --starting-line-number= -w: --number-width= --help --version"),
+    ("seq", "posix num", "-f: --format= -s: --separator= -w --equal-width --help --version"),
+    ("sleep", "", "--help --version"),
+    ("jq", "after1 whole",
+     "-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output --raw-output0 \
+      -a --ascii-output -S --sort-keys -C --color-output -M --monochrome-output -R --raw-input --tab --indent= \
+      --unbuffered --stream --stream-errors --seq -f:/RP --from-file=/RP -L: --arg=2 --argjson=2 --slurpfile=2/R \
+      --rawfile=2/R --args --jsonargs -h --help -V --version --build-configuration"),
+    ("md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|b2sum", "files",
+     "-b --binary -c --check --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn -l: \
+      --length= --help --version"),
+    ("cksum", "files",
+     "-a: --algorithm= -c --check -l: --length= --tag --untagged --base64 --raw -z --zero --ignore-missing --quiet \
+      --status --strict -w --warn --debug --help --version"),
+    ("comm", "files",
+     "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated --help --version"),
+    ("paste", "files", "-d: --delimiters= -s --serial -z --zero-terminated --help --version"),
+    ("fold", "files num", "-b --bytes -s --spaces -w: --width= --help --version"),
+    ("expand", "files num", "-i --initial -t: --tabs= --help --version"),
+    ("unexpand", "files num", "-a --all --first-only -t: --tabs= --help --version"),
+    ("rev", "files", "-0 --zero -h --help -V --version"),
+    ("tac", "files", "-b --before -r --regex -s: --separator= --help --version"),
+    ("od", "files",
+     "-A: --address-radix= --endian= -j: --skip-bytes= -N: --read-bytes= -S: --strings=? -t: --format= -v \
+      --output-duplicates -w:: --width=? --traditional --help --version -a -b -c -d -f -i -l -o -s -x"),
+    ("hexdump", "files",
+     "-b --one-byte-octal -X --one-byte-hex -c --one-byte-char -C --canonical -d --two-bytes-decimal -o \
+      --two-bytes-octal -x --two-bytes-hex -L --color=? -e: --format= -f:/R --format-file=/R -n: --length= -s: \
+      --skip= -v --no-squeezing -h --help -V --version"),
+    ("strings", "files num at",
+     "-a --all -d --data -f --print-file-name -n: --bytes= -t: --radix= -o -T: --target= -e: --encoding= -U: \
+      --unicode= -w --include-all-whitespace -s: --output-separator= -h --help -v -V --version"),
+    ("base64|base32", "files", "-d --decode -i --ignore-garbage -w: --wrap= --help --version"),
+    ("column", "files",
+     "-t --table -n: --table-name= -O: --table-order= -N: --table-columns= -l: --table-columns-limit= -R: \
+      --table-right= -T: --table-truncate= -E: --table-noextreme= -W: --table-wrap= -H: --table-hide= -C: \
+      --table-column= -d --table-noheadings -e --table-header-repeat -m --table-maxout -L --keep-empty-lines -J \
+      --json -r: --tree= -i: --tree-id= -p: --tree-parent= -c: --output-width= -o: --output-separator= -s: \
+      --separator= -x --fillrows -h --help -V --version"),
+    ("tree", "files whole",
+     "-a -d -l -f -x -L: -R -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
+      --infofile=/R --noreport --charset= --filelimit= -o:/W -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F \
+      --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H: -T: --nolinks \
+      --hintro=/R --houtro=/R --fromfile --fromtabfile --help --version -V"),
+    ("whereis", "", "-b -B: -m -M: -s -S: -f -u -l -g -h --help -V --version"),
+    ("free", "",
+     "-b --bytes --kilo --mega --giga --tera --peta -k --kibi -m --mebi -g --gibi --tebi --pebi -h --human --si \
+      -l --lohi -L --line -t --total -v --committed -s: --seconds= -c: --count= -w --wide --help -V --version"),
+    ("uptime", "", "-p --pretty -h --help -s --since -r --raw -c --container -V --version"),
+    ("nproc", "", "--all --ignore= --help --version"),
+    ("locale", "",
+     "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose -? --help --usage -V --version"),
+    ("tee", "", "-a --append -i --ignore-interrupts -p --output-error=? --help --version"),
+    ("date", "",
+     "-d: --date= --debug -f:/R --file=/R -I:: --iso-8601=? --resolution -R --rfc-email --rfc-3339= -r: \
+      --reference= -s:/U --set=/U -u --utc --universal --help --version"),
+    ("hostname", "",
+     "-a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short \
+      -y --yp --nis -b/U --boot/U -F:/U --file=/U -V --version -h --help"),
+    ("sort", "files",
+     "-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i \
+      --ignore-nonprinting -M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort \
+      --random-source=/R -r --reverse --sort= -V --version-sort --batch-size= -c --check=? -C \
+      --compress-program=/X --debug --files0-from=/R -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
+      --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
+      --zero-terminated --help --version"),
+    ("uniq", "num",
+     "-c --count -d --repeated -D --all-repeated=? -f: --skip-fields= --group=? -i --ignore-case -s: --skip-chars= \
+      -u --unique -z --zero-terminated -w: --check-chars= --help --version"),
+    ("sed", "after1",
+     "-n --quiet --silent --debug -e:/P --expression=/P -f:/RP --file=/RP --follow-symlinks -i::/U --in-place=?/U \
+      -l: --line-length= --posix -E -r --regexp-extended -s --separate --sandbox -u --unbuffered -z --null-data \
+      -b --binary --help --version"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(s: &str) -> Vec<Word> {
+        s.split_whitespace().map(|w| Word::Lit(w.into())).collect()
+    }
+
+    fn parse_of(program: &str, args: &str) -> Result<Parsed, String> {
+        parse(grammar(program).unwrap(), &lits(args))
+    }
+
+    #[test]
+    fn every_entry_compiles() {
+        for (names, _, spec) in TABLE {
+            for tok in spec.split_whitespace() {
+                let o = entry(tok);
+                assert!(!(o.eff == "X" && !tok.contains("/X")), "{names}: malformed entry {tok}");
+                assert!(o.eff.chars().all(|c| "RWCXUDP".contains(c)), "{names}: effect in {tok}");
+            }
+            for name in names.split('|') {
+                let g = grammar(name).unwrap();
+                let mut seen = std::collections::HashSet::new();
+                for o in &g.opts {
+                    assert!(seen.insert(o.name), "{name}: {} twice", o.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bundles_glued_and_abbreviated() {
+        let p = parse_of("sort", "-mo.env x").unwrap();
+        assert_eq!(p.with('W').next().unwrap().value, Some(Word::Lit(".env".into())));
+        assert_eq!(p.operands, lits("x"));
+        let p = parse_of("sort", "-m -o .env x").unwrap();
+        assert_eq!(p.with('W').next().unwrap().value, Some(Word::Lit(".env".into())));
+        let p = parse_of("sort", "--out=.env x").unwrap();
+        assert_eq!(p.with('W').next().unwrap().value, Some(Word::Lit(".env".into())));
+        let p = parse_of("sort", "--outp .env x").unwrap();
+        assert_eq!(p.with('W').next().unwrap().value, Some(Word::Lit(".env".into())));
+        assert!(parse_of("sort", "--compress=sh").unwrap().with('X').next().is_some());
+        // Ambiguous and unknown are errors.
+        assert!(parse_of("sort", "--s").is_err());
+        assert!(parse_of("env", "-Z ls").unwrap_err().contains("env: option -Z not"));
+    }
+
+    #[test]
+    fn posix_programs_stop_at_the_first_operand() {
+        let p = parse_of("timeout", "-s KILL 5 rm -rf x").unwrap();
+        assert_eq!(p.end, 2);
+        assert_eq!(p.operands, lits("5 rm -rf x"));
+        let p = parse_of("nice", "-10 rm x").unwrap();
+        assert_eq!(p.operands, lits("rm x"));
+        let p = parse_of("flock", "-xc 'rm x' f").unwrap();
+        assert_eq!(p.with('C').next().unwrap().value, Some(Word::Lit("'rm".into())));
+        // GNU programs permute: an option after an operand is still an option.
+        let p = parse_of("sort", "x -o y").unwrap();
+        assert_eq!(p.operands, lits("x"));
+        // After `--` everything is an operand.
+        let p = parse_of("cat", "-- -n").unwrap();
+        assert_eq!(p.operands, lits("-n"));
+    }
+
+    #[test]
+    fn run_time_words_in_option_position() {
+        let dynw = |s: &str| vec![Word::Dyn(s.into())];
+        // sort has options that write and run: `$x` could be `--compress-program=sh`.
+        assert!(parse(grammar("sort").unwrap(), &dynw("$x")).is_err());
+        // cat has none: whatever `$x` is, cat only reads.
+        assert!(parse(grammar("cat").unwrap(), &dynw("$x")).is_ok());
+        // A word that starts with a letter is no option.
+        assert!(parse(grammar("sort").unwrap(), &dynw("src/$x")).is_ok());
+    }
+
+    #[test]
+    fn reads_follow_the_table() {
+        let g = grammar("grep").unwrap();
+        let p = parse(g, &lits("-e pat a b")).unwrap();
+        assert_eq!(p.reads(g), lits("a b"));
+        let p = parse(g, &lits("pat a b")).unwrap();
+        assert_eq!(p.reads(g), lits("a b"));
+        let p = parse(g, &lits("-f/etc/pats a")).unwrap();
+        assert_eq!(p.reads(g), lits("/etc/pats a"));
+        let g = grammar("jq").unwrap();
+        let p = parse(g, &lits("-n --rawfile k /etc/shadow .")).unwrap();
+        assert_eq!(p.reads(g), lits("/etc/shadow"));
+    }
+}
