@@ -381,8 +381,6 @@ enum Args {
     Any,
     /// Any arguments except these options (exact, or `--opt=` forms).
     Without(&'static [&'static str]),
-    /// No arguments at all (`hostname` with an argument sets the name).
-    None,
     /// A check of its own.
     Custom(fn(&[&str]) -> bool),
 }
@@ -391,60 +389,45 @@ enum Args {
 static SAFE: &[(&str, Args)] = &[
     ("ls", Args::Any), ("cat", Args::Any), ("head", Args::Any), ("tail", Args::Any), ("wc", Args::Any),
     ("echo", Args::Any), ("printf", Args::Any), ("pwd", Args::Any), ("true", Args::Any), ("false", Args::Any),
-    ("grep", Args::Any), ("egrep", Args::Any), ("fgrep", Args::Any), ("rg", Args::Without(&["--pre", "--pre-glob", "--search-zip", "-z"])),
+    ("grep", Args::Any), ("egrep", Args::Any), ("fgrep", Args::Any), ("rg", Args::Any),
     ("which", Args::Any), ("whoami", Args::Any), ("id", Args::Any), ("uname", Args::Any), ("basename", Args::Any),
     ("dirname", Args::Any), ("realpath", Args::Any), ("readlink", Args::Any), ("stat", Args::Any),
-    ("file", Args::Without(&["-C", "--compile"])), ("du", Args::Any), ("df", Args::Any), ("printenv", Args::Any),
+    ("file", Args::Any), ("du", Args::Any), ("df", Args::Any), ("printenv", Args::Any),
     ("test", Args::Any), ("[", Args::Any), ("diff", Args::Any), ("cmp", Args::Any), ("cut", Args::Any), ("tr", Args::Any),
     ("nl", Args::Any), ("seq", Args::Any), ("sleep", Args::Any), ("jq", Args::Any), ("md5sum", Args::Any),
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
     ("paste", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
-    ("tree", Args::Without(&["-o"])), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Any), ("free", Args::Any),
+    ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Any), ("free", Args::Any),
     ("uptime", Args::Any), ("nproc", Args::Any), ("locale", Args::Any), ("tee", Args::Any), ("cd", Args::Any),
     ("pushd", Args::Any), ("popd", Args::Any), ("dirs", Args::Any), (":", Args::Any), ("exit", Args::Any), ("return", Args::Any),
     ("break", Args::Any), ("continue", Args::Any), ("shift", Args::Any), ("set", Args::Any), ("export", Args::Any),
     ("unset", Args::Any), ("local", Args::Any), ("declare", Args::Any), ("typeset", Args::Any), ("readonly", Args::Any),
     ("read", Args::Any), ("wait", Args::Any), ("shopt", Args::Any), ("hash", Args::Any), ("getopts", Args::Any),
-    ("date", Args::Without(&["-s", "--set"])), ("hostname", Args::None), ("env", Args::None),
-    ("sort", Args::Without(&["-o", "--output", "--compress-program"])), ("uniq", Args::Custom(uniq_read_only)),
+    ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
+    ("sort", Args::Any), ("uniq", Args::Any),
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
-    ("sed", Args::Custom(sed_read_only)), ("git", Args::Custom(git_read_only)),
-    ("command", Args::Custom(|a| matches!(a.first(), Some(&"-v") | Some(&"-V")))),
+    ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
+    ("command", Args::Any),
 ];
 
-fn uniq_read_only(args: &[&str]) -> bool {
-    // `uniq IN OUT` writes OUT.
-    args.iter().filter(|a| !a.starts_with('-')).count() <= 1
-}
-
-/// `sed` only reads when it prints selected lines: `-n` with scripts made of addresses and
-/// `p`, no in-place edit, no script file.
-fn sed_read_only(args: &[&str]) -> bool {
-    let mut quiet = false;
-    let mut scripts = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i];
-        match a {
-            "-n" | "--quiet" | "--silent" => quiet = true,
-            "-e" | "--expression" => {
-                i += 1;
-                scripts.push(args.get(i).copied().unwrap_or(""));
-            }
-            "-E" | "-r" | "--regexp-extended" | "-u" | "--unbuffered" | "-z" | "--null-data" | "-s" | "--separate" => {}
-            _ if a.starts_with('-') => return false, // -i, -f, --in-place, unknown
-            _ => {
-                if scripts.is_empty() && !args[..i].iter().any(|x| *x == "-e" || *x == "--expression") {
-                    scripts.push(a);
-                }
-            }
-        }
-        i += 1;
+/// `sed` only reads when it prints selected lines: `-n` with scripts (given by `-e`, or the
+/// first operand) made of addresses and `p`; no script file, no in-place edit (an option
+/// marked as acting).
+fn sed_read_only(p: &grammar::Parsed) -> bool {
+    let quiet = p.opts.iter().any(|f| matches!(f.opt.name, "-n" | "--quiet" | "--silent"));
+    if p.with('R').next().is_some() {
+        return false; // a script file gate cannot see
+    }
+    let mut scripts: Vec<&Word> = p.with('P').filter_map(|f| f.value.as_ref()).collect();
+    if scripts.is_empty() {
+        scripts.extend(p.operands.first());
     }
     quiet
         && !scripts.is_empty()
-        && scripts.iter().all(|s| s.chars().all(|c| c.is_ascii_digit() || " ,$;p{}!".contains(c)))
+        && scripts
+            .iter()
+            .all(|w| w.lit().is_some_and(|s| s.chars().all(|c| c.is_ascii_digit() || " ,$;p{}!".contains(c))))
 }
 
 /// Whether a command (program and arguments) only reads: the known-safe list (SPEC 3.3).
@@ -454,11 +437,12 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     let Some(Word::Lit(first)) = words.first() else {
         return false;
     };
-    // `PROGRAM --version` only prints (the caller checks the program is the system's).
-    if !open_args && words.len() == 2 && words[1].lit() == Some("--version") {
+    let name = program_name(first);
+    // `PROGRAM --version` only prints, for programs verified to exit on it without reading
+    // stdin, files or code (the caller checks the program is the system's).
+    if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {
         return true;
     }
-    let name = program_name(first);
     let Some((_, rule)) = SAFE.iter().find(|(n, _)| *n == name) else {
         return false;
     };
@@ -472,6 +456,20 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
         if p.opts.iter().any(|f| f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
             return false;
         }
+        let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+        let counted = matches!(name, "uniq" | "sed" | "date" | "hostname" | "env" | "command");
+        return !(open_args && counted)
+            && match name {
+                // `uniq IN OUT` writes OUT.
+                "uniq" => p.operands.len() <= 1,
+                "sed" => sed_read_only(&p),
+                // `date MMDDhhmm` sets the clock; `+FORMAT` prints.
+                "date" => p.operands.iter().all(|w| w.lit().is_some_and(|s| s.starts_with('+'))),
+                // With an operand these set the name, or run a command.
+                "hostname" | "env" => p.operands.is_empty(),
+                "command" => given(&["-v", "-V"]),
+                _ => true,
+            };
     }
     if let Args::Any = rule {
         return true;
@@ -488,10 +486,26 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     }
     match rule {
         Args::Any => true,
-        Args::None => args.is_empty(),
         Args::Without(bad) => !args.iter().any(|a| bad.iter().any(|b| spells_option(a, b))),
         Args::Custom(f) => f(&args),
     }
+}
+
+/// Programs measured to print their version and exit on `--version`, reading neither stdin,
+/// nor files, nor code, before anything else (run with a stdin that never ends: each exited at
+/// once). Not here: interpreters that take the word as a script (`tclsh --version` waits on
+/// it), programs that source configuration as code first (`mvn` sources `~/.mavenrc`), and
+/// toolchain proxies that pick the binary from the workspace (`cargo`, `rustc` through
+/// rustup's `rust-toolchain.toml`). Tabled programs qualify when their table lists it.
+#[rustfmt::skip]
+const VERSION_EXITS: &[&str] = &[
+    "git", "node", "python", "python3", "perl", "bash", "gcc", "g++", "cc", "make", "curl", "wget", "tar", "gzip",
+    "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk",
+];
+
+fn version_exits(name: &str) -> bool {
+    VERSION_EXITS.contains(&name)
+        || grammar::grammar(name).is_some_and(|g| g.opts.iter().any(|o| o.name == "--version"))
 }
 
 /// How many words make "the command" for an "always" pattern (opencode's arity table):
