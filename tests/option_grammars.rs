@@ -158,3 +158,40 @@ fn run_time_file_operands_are_reads_of_unknown_paths() {
         ],
     );
 }
+
+fn check_tool(tool: &str, args: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
+    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", tool, args]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn class5_every_path_field_of_every_tool_is_checked_safe_list_included() {
+    for (tool, args) in [
+        ("Grep", r#"{"pattern":"x","path":"/etc"}"#),
+        ("Glob", r#"{"pattern":"/etc/*"}"#),
+        ("Glob", r#"{"pattern":"*.conf","path":"/etc"}"#),
+        ("LS", r#"{"path":"~/.ssh"}"#),
+        ("mcp__x__y", r#"{"output_dir":"/etc"}"#),
+        ("mcp__x__y", r#"{"paths":["src/a","/etc/passwd"]}"#),
+    ] {
+        let d = check_tool(tool, args);
+        assert_eq!(d["decision"], "ask", "{tool} {args}: {d}");
+    }
+    // A denied path in any field denies.
+    let d = check_tool("Grep", r#"{"pattern":"x","path":"sub/.env"}"#);
+    assert_eq!(d["decision"], "deny", "{d}");
+    let d = check_tool("mcp__x__y", r#"{"config_file":".env"}"#);
+    assert_eq!(d["decision"], "deny", "{d}");
+    // Inside the workspace nothing starts asking.
+    for (tool, args) in [("Grep", r#"{"pattern":"x","path":"src"}"#), ("Glob", r#"{"pattern":"src/**/*.rs"}"#)] {
+        assert_eq!(check_tool(tool, args)["decision"], "allow", "{tool} {args}");
+    }
+}
+
+#[test]
+fn class8_relative_paths_after_an_untracked_directory_change_are_not_allowed() {
+    assert_all("ask", &["cd \"$d\" && cat x", "pushd \"$d\" && cat x"]);
+    assert_eq!(decision("cd src && cat main.rs"), "allow");
+}

@@ -9,8 +9,69 @@ use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
-/// The arguments of an MCP tool that name files (SPEC 5.1): a string or an array of strings.
-pub(crate) const MCP_PATH_FIELDS: &[&str] = &["path", "paths", "source", "destination", "file_path", "directory"];
+/// The arguments of a tool call that name files (SPEC 5.1; issue 15 class 5): a string or
+/// an array of strings.
+pub(crate) const MCP_PATH_FIELDS: &[&str] = &[
+    "path",
+    "paths",
+    "source",
+    "destination",
+    "file_path",
+    "directory",
+    "dir",
+    "cwd",
+    "notebook_path",
+    "files",
+    "folder",
+    "root",
+];
+
+/// Whether an argument's name says it holds a path, for fields gate has no entry for
+/// (`target_path`, `config_file`, `output_dir`): decided as a read of it.
+pub(crate) fn is_path_field(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    MCP_PATH_FIELDS.contains(&n.as_str())
+        || ["path", "paths", "_file", "_dir", "_directory", "_folder", "_root", "filename", "dirname"]
+            .iter()
+            .any(|s| n.ends_with(s))
+}
+
+/// Every path a non-shell call names: its path fields (strings or arrays of strings), and
+/// the literal base of a glob that starts outside (`/etc/*`, `~/.ssh/**`, `../x/*`) in a
+/// `glob` field or a glob tool's `pattern`.
+pub(crate) fn call_paths<'a>(tool: &str, args: &'a Value, skip: Option<&str>) -> Vec<(&'a str, String)> {
+    let mut out = Vec::new();
+    let Some(obj) = args.as_object() else { return out };
+    let globbing = {
+        let t = tool.to_ascii_lowercase();
+        t.contains("glob") || t.contains("find") || t.contains("list")
+    };
+    for (k, v) in obj {
+        if Some(k.as_str()) == skip {
+            continue;
+        }
+        let is_glob_field = k == "glob" || (k == "pattern" && globbing);
+        if !is_path_field(k) && !is_glob_field {
+            continue;
+        }
+        let strings: Vec<&str> = match v {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            _ => continue,
+        };
+        for s in strings {
+            if is_glob_field {
+                if s.starts_with(['/', '~']) || s.starts_with("..") {
+                    let base = shell::glob_base(s).unwrap_or_else(|| s.to_string());
+                    out.push((k.as_str(), base));
+                }
+            } else {
+                out.push((k.as_str(), s.to_string()));
+            }
+        }
+    }
+    out
+}
 
 /// Debug builds panic when deciding a call of this tool (see `decide_inner`).
 pub const PANIC_TOOL_FOR_TESTS: &str = "__gate_panic_for_tests";
@@ -160,44 +221,50 @@ impl Policy {
             v.reason = format!("`{}` is on the safe list", call.tool);
         }
         let d = Decision::new(v.verdict, v.layer, v.rule, v.reason);
-        if call.tool.starts_with("mcp__") {
-            return self.mcp_paths(call, ctx, d);
-        }
-        d
+        self.paths_of_call(call, spec, ctx, d)
     }
 
     /// An MCP tool's path arguments are also decided by the path rules (SPEC 5.1): a read-only
     /// tool (annotation `readOnlyHint`) reads them, any other writes them. A denied path denies
     /// the call; an ask rule on a path, or a path outside the workspace, makes it ask.
-    fn mcp_paths(&self, call: &Call, ctx: &Context, d: Decision) -> Decision {
-        let read_only =
-            call.annotations.as_ref().and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool) == Some(true);
-        let as_tool = if read_only { "read" } else { "write" };
-        if !self.model.tools.specs.contains_key(as_tool) {
+    /// Every other path the call names is decided too (issue 15 class 5), safe-list tools
+    /// included: an MCP tool's as it reads (`readOnlyHint`) or writes them, an edit tool's as
+    /// writes, any other's as reads. A denied path denies the call; an ask rule on a path, or
+    /// a path outside the workspace, makes it ask. It never loosens the decision.
+    fn paths_of_call(&self, call: &Call, spec: Option<&ToolSpec>, ctx: &Context, d: Decision) -> Decision {
+        if d.decision == Verdict::Deny {
             return d;
         }
-        let mut paths: Vec<&str> = Vec::new();
-        for f in MCP_PATH_FIELDS {
-            match call.arguments.get(*f) {
-                Some(Value::String(s)) => paths.push(s),
-                Some(Value::Array(items)) => paths.extend(items.iter().filter_map(Value::as_str)),
-                _ => {}
-            }
+        let mcp = call.tool.starts_with("mcp__");
+        let hint = call.annotations.as_ref().and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool);
+        let read_only = if mcp { hint == Some(true) } else { spec.map(|s| s.kind) != Some(ToolKind::Edit) };
+        let as_tool = if read_only { "read" } else { "write" };
+        let Some(sub_spec) = self.model.tools.specs.get(as_tool) else { return d };
+        let sub_field = sub_spec.path.clone().unwrap_or_else(|| "file_path".into());
+        // The field the tool's own spec names is decided already, by the tool's own rules.
+        let skip = if mcp { None } else { spec.and_then(|s| s.path.as_deref()) };
+        if call.tool == as_tool || spec.is_some_and(|s| s.name == as_tool) {
+            return d;
         }
+        let paths = call_paths(&call.tool, &call.arguments, skip);
         let mut out = d;
-        for p in paths {
-            let sub =
-                Call { tool: as_tool.into(), arguments: serde_json::json!({ "file_path": p }), annotations: None };
+        for (field, p) in paths {
+            let sub = Call {
+                tool: as_tool.into(),
+                arguments: serde_json::json!({ sub_field.as_str(): p }),
+                annotations: None,
+            };
             let pd = self.decide_inner(&sub, ctx);
             let what = if read_only { "reads" } else { "writes" };
+            let label = if mcp { format!("`{p}`") } else { format!("`{p}` (`{field}`)") };
             if pd.decision == Verdict::Deny {
-                return Decision::new(Verdict::Deny, pd.layer, pd.rule, format!("it {what} `{p}`: {}", pd.reason));
+                return Decision::new(Verdict::Deny, pd.layer, pd.rule, format!("it {what} {label}: {}", pd.reason));
             }
             // An ask from a rule or the workspace boundary counts; a mode's ask for a write in
             // the workspace does not (the tool's own risk already speaks for it).
             let asks = pd.decision == Verdict::Ask && pd.layer != Layer::Mode;
             if asks && (out.decision == Verdict::Allow || (out.decision == Verdict::Ask && out.layer == Layer::Mode)) {
-                out = Decision::new(Verdict::Ask, pd.layer, pd.rule, format!("it {what} `{p}`: {}", pd.reason));
+                out = Decision::new(Verdict::Ask, pd.layer, pd.rule, format!("it {what} {label}: {}", pd.reason));
             }
         }
         out
@@ -699,7 +766,12 @@ impl Policy {
         let relative = !(raw.starts_with('/') || raw.starts_with('~'));
         let cwd = match cwd {
             Some(c) => c,
-            None if relative => return None, // after an unknown `cd`: reads stay unremarked
+            // After a `cd` (or `pushd`, `cd -`) gate cannot follow, a relative path could be
+            // anywhere: not allowed (issue 15 class 8).
+            None if relative => {
+                let why = format!("after a directory change gate cannot follow, `{raw}` could be anywhere");
+                return Some(V::new(Verdict::Ask, Layer::Workspace, None, why));
+            }
             None => "",
         };
         let resolved = self.resolve_path(raw, cwd);
