@@ -151,6 +151,12 @@ fn widening_roots_are_asked() {
         };
         // The server asks for the roots once initialized, while the host lists the tools.
         rpc.call_ok("tools/list", json!({}), &mut on_request);
+        if answer.is_some() && rpc.requests("elicitation/create").is_empty() {
+            // gate may ask the host's dialog after the tools/list answer has gone by: serve it.
+            let m = rpc.pump(&mut on_request, &mut |m| m["method"] == "elicitation/create");
+            let result = on_request(&m).unwrap_or_default();
+            rpc.p.send(&json!({"jsonrpc": "2.0", "id": m["id"], "result": result}));
+        }
         let o = outside.display().to_string();
         let dirs = allowed_dirs(&mut rpc);
         assert_eq!(dirs.contains(&o), widened, "{flags:?} {answer:?}: {dirs}\n{}", rpc.p.transcript());
