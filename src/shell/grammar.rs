@@ -431,6 +431,10 @@ static TABLE: &[(&str, &str, &str)] = &[
       -R:/D --chroot=/D -r: --role= -S --stdin -s --shell -T: --command-timeout= -t: --type= -U: --other-user= \
       -u: --user= -V --version -v --validate"),
     ("doas", "posix", "-C:/R -L -n -s -u:"),
+    // ---- builtins that store code to run later ----
+    ("trap", "posix", "-l -p -P"),
+    ("complete|compgen", "posix",
+     "-a -b -c -d -e -f -g -j -k -s -u -v -D -E -I -p -r -o: -A: -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----
     ("ls|dir|vdir", "files",
      "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \

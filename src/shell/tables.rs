@@ -352,6 +352,56 @@ const GIT_GLOBALS_WITH_VALUE: &[&str] = &[
     "--attr-source",
 ];
 
+/// Whether a git global option takes the next word as its value (`-C DIR`, `--git-dir X`).
+pub(crate) fn git_global_takes_value(a: &str) -> bool {
+    GIT_GLOBALS_WITH_VALUE.contains(&a)
+}
+
+/// git configuration keys (lower case) whose value is a program or shell text git runs.
+pub(crate) fn git_key_runs_code(key: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "core.pager",
+        "core.editor",
+        "sequence.editor",
+        "core.sshcommand",
+        "core.fsmonitor",
+        "core.askpass",
+        "core.gitproxy",
+        "core.hookspath",
+        "diff.external",
+        "credential.helper",
+        "gpg.program",
+        "uploadpack.packobjectshook",
+        "web.browser",
+        "man.viewer",
+        "merge.tool",
+        "diff.tool",
+        "ssh.variant",
+        "sendemail.sendmailcmd",
+        "sendemail.smtpserver",
+        "include.path",
+        "core.worktree",
+        "receive.procreceiverefs",
+    ];
+    const LAST: &[&str] = &[
+        "textconv",
+        "command",
+        "clean",
+        "smudge",
+        "process",
+        "program",
+        "driver",
+        "cmd",
+        "receivepack",
+        "uploadpack",
+        "helper",
+    ];
+    EXACT.contains(&key)
+        || key.starts_with("pager.")
+        || key.starts_with("includeif.")
+        || key.rsplit('.').next().is_some_and(|last| LAST.contains(&last)) && key.contains('.')
+}
+
 /// Alternative spellings of a command for deny and ask rules: git without its global options.
 pub(crate) fn aliases(words: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
@@ -408,7 +458,7 @@ static SAFE: &[(&str, Args)] = &[
     ("sort", Args::Any), ("uniq", Args::Any),
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
-    ("command", Args::Any),
+    ("command", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
 ];
 
 /// `sed` only reads when it prints selected lines: `-n` with scripts (given by `-e`, or the
@@ -457,7 +507,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
             return false;
         }
         let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
-        let counted = matches!(name, "uniq" | "sed" | "date" | "hostname" | "env" | "command");
+        let counted = matches!(name, "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap");
         return !(open_args && counted)
             && match name {
                 // `uniq IN OUT` writes OUT.
@@ -468,6 +518,12 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
                 // With an operand these set the name, or run a command.
                 "hostname" | "env" => p.operands.is_empty(),
                 "command" => given(&["-v", "-V"]),
+                // Listing or resetting; an action is decided by the walker as if it ran.
+                "trap" => {
+                    given(&["-l", "-p", "-P"])
+                        || p.operands.is_empty()
+                        || p.operands.first().and_then(Word::lit).is_some_and(|a| a == "-" || a.is_empty())
+                }
                 _ => true,
             };
     }
@@ -803,15 +859,35 @@ const HARMLESS_SHOPTS: &[&str] = &[
 /// `mapfile`, `getopts`, `wait -p`), naming an array element (its subscript is arithmetic
 /// that can run code), namerefs, `hash -p`, `enable`, `export -f`, unusual `shopt`s.
 /// Returns why, or `None` when the command changes nothing that matters.
-pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
-    let name = words.first().and_then(Word::lit).map(program_name)?;
-    let args: Vec<&Word> = words[1..].iter().collect();
-    let lits = || args.iter().filter_map(|w| w.lit());
-    let mut names: Vec<String> = Vec::new();
-    let has_flag = |c: char| lits().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+/// Whether a compound array value `(...)` has a `[subscript]=` that is not a plain number
+/// (an associative array's keys are expanded like words, an indexed array's evaluated).
+pub(crate) fn compound_subscripts_not_literal(value: &str, associative: bool) -> bool {
+    let mut rest = value;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else { return true };
+        let key = after[..close].trim();
+        let plain = if associative {
+            !key.contains(['$', '`', '\\', '"', '\''])
+        } else {
+            key.chars().all(|c| c.is_ascii_digit())
+        };
+        if !plain {
+            return true;
+        }
+        rest = &after[close + 1..];
+    }
+    false
+}
+
+/// The variables a builtin fills with text only known at run time: `read NAME`,
+/// `printf -v NAME`, `mapfile NAME`, `getopts OPTS NAME`, `wait -p NAME`.
+pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    let mut it = words[1..].iter().filter_map(Word::lit);
+    let mut names = Vec::new();
     match name {
         "printf" => {
-            let mut it = lits();
             while let Some(a) = it.next() {
                 if a == "-v" {
                     names.extend(it.next().map(str::to_string));
@@ -823,7 +899,6 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             }
         }
         "read" => {
-            let mut it = lits();
             while let Some(a) = it.next() {
                 match a {
                     "-a" => names.extend(it.next().map(str::to_string)),
@@ -835,6 +910,41 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
                 }
             }
         }
+        "mapfile" | "readarray" => {
+            let mut last = None;
+            while let Some(a) = it.next() {
+                match a {
+                    "-d" | "-n" | "-O" | "-s" | "-u" | "-c" | "-C" => {
+                        it.next();
+                    }
+                    a if a.starts_with('-') => {}
+                    a => last = Some(a.to_string()),
+                }
+            }
+            // Without a name, mapfile fills MAPFILE.
+            names.push(last.unwrap_or_else(|| "MAPFILE".into()));
+        }
+        "getopts" => names.extend(it.filter(|a| !a.starts_with('-')).nth(1).map(str::to_string)),
+        "wait" => {
+            while let Some(a) = it.next() {
+                if a == "-p" {
+                    names.extend(it.next().map(str::to_string));
+                }
+            }
+        }
+        _ => {}
+    }
+    names
+}
+
+pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
+    let name = words.first().and_then(Word::lit).map(program_name)?;
+    let args: Vec<&Word> = words[1..].iter().collect();
+    let lits = || args.iter().filter_map(|w| w.lit());
+    let mut names: Vec<String> = Vec::new();
+    let has_flag = |c: char| lits().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+    match name {
+        "printf" | "read" => names.extend(input_assigned(words)),
         "declare" | "typeset" | "local" | "export" | "readonly" => {
             if has_flag('n') {
                 return Some(format!("`{name} -n` makes a name refer to another variable"));
@@ -853,6 +963,13 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
                 if integer && value.is_some_and(|v| !v.trim().chars().all(|c| c.is_ascii_digit() || c == '-')) {
                     return Some(format!("`{name} -i {a}` evaluates its value as arithmetic, which can run code"));
                 }
+                // `local -a 'x=([expr]=v)'`: a compound assignment's subscripts are arithmetic,
+                // expanded even inside quotes.
+                if value.is_some_and(|v| {
+                    v.trim_start().starts_with('(') && compound_subscripts_not_literal(v, has_flag('A'))
+                }) {
+                    return Some(format!("`{a}` assigns an array whose subscripts are evaluated, which can run code"));
+                }
                 names.push(n.to_string());
             }
         }
@@ -861,28 +978,9 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             if has_flag('C') {
                 return Some(format!("`{name} -C` runs a callback"));
             }
-            let mut it = lits();
-            let mut last = None;
-            while let Some(a) = it.next() {
-                match a {
-                    "-d" | "-n" | "-O" | "-s" | "-u" | "-c" => {
-                        it.next();
-                    }
-                    a if a.starts_with('-') => {}
-                    a => last = Some(a.to_string()),
-                }
-            }
-            names.extend(last);
+            names.extend(input_assigned(words));
         }
-        "getopts" => names.extend(lits().filter(|a| !a.starts_with('-')).nth(1).map(str::to_string)),
-        "wait" => {
-            let mut it = lits();
-            while let Some(a) = it.next() {
-                if a == "-p" {
-                    names.extend(it.next().map(str::to_string));
-                }
-            }
-        }
+        "getopts" | "wait" => names.extend(input_assigned(words)),
         "test" | "[" => {
             if let Some(v) = lits().skip_while(|a| *a != "-v").nth(1) {
                 names.push(v.to_string());

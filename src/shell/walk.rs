@@ -53,9 +53,14 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         next_params: None,
         functions: Vec::new(),
         defining: Vec::new(),
+        integers: BASH_INTEGERS.iter().map(|s| s.to_string()).collect(),
     };
     w.script(text);
 }
+
+/// Variables bash itself gives the integer attribute: a value assigned to one is evaluated
+/// as arithmetic, and a subscript in it runs its `$(...)` (`OPTIND='a[$(cmd)]'`).
+const BASH_INTEGERS: &[&str] = &["OPTIND", "RANDOM", "SRANDOM", "HISTCMD", "BASHPID", "PPID", "UID", "EUID"];
 
 struct Walker<'a> {
     a: &'a mut Analysis,
@@ -81,6 +86,9 @@ struct Walker<'a> {
     /// The functions whose bodies are being walked: a call of one of them from its own body
     /// recurses (`:(){ :|:& };:`, the fork bomb) and is never allowed.
     defining: Vec<String>,
+    /// Variables with the integer attribute (bash's own, and those given it by `declare -i`
+    /// anywhere earlier, in any scope: kept once seen).
+    integers: Vec<String>,
 }
 
 /// Result of resolving one word.
@@ -150,11 +158,52 @@ impl Walker<'_> {
             next_params: None,
             functions: self.functions.clone(),
             defining: self.defining.clone(),
+            integers: self.integers.clone(),
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
         }
         w.script(text);
+        let integers = std::mem::take(&mut w.integers);
+        self.add_integers(integers);
+    }
+
+    fn add_integers(&mut self, names: Vec<String>) {
+        for n in names {
+            if !self.integers.contains(&n) {
+                self.integers.push(n);
+            }
+        }
+    }
+
+    fn is_integer(&self, name: &str) -> bool {
+        let base = name.split('[').next().unwrap_or(name);
+        self.integers.iter().any(|n| n == base)
+    }
+
+    /// A value given to an integer variable is evaluated as arithmetic: a subscript in it
+    /// runs its `$(...)`, even from single quotes, and a name in it is evaluated in turn.
+    /// Only a plain number (or arithmetic on numbers) is modelled.
+    fn integer_value(&mut self, name: &str, value: &Word, raw: &str) -> Option<String> {
+        let text = match value {
+            Word::Lit(v) => v.as_str(),
+            Word::Dyn(_) => raw,
+        };
+        if text.contains("$(") || text.contains('`') {
+            if matches!(value, Word::Lit(_)) || raw.contains('\'') {
+                self.substitutions_in(text);
+            }
+        }
+        let plain = |t: &str| t.chars().all(|c| c.is_ascii_digit() || " +-*/%()".contains(c));
+        match value {
+            Word::Lit(v) if plain(v) => None,
+            Word::Lit(v) => Some(format!(
+                "{name} has the integer attribute: bash evaluates `{v}` as arithmetic, which can run code"
+            )),
+            Word::Dyn(d) => Some(format!(
+                "{name} has the integer attribute: bash evaluates `{d}`, known only at run time, as arithmetic, which can run code"
+            )),
+        }
     }
 
     fn compound_list(&mut self, list: &ast::CompoundList) {
@@ -292,7 +341,16 @@ impl Walker<'_> {
                     for v in values {
                         let r = self.word(&v.value);
                         self.note_unknown(r.unknown);
+                        if self.is_integer(&f.variable_name) {
+                            let u = self.integer_value(&f.variable_name, &r.word, &v.value);
+                            self.note_unknown(u);
+                        }
                     }
+                } else if self.is_integer(&f.variable_name) {
+                    self.a.unknown.push(format!(
+                        "the loop gives the positional parameters to {}, which has the integer attribute",
+                        f.variable_name
+                    ));
                 }
                 self.compound_list(&f.body.list);
             }
@@ -558,8 +616,19 @@ impl Walker<'_> {
         use ParameterExpr as P;
         let (param, indirect, texts): (&bword::Parameter, bool, Vec<&str>) = match expr {
             P::Parameter { parameter, indirect } => (parameter, *indirect, vec![]),
-            P::UseDefaultValues { parameter, indirect, default_value, .. }
-            | P::AssignDefaultValues { parameter, indirect, default_value, .. } => {
+            P::UseDefaultValues { parameter, indirect, default_value, .. } => {
+                (parameter, *indirect, default_value.as_deref().into_iter().collect())
+            }
+            P::AssignDefaultValues { parameter, indirect, default_value, .. } => {
+                let name = match parameter {
+                    bword::Parameter::Named(n) | bword::Parameter::NamedWithIndex { name: n, .. } => Some(n),
+                    _ => None,
+                };
+                if let Some(n) = name.filter(|n| self.is_integer(n)) {
+                    *unknown = Some(format!(
+                        "`${{{n}:=...}}` assigns {n}, which has the integer attribute: bash evaluates the value as arithmetic"
+                    ));
+                }
                 (parameter, *indirect, default_value.as_deref().into_iter().collect())
             }
             P::IndicateErrorIfNullOrUnset { parameter, indirect, error_message, .. } => {
@@ -666,11 +735,20 @@ impl Walker<'_> {
                         }
                     };
                     let mut harmless_value = false;
+                    let integer = this.is_integer(&name);
+                    // A compound value whose keys and items are all literal, as the builtin
+                    // sees it (`declare -a m=([0]=a b)`).
+                    let mut compound: Option<String> = None;
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
                             if r.unknown.is_some() {
                                 *unknown = r.unknown;
+                            }
+                            if integer {
+                                if let Some(u) = this.integer_value(&name, &r.word, &v.value) {
+                                    *unknown = Some(u);
+                                }
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
                             harmless_value = matches!(
@@ -679,18 +757,36 @@ impl Walker<'_> {
                             );
                         }
                         ast::AssignmentValue::Array(items) => {
+                            let mut text = Some(String::new());
                             for (k, v) in items {
                                 if let Some(k) = k {
                                     let r = this.word(&k.value);
                                     if r.unknown.is_some() {
                                         *unknown = r.unknown;
                                     }
+                                    match (&mut text, r.word.lit()) {
+                                        (Some(t), Some(key)) => t.push_str(&format!("[{key}]=")),
+                                        _ => text = None,
+                                    }
                                 }
                                 let r = this.word(&v.value);
+                                match (&mut text, r.word.lit()) {
+                                    (Some(t), Some(item)) if !item.contains(char::is_whitespace) => {
+                                        t.push_str(item);
+                                        t.push(' ');
+                                    }
+                                    _ => text = None,
+                                }
                                 if r.unknown.is_some() {
                                     *unknown = r.unknown;
                                 }
+                                if integer {
+                                    if let Some(u) = this.integer_value(&name, &r.word, &v.value) {
+                                        *unknown = Some(u);
+                                    }
+                                }
                             }
+                            compound = text.map(|t| format!("({})", t.trim_end()));
                         }
                     }
                     if in_prefix {
@@ -699,8 +795,12 @@ impl Walker<'_> {
                         }
                     } else {
                         // `export A=b` and friends: the word is an argument and an assignment.
-                        let r = this.word(&w.value);
-                        words.push(r.word);
+                        match compound.take() {
+                            Some(value) if matches!(a.name, ast::AssignmentName::VariableName(_)) => {
+                                words.push(Word::Lit(format!("{name}={value}")))
+                            }
+                            _ => words.push(this.word(&w.value).word),
+                        }
                         if tables::is_dangerous_variable(&name) {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
                         }
@@ -831,18 +931,53 @@ impl Walker<'_> {
                     break;
                 }
                 "trap" => {
-                    if let Some(Word::Lit(action)) = words.get(1) {
-                        if !action.starts_with('-') {
+                    // `trap [-lpP] [--] [ACTION SIGNAL...]`: the action runs later, in this
+                    // shell, and is decided as if it ran here; the trap itself adds nothing.
+                    // Listing (`-p`, `-l`) and resetting (`-`) are left to the safe list.
+                    let mut i = 1;
+                    let mut listing = false;
+                    while let Some(Word::Lit(a)) = words.get(i) {
+                        if a == "--" {
+                            i += 1;
+                            break;
+                        }
+                        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "lpP".contains(c)) {
+                            listing = true;
+                            i += 1;
+                            continue;
+                        }
+                        break;
+                    }
+                    match words.get(i) {
+                        _ if listing => {}
+                        Some(Word::Lit(action)) if action != "-" => {
+                            let action = action.clone();
                             self.keep_unknown(&words, &wrappers, &mut unknown);
                             let mut inner = wrappers.clone();
                             inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                            self.nested_with(action, inner);
+                            self.nested_with(&action, inner);
+                            return;
                         }
-                    } else if words.len() > 1 {
-                        unknown.get_or_insert_with(|| "`trap` installs a command only known at run time".into());
+                        Some(Word::Dyn(_)) => {
+                            unknown.get_or_insert_with(|| "`trap` installs a command only known at run time".into());
+                        }
+                        _ => {}
                     }
                     break;
                 }
+                "complete" | "compgen" => {
+                    self.completion(&words, &wrappers, &mut unknown);
+                    break;
+                }
+                "git" => match self.git_code(&words, &wrappers, &mut unknown) {
+                    GitStep::Expanded(w) => {
+                        wrappers.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        words = w;
+                        continue;
+                    }
+                    GitStep::Ran => return,
+                    GitStep::Plain => {}
+                },
                 "alias" if words.len() > 1 => {
                     unknown.get_or_insert_with(|| "`alias` changes what later command names run".into());
                     break;
@@ -1015,11 +1150,178 @@ impl Walker<'_> {
                 }
             }
         }
+        self.integer_effects(&words, &mut unknown);
         let aliases = tables::aliases(&words);
         self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None });
         if let Some(c) = new_cwd {
             *self.cwd = c;
         }
+    }
+
+    /// Integer attributes given (`declare -i N`, `local -i`, `typeset -i`), values assigned to
+    /// integer variables by those builtins, and run-time text read into one (`read OPTIND`,
+    /// `printf -v`, `mapfile`, `getopts`, `wait -p`): bash evaluates it as arithmetic.
+    fn integer_effects(&mut self, words: &[Word], unknown: &mut Option<String>) {
+        let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
+        match name {
+            "declare" | "typeset" | "local" | "export" | "readonly" => {
+                let flags = |on: &str| {
+                    words[1..]
+                        .iter()
+                        .filter_map(Word::lit)
+                        .any(|a| a.strip_prefix('-').is_some_and(|f| !f.starts_with('-') && f.contains(on)))
+                };
+                let integer = flags("i");
+                for w in &words[1..] {
+                    let Some(a) = w.lit() else { continue };
+                    if a.starts_with(['-', '+']) {
+                        continue;
+                    }
+                    let (n, value) = match a.split_once('=') {
+                        Some((n, v)) => (n.trim_end_matches('+'), Some(v)),
+                        None => (a, None),
+                    };
+                    if integer {
+                        self.add_integers(vec![n.split('[').next().unwrap_or(n).to_string()]);
+                    } else if let Some(v) = value.filter(|_| self.is_integer(n)) {
+                        if let Some(u) = self.integer_value(n, &Word::Lit(v.to_string()), v) {
+                            unknown.get_or_insert(u);
+                        }
+                    }
+                }
+            }
+            "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
+                if let Some(n) = tables::input_assigned(words).into_iter().find(|n| self.is_integer(n)) {
+                    // What would be evaluated, where gate can see it, is decided as if it ran.
+                    let mut texts: Vec<String> = words[1..].iter().filter_map(Word::lit).map(str::to_string).collect();
+                    if let Some(Ok(t)) = &self.stdin_script {
+                        texts.push(t.clone());
+                    }
+                    for t in texts.iter().filter(|t| t.contains("$(") || t.contains('`')) {
+                        self.substitutions_in(t);
+                    }
+                    unknown.get_or_insert_with(|| {
+                        format!(
+                            "`{name}` puts text known only at run time in {n}, which has the integer \
+                             attribute: bash evaluates it as arithmetic, which can run code"
+                        )
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `complete`/`compgen`: a command (`-C`) or function (`-F`) they run for completions is
+    /// decided as if it ran; a word list (`-W`) is expanded, substitutions included.
+    fn completion(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        let Some(g) = grammar::grammar("complete") else { return };
+        let Ok(p) = grammar::parse(g, &words[1..]) else { return };
+        for f in &p.opts {
+            let value = f.value.clone();
+            match (f.opt.name, value) {
+                ("-C", Some(Word::Lit(text))) => {
+                    let mut inner = wrappers.to_vec();
+                    inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+                    self.nested_with(&text, inner);
+                }
+                ("-F", Some(Word::Lit(func))) if self.functions.contains(&func) => {}
+                ("-F", Some(v)) => {
+                    unknown.get_or_insert_with(|| format!("`-F {}` runs a function gate has not seen", v.display()));
+                }
+                ("-W", Some(Word::Lit(list))) if list.contains(['$', '`']) => self.substitutions_in(&list),
+                ("-C" | "-W", Some(Word::Dyn(d))) => {
+                    unknown.get_or_insert_with(|| format!("`{} {d}` is only known at run time", f.opt.name));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// git's own code paths: `-c alias.NAME=...` (and `git config alias.NAME ...`) define
+    /// commands; `-c core.pager=...` and the other keys that name a program run it. A `!`
+    /// alias of the subcommand runs as a shell script with the remaining words; any other
+    /// alias of it is git with its words in place of the subcommand.
+    fn git_code(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) -> GitStep {
+        let mut i = 1;
+        let mut configs: Vec<String> = Vec::new();
+        while let Some(w) = words.get(i) {
+            let Word::Lit(a) = w else {
+                return GitStep::Plain;
+            };
+            if a == "-c" {
+                match words.get(i + 1) {
+                    Some(Word::Lit(v)) => configs.push(v.clone()),
+                    Some(Word::Dyn(d)) => {
+                        unknown
+                            .get_or_insert_with(|| format!("`git -c {d}` sets configuration only known at run time"));
+                    }
+                    None => {}
+                }
+                i += 2;
+            } else if let Some(v) = a.strip_prefix("-c").filter(|v| !v.is_empty() && !a.starts_with("--")) {
+                configs.push(v.to_string());
+                i += 1;
+            } else if tables::git_global_takes_value(a) {
+                i += 2;
+            } else if a.starts_with('-') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let sub = words.get(i).and_then(Word::lit).map(str::to_string);
+        // `git config [set] [--global ...] KEY VALUE`: the value is stored to run later.
+        if sub.as_deref() == Some("config") {
+            let rest: Vec<&str> = words[i + 1..].iter().filter_map(Word::lit).filter(|a| !a.starts_with('-')).collect();
+            let rest = match rest.first() {
+                Some(&"set") => &rest[1..],
+                _ => &rest[..],
+            };
+            if let [key, value, ..] = rest {
+                configs.push(format!("{key}={value}"));
+            }
+        }
+        let mut step = GitStep::Plain;
+        for c in configs {
+            let Some((key, value)) = c.split_once('=') else { continue };
+            let lower = key.to_ascii_lowercase();
+            if let Some(name) = lower.strip_prefix("alias.") {
+                let inner = || {
+                    let mut w = wrappers.to_vec();
+                    w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+                    w
+                };
+                let used = sub.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(name));
+                if let Some(script) = value.strip_prefix('!') {
+                    // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
+                    let mut text = script.to_string();
+                    if used {
+                        for w in &words[i + 1..] {
+                            text.push(' ');
+                            text.push_str(&shell_quote(&w.display()));
+                        }
+                    }
+                    self.nested_with(&text, inner());
+                    if used {
+                        step = GitStep::Ran;
+                    }
+                } else if used {
+                    let mut expanded = vec![words[0].clone()];
+                    expanded.extend(words[1..i].iter().cloned());
+                    expanded.extend(value.split_whitespace().map(|v| Word::Lit(v.to_string())));
+                    expanded.extend(words[i + 1..].iter().cloned());
+                    step = GitStep::Expanded(expanded);
+                }
+            } else if tables::git_key_runs_code(&lower) {
+                let script = value.strip_prefix('!').unwrap_or(value);
+                let mut w = wrappers.to_vec();
+                w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+                self.nested_with(script, w);
+                unknown.get_or_insert_with(|| format!("git's `{key}` runs `{value}` when git wants it"));
+            }
+        }
+        step
     }
 
     /// What a tabled wrapper's own options do: files it writes (`time -o F`, `script -O F`,
@@ -1089,8 +1391,11 @@ impl Walker<'_> {
                 next_params: None,
                 functions: self.functions.clone(),
                 defining: self.defining.clone(),
+                integers: self.integers.clone(),
             };
             w.script(text);
+            let integers = std::mem::take(&mut w.integers);
+            self.add_integers(integers);
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
         if sub_cwd != *self.cwd {
@@ -1308,6 +1613,24 @@ impl Walker<'_> {
             return None;
         }
         Some(EnvResult::Inner(words[i..].to_vec()))
+    }
+}
+
+enum GitStep {
+    /// Nothing to unwrap: decide git as written.
+    Plain,
+    /// An alias of the subcommand: decide git with these words instead.
+    Expanded(Vec<Word>),
+    /// A `!` alias of the subcommand ran as a script, already decided.
+    Ran,
+}
+
+/// A word quoted for re-reading as shell text (single quotes).
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
