@@ -189,10 +189,8 @@ impl Walker<'_> {
             Word::Lit(v) => v.as_str(),
             Word::Dyn(_) => raw,
         };
-        if text.contains("$(") || text.contains('`') {
-            if matches!(value, Word::Lit(_)) || raw.contains('\'') {
-                self.substitutions_in(text);
-            }
+        if (text.contains("$(") || text.contains('`')) && (matches!(value, Word::Lit(_)) || raw.contains('\'')) {
+            self.substitutions_in(text);
         }
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_digit() || " +-*/%()".contains(c));
         match value {
