@@ -596,6 +596,17 @@ impl Policy {
     /// cannot tell): there, allowed commands would run other files (`cd /tmp; npm test`) and
     /// relative reads would reach outside.
     fn cd_leaves_workspace(&self, c: &SimpleCommand) -> Option<String> {
+        // Where the walker followed it (`cd -` back, `popd` to a pushed directory).
+        if let Some(Some(dir)) = &c.lands {
+            return match self.resolve_path(if dir.is_empty() { "." } else { dir }, "") {
+                Ok(p) if p.rel.is_some() => None,
+                Ok(p) => Some(format!("`{}` leaves the workspace for {}", c.program().unwrap_or("cd"), p.abs)),
+                Err(e) => Some(e),
+            };
+        }
+        if c.program() == Some("popd") {
+            return Some("`popd` goes back to a directory gate cannot see".into());
+        }
         let target = c.words[1..].iter().find(|w| !w.lit().is_some_and(|s| s.starts_with('-') && s.len() > 1));
         let raw = match target {
             None => "~".to_string(),
@@ -684,7 +695,7 @@ impl Policy {
         if let Some(u) = &c.unknown {
             return self.unknown_verdict(u);
         }
-        if matches!(c.program(), Some("cd") | Some("pushd")) {
+        if matches!(c.program(), Some("cd" | "pushd" | "popd")) {
             if let Some(why) = self.cd_leaves_workspace(c) {
                 let words = Subject::Command { words: &c.words, loose: false };
                 if let Some(v) = self.explicit_allow(tool, &words, true, ctx, session) {

@@ -13,6 +13,7 @@ mod grammar;
 mod tables;
 mod walk;
 mod words;
+mod writes;
 
 pub use grammar::tabled_programs;
 pub use tables::{
@@ -94,6 +95,9 @@ pub struct SimpleCommand {
     /// The directory it runs in, relative to the start (`None` after a `cd` gate cannot
     /// follow), for the files it reads.
     pub cwd: Option<String>,
+    /// For `cd`, `pushd` and `popd`: the directory it lands in, relative to the start or
+    /// absolute (`Some(None)` when gate cannot follow it: `cd -` with an inherited OLDPWD).
+    pub lands: Option<Option<String>>,
 }
 
 impl SimpleCommand {

@@ -263,6 +263,9 @@ fn git_read_only(args: &[&str]) -> bool {
         return !has(bad) && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
+        // Listing with filters and patterns: `--merged main`, `-l 'feat*'`. Without a
+        // listing option an operand creates a branch.
+        "branch" if branch_listing(rest) => true,
         "branch" => rest.iter().all(|a| {
             matches!(
                 *a,
@@ -299,8 +302,44 @@ fn git_read_only(args: &[&str]) -> bool {
         }
         "remote" => rest.is_empty() || matches!(rest, ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
+        // Newer git's `config list` and `config get KEY` read; `config edit`, `set`, `unset`,
+        // `rename-section`, `remove-section` edit (and `edit` opens an editor).
+        "config" if matches!(rest.first(), Some(&("list" | "get"))) => rest[1..].iter().all(|a| {
+            !a.starts_with('-')
+                || matches!(
+                    *a,
+                    "--global"
+                        | "--local"
+                        | "--system"
+                        | "--worktree"
+                        | "--show-origin"
+                        | "--show-scope"
+                        | "--includes"
+                        | "--no-includes"
+                        | "-z"
+                        | "--null"
+                        | "--name-only"
+                        | "--all"
+                        | "--regexp"
+                        | "--show-names"
+                        | "--no-show-names"
+                        | "--bool"
+                        | "--int"
+                        | "--bool-or-int"
+                        | "--path"
+                        | "--expiry-date"
+                )
+                || a.starts_with("--type=")
+                || a.starts_with("--default=")
+                || a.starts_with("--value=")
+                || a.starts_with("--fixed-value")
+        }),
         "config" => {
-            // `git config KEY` (one operand, no value) reads, like `--get`.
+            // `git config KEY` (one operand, no value) reads, like `--get`. A key has a
+            // section: `git config edit` is the newer subcommand, not a key.
+            if rest.iter().filter(|a| !a.starts_with('-')).any(|a| !a.contains('.')) {
+                return false;
+            }
             let operands = rest.iter().filter(|a| !a.starts_with('-')).count();
             let read_flags = rest.iter().filter(|a| a.starts_with('-')).all(|a| {
                 matches!(
@@ -331,11 +370,61 @@ fn git_read_only(args: &[&str]) -> bool {
                         )
                     })
         }
-        "reflog" => rest.is_empty() || rest.first() == Some(&"show"),
-        "worktree" => rest == ["list"],
+        "reflog" => rest.is_empty() || matches!(rest.first(), Some(&("show" | "list"))),
+        "worktree" => {
+            rest.first() == Some(&"list")
+                && rest[1..].iter().all(|a| matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z"))
+        }
+        "notes" => rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))),
         "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
         _ => false,
     }
+}
+
+/// `git branch` listing: a listing option (`-l`, `--list`, or a filter: `--merged`,
+/// `--no-merged`, `--contains`, `--no-contains`, `--points-at`) with display options, the
+/// filters' commits and name patterns.
+fn branch_listing(rest: &[&str]) -> bool {
+    const FILTERS: &[&str] = &["--merged", "--no-merged", "--contains", "--no-contains", "--points-at"];
+    const FLAGS: &[&str] = &[
+        "-a",
+        "--all",
+        "-r",
+        "--remotes",
+        "-v",
+        "-vv",
+        "--verbose",
+        "-l",
+        "--list",
+        "--no-color",
+        "--color",
+        "-i",
+        "--ignore-case",
+        "--omit-empty",
+        "--no-column",
+        "--column",
+    ];
+    let listing = rest.iter().any(|a| matches!(*a, "-l" | "--list") || FILTERS.iter().any(|f| a.starts_with(f)));
+    if !listing {
+        return false;
+    }
+    let mut k = 0;
+    while k < rest.len() {
+        let a = rest[k];
+        if FILTERS.contains(&a) || matches!(a, "--sort" | "--format") {
+            k += 2; // the commit, key or format as the next word
+            continue;
+        }
+        let known = FLAGS.contains(&a)
+            || ["--sort=", "--format=", "--color=", "--column=", "--abbrev="].iter().any(|p| a.starts_with(p))
+            || FILTERS.iter().any(|f| a.starts_with(&format!("{f}=")))
+            || !a.starts_with('-');
+        if !known {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Git global options and whether each takes a separate value.
@@ -668,77 +757,6 @@ pub fn is_banned_prefix(words: &[&str]) -> bool {
         || words.first().is_some_and(|w| w.starts_with("python"))
 }
 
-/// Files a command writes through its arguments (beyond redirections): `tee F`, `cp A F`,
-/// `sed -i ... F`, `sort -o F`, `git diff --output=F`, `curl -o F`, `dd of=F`. Each becomes an
-/// edit of that path, so a deny rule on the path applies whatever command writes it.
-pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
-    let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
-    let name = program_name(first);
-    let args = &words[1..];
-    let positional = || -> Vec<&Word> {
-        let mut out = Vec::new();
-        let mut after_dd = false;
-        for w in args {
-            match w.lit() {
-                Some("--") if !after_dd => after_dd = true,
-                Some(s) if !after_dd && s.starts_with('-') && s.len() > 1 => {}
-                _ => out.push(w),
-            }
-        }
-        out
-    };
-    let flag_value = |short: &[&str], long: &[&str]| -> Vec<Word> {
-        let opts: Vec<&str> = short.iter().chain(long.iter()).copied().collect();
-        option_values(args, &opts)
-    };
-    match name {
-        "tee" => positional().into_iter().cloned().collect(),
-        "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
-            let mut t: Vec<Word> = flag_value(&["-t"], &["--target-directory"]);
-            if t.is_empty() {
-                t.extend(positional().last().map(|w| (*w).clone()));
-            }
-            if name == "mv" {
-                // The sources are removed: editing them away is an edit too.
-                let p = positional();
-                t.extend(p.iter().take(p.len().saturating_sub(1)).map(|w| (*w).clone()));
-            }
-            t
-        }
-        "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
-            let p = positional();
-            // chmod/chown take the mode/owner first; truncate its size by flag.
-            let skip = usize::from(matches!(name, "chmod" | "chown" | "chgrp"));
-            p.into_iter().skip(skip).cloned().collect()
-        }
-        "sed" | "perl"
-            if args.iter().any(|a| {
-                a.lit().is_some_and(|s| {
-                    s == "-i"
-                        || s.starts_with("-i") && !s.starts_with("-i=")
-                        || s.starts_with("--in-place")
-                        || (s.starts_with('-') && !s.starts_with("--") && s.contains('i'))
-                })
-            }) =>
-        {
-            // The files after the script are rewritten in place.
-            let p = positional();
-            let has_e = args.iter().any(|a| a.lit().is_some_and(|s| s == "-e" || s == "--expression"));
-            p.into_iter().skip(usize::from(!has_e)).cloned().collect()
-        }
-        "sort" => flag_value(&["-o"], &["--output"]),
-        "git" => flag_value(&[], &["--output"]),
-        "curl" => flag_value(&["-o"], &["--output"]),
-        "wget" => flag_value(&["-O"], &["--output-document"]),
-        "tree" => flag_value(&["-o"], &[]),
-        "dd" => args
-            .iter()
-            .filter_map(|a| a.lit().and_then(|s| s.strip_prefix("of=")).map(|v| Word::Lit(v.to_string())))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Commands that read the files named by their arguments, and how many leading operands are
 /// not files (`grep PATTERN FILE...`). Those reads are decided as calls of the read tool, so
 /// a path outside the workspace or under a read deny rule is caught whatever program reads it.
@@ -770,6 +788,9 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
             });
             return out;
         }
+    }
+    if name == "git" {
+        return git_reads(&words[1..]);
     }
     let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
     let mut skip = *skip;
@@ -841,6 +862,64 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         }
         if !matches!(s, "-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random") {
             out.push(Word::Lit(s.to_string()));
+        }
+    }
+    out
+}
+
+/// git subcommands whose operands may be paths they read: outside a repository, or with
+/// `--no-index`, `git diff A B` reads any two files, and `git grep --no-index` any tree.
+const GIT_PATH_READERS: &[&str] = &[
+    "diff",
+    "log",
+    "show",
+    "blame",
+    "annotate",
+    "grep",
+    "ls-files",
+    "whatchanged",
+    "shortlog",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "check-ignore",
+    "check-attr",
+    "status",
+    "rev-list",
+    "range-diff",
+    "difftool",
+];
+
+/// The paths a git command may read: every operand of a path-reading subcommand (a revision
+/// such as `HEAD~1` or `main..dev` reads as a path inside the workspace, so it costs
+/// nothing), grep's pattern excepted, and the values of options that name a file.
+fn git_reads(args: &[Word]) -> Vec<Word> {
+    let mut i = 0;
+    while let Some(Word::Lit(a)) = args.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if git_global_takes_value(a) { 2 } else { 1 };
+    }
+    let rest = args.get(i + 1..).unwrap_or_default();
+    let mut out = option_values(
+        rest,
+        &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
+    );
+    let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
+    if !GIT_PATH_READERS.contains(&sub) {
+        return out;
+    }
+    let mut skip_pattern = sub == "grep"
+        && !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-e" | "-f" | "--file") || a.starts_with("-f"));
+    let mut after_dd = false;
+    for w in rest {
+        match w.lit() {
+            Some("--") if !after_dd => after_dd = true,
+            Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {}
+            Some("-" | "/dev/null") => {}
+            _ if skip_pattern => skip_pattern = false,
+            _ => out.push(w.clone()),
         }
     }
     out

@@ -12,26 +12,133 @@ use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, W
 /// Deepest nesting of brackets, substitutions and compound commands parsed at all.
 const MAX_NESTING: usize = 16;
 
-/// The directory commands run in, relative to the start: `None` once it cannot be known.
+/// The directory commands run in, relative to the start (`None` once it cannot be known),
+/// with the rest of the shell's directory state (issue 15 class 8): `OLDPWD` (for `cd -` and
+/// `~-`) and the directory stack of `pushd`/`popd`, each `None` when unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Cwd(pub Option<String>);
+pub(crate) struct Cwd(pub Option<String>, Dirs);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Dirs {
+    /// `OLDPWD`: unknown at the start (inherited from the environment).
+    old: Option<Option<String>>,
+    /// The directory stack below the current directory: empty at the start (`DIRSTACK` is
+    /// never inherited).
+    stack: Option<Vec<Option<String>>>,
+}
 
 impl Cwd {
     pub(crate) fn start() -> Self {
-        Cwd(Some(String::new()))
+        Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()) })
     }
 
-    fn change(&mut self, target: Option<&str>) {
-        self.0 = match (&self.0, target) {
+    /// Nothing about the directories is known any more.
+    fn forget(&mut self) {
+        *self = Cwd(None, Dirs { old: None, stack: None });
+    }
+
+    /// The directory `target` names from the current one, if known.
+    fn joined(&self, target: Option<&str>) -> Option<String> {
+        match (&self.0, target) {
             (Some(cur), Some(t)) if !t.is_empty() && !t.starts_with('-') && !t.starts_with('~') => {
-                if t.starts_with('/') || cur.is_empty() {
-                    Some(t.to_string())
+                Some(if t.starts_with('/') || cur.is_empty() {
+                    t.to_string()
                 } else {
-                    Some(format!("{}/{}", cur.trim_end_matches('/'), t))
-                }
+                    format!("{}/{}", cur.trim_end_matches('/'), t)
+                })
             }
             _ => None,
+        }
+    }
+
+    fn move_to(&mut self, dir: Option<String>) {
+        self.1.old = Some(self.0.take());
+        self.0 = dir;
+    }
+
+    /// `cd [-L|-P|-e|-@]... [DIR|-]`.
+    fn cd(&mut self, args: &[Word]) {
+        let mut rest =
+            args.iter().skip_while(|w| w.lit().is_some_and(|a| a.len() > 1 && a.starts_with('-') && a != "--"));
+        let first = rest.next();
+        let target = match first.and_then(Word::lit) {
+            Some("--") => rest.next(),
+            _ => first,
         };
+        match target.map(Word::lit) {
+            Some(Some("-")) => match self.1.old.clone() {
+                Some(old) => self.move_to(old),
+                None => self.move_to(None),
+            },
+            Some(t) => {
+                let dir = self.joined(t);
+                self.move_to(dir);
+            }
+            // `cd` alone goes home.
+            None => self.move_to(None),
+        }
+    }
+
+    /// `pushd [-n] [DIR | +N | -N]`.
+    fn pushd(&mut self, args: &[Word]) {
+        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
+        match lits.as_slice() {
+            // Exchange the top two directories.
+            [] => match self.1.stack.as_mut().and_then(|s| s.pop()) {
+                Some(top) => {
+                    let cur = self.0.take();
+                    self.1.stack.get_or_insert_with(Vec::new).push(cur.clone());
+                    self.1.old = Some(cur);
+                    self.0 = top;
+                }
+                None if self.1.stack.is_some() => {} // an empty stack: an error, nothing moves
+                None => self.forget(),
+            },
+            [Some(t)] if !t.starts_with(['-', '+']) => {
+                let dir = self.joined(Some(t));
+                let cur = self.0.clone();
+                if let Some(s) = self.1.stack.as_mut() {
+                    s.push(cur);
+                }
+                self.move_to(dir);
+            }
+            _ => self.forget(),
+        }
+    }
+
+    /// `popd [-n]`; any other form rotates the stack in ways not followed.
+    fn popd(&mut self, args: &[Word]) {
+        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
+        let no_cd = match lits.as_slice() {
+            [] => false,
+            [Some("-n")] => true,
+            _ => return self.forget(),
+        };
+        match self.1.stack.as_mut() {
+            Some(s) => match s.pop() {
+                Some(top) if !no_cd => self.move_to(top),
+                _ => {}
+            },
+            None => self.forget(),
+        }
+    }
+
+    /// `dirs -c` empties the stack; every other form only prints.
+    fn dirs(&mut self, args: &[Word]) {
+        if args.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-') && a.contains('c'))) {
+            self.1.stack = Some(Vec::new());
+        }
+    }
+
+    /// `~+` is the current directory; `~-` is OLDPWD, when known and absolute.
+    fn tilde(&self, plus: bool) -> Option<String> {
+        if plus {
+            return self.0.as_ref().map(|_| ".".to_string());
+        }
+        match &self.1.old {
+            Some(Some(d)) if d.starts_with('/') => Some(d.clone()),
+            _ => None,
+        }
     }
 }
 
@@ -383,7 +490,7 @@ impl Walker<'_> {
         }
         // A `cd` that may or may not have happened leaves the directory unknown.
         if *self.cwd != saved {
-            self.cwd.0 = None;
+            self.cwd.forget();
         }
     }
 
@@ -572,6 +679,13 @@ impl Walker<'_> {
                         buf.push('~');
                         buf.push_str(u);
                     }
+                    // `~+` and `~-` are PWD and OLDPWD where gate follows them.
+                    bword::TildeExpr::WorkingDir | bword::TildeExpr::OldWorkingDir => {
+                        match self.cwd.tilde(matches!(t, bword::TildeExpr::WorkingDir)) {
+                            Some(d) => buf.push_str(&d),
+                            None => *dynamic = true,
+                        }
+                    }
                     _ => *dynamic = true,
                 },
                 WordPiece::ParameterExpansion(expr) => {
@@ -734,6 +848,10 @@ impl Walker<'_> {
                     };
                     let mut harmless_value = false;
                     let integer = this.is_integer(&name);
+                    if name == "DIRSTACK" {
+                        // `DIRSTACK[1]=/etc`: the next `popd` goes there.
+                        this.cwd.1.stack = None;
+                    }
                     // A compound value whose keys and items are all literal, as the builtin
                     // sees it (`declare -a m=([0]=a b)`).
                     let mut compound: Option<String> = None;
@@ -844,6 +962,7 @@ impl Walker<'_> {
                     open_args: false,
                     args_from: Vec::new(),
                     unknown: Some(u),
+                    lands: None,
                 });
             }
             return;
@@ -873,6 +992,7 @@ impl Walker<'_> {
                 open_args: false,
                 args_from: Vec::new(),
                 unknown: Some(u),
+                lands: None,
             };
             self.push(c);
         }
@@ -1066,6 +1186,7 @@ impl Walker<'_> {
                                 open_args,
                                 args_from: Vec::new(),
                                 unknown,
+                                lands: None,
                             });
                             return;
                         }
@@ -1094,11 +1215,12 @@ impl Walker<'_> {
         // Only the command that finally runs: `cd`, files it writes, names it assigns.
         let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
             && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
-        for target in tables::write_targets(&words) {
+        for target in super::writes::write_targets(&words) {
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
         }
         // A directory change applies to what comes after this command, not to the command.
         let mut new_cwd: Option<Cwd> = None;
+        let mut moves = false;
         if let Some(Word::Lit(p)) = words.first() {
             if self.defining.iter().any(|f| f == p) {
                 unknown = Some(format!(
@@ -1106,17 +1228,24 @@ impl Walker<'_> {
                 ));
             }
             match program_name(p) {
-                "cd" if self.functions.iter().any(|f| f == "cd") => new_cwd = Some(Cwd(None)),
-                "cd" => {
+                name if self.functions.iter().any(|f| f == name) => {
+                    // A function of this script runs: it may change directory (a function
+                    // named `cd` or `pushd` included).
                     let mut c = self.cwd.clone();
-                    c.change(words.get(1).and_then(Word::lit));
+                    c.forget();
                     new_cwd = Some(c);
                 }
-                name if self.functions.iter().any(|f| f == name) => {
-                    // A function of this script runs: it may change directory.
-                    new_cwd = Some(Cwd(None));
+                "cd" | "pushd" | "popd" | "dirs" => {
+                    moves = program_name(p) != "dirs";
+                    let mut c = self.cwd.clone();
+                    match program_name(p) {
+                        "cd" => c.cd(&words[1..]),
+                        "pushd" => c.pushd(&words[1..]),
+                        "popd" => c.popd(&words[1..]),
+                        _ => c.dirs(&words[1..]),
+                    }
+                    new_cwd = Some(c);
                 }
-                "pushd" | "popd" => new_cwd = Some(Cwd(None)),
                 "set" | "shift" => self.params = None,
                 "let" => {
                     for w in &words[1..] {
@@ -1149,8 +1278,27 @@ impl Walker<'_> {
             }
         }
         self.integer_effects(&words, &mut unknown);
+        if words.first().and_then(Word::lit).is_some_and(|p| {
+            matches!(
+                program_name(p),
+                "declare"
+                    | "typeset"
+                    | "local"
+                    | "export"
+                    | "readonly"
+                    | "unset"
+                    | "read"
+                    | "mapfile"
+                    | "readarray"
+                    | "printf"
+            )
+        }) && words[1..].iter().any(|w| w.lit().is_none_or(|a| a.contains("DIRSTACK")))
+        {
+            self.cwd.1.stack = None;
+        }
         let aliases = tables::aliases(&words);
-        self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None });
+        let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
+        self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None, lands });
         if let Some(c) = new_cwd {
             *self.cwd = c;
         }
@@ -1397,7 +1545,7 @@ impl Walker<'_> {
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
         if sub_cwd != *self.cwd {
-            self.cwd.0 = None;
+            self.cwd.forget();
         }
         self.wrappers = saved;
     }
@@ -1506,6 +1654,7 @@ impl Walker<'_> {
             open_args: false,
             args_from: Vec::new(),
             unknown: unknown.take(),
+            lands: None,
         });
     }
 
@@ -1514,7 +1663,7 @@ impl Walker<'_> {
             Some(Ok(p)) => {
                 let dir = p.with('D').next().map(|f| f.given.clone());
                 if let Some(given) = dir {
-                    self.cwd.0 = None;
+                    self.cwd.forget();
                     unknown.get_or_insert_with(|| format!("`{given}` runs the command in another directory"));
                 }
                 if let Some(f) = p.with('C').last() {
@@ -1566,14 +1715,14 @@ impl Walker<'_> {
                 }
                 Word::Lit(s) if matches!(s.as_str(), "-u" | "--unset" | "-C" | "--chdir") => {
                     if matches!(s.as_str(), "-C" | "--chdir") {
-                        self.cwd.0 = None;
+                        self.cwd.forget();
                         unknown.get_or_insert_with(|| "`env -C` runs the command in another directory".into());
                     }
                     i += 2
                 }
                 Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
                     if tables::spells_option(s, "-C") || tables::spells_option(s, "--chdir") {
-                        self.cwd.0 = None;
+                        self.cwd.forget();
                         unknown.get_or_insert_with(|| "`env -C` runs the command in another directory".into());
                     }
                     i += 1

@@ -1,0 +1,446 @@
+//! Files a command writes through its arguments, beyond redirections (issue 12 item 6, issue
+//! 15 class 6): `tee F`, `cp A F`, `cp -t DIR A` (which writes `DIR/A`), `sed -i ... F`,
+//! `sort -o F`, `curl --trace F`, `wget -a F`, `cargo test -- --logfile F`, `go test
+//! -coverprofile=F`, `find -fprint F`, `xxd -r IN OUT`, split and csplit prefixes, archive
+//! members, `patch -o F`, uniq's second operand, `git restore PATH`, `dd of=F`.
+//!
+//! Each path becomes an edit of that path, so a deny rule on it fires whatever program writes
+//! it, and a path outside the workspace is asked even where an allow rule matched the command.
+//! Pure: words in, paths out; it never decides and never touches the file system. A path it
+//! can only name by its directory (an archive extracted into `DIR`) is `DIR/*`, a run-time
+//! word, which the policy decides by that directory.
+
+use super::tables::{option_values, spells_option};
+use super::{grammar, program_name, Word};
+
+/// Options whose value is a file (or a directory) the program writes, per program. Glued
+/// (`-oF`, `--output=F`), bundled (`-so F`) and abbreviated (`--out F`) spellings count.
+#[rustfmt::skip]
+static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
+    ("sort", &["-o", "--output"]),
+    ("shuf", &["-o", "--output"]),
+    ("tree", &["-o"]),
+    ("git", &["--output"]),
+    ("curl", &["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+               "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--output-dir"]),
+    ("wget", &["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies",
+               "--warc-file", "-P", "--directory-prefix"]),
+    ("patch", &["-o", "--output", "-r", "--reject-file"]),
+    ("iconv", &["-o", "--output"]),
+    ("uudecode", &["-o", "--output-file"]),
+    ("zstd", &["-o"]),
+    ("unzstd", &["-o"]),
+    ("gcc", &["-o"]), ("g++", &["-o"]), ("cc", &["-o"]), ("c++", &["-o"]), ("clang", &["-o"]),
+    ("clang++", &["-o"]), ("rustc", &["-o", "--out-dir"]),
+    ("pandoc", &["-o", "--output"]),
+    ("cargo", &["--target-dir", "--artifact-dir", "--out-dir"]),
+];
+
+/// Options of test harnesses and the tools they run whose value is a file they write. They
+/// count wherever they appear in a runner's words, also after the `--` that passes them on
+/// to the test binary or script (`cargo test -- --logfile F`, `npm test -- --outputFile=F`).
+#[rustfmt::skip]
+static HARNESS_OPTIONS: &[&str] = &[
+    "--logfile", "--outputFile", "--outputfile", "--output-file", "--junitxml", "--junit-xml", "--junit-prefix-file",
+    "--basetemp", "--html", "--json-report-file", "--report-log", "--resultlog", "--result-log",
+    "--coverageDirectory", "--coverage-directory", "--cov-report", "--reporter-output", "--log-file",
+];
+
+/// Programs that run tests or scripts and hand their options on.
+#[rustfmt::skip]
+static RUNNERS: &[&str] = &[
+    "cargo", "npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pytest", "py.test", "jest", "vitest", "mocha",
+    "tox", "nox", "uv", "poetry", "deno", "node", "python", "python3", "make", "nextest", "cargo-nextest",
+];
+
+/// Single-dash long options whose value is a file written (`-coverprofile=F`, `-fprint F`).
+#[rustfmt::skip]
+static SINGLE_DASH_OUTPUTS: &[(&str, &[&str])] = &[
+    ("go", &["o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace",
+             "outputdir", "test.coverprofile", "test.cpuprofile", "test.memprofile", "test.blockprofile",
+             "test.mutexprofile", "test.trace", "test.outputdir"]),
+    ("find", &["fprint", "fprint0", "fls", "fprintf"]),
+    ("openssl", &["out", "keyout"]),
+];
+
+/// The files a command writes through its arguments (literal or run-time words).
+pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
+    let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
+    let name = program_name(first);
+    let args = &words[1..];
+    let mut out: Vec<Word> = Vec::new();
+    if let Some((_, opts)) = OUTPUT_OPTIONS.iter().find(|(p, _)| *p == name) {
+        out.extend(option_values(args, opts));
+    }
+    if RUNNERS.contains(&name) {
+        out.extend(values_anywhere(args, HARNESS_OPTIONS).into_iter().map(strip_report_kind));
+    }
+    if let Some((_, opts)) = SINGLE_DASH_OUTPUTS.iter().find(|(p, _)| *p == name) {
+        out.extend(single_dash_values(args, opts));
+    }
+    out.extend(by_program(name, args));
+    out
+}
+
+/// `--cov-report=xml:PATH` names its file after the report kind.
+fn strip_report_kind(w: Word) -> Word {
+    match &w {
+        Word::Lit(v) => match v.split_once(':') {
+            Some((kind, path)) if ["xml", "html", "json", "lcov", "annotate", "markdown"].contains(&kind) => {
+                Word::Lit(path.to_string())
+            }
+            _ => w,
+        },
+        Word::Dyn(_) => w,
+    }
+}
+
+/// The words that are not options, up to `--` and all after it; `value_letters` are short
+/// options whose value is the next word when not glued (`-l 16`).
+fn operands<'a>(args: &'a [Word], value_letters: &str) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut after_dd = false;
+    let mut skip_next = false;
+    for w in args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        match w.lit() {
+            Some("--") if !after_dd => after_dd = true,
+            Some(s) if !after_dd && s.starts_with("--") => {}
+            Some(s) if !after_dd && s.starts_with('-') && s.len() > 1 => {
+                // In a bundle, the first letter that takes a value takes the rest of it, or
+                // the next word when it is last.
+                let letters: Vec<char> = s[1..].chars().collect();
+                if let Some(k) = letters.iter().position(|c| value_letters.contains(*c)) {
+                    skip_next = k + 1 == letters.len();
+                }
+            }
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// Values of long options wherever they appear, `--` included (a runner's pass-through).
+fn values_anywhere(args: &[Word], opts: &[&str]) -> Vec<Word> {
+    let mut out = Vec::new();
+    for (i, w) in args.iter().enumerate() {
+        let Word::Lit(a) = w else {
+            let raw = w.display();
+            let text = raw.trim_start_matches(['"', '\'']);
+            if opts.iter().any(|o| text.starts_with(&format!("{o}="))) {
+                out.push(w.clone());
+            }
+            continue;
+        };
+        if !a.starts_with("--") || a == "--" {
+            continue;
+        }
+        if let Some(o) = opts.iter().find(|o| spells_option(a, o)) {
+            match a.split_once('=') {
+                Some((_, v)) => out.push(Word::Lit(v.to_string())),
+                None if !o.is_empty() => out.extend(args.get(i + 1).cloned()),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// Values of single-dash long options (`-name=V`, `-name V`; Go also takes `--name`).
+fn single_dash_values(args: &[Word], names: &[&str]) -> Vec<Word> {
+    let mut out = Vec::new();
+    for (i, w) in args.iter().enumerate() {
+        let Some(a) = w.lit() else { continue };
+        if a == "--" {
+            break;
+        }
+        let Some(body) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else { continue };
+        let (n, v) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (body, None),
+        };
+        if names.contains(&n) {
+            match v {
+                Some(v) => out.push(Word::Lit(v.to_string())),
+                None => out.extend(args.get(i + 1).cloned()),
+            }
+        }
+    }
+    out
+}
+
+/// A path under a directory: `DIR/NAME`, or the word itself when there is no directory.
+fn under(dir: Option<&Word>, name: &Word) -> Word {
+    match (dir, name) {
+        (None, n) => n.clone(),
+        (Some(Word::Lit(d)), Word::Lit(n)) if !n.starts_with('/') => {
+            Word::Lit(format!("{}/{}", d.trim_end_matches('/'), n))
+        }
+        (Some(_), Word::Lit(n)) if n.starts_with('/') => name.clone(),
+        (Some(d), n) => Word::Dyn(format!("{}/{}", d.display().trim_end_matches('/'), n.display())),
+    }
+}
+
+/// Everything below a directory: the policy decides it by the directory (`glob_base`).
+fn all_under(dir: &Word) -> Word {
+    Word::Dyn(format!("{}/*", dir.display().trim_end_matches('/')))
+}
+
+fn base_name(w: &Word) -> Word {
+    match w {
+        Word::Lit(s) => Word::Lit(s.trim_end_matches('/').rsplit('/').next().unwrap_or(s).to_string()),
+        Word::Dyn(d) => Word::Dyn(d.clone()),
+    }
+}
+
+fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
+    let flagged = |short: &[&str]| option_values(args, short);
+    let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
+    match name {
+        "tee" => operands(args, "").into_iter().cloned().collect(),
+        "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+            let values = match name {
+                "install" => "gmoS",
+                "rsync" => "eTfB",
+                "scp" => "cFiJloPS",
+                "cp" | "mv" | "ln" => "St",
+                _ => "",
+            };
+            let sources = operands(args, values);
+            let mut t: Vec<Word> = Vec::new();
+            let dirs = flagged(&["-t", "--target-directory"]);
+            match dirs.first() {
+                // `cp -t DIR A B` writes DIR/A and DIR/B.
+                Some(dir) => t.extend(sources.iter().map(|s| under(Some(dir), &base_name(s)))),
+                None => t.extend(sources.last().map(|w| (*w).clone())),
+            }
+            if name == "mv" {
+                // The sources are removed: editing them away is an edit too.
+                let n = if dirs.is_empty() { sources.len().saturating_sub(1) } else { sources.len() };
+                t.extend(sources.iter().take(n).map(|w| (*w).clone()));
+            }
+            t
+        }
+        "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
+            let p = operands(args, if name == "truncate" { "sr" } else { "" });
+            // chmod/chown take the mode/owner first; truncate its size by flag.
+            let skip = usize::from(matches!(name, "chmod" | "chown" | "chgrp"));
+            p.into_iter().skip(skip).cloned().collect()
+        }
+        "sed" | "perl"
+            if args.iter().any(|a| {
+                a.lit().is_some_and(|s| {
+                    s == "-i"
+                        || s.starts_with("-i") && !s.starts_with("-i=")
+                        || s.starts_with("--in-place")
+                        || (s.starts_with('-') && !s.starts_with("--") && s.contains('i'))
+                })
+            }) =>
+        {
+            // The files after the script are rewritten in place.
+            let p = operands(args, if name == "sed" { "ef" } else { "e" });
+            let has_e = has(&["-e", "--expression"]);
+            p.into_iter().skip(usize::from(!has_e)).cloned().collect()
+        }
+        "dd" => args
+            .iter()
+            .filter_map(|a| a.lit().and_then(|s| s.strip_prefix("of=")).map(|v| Word::Lit(v.to_string())))
+            .collect(),
+        // `xxd [-r] [IN [OUT]]`: OUT is written, in either direction.
+        "xxd" => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
+        // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
+        "split" => {
+            let p = operands(args, "abClnt");
+            let prefix = p.get(1).map(|w| (*w).clone()).unwrap_or(Word::Lit("x".into()));
+            vec![suffixed(&prefix, "aa")]
+        }
+        // `csplit -f PREFIX`: PREFIX00, PREFIX01, ... (default `xx`).
+        "csplit" => {
+            let prefix = flagged(&["-f", "--prefix"]).into_iter().next().unwrap_or(Word::Lit("xx".into()));
+            vec![suffixed(&prefix, "00")]
+        }
+        // `patch [ORIGINAL [PATCH]]`: ORIGINAL is rewritten unless `-o` sends it elsewhere;
+        // `-d DIR` moves everything.
+        "patch" => {
+            let dir = flagged(&["-d", "--directory"]).into_iter().next();
+            let mut t = Vec::new();
+            if !has(&["-o", "--output", "--dry-run"]) {
+                t.extend(operands(args, "pioRrdDBYzVFg").first().map(|w| under(dir.as_ref(), w)));
+            }
+            if t.is_empty() {
+                if let Some(d) = &dir {
+                    t.push(all_under(d));
+                }
+            }
+            t
+        }
+        // `uniq [IN [OUT]]`.
+        "uniq" => match grammar::grammar("uniq").map(|g| grammar::parse(g, args)) {
+            Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
+            _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
+        },
+        "tar" => tar_writes(args),
+        "unzip" => {
+            let dir = flagged(&["-d"]).into_iter().next();
+            dir.map(|d| all_under(&d)).into_iter().collect()
+        }
+        // Compressors replace each file with its (de)compressed form, unless writing to stdout.
+        "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd" | "unzstd" | "lz4" => {
+            if has(&["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"]) {
+                return Vec::new();
+            }
+            let mut t = Vec::new();
+            for w in operands(args, "SbTo") {
+                t.push(w.clone());
+                if let Word::Lit(s) = w {
+                    let ext = match name {
+                        "bzip2" | "bunzip2" => ".bz2",
+                        "xz" | "unxz" => ".xz",
+                        "lzma" | "unlzma" => ".lzma",
+                        "zstd" | "unzstd" => ".zst",
+                        "lz4" => ".lz4",
+                        _ => ".gz",
+                    };
+                    t.push(Word::Lit(match s.strip_suffix(ext) {
+                        Some(stem) => stem.to_string(),
+                        None => format!("{s}{ext}"),
+                    }));
+                }
+            }
+            t
+        }
+        // `git restore PATH`, `git checkout [REV] -- PATH`, `git rm`, `git mv`: paths in the
+        // tree are rewritten or removed.
+        "git" => git_writes(args),
+        _ => Vec::new(),
+    }
+}
+
+fn suffixed(prefix: &Word, suffix: &str) -> Word {
+    match prefix {
+        Word::Lit(p) => Word::Lit(format!("{p}{suffix}")),
+        Word::Dyn(d) => Word::Dyn(format!("{d}{suffix}")),
+    }
+}
+
+/// git subcommands that write the paths they name into the working tree.
+fn git_writes(args: &[Word]) -> Vec<Word> {
+    let mut i = 0;
+    while let Some(Word::Lit(a)) = args.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if super::tables::git_global_takes_value(a) { 2 } else { 1 };
+    }
+    let Some(sub) = args.get(i).and_then(Word::lit) else { return Vec::new() };
+    let rest = &args[i + 1..];
+    let dd = rest.iter().position(|w| w.lit() == Some("--"));
+    match sub {
+        "restore" | "rm" | "mv" => operands(rest, "sp").into_iter().cloned().collect(),
+        "checkout" => match dd {
+            Some(k) => rest[k + 1..].to_vec(),
+            // Without `--`, every operand after the first may be a path (`git checkout REV
+            // PATH`), and the first too when it looks like one (`git checkout .env`; `main`
+            // is taken for the branch it most likely is, and git takes a branch first).
+            None if !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-b" | "-B" | "--orphan")) => {
+                let ops = operands(rest, "bB");
+                let path_like =
+                    |w: &Word| w.lit().is_none_or(|a| a.contains(['.', '*', '?', '[']) || a.starts_with('/'));
+                let mut t: Vec<Word> = ops.iter().skip(1).map(|w| (*w).clone()).collect();
+                t.extend(ops.first().filter(|w| path_like(w)).map(|w| (*w).clone()));
+                t
+            }
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// What tar writes: the archive it creates (`-cf A`), or the members it extracts, under
+/// `-C DIR` (all of DIR when no member is named).
+fn tar_writes(args: &[Word]) -> Vec<Word> {
+    let mut mode: Option<char> = None;
+    let mut file: Option<Word> = None;
+    let mut dir: Option<Word> = None;
+    let mut members: Vec<Word> = Vec::new();
+    // Letters that take a value, in bundles and in the old style (`tar xfC a.tar dir`).
+    let takes = |c: char| "fCTXbHKLNVg".contains(c);
+    let mut pending: Vec<char> = Vec::new();
+    let mut after_dd = false;
+    for (k, w) in args.iter().enumerate() {
+        if let Some(c) = pending.first().copied() {
+            pending.remove(0);
+            match c {
+                'f' => file = Some(w.clone()),
+                'C' => dir = Some(w.clone()),
+                _ => {}
+            }
+            continue;
+        }
+        let Some(a) = w.lit() else {
+            members.push(w.clone());
+            continue;
+        };
+        if after_dd {
+            members.push(w.clone());
+        } else if a == "--" {
+            after_dd = true;
+        } else if let Some(long) = a.strip_prefix("--") {
+            let (n, v) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let is = |full: &str| n.len() >= 3 && full.starts_with(n);
+            if is("extract") || is("get") {
+                mode = Some('x');
+            } else if is("create") || is("append") || is("update") || is("catenate") || is("concatenate") {
+                mode = Some('c');
+            } else if is("file") || is("directory") {
+                let target = if is("file") { &mut file } else { &mut dir };
+                match v {
+                    Some(v) => *target = Some(Word::Lit(v.to_string())),
+                    None => pending.push(if is("file") { 'f' } else { 'C' }),
+                }
+            }
+        } else if a.starts_with('-') || k == 0 {
+            let letters: Vec<char> = a.trim_start_matches('-').chars().collect();
+            let old_style = !a.starts_with('-');
+            for (j, c) in letters.iter().enumerate() {
+                match c {
+                    'x' => mode = Some('x'),
+                    'c' | 'r' | 'u' | 'A' => mode = Some('c'),
+                    _ => {}
+                }
+                if takes(*c) {
+                    if old_style {
+                        pending.push(*c);
+                    } else {
+                        let rest: String = letters[j + 1..].iter().collect();
+                        if rest.is_empty() {
+                            pending.push(*c);
+                        } else {
+                            let v = Some(Word::Lit(rest));
+                            match c {
+                                'f' => file = v,
+                                'C' => dir = v,
+                                _ => {}
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        } else {
+            members.push(w.clone());
+        }
+    }
+    match mode {
+        Some('c') => file.into_iter().filter(|f| f.lit() != Some("-")).collect(),
+        Some('x') if members.is_empty() => vec![all_under(dir.as_ref().unwrap_or(&Word::Lit(".".into())))],
+        Some('x') => members.iter().map(|m| under(dir.as_ref(), m)).collect(),
+        _ => Vec::new(),
+    }
+}
