@@ -10,6 +10,7 @@
 
 pub mod compose;
 mod grammar;
+mod scripts;
 mod tables;
 mod walk;
 mod words;

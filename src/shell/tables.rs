@@ -550,11 +550,11 @@ static SAFE: &[(&str, Args)] = &[
     ("command", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
 ];
 
-/// `sed` only reads when it prints selected lines: `-n` with scripts (given by `-e`, or the
-/// first operand) made of addresses and `p`; no script file, no in-place edit (an option
-/// marked as acting).
+/// `sed` only reads when its scripts (given by `-e`, or the first operand) write no file, run
+/// no command and use nothing gate does not read (`shell/scripts.rs`); no script file, no
+/// in-place edit (an option marked as acting). Files a script reads (`r F`) are decided as
+/// reads by the walker.
 fn sed_read_only(p: &grammar::Parsed) -> bool {
-    let quiet = p.opts.iter().any(|f| matches!(f.opt.name, "-n" | "--quiet" | "--silent"));
     if p.with('R').next().is_some() {
         return false; // a script file gate cannot see
     }
@@ -562,11 +562,13 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
     if scripts.is_empty() {
         scripts.extend(p.operands.first());
     }
-    quiet
-        && !scripts.is_empty()
-        && scripts
-            .iter()
-            .all(|w| w.lit().is_some_and(|s| s.chars().all(|c| c.is_ascii_digit() || " ,$;p{}!".contains(c))))
+    !scripts.is_empty()
+        && scripts.iter().all(|w| {
+            w.lit().is_some_and(|s| {
+                let e = super::scripts::sed(s);
+                e.writes.is_empty() && e.commands.is_empty() && e.unknown.is_none()
+            })
+        })
 }
 
 /// Whether a command (program and arguments) only reads: the known-safe list (SPEC 3.3).

@@ -1278,6 +1278,7 @@ impl Walker<'_> {
             }
         }
         self.integer_effects(&words, &mut unknown);
+        self.script_effects(&words, &wrappers, &mut unknown);
         if words.first().and_then(Word::lit).is_some_and(|p| {
             matches!(
                 program_name(p),
@@ -1468,6 +1469,80 @@ impl Walker<'_> {
             }
         }
         step
+    }
+
+    /// What an awk program or a sed script given on the command line writes, reads and runs
+    /// (`awk '{print > ".env"}'`, `sed '1e rm x'`): writes and reads are decided as such,
+    /// commands as if they ran.
+    fn script_effects(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
+        let mut texts: Vec<Word> = Vec::new();
+        let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
+        if awk {
+            let mut i = 1;
+            let mut given = false;
+            while let Some(w) = words.get(i) {
+                match w.lit() {
+                    Some("--") => {
+                        i += 1;
+                        break;
+                    }
+                    Some("-v" | "-F" | "--assign" | "--field-separator") => i += 2,
+                    Some("-e" | "--source") => {
+                        texts.extend(words.get(i + 1).cloned());
+                        given = true;
+                        i += 2;
+                    }
+                    Some(a) if a.starts_with("--source=") => {
+                        texts.push(Word::Lit(a["--source=".len()..].to_string()));
+                        given = true;
+                        i += 1;
+                    }
+                    Some(a @ ("-f" | "--file" | "-i" | "--include" | "-l" | "--load" | "-E" | "--exec")) => {
+                        unknown.get_or_insert_with(|| {
+                            format!("`{name} {a}` runs an awk program from a file gate cannot see")
+                        });
+                        given = true;
+                        i += 2;
+                    }
+                    Some(a) if a.starts_with('-') && a.len() > 1 => i += 1,
+                    _ => break,
+                }
+            }
+            if !given {
+                texts.extend(words.get(i).cloned());
+            }
+        } else if name == "sed" {
+            if let Some(Ok(p)) = grammar::grammar("sed").map(|g| grammar::parse(g, &words[1..])) {
+                texts.extend(p.with('P').filter_map(|f| f.value.clone()));
+                if texts.is_empty() && p.with('R').next().is_none() {
+                    texts.extend(p.operands.first().cloned());
+                }
+            }
+        } else {
+            return;
+        }
+        for t in texts {
+            let Word::Lit(text) = t else {
+                unknown.get_or_insert_with(|| format!("`{name}` runs a script known only at run time"));
+                continue;
+            };
+            let e = if awk { super::scripts::awk(&text) } else { super::scripts::sed(&text) };
+            for f in e.writes {
+                self.write(Word::Lit(f), WriteKind::Tee);
+            }
+            for f in e.reads {
+                self.a.reads.push(Write { path: Word::Lit(f), kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
+            }
+            for c in e.commands {
+                let mut inner = wrappers.to_vec();
+                inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+                self.nested_with(&c, inner);
+            }
+            if let Some(u) = e.unknown {
+                unknown.get_or_insert(u);
+            }
+        }
     }
 
     /// What a tabled wrapper's own options do: files it writes (`time -o F`, `script -O F`,

@@ -69,8 +69,21 @@ pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
     let name = program_name(first);
     let args = &words[1..];
     let mut out: Vec<Word> = Vec::new();
-    if let Some((_, opts)) = OUTPUT_OPTIONS.iter().find(|(p, _)| *p == name) {
-        out.extend(option_values(args, opts));
+    // A tabled program: its grammar says which option values are written (`sort -to x`
+    // is `-t o`, not `-o x`). Otherwise the per-program list, read generously.
+    match grammar::grammar(name).map(|g| grammar::parse(g, args)) {
+        Some(Ok(p)) => {
+            out.extend(p.with('W').filter_map(|f| f.value.clone()));
+            if name == "tee" {
+                out.extend(p.operands.iter().cloned());
+                return out;
+            }
+        }
+        _ => {
+            if let Some((_, opts)) = OUTPUT_OPTIONS.iter().find(|(p, _)| *p == name) {
+                out.extend(option_values(args, opts));
+            }
+        }
     }
     if RUNNERS.contains(&name) {
         out.extend(values_anywhere(args, HARNESS_OPTIONS).into_iter().map(strip_report_kind));
