@@ -161,6 +161,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         functions: Vec::new(),
         defining: Vec::new(),
         integers: BASH_INTEGERS.iter().map(|s| s.to_string()).collect(),
+        errexit: false,
     };
     w.script(text);
 }
@@ -196,6 +197,23 @@ struct Walker<'a> {
     /// Variables with the integer attribute (bash's own, and those given it by `declare -i`
     /// anywhere earlier, in any scope: kept once seen).
     integers: Vec<String>,
+    /// `set -e` is on: a failing command on its own ends the script.
+    errexit: bool,
+}
+
+/// Whether a pipeline is `exit` or `return` (or a group that ends with one): the failure path
+/// it is on ends there.
+fn ends_script(p: &ast::Pipeline) -> bool {
+    let [c] = p.seq.as_slice() else { return false };
+    match c {
+        ast::Command::Simple(sc) => {
+            sc.word_or_name.as_ref().is_some_and(|w| matches!(w.value.as_str(), "exit" | "return"))
+        }
+        ast::Command::Compound(ast::CompoundCommand::BraceGroup(b), _) => {
+            b.list.0.last().is_some_and(|item| item.0.additional.is_empty() && ends_script(&item.0.first))
+        }
+        _ => false,
+    }
 }
 
 /// Result of resolving one word.
@@ -266,6 +284,7 @@ impl Walker<'_> {
             functions: self.functions.clone(),
             defining: self.defining.clone(),
             integers: self.integers.clone(),
+            errexit: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -317,12 +336,34 @@ impl Walker<'_> {
         }
     }
 
+    /// A `cd` can fail (the directory may not exist), and bash then goes on where it was:
+    /// `cd src; cat secret.txt` reads `secret.txt` or `src/secret.txt`. The directory after a
+    /// change is kept only where the failure path ends the script (`cd x || exit`, `set -e`)
+    /// or cannot be reached (`cd x && ...`, within the list); otherwise it is unknown.
     fn and_or(&mut self, l: &ast::AndOrList) {
+        let before = self.cwd.clone();
         self.pipeline(&l.first);
-        for next in &l.additional {
+        let mut guarded = l.additional.is_empty() && self.errexit;
+        for (k, next) in l.additional.iter().enumerate() {
             match next {
-                ast::AndOr::And(p) | ast::AndOr::Or(p) => self.pipeline(p),
+                ast::AndOr::And(p) => self.pipeline(p),
+                ast::AndOr::Or(p) => {
+                    // Runs after a failure: maybe of the `cd`, so from either directory.
+                    let success = self.cwd.clone();
+                    if success != before {
+                        self.cwd.forget();
+                    }
+                    self.pipeline(p);
+                    let last = k + 1 == l.additional.len();
+                    if last && ends_script(p) {
+                        *self.cwd = success;
+                        guarded = true;
+                    }
+                }
             }
+        }
+        if *self.cwd != before && !guarded {
+            self.cwd.forget();
         }
     }
 
@@ -736,10 +777,15 @@ impl Walker<'_> {
                     bword::Parameter::Named(n) | bword::Parameter::NamedWithIndex { name: n, .. } => Some(n),
                     _ => None,
                 };
-                if let Some(n) = name.filter(|n| self.is_integer(n)) {
+                if let Some(n) = name.filter(|n| self.is_integer(n)).cloned() {
                     *unknown = Some(format!(
                         "`${{{n}:=...}}` assigns {n}, which has the integer attribute: bash evaluates the value as arithmetic"
                     ));
+                    // The value as assigned (quotes and escapes resolved) is arithmetic text.
+                    if let Some(d) = default_value.as_deref() {
+                        let r = self.word(d);
+                        self.integer_value(&n, &r.word, d);
+                    }
                 }
                 (parameter, *indirect, default_value.as_deref().into_iter().collect())
             }
@@ -1246,7 +1292,19 @@ impl Walker<'_> {
                     }
                     new_cwd = Some(c);
                 }
-                "set" | "shift" => self.params = None,
+                "set" | "shift" => {
+                    self.params = None;
+                    if name_is(p, "set") {
+                        for a in words[1..].iter().filter_map(Word::lit) {
+                            if a.starts_with('-') && !a.starts_with("--") && a.contains('e') || a == "errexit" {
+                                self.errexit = a != "errexit" || words.iter().any(|w| w.lit() == Some("-o"));
+                            }
+                            if a.starts_with('+') && a.contains('e') {
+                                self.errexit = false;
+                            }
+                        }
+                    }
+                }
                 "let" => {
                     for w in &words[1..] {
                         if let Some(s) = w.lit() {
@@ -1613,6 +1671,7 @@ impl Walker<'_> {
                 functions: self.functions.clone(),
                 defining: self.defining.clone(),
                 integers: self.integers.clone(),
+                errexit: false,
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
@@ -1836,6 +1895,10 @@ impl Walker<'_> {
         }
         Some(EnvResult::Inner(words[i..].to_vec()))
     }
+}
+
+fn name_is(word: &str, name: &str) -> bool {
+    program_name(word) == name
 }
 
 enum GitStep {

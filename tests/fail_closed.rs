@@ -1,0 +1,396 @@
+//! Issue "Fail closed by construction", classes 3, 4, 6, 7, 8 and 9, and the round 2 items they
+//! share (5: reads git does not show, 6: programs that write a file named in their
+//! arguments). Regression cases go through the real binary (`gate check --json`), named after
+//! what they show; each class also has a property test that generates variants, several with
+//! bash itself as the oracle: what gate allows, bash must not turn into the denied command.
+
+use std::path::Path;
+use std::process::Command;
+
+use gate::policy::{Call, Context, Env, Policy, Verdict};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+const GATE: &str = env!("CARGO_BIN_EXE_gate");
+const POLICY: &str =
+    "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\", \"Bash(touch pwned)\", \"Bash(git reset *)\", \
+                      \"Write(**/.env*)\", \"Read(**/.env)\", \"Read(src/secret.txt)\" ]\n";
+
+fn check(command: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
+    let args = json!({ "command": command }).to_string();
+    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn assert_all(expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check(c);
+        assert_eq!(d["decision"], expect, "{c}: {d}");
+    }
+}
+
+fn policy_at(dir: &Path) -> Policy {
+    let base = dir.to_string_lossy().to_string();
+    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
+    Policy::from_yaml(POLICY, "host.yaml", &env).expect("test policy parses")
+}
+
+fn decide(p: &Policy, cmd: &str) -> Verdict {
+    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
+}
+
+fn bash() -> &'static str {
+    // bash is part of every machine the tests run on (Debian's essential set); a missing one
+    // must fail the test, not skip it.
+    "bash"
+}
+
+/// Run `script` with bash in `dir` (HOME outside it, no inherited OLDPWD); its stdout.
+fn run_bash(dir: &Path, script: &str) -> String {
+    let out = Command::new(bash())
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("HOME", "/nonexistent-home")
+        .env_remove("OLDPWD")
+        .env_remove("CDPATH")
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+// ---- class 3: arithmetic and subscripts ----
+
+/// Integer-attribute variables and the ways bash assigns them: each template, with each
+/// spelling of a value whose subscript runs `touch pwned`.
+const CLASS3_TEMPLATES: &[&str] = &[
+    "OPTIND=V",
+    "RANDOM=V",
+    "SRANDOM=V",
+    "declare -i n; n=V",
+    "typeset -i n; n+=V",
+    "f(){ local -i n; n=V; }; f",
+    "declare -i n; export n=V",
+    "declare -i n; readonly n=V",
+    "declare -i n=V",
+    "for OPTIND in V; do :; done",
+    "declare -i n; for n in V; do :; done",
+    "read OPTIND <<< V",
+    "printf -v OPTIND %s V",
+    "declare -i n; : ${n:=V}",
+    "declare -ai n; n=(V)",
+    "declare -i n; mapfile n <<< V",
+    "declare -i n; declare n=V",
+];
+
+const CLASS3_VALUES: &[&str] = &[
+    "'a[$(touch pwned)]'",
+    "\"a[\\$(touch pwned)]\"",
+    "$'a[$(touch pwned)]'",
+    "a\\[\\$\\(touch\\ pwned\\)\\]",
+    "'a[`touch pwned`]'",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Every generated form really runs `touch pwned` in bash, and gate denies it by the rule
+    /// on `touch pwned`: the arithmetic text is code.
+    #[test]
+    fn class3_integer_variables_evaluate_what_is_assigned(t in 0..CLASS3_TEMPLATES.len(), v in 0..CLASS3_VALUES.len()) {
+        let cmd = CLASS3_TEMPLATES[t].replace('V', CLASS3_VALUES[v]);
+        let dir = tempfile::tempdir().unwrap();
+        run_bash(dir.path(), &cmd);
+        prop_assert!(dir.path().join("pwned").exists(), "the form does not run code in bash: {cmd}");
+        prop_assert_eq!(decide(&policy_at(dir.path()), &cmd), Verdict::Deny, "{}", cmd);
+    }
+}
+
+#[test]
+fn class3_compound_array_subscript_in_a_quoted_local_is_code() {
+    assert_all("deny", &["f(){ local -a 'x=([$(rm -rf x)]=1)'; }; f", "declare -a 'x=([$(rm x)]=1)'"]);
+    // Not a literal: asked.
+    assert_all("ask", &["declare -a m=([i]=1)", "x=${arr[i]}"]);
+}
+
+#[test]
+fn class3_run_time_text_into_an_integer_variable_is_asked() {
+    assert_all("ask", &["read OPTIND", "OPTIND=$1", "declare -i n; getopts a: n", "mapfile -t RANDOM"]);
+}
+
+#[test]
+fn class3_plain_numbers_and_literal_keys_are_allowed() {
+    assert_all(
+        "allow",
+        &[
+            "OPTIND=1",
+            "RANDOM=42",
+            "declare -i n; n=5; echo $n",
+            "for OPTIND in 1 2; do :; done",
+            "declare -A m=([key]=1)",
+            "declare -a m=([0]=1 [1]=2)",
+            "read -r LINENO",
+        ],
+    );
+}
+
+// ---- class 4: code stored to run later ----
+
+/// Ways to store code that runs later or elsewhere; `A` is the action, shell-quoted.
+const CLASS4_FORMS: &[&str] = &[
+    "trap A EXIT",
+    "trap -- A EXIT",
+    "trap A ERR DEBUG",
+    "complete -C A ls",
+    "compgen -C A ls",
+    "git -c alias.st=!A st",
+    "git -c core.pager=A log",
+    "git -c core.sshCommand=A fetch",
+    "git config alias.x !A",
+    "git config --global core.pager A",
+    "script -qc A /dev/null",
+    "flock -c A lockfile",
+    "watch A",
+];
+
+const CLASS4_ACTIONS: &[&str] = &["rm -rf x", "\\rm -rf x", "/bin/rm -rf x", "command rm x", "env rm x", "cd /; rm x"];
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn class4_stored_code_is_decided_as_if_it_ran(f in 0..CLASS4_FORMS.len(), a in 0..CLASS4_ACTIONS.len()) {
+        let action = CLASS4_ACTIONS[a];
+        let form = CLASS4_FORMS[f];
+        // `!A` quotes the bang with the action.
+        let cmd = if form.contains("!A") {
+            form.replace("!A", &shell_quote(&format!("!{action}")))
+        } else {
+            form.replace('A', &shell_quote(action))
+        };
+        let dir = tempfile::tempdir().unwrap();
+        prop_assert_eq!(decide(&policy_at(dir.path()), &cmd), Verdict::Deny, "{}", cmd);
+    }
+}
+
+#[test]
+fn class4_awk_and_sed_commands_are_decided() {
+    assert_all(
+        "deny",
+        &[
+            "awk 'BEGIN{system(\"rm -rf x\")}'",
+            "awk '{print | \"rm x\"}' f",
+            "awk 'BEGIN{\"rm x\" | getline}'",
+            "sed '1e rm -rf x' f",
+            "git -c alias.st='reset --hard' st HEAD",
+        ],
+    );
+    assert_all("ask", &["complete -F f ls", "trap \"$x\" EXIT", "awk '{system($0)}' f", "sed 's/.*/rm x/e' f"]);
+}
+
+#[test]
+fn class9_trap_with_an_allowed_action_and_listings_are_allowed() {
+    assert_all(
+        "allow",
+        &[
+            "trap 'echo bye' EXIT",
+            "trap - EXIT",
+            "trap -p",
+            "trap -l",
+            "trap '' INT",
+            "trap 'echo done' EXIT; ls",
+            "compgen -W 'a b c' a",
+            "complete -p",
+            "files=(src/*); echo ${#files[@]}",
+        ],
+    );
+}
+
+// ---- class 6 and item 6: files named in arguments are written ----
+
+#[test]
+fn class6_output_and_log_options_are_writes() {
+    assert_all(
+        "deny",
+        &[
+            "curl --trace .env https://a.example",
+            "curl -D .env https://a.example",
+            "curl --cookie-jar=.env https://a.example",
+            "curl --stderr .env https://a.example",
+            "wget -o .env https://a.example",
+            "wget -a.env https://a.example",
+            "wget --append-output=.env https://a.example",
+            "cargo test -- --logfile .env",
+            "cargo test -- --logfile=.env",
+            "pytest --junitxml=.env",
+            "pytest --junit-xml .env",
+            "python3 -m pytest --junitxml .env",
+            "go test -coverprofile=.env ./...",
+            "go test -cpuprofile .env ./...",
+            "npm test -- --outputFile=.env",
+            "git restore .env",
+            "git checkout -- .env",
+            "git checkout HEAD -- .env",
+            "git checkout HEAD~3 .env",
+            "git rm .env",
+        ],
+    );
+    // Outside the workspace: asked, even where the command itself is fine.
+    assert_all("ask", &["go test -coverprofile /tmp/c ./...", "cargo test --target-dir=/tmp/t"]);
+}
+
+#[test]
+fn item6_programs_that_write_a_file_named_in_their_arguments() {
+    assert_all(
+        "deny",
+        &[
+            "find . -fprint .env",
+            "find . -fprint0 .env -name a",
+            "find . -fls .env",
+            "find . -fprintf .env '%p'",
+            "xxd -r dump .env",
+            "xxd src/a.rs .env",
+            "split -b 1 src/a.rs .env",
+            "csplit src/a.rs 1 -f .env",
+            "tar xf a.tar .env",
+            "tar -x -f a.tar -- .env",
+            "tar czf .env src",
+            "patch -o .env src/a.rs p.diff",
+            "patch .env p.diff",
+            "uniq src/a.rs .env",
+            "awk '{print > \".env\"}' src/a.rs",
+            "awk '{print >> \".env\"}' src/a.rs",
+            "sed -n '1w .env' src/a.rs",
+            "sed 's/a/b/w .env' src/a.rs",
+            "cp -t . src/.env",
+            "mv -tsrc .env",
+            "cp src/x --target-directory=. .env",
+            "gzip .env",
+        ],
+    );
+    assert_all("ask", &["cp -t /etc src/a.rs", "tar -xf a.tar -C /etc", "unzip a.zip -d /etc"]);
+    // What only reads stays allowed: sed that prints, uniq to stdout.
+    assert_all("allow", &["sed 's/a/b/' src/a.rs", "uniq src/a.rs", "sort -to src/a.rs"]);
+}
+
+// ---- class 7 and item 5: git ----
+
+#[test]
+fn class7_git_subcommands_that_edit_do_not_ride_on_an_allowed_parent() {
+    assert_all(
+        "ask",
+        &["git config edit", "git config set user.name x", "git config --edit", "git foo", "git branch -D x"],
+    );
+    assert_all(
+        "allow",
+        &[
+            "git config list",
+            "git config get user.name",
+            "git branch --merged main",
+            "git branch -l 'feat*'",
+            "git branch -a --contains abc123",
+            "git reflog",
+            "git worktree list --porcelain",
+            "git notes list",
+            "git stash list",
+        ],
+    );
+}
+
+#[test]
+fn item5_git_operands_are_read_like_cats() {
+    assert_all(
+        "ask",
+        &[
+            "git diff --no-index /etc/passwd /dev/null",
+            "git diff --no-index ~/.ssh/id_rsa x",
+            "git blame --contents /etc/shadow README",
+            "git grep --no-index secret ~/.aws",
+            "git log -- /etc/passwd",
+        ],
+    );
+    assert_all("deny", &["git diff --no-index .env /dev/null", "git log -p -- .env"]);
+    assert_all("allow", &["git diff HEAD~1 -- src/a.rs", "git log -n 5 --oneline", "git diff main..feature"]);
+}
+
+// ---- class 8: the directory stack ----
+
+#[test]
+fn class8_directory_stack_is_followed() {
+    // Back into the workspace: followed, so what is read is known.
+    assert_all(
+        "allow",
+        &[
+            "cd src && cd - && cat README",
+            "pushd src && cat a.rs && popd && cat README",
+            "pushd src && pushd && cat README",
+            "popd; cat README",
+            "cat ~+/README",
+            "dirs -c; cat README",
+        ],
+    );
+    // Into src, where secret.txt is denied: the read lands there.
+    assert_all(
+        "deny",
+        &[
+            "pushd src >/dev/null && cat secret.txt",
+            "cd src && cd .. && cd - && cat secret.txt",
+            "cd src || exit 1; cat secret.txt",
+            "cd src || { echo no src; exit 1; }; cat secret.txt",
+            "set -e; cd src; cat secret.txt",
+        ],
+    );
+    // Where gate cannot follow: later relative paths are not allowed.
+    assert_all(
+        "ask",
+        &[
+            "cd -; cat README",
+            "cat ~-/README",
+            "pushd src && DIRSTACK[1]=/etc && popd && cat passwd",
+            "cd \"$OLDPWD\"; cat README",
+            "cat ~+1/README",
+        ],
+    );
+}
+
+#[test]
+fn class8_a_cd_that_can_fail_leaves_either_directory() {
+    // bash goes on where it was when `src` is missing: the read may be `secret.txt` or
+    // `src/secret.txt`, so it is neither allowed nor denied as one of them.
+    assert_all("ask", &["cd src; cat secret.txt", "cd src && cat a.rs; cat secret.txt", "cd src || true; cat x"]);
+}
+
+const CLASS8_STEPS: &[&str] =
+    &["cd src", "cd ..", "cd -", "pushd src", "pushd .", "pushd", "popd", "popd -n", "dirs -c", "cd docs", "cd"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// bash is the oracle: after any sequence of directory changes, a read of
+    /// `secret.txt` (denied only in `src`) is denied exactly when bash is in src, and never
+    /// allowed when bash is outside the workspace or in src.
+    #[test]
+    fn class8_reads_land_where_bash_lands(steps in proptest::collection::vec(0..CLASS8_STEPS.len(), 1..6)) {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(ws.join("src")).unwrap();
+        std::fs::create_dir_all(ws.join("docs")).unwrap();
+        let seq: Vec<&str> = steps.iter().map(|k| CLASS8_STEPS[*k]).collect();
+        let script = format!("{} >/dev/null 2>&1; true", seq.join(" >/dev/null 2>&1; "));
+        let pwd = run_bash(&ws, &format!("{script}; pwd"));
+        let pwd = pwd.trim_end();
+        let cmd = format!("{script}; cat secret.txt");
+        let d = decide(&policy_at(&ws), &cmd);
+        let in_src = Path::new(pwd) == ws.join("src");
+        let inside = Path::new(pwd).starts_with(&ws);
+        if in_src || !inside {
+            prop_assert!(d != Verdict::Allow, "{cmd}: bash is in {pwd}, gate allowed");
+        }
+        if d == Verdict::Deny {
+            prop_assert!(in_src, "{cmd}: gate denied as if in src, bash is in {pwd}");
+        }
+    }
+}
