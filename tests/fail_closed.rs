@@ -394,3 +394,27 @@ proptest! {
         }
     }
 }
+
+// ---- globs: what a glob can expand to is decided by the rules it could meet ----
+
+#[test]
+fn glob_that_can_expand_to_a_denied_path_is_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy =
+        "version: 1\npermissions:\n  deny: [ \"Read(**/*.pem)\", \"Read(src/secret.txt)\", \"Read(**/.env)\" ]\n";
+    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
+    let decide = |c: &str| {
+        let args = json!({ "command": c }).to_string();
+        let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["decision"].as_str().unwrap().to_string()
+    };
+    for c in ["cat *.pem", "cat k.p?m", "cat *", "head src/*", "cat src/s*", "cat */secret.txt", "cat certs/*"] {
+        assert_eq!(decide(c), "deny", "{c}");
+    }
+    // bash's `*` does not match `.env`; `*.rs` cannot be a `.pem`.
+    for c in ["cat src/*.rs", "cat *.md", "cat docs/*.md"] {
+        assert_ne!(decide(c), "deny", "{c}");
+    }
+    assert_eq!(decide("cat src/*.rs"), "allow");
+}

@@ -759,8 +759,13 @@ impl Policy {
         let raw = match path {
             Word::Lit(p) => p.as_str(),
             Word::Dyn(d) => {
-                // A glob's matches lie under its literal directory: decide that directory.
+                // A glob's matches lie under its literal directory: decide that directory,
+                // after the rules that could match one of the paths it expands to (`cat *.pem`
+                // under `Read(**/*.pem)`).
                 if let Some(base) = shell::glob_base(d) {
+                    if let Some(v) = self.glob_rules(&read.name, d, cwd) {
+                        return Some(v);
+                    }
                     return self.decide_read(&Word::Lit(base.clone()), cwd, ctx, session).map(|mut v| {
                         v.reason = format!("`{d}` names paths under `{base}`: {}", v.reason);
                         v
@@ -793,6 +798,44 @@ impl Policy {
         };
         let v = self.decide_subject(&read.name, Some(read), &args, Some(&resolved), Risk::ReadOnly, ctx, session);
         (v.layer != Layer::Safe).then_some(v)
+    }
+
+    /// A deny or ask rule of `tool` that could match a path the shell glob `glob` expands to
+    /// from `cwd`: the call is decided by it (issue 15: denied where a deny rule could match
+    /// what would really run).
+    fn glob_rules(&self, tool: &str, glob: &str, cwd: Option<&str>) -> Option<V> {
+        let relative = !(glob.starts_with('/') || glob.starts_with('~'));
+        let cwd = match cwd {
+            Some(c) => c,
+            None if relative => return None, // decided as unknown by the caller's base
+            None => "",
+        };
+        let base = if glob.starts_with('/') {
+            std::path::PathBuf::new()
+        } else if glob == "~" || glob.starts_with("~/") {
+            std::path::PathBuf::from(self.home.as_deref()?)
+        } else if cwd.starts_with('/') {
+            std::path::PathBuf::from(cwd)
+        } else if cwd.is_empty() {
+            self.cwd.clone()
+        } else {
+            self.cwd.join(cwd)
+        };
+        let tail = glob.strip_prefix('~').unwrap_or(glob);
+        let abs = super::model::normalize(&base.join(tail.trim_start_matches('/')));
+        let abs = if glob.starts_with('/') { super::model::normalize(std::path::Path::new(glob)) } else { abs };
+        let ws = &self.model.workspace;
+        let rel = abs.strip_prefix(ws).ok().map(|p| p.display().to_string());
+        let abs = abs.display().to_string();
+        if let Some(r) = self.model.deny.could_match_glob(tool, rel.as_deref(), &abs) {
+            let why = format!("`{glob}` can expand to a path that rule `{}` denies", r.text);
+            return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), why));
+        }
+        if let Some(r) = self.model.ask.could_match_glob(tool, rel.as_deref(), &abs) {
+            let why = format!("`{glob}` can expand to a path that rule `{}` asks about", r.text);
+            return Some(V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), why));
+        }
+        None
     }
 
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {

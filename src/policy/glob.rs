@@ -121,6 +121,103 @@ impl Glob {
     }
 }
 
+/// One segment of a shell glob, as bash expands it.
+enum ShellSeg {
+    /// `**` (with globstar): any number of segments.
+    Deep,
+    /// A segment; `true` when it cannot match a name starting with `.` (bash's `*`, `?` and
+    /// `[...]` never match a leading dot unless the segment starts with one).
+    Pat(bool, Vec<Tok>),
+}
+
+impl Glob {
+    /// Whether some path matches both this glob and `shell`, a path with bash's `*`, `?` and
+    /// `[...]` in its segments (braces already expanded). Conservative: true for what either
+    /// side does not model exactly (a fallback matcher, a pattern this reader refuses).
+    pub fn could_match_shell(&self, shell: &str) -> bool {
+        if self.fallback.is_some() || matches!(self.segs.as_slice(), [Seg::Deep, Seg::Deep]) {
+            return true;
+        }
+        let mut segs = Vec::new();
+        for raw in split_unescaped(shell) {
+            if raw == "**" {
+                segs.push(ShellSeg::Deep);
+                continue;
+            }
+            let Ok(toks) = tokens(&raw) else { return true };
+            let hidden_safe = !matches!(toks.first(), Some(Tok::Lit('.')));
+            segs.push(ShellSeg::Pat(hidden_safe, toks));
+        }
+        if self.segs.len() + segs.len() > 64 {
+            return true;
+        }
+        segs_intersect(&self.segs, &segs)
+    }
+}
+
+fn segs_intersect(r: &[Seg], s: &[ShellSeg]) -> bool {
+    match (r.first(), s.first()) {
+        (None, None) => true,
+        (Some(Seg::Deep), _) => segs_intersect(&r[1..], s) || (!s.is_empty() && segs_intersect(r, &s[1..])),
+        (_, Some(ShellSeg::Deep)) => segs_intersect(r, &s[1..]) || (!r.is_empty() && segs_intersect(&r[1..], s)),
+        (Some(Seg::Pat(a)), Some(ShellSeg::Pat(no_dot, b))) => {
+            toks_intersect(a, b, *no_dot) && segs_intersect(&r[1..], &s[1..])
+        }
+        _ => false,
+    }
+}
+
+/// Whether one string matches both token lists (`no_dot`: it may not start with `.`).
+fn toks_intersect(a: &[Tok], b: &[Tok], no_dot: bool) -> bool {
+    if a.len() * b.len() > 4096 {
+        return true;
+    }
+    let mut memo = vec![None; (a.len() + 1) * (b.len() + 1) * 2];
+    toks_go(a, b, 0, 0, true, no_dot, &mut memo)
+}
+
+fn toks_go(a: &[Tok], b: &[Tok], i: usize, j: usize, start: bool, no_dot: bool, memo: &mut [Option<bool>]) -> bool {
+    let key = (i * (b.len() + 1) + j) * 2 + usize::from(start);
+    if let Some(v) = memo[key] {
+        return v;
+    }
+    let forbid = start && no_dot;
+    let v = match (a.get(i), b.get(j)) {
+        (None, None) => true,
+        (Some(Tok::Star), _) => {
+            toks_go(a, b, i + 1, j, start, no_dot, memo)
+                || matches!(b.get(j), Some(t) if !matches!(t, Tok::Star) && one_char(&Tok::One, t, forbid))
+                    && toks_go(a, b, i, j + 1, false, no_dot, memo)
+                || matches!(b.get(j), Some(Tok::Star)) && toks_go(a, b, i, j + 1, start, no_dot, memo)
+                // Both stars take the same first character, one that is not a dot.
+                || start && matches!(b.get(j), Some(Tok::Star)) && toks_go(a, b, i, j, false, no_dot, memo)
+        }
+        (_, Some(Tok::Star)) => {
+            toks_go(a, b, i, j + 1, start, no_dot, memo)
+                || matches!(a.get(i), Some(t) if one_char(t, &Tok::One, forbid))
+                    && toks_go(a, b, i + 1, j, false, no_dot, memo)
+        }
+        (Some(x), Some(y)) => one_char(x, y, forbid) && toks_go(a, b, i + 1, j + 1, false, no_dot, memo),
+        _ => false,
+    };
+    memo[key] = Some(v);
+    v
+}
+
+/// Whether one character matches both single-character tokens (`forbid_dot`: not `.`).
+fn one_char(x: &Tok, y: &Tok, forbid_dot: bool) -> bool {
+    let in_class = |c: char, t: &Tok| match t {
+        Tok::Lit(d) => c == *d,
+        Tok::One | Tok::Star => true,
+        Tok::Class { negated, ranges } => ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) != *negated,
+    };
+    match (x, y) {
+        (Tok::Lit(c), t) | (t, Tok::Lit(c)) => in_class(*c, t) && !(forbid_dot && *c == '.'),
+        // Two wildcards or classes: assume a common character exists.
+        _ => true,
+    }
+}
+
 /// A pattern for one word of a command rule: `*` any run of characters, `?` one character;
 /// everything else literal. Shares the segment matcher with path globs.
 #[derive(Clone, Debug)]
@@ -378,6 +475,53 @@ mod tests {
 
     fn m(p: &str, s: &str) -> bool {
         Glob::compile(p).unwrap().iter().any(|g| g.is_match(s))
+    }
+
+    fn shell_ref(pattern: &str, path: &str) -> bool {
+        let ps: Vec<&str> = pattern.split('/').collect();
+        let xs: Vec<&str> = path.split('/').collect();
+        ps.len() == xs.len()
+            && ps.iter().zip(&xs).all(|(p, x)| {
+                let g = globset::GlobBuilder::new(p).literal_separator(true).build().unwrap().compile_matcher();
+                g.is_match(x) && (p.starts_with('.') || !x.starts_with('.'))
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Sound: whenever one path matches both a rule glob and a shell glob, the two are
+        /// said to meet (so a read of the shell glob is decided by the rule).
+        #[test]
+        fn could_match_shell_never_misses_a_common_path(
+            rule in "(\\*\\*/)?[ab.*?]{1,3}(/[ab.*?]{1,3})?",
+            shell in "[ab.*?]{1,3}(/[ab.*?]{1,3})?",
+            path in "[ab.]{1,3}(/[ab.]{1,3})?",
+        ) {
+            let globs = Glob::compile(&rule).unwrap();
+            let both = globs.iter().any(|g| g.is_match(&path)) && shell_ref(&shell, &path);
+            if both {
+                proptest::prop_assert!(globs.iter().any(|g| g.could_match_shell(&shell)), "{rule} {shell} {path}");
+            }
+        }
+    }
+
+    #[test]
+    fn shell_globs_meet_rule_globs() {
+        let c = |rule: &str, shell: &str| Glob::compile(rule).unwrap().iter().any(|g| g.could_match_shell(shell));
+        assert!(c("**/*.pem", "*.pem"));
+        assert!(c("**/*.pem", "certs/*"));
+        assert!(c("src/secret.txt", "src/*"));
+        assert!(c("src/secret.txt", "src/s*"));
+        assert!(c("src/secret.txt", "*/secret.txt"));
+        assert!(!c("src/secret.txt", "src/*.rs"));
+        assert!(!c("**/*.pem", "src/*.rs"));
+        assert!(!c("**/.env", "*"), "bash's * skips dot files");
+        assert!(c("**/.env", ".e*"));
+        assert!(c("**/.env*", "src/.*"));
+        assert!(!c("docs/**", "src/*"));
+        assert!(c("**", "x/*"));
+        assert!(c("**/id_*", "/home/u/.ssh/*"));
+        assert!(c("a?c", "[ab]bc"));
     }
 
     #[test]

@@ -600,6 +600,42 @@ impl RuleSet {
         self.rules.push(r);
     }
 
+    /// The first rule for `tool` (or its MCP server) that could match a path a shell glob
+    /// expands to: `rel` is the glob relative to the workspace (when it lies inside), `abs`
+    /// the absolute one.
+    pub fn could_match_glob(&self, tool: &str, rel: Option<&str>, abs: &str) -> Option<&Rule> {
+        let idx = self.by_tool.get(tool)?;
+        let path_rule = |m: &PathMatcher, absolute: bool| {
+            if absolute {
+                m.could_match_shell(abs)
+            } else {
+                rel.is_some_and(|r| m.could_match_shell(r))
+            }
+        };
+        // Rules on other fields too would need those fields, which a read by a shell command
+        // does not have (as for a literal path).
+        let mut hits: Vec<usize> = idx.any.clone();
+        for (i, r) in self.rules.iter().enumerate() {
+            if r.tool != tool {
+                continue;
+            }
+            let hit = match &r.matcher {
+                Matcher::Path(forms) => {
+                    PathGlob::matchers(forms).unwrap_or_default().iter().any(|(a, m)| path_rule(m, *a))
+                }
+                Matcher::When(fields) => match fields.as_slice() {
+                    [(_, WhenGlob::Path(ms))] => ms.iter().any(|(a, m)| path_rule(m, *a)),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if hit {
+                hits.push(i);
+            }
+        }
+        hits.into_iter().min().map(|i| &self.rules[i])
+    }
+
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
     /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
     /// false for paths outside the workspace, which need a rule that names the path.
