@@ -931,7 +931,9 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
 /// what later commands mean: `cdable_vars`, `expand_aliases`, `extdebug`, ...).
 #[rustfmt::skip]
 const HARMLESS_SHOPTS: &[&str] = &[
-    "nullglob", "globstar", "extglob", "dotglob", "nocaseglob", "nocasematch", "failglob", "lastpipe",
+    // Not `dotglob` or `nocaseglob`: they change which names a glob reaches (`*` then matches
+    // `.env`, `*.PEM` matches `k.pem`), and a glob is decided by the names it can reach.
+    "nullglob", "globstar", "extglob", "nocasematch", "failglob", "lastpipe",
     "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
 ];
 
