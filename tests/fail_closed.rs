@@ -418,3 +418,205 @@ fn glob_that_can_expand_to_a_denied_path_is_denied() {
     }
     assert_eq!(decide("cat src/*.rs"), "allow");
 }
+
+// ---- property tests for the classes whose regression cases live elsewhere ----
+
+fn decide_call(p: &Policy, tool: &str, args: Value) -> Verdict {
+    p.decide(&Call::new(tool, args), &Context::default()).decision
+}
+
+/// Wrappers that hand their command on unchanged.
+const PREFIXES: &[&str] = &["", "env ", "timeout 5 ", "nice -n5 ", "command ", "nohup ", "stdbuf -oL "];
+
+/// Class 6: every spelling of an option whose value is a file written, under any wrapper.
+const CLASS6: &[(&str, &[&str])] = &[
+    (
+        "curl {} https://a.example",
+        &[
+            "--trace .env",
+            "--trace=.env",
+            "--trace-ascii .env",
+            "-D .env",
+            "-D.env",
+            "--dump-header=.env",
+            "-c .env",
+            "--cookie-jar .env",
+            "--stderr .env",
+            "-o .env",
+        ],
+    ),
+    (
+        "wget {} https://a.example",
+        &[
+            "-o .env",
+            "-o.env",
+            "--output-file=.env",
+            "-a .env",
+            "-a.env",
+            "--append-output .env",
+            "-O .env",
+            "--save-cookies .env",
+        ],
+    ),
+    ("cargo test {}", &["-- --logfile .env", "-- --logfile=.env", "--target-dir .env", "--target-dir=.env"]),
+    (
+        "pytest {}",
+        &["--junitxml=.env", "--junitxml .env", "--junit-xml=.env", "--basetemp .env", "--cov-report=xml:.env"],
+    ),
+    (
+        "go test {} ./...",
+        &[
+            "-coverprofile=.env",
+            "-coverprofile .env",
+            "--coverprofile=.env",
+            "-cpuprofile .env",
+            "-memprofile=.env",
+            "-trace .env",
+            "-o .env",
+        ],
+    ),
+    ("sort {} src/a.rs", &["-o .env", "-o.env", "--output=.env", "--out .env", "-ro.env", "-r -o .env"]),
+    ("git log {}", &["--output=.env", "--output .env", "--out=.env"]),
+    ("find . {}", &["-fprint .env", "-fls .env", "-fprint0 .env", "-fprintf .env %p"]),
+    ("patch {} src/a.rs p.diff", &["-o .env", "-o.env", "--output=.env"]),
+    ("tree {}", &["-o .env", "-o.env"]),
+    ("npm test {}", &["-- --outputFile=.env", "-- --outputFile .env"]),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    #[test]
+    fn class6_every_spelling_of_an_output_option_is_a_write(p in 0..PREFIXES.len(), t in 0..CLASS6.len(), k in 0..16usize) {
+        let (template, spellings) = CLASS6[t];
+        let cmd = format!("{}{}", PREFIXES[p], template.replace("{}", spellings[k % spellings.len()]));
+        let dir = tempfile::tempdir().unwrap();
+        prop_assert_eq!(decide(&policy_at(dir.path()), &cmd), Verdict::Deny, "{}", cmd);
+    }
+}
+
+/// Class 7: sub-subcommands that edit, after any harmless global option.
+const GIT_GLOBALS: &[&str] = &["", "--no-pager ", "-P ", "-C src "];
+const GIT_EDITS: &[&str] = &[
+    "config edit",
+    "config --edit",
+    "config -e",
+    "config --global --edit",
+    "config set user.name x",
+    "config unset user.name",
+    "config rename-section a b",
+    "config remove-section a",
+    "config --add a.b c",
+    "config --unset a.b",
+    "config user.name x",
+    "branch x",
+    "branch -D x",
+    "branch -m a b",
+    "branch --edit-description",
+    "tag v1",
+    "tag -d v1",
+    "stash",
+    "stash drop",
+    "stash pop",
+    "remote add o u",
+    "remote remove o",
+    "worktree add ../x",
+    "worktree remove x",
+    "notes add -m x",
+    "notes edit",
+    "reflog expire --all",
+    "reflog delete HEAD@{1}",
+    "submodule update",
+    "foo",
+    "checkout .",
+    "switch main",
+    "commit -m x",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    #[test]
+    fn class7_editing_git_forms_are_never_allowed(g in 0..GIT_GLOBALS.len(), e in 0..GIT_EDITS.len()) {
+        let cmd = format!("git {}{}", GIT_GLOBALS[g], GIT_EDITS[e]);
+        let dir = tempfile::tempdir().unwrap();
+        prop_assert_ne!(decide(&policy_at(dir.path()), &cmd), Verdict::Allow, "{}", cmd);
+    }
+}
+
+/// Class 9: what only lists, and traps whose action is allowed, are allowed.
+const CLASS9: &[&str] = &[
+    "git branch --merged main",
+    "git branch -l 'feat*'",
+    "git branch --no-merged",
+    "git branch -a -v",
+    "git branch --contains HEAD~2",
+    "git reflog",
+    "git worktree list",
+    "git worktree list --porcelain",
+    "git notes list",
+    "git stash list",
+    "git tag -l 'v1*'",
+    "git config list",
+    "git config get user.email",
+    "trap 'echo bye' EXIT",
+    "trap -- 'printf done' EXIT INT",
+    "trap - EXIT",
+    "trap -p",
+    "trap '' INT",
+    "files=(src/*); echo ${#files[@]}",
+    "sed 's/a/b/' README",
+    "sed -n '/x/p' README",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn class9_listings_and_allowed_traps_are_allowed(a in 0..CLASS9.len(), b in 0..CLASS9.len()) {
+        let cmd = format!("{} && {}", CLASS9[a], CLASS9[b]);
+        let dir = tempfile::tempdir().unwrap();
+        prop_assert_eq!(decide(&policy_at(dir.path()), &cmd), Verdict::Allow, "{}", cmd);
+    }
+}
+
+/// Class 5: a path outside the workspace in any path-like field of any tool, safe list
+/// included, is never allowed.
+const CLASS5_TOOLS: &[&str] = &["Read", "Grep", "Glob", "LS", "Write", "Edit", "mcp__fs__read_file", "mcp__x__y"];
+const CLASS5_FIELDS: &[&str] = &[
+    "path",
+    "file_path",
+    "directory",
+    "dir",
+    "cwd",
+    "notebook_path",
+    "source",
+    "destination",
+    "output_dir",
+    "config_file",
+    "target_path",
+    "root",
+];
+const OUTSIDE: &[&str] = &["/etc/passwd", "~/.ssh/id_rsa", "../x", "src/../../x", "/tmp"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    #[test]
+    fn class5_outside_paths_in_any_field_are_not_allowed(t in 0..CLASS5_TOOLS.len(), f in 0..CLASS5_FIELDS.len(), o in 0..OUTSIDE.len(), listed in any::<bool>()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = OUTSIDE[o];
+        let value = if listed { json!(["src/a", path]) } else { json!(path) };
+        let field = if listed { "paths" } else { CLASS5_FIELDS[f] };
+        let args = json!({ field: value, "pattern": "x", "content": "y", "old_string": "a", "new_string": "b" });
+        let d = decide_call(&policy_at(dir.path()), CLASS5_TOOLS[t], args.clone());
+        prop_assert_ne!(d, Verdict::Allow, "{} {}", CLASS5_TOOLS[t], args);
+    }
+}
+
+/// Class 2: `--version` is a shortcut only for programs verified to exit on it.
+#[test]
+fn class2_version_is_not_a_shortcut_for_interpreters() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_at(dir.path());
+    for prog in ["tclsh", "wish", "expect", "php", "lua", "Rscript", "cargo", "npm", "npx", "./x"] {
+        let cmd = format!("{prog} --version");
+        assert_ne!(decide(&p, &cmd), Verdict::Allow, "{cmd}");
+    }
+}

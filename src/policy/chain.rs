@@ -243,9 +243,8 @@ impl Policy {
         let sub_field = sub_spec.path.clone().unwrap_or_else(|| "file_path".into());
         // The field the tool's own spec names is decided already, by the tool's own rules.
         let skip = if mcp { None } else { spec.and_then(|s| s.path.as_deref()) };
-        if call.tool == as_tool || spec.is_some_and(|s| s.name == as_tool) {
-            return d;
-        }
+        // (The sub-call below names only its tool's own path field, which is skipped there:
+        // no recursion, and the read and write tools' other fields are decided too.)
         let paths = call_paths(&call.tool, &call.arguments, skip);
         let mut out = d;
         for (field, p) in paths {
