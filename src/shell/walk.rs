@@ -162,6 +162,10 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         defining: Vec::new(),
         integers: BASH_INTEGERS.iter().map(|s| s.to_string()).collect(),
         errexit: false,
+        bound: Vec::new(),
+        assigned: Vec::new(),
+        jumps: 0,
+        in_eval: false,
     };
     w.script(text);
 }
@@ -199,6 +203,54 @@ struct Walker<'a> {
     integers: Vec<String>,
     /// `set -e` is on: a failing command on its own ends the script.
     errexit: bool,
+    /// Variables whose value gate knows (`f=src/a.rs`, `files=(src/*.rs)`, a loop's variable):
+    /// `"$f"` and `"${files[@]}"` are these words. A run-time glob stays a glob (`src/*`), which
+    /// the policy decides by what it can expand to.
+    bound: Vec<(String, Vec<Word>)>,
+    /// Every variable name assigned so far, in order (to see what a loop body or a branch
+    /// changed).
+    assigned: Vec<String>,
+    /// How many `break`, `continue`, `return` and `exit` have been walked (an unrolled loop
+    /// with one is not followed iteration by iteration).
+    jumps: usize,
+    /// The next nested script is `eval`'s: it runs in this shell and sees its variables.
+    in_eval: bool,
+}
+
+/// Branches of `if` and `case`: each starts from the state before them; afterwards the
+/// directory is unknown if any branch changed it, and so is every variable any assigned.
+struct Branches {
+    cwd: Cwd,
+    bound: Vec<(String, Vec<Word>)>,
+    log: usize,
+    moved: bool,
+}
+
+impl Branches {
+    fn start(w: &Walker<'_>) -> Branches {
+        Branches { cwd: w.cwd.clone(), bound: w.bound.clone(), log: w.assigned.len(), moved: false }
+    }
+
+    fn enter(&self, w: &mut Walker<'_>) {
+        *w.cwd = self.cwd.clone();
+        w.bound = self.bound.clone();
+    }
+
+    fn leave(&mut self, w: &mut Walker<'_>) {
+        self.moved |= *w.cwd != self.cwd;
+    }
+
+    fn end(self, w: &mut Walker<'_>) {
+        *w.cwd = self.cwd;
+        if self.moved {
+            w.cwd.forget();
+        }
+        w.bound = self.bound;
+        let changed: Vec<String> = w.assigned[self.log..].to_vec();
+        for n in changed {
+            w.unbind(&n);
+        }
+    }
 }
 
 /// Whether a pipeline is `exit` or `return` (or a group that ends with one): the failure path
@@ -285,6 +337,10 @@ impl Walker<'_> {
             defining: self.defining.clone(),
             integers: self.integers.clone(),
             errexit: false,
+            bound: self.bound.clone(),
+            assigned: Vec::new(),
+            jumps: 0,
+            in_eval: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -300,6 +356,126 @@ impl Walker<'_> {
                 self.integers.push(n);
             }
         }
+    }
+
+    fn unbind(&mut self, name: &str) {
+        let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
+        self.bound.retain(|(n, _)| n != base);
+        self.assigned.push(base.to_string());
+    }
+
+    fn bind(&mut self, name: &str, values: Vec<Word>) {
+        self.unbind(name);
+        self.bound.push((name.to_string(), values));
+    }
+
+    /// Nothing about any variable's value is known any more (a function call, `source`).
+    fn unbind_all(&mut self) {
+        let names: Vec<String> = self.bound.iter().map(|(n, _)| n.clone()).collect();
+        for n in names {
+            self.unbind(&n);
+        }
+    }
+
+    /// `"$f"`, `${f}`, `"$arr"` of a bound variable: its (first) value. Unquoted, only a value
+    /// that splitting and globbing leave one word.
+    fn bound_word(&self, raw: &str) -> Option<Word> {
+        let (inner, quoted) = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(i) => (i, true),
+            None => (raw, false),
+        };
+        let name = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
+        if name.is_empty()
+            || name.starts_with(|c: char| c.is_ascii_digit())
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return None;
+        }
+        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        match values.first()? {
+            w @ Word::Lit(v)
+                if quoted || !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) =>
+            {
+                Some(w.clone())
+            }
+            w @ Word::Dyn(_) if quoted => Some(w.clone()),
+            _ => None,
+        }
+    }
+
+    /// `"${arr[@]}"` of a bound array: all its values.
+    fn bound_all(&self, raw: &str) -> Option<Vec<Word>> {
+        let name = raw.strip_prefix("\"${")?.strip_suffix("[@]}\"")?;
+        self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+
+    fn mark(&self) -> [usize; 4] {
+        [self.a.commands.len(), self.a.writes.len(), self.a.reads.len(), self.a.unknown.len()]
+    }
+
+    fn truncate(&mut self, m: [usize; 4]) {
+        self.a.commands.truncate(m[0]);
+        self.a.writes.truncate(m[1]);
+        self.a.reads.truncate(m[2]);
+        self.a.unknown.truncate(m[3]);
+    }
+
+    /// A loop body runs again from the state an earlier pass left (a `cd`, an assignment).
+    /// Walked once from the state before the loop; if that pass changed the directory or a
+    /// bound variable, walked again from the merge: the changed ones unknown. Afterwards
+    /// what the body assigned is unknown (it may not have run).
+    fn loop_body(&mut self, walk: &dyn Fn(&mut Self)) {
+        let m = self.mark();
+        let cwd0 = self.cwd.clone();
+        let bound0 = self.bound.clone();
+        let log0 = self.assigned.len();
+        walk(self);
+        let changed: Vec<String> = self.assigned[log0..].to_vec();
+        let cwd_changed = *self.cwd != cwd0;
+        if cwd_changed || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n)) {
+            self.truncate(m);
+            *self.cwd = cwd0;
+            if cwd_changed {
+                self.cwd.forget();
+            }
+            self.bound = bound0.into_iter().filter(|(n, _)| !changed.contains(n)).collect();
+            walk(self);
+        }
+        for n in changed {
+            self.unbind(&n);
+        }
+    }
+
+    /// A `for` loop: over literal words, one pass per word in order, the variable bound to
+    /// it (exact, unless the body jumps with `break` or `continue`); over a glob, passes of
+    /// `loop_body` with the variable bound to the glob; otherwise the variable is unknown.
+    fn for_loop(&mut self, name: &str, values: Option<Vec<Word>>, body: &ast::CompoundList) {
+        let bindable = |w: &Word| match w {
+            Word::Lit(_) => true,
+            Word::Dyn(d) => tables::glob_base(d).is_some(),
+        };
+        let fixed = !tables::is_dangerous_variable(name) && !self.is_integer(name);
+        if let Some(values) = values.filter(|v| fixed && !v.is_empty() && v.len() <= 8 && v.iter().all(bindable)) {
+            let m = self.mark();
+            let (cwd0, bound0, jumps0) = (self.cwd.clone(), self.bound.clone(), self.jumps);
+            for v in &values {
+                self.bind(name, vec![v.clone()]);
+                match v {
+                    Word::Lit(_) => self.compound_list(body),
+                    Word::Dyn(_) => self.loop_body(&|w: &mut Self| w.compound_list(body)),
+                }
+            }
+            if self.jumps == jumps0 {
+                self.unbind(name);
+                return;
+            }
+            self.truncate(m);
+            *self.cwd = cwd0;
+            self.bound = bound0;
+        }
+        self.unbind(name);
+        self.loop_body(&|w: &mut Self| w.compound_list(body));
+        self.unbind(name);
     }
 
     fn is_integer(&self, name: &str) -> bool {
@@ -342,16 +518,23 @@ impl Walker<'_> {
     /// or cannot be reached (`cd x && ...`, within the list); otherwise it is unknown.
     fn and_or(&mut self, l: &ast::AndOrList) {
         let before = self.cwd.clone();
+        let log0 = self.assigned.len();
         self.pipeline(&l.first);
+        let first_log = self.assigned.len();
         let mut guarded = l.additional.is_empty() && self.errexit;
         for (k, next) in l.additional.iter().enumerate() {
             match next {
                 ast::AndOr::And(p) => self.pipeline(p),
                 ast::AndOr::Or(p) => {
-                    // Runs after a failure: maybe of the `cd`, so from either directory.
+                    // Runs after a failure: maybe of the `cd`, so from either directory, and
+                    // maybe before an assignment earlier in the list.
                     let success = self.cwd.clone();
                     if success != before {
                         self.cwd.forget();
+                    }
+                    let uncertain: Vec<String> = self.assigned[log0..].to_vec();
+                    for n in uncertain {
+                        self.unbind(&n);
                     }
                     self.pipeline(p);
                     let last = k + 1 == l.additional.len();
@@ -365,12 +548,28 @@ impl Walker<'_> {
         if *self.cwd != before && !guarded {
             self.cwd.forget();
         }
+        // What the list assigned after its first pipeline may not have happened.
+        let later: Vec<String> = self.assigned[first_log..].to_vec();
+        for n in later {
+            self.unbind(&n);
+        }
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline) {
+        // Stages of a pipeline run side by side, each in a subshell (the last one maybe
+        // not, with `lastpipe`): each starts from the state before it; afterwards what any
+        // changed is unknown.
+        let staged = p.seq.len() > 1;
+        let (cwd0, bound0, log0) = (self.cwd.clone(), self.bound.clone(), self.assigned.len());
+        let mut moved = false;
         for (k, c) in p.seq.iter().enumerate() {
+            if staged {
+                *self.cwd = cwd0.clone();
+                self.bound = bound0.clone();
+            }
             let before = self.a.commands.len();
             self.command(c);
+            moved |= *self.cwd != cwd0;
             self.stdin_listing = None;
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
             // paths under its start points.
@@ -379,6 +578,17 @@ impl Walker<'_> {
             }
         }
         self.stdin_listing = None;
+        if staged {
+            *self.cwd = cwd0;
+            if moved {
+                self.cwd.forget();
+            }
+            self.bound = bound0;
+            let changed: Vec<String> = self.assigned[log0..].to_vec();
+            for n in changed {
+                self.unbind(&n);
+            }
+        }
     }
 
     fn command(&mut self, c: &ast::Command) {
@@ -395,6 +605,9 @@ impl Walker<'_> {
                 // The body runs whenever the function is called: its commands are parts. A
                 // function that shadows a command (`:`, `ls`) is decided by that body.
                 let saved = self.cwd.clone();
+                // Its variables hold what they hold when it is called: unknown here.
+                let bound = std::mem::take(&mut self.bound);
+                let log0 = self.assigned.len();
                 self.defining.push(f.fname.value.clone());
                 self.compound(&f.body.0);
                 if let Some(r) = &f.body.1 {
@@ -402,6 +615,9 @@ impl Walker<'_> {
                 }
                 self.defining.pop();
                 *self.cwd = saved;
+                self.bound = bound;
+                // Defining it assigns nothing.
+                self.assigned.truncate(log0);
             }
             ast::Command::ExtendedTest(t, redirects) => {
                 self.extended_test(&t.expr);
@@ -470,26 +686,33 @@ impl Walker<'_> {
                 for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
                     self.arithmetic(&e.value);
                 }
-                self.compound_list(&f.body.list);
+                self.loop_body(&|w: &mut Self| w.compound_list(&f.body.list));
             }
             C::BraceGroup(b) => self.compound_list(&b.list),
             C::Subshell(s) => {
+                let bound = self.bound.clone();
                 self.compound_list(&s.list);
-                // A subshell's `cd` ends with it.
+                // A subshell's `cd` and assignments end with it.
                 *self.cwd = saved;
+                self.bound = bound;
                 return;
             }
             C::ForClause(f) => {
                 if tables::is_dangerous_variable(&f.variable_name) {
                     self.a.unknown.push(format!("the loop sets {}, which changes what runs", f.variable_name));
                 }
+                let mut words: Option<Vec<Word>> = f.values.as_ref().map(|_| Vec::new());
                 if let Some(values) = &f.values {
                     for v in values {
-                        let r = self.word(&v.value);
-                        self.note_unknown(r.unknown);
-                        if self.is_integer(&f.variable_name) {
-                            let u = self.integer_value(&f.variable_name, &r.word, &v.value);
-                            self.note_unknown(u);
+                        for r in self.words(&v.value) {
+                            self.note_unknown(r.unknown);
+                            if self.is_integer(&f.variable_name) {
+                                let u = self.integer_value(&f.variable_name, &r.word, &v.value);
+                                self.note_unknown(u);
+                            }
+                            if let Some(w) = words.as_mut() {
+                                w.push(r.word);
+                            }
                         }
                     }
                 } else if self.is_integer(&f.variable_name) {
@@ -498,34 +721,48 @@ impl Walker<'_> {
                         f.variable_name
                     ));
                 }
-                self.compound_list(&f.body.list);
+                self.for_loop(&f.variable_name, words, &f.body.list);
             }
             C::CaseClause(c) => {
                 let r = self.word(&c.value.value);
                 self.note_unknown(r.unknown);
+                let mut branches = Branches::start(self);
                 for item in &c.cases {
                     for p in &item.patterns {
                         let r = self.word(&p.value);
                         self.note_unknown(r.unknown);
                     }
                     if let Some(l) = &item.cmd {
+                        branches.enter(self);
                         self.compound_list(l);
+                        branches.leave(self);
                     }
                 }
+                branches.end(self);
             }
             C::IfClause(i) => {
                 self.compound_list(&i.condition);
+                // Each branch starts from the state after the condition; afterwards what any
+                // of them changed is unknown.
+                let mut branches = Branches::start(self);
+                branches.enter(self);
                 self.compound_list(&i.then);
+                branches.leave(self);
                 for e in i.elses.iter().flatten() {
+                    branches.enter(self);
                     if let Some(c) = &e.condition {
                         self.compound_list(c);
                     }
                     self.compound_list(&e.body);
+                    branches.leave(self);
                 }
+                branches.end(self);
             }
             C::WhileClause(w) | C::UntilClause(w) => {
-                self.compound_list(&w.0);
-                self.compound_list(&w.1.list);
+                self.loop_body(&|x: &mut Self| {
+                    x.compound_list(&w.0);
+                    x.compound_list(&w.1.list);
+                });
             }
             C::Coprocess(c) => self.command(&c.body),
         }
@@ -536,6 +773,10 @@ impl Walker<'_> {
     }
 
     fn arithmetic(&mut self, expr: &str) {
+        // `(( f = 1 ))`, `(( f++ ))`: any name in it may be assigned.
+        for n in identifiers(expr) {
+            self.unbind(&n);
+        }
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
@@ -656,6 +897,9 @@ impl Walker<'_> {
     /// A word as the command's argument list sees it: brace expansion (static, unlike every
     /// other expansion) may turn one written word into several (`{--output=.env,}`).
     fn words(&mut self, raw: &str) -> Vec<Resolved> {
+        if let Some(values) = self.bound_all(raw) {
+            return values.into_iter().map(|word| Resolved { word, unknown: None }).collect();
+        }
         match super::words::brace_expand(raw) {
             Some(alternatives) => alternatives.iter().filter(|a| !a.is_empty()).map(|a| self.word(a)).collect(),
             None => vec![self.word(raw)],
@@ -663,6 +907,9 @@ impl Walker<'_> {
     }
 
     fn word(&mut self, raw: &str) -> Resolved {
+        if let Some(word) = self.bound_word(raw) {
+            return Resolved { word, unknown: None };
+        }
         if let Some(body) = super::words::function_substitution(raw) {
             // `${ cmd; }` / `${| cmd; }` (bash 5.3, ksh, mksh) run commands in this shell.
             self.nested(&body, None);
@@ -753,6 +1000,9 @@ impl Walker<'_> {
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     *dynamic = true;
+                    for n in identifiers(&e.value) {
+                        self.unbind(&n);
+                    }
                     if e.value.contains("$(") || e.value.contains('`') {
                         self.substitutions_in(&e.value);
                     }
@@ -777,6 +1027,9 @@ impl Walker<'_> {
                     bword::Parameter::Named(n) | bword::Parameter::NamedWithIndex { name: n, .. } => Some(n),
                     _ => None,
                 };
+                if let Some(n) = name {
+                    self.unbind(&n.clone());
+                }
                 if let Some(n) = name.filter(|n| self.is_integer(n)).cloned() {
                     *unknown = Some(format!(
                         "`${{{n}:=...}}` assigns {n}, which has the integer attribute: bash evaluates the value as arithmetic"
@@ -861,6 +1114,10 @@ impl Walker<'_> {
         let mut words: Vec<Word> = Vec::new();
         let mut unknown: Option<String> = None;
         let mut assignments: Vec<String> = Vec::new();
+        // Names the command's own assignment words give values to (after it, unknown unless
+        // the command is only assignments).
+        let mut given: Vec<String> = Vec::new();
+        let bound0 = self.bound.clone();
 
         let mut item = |this: &mut Self,
                         it: &ast::CommandPrefixOrSuffixItem,
@@ -901,9 +1158,18 @@ impl Walker<'_> {
                     // A compound value whose keys and items are all literal, as the builtin
                     // sees it (`declare -a m=([0]=a b)`).
                     let mut compound: Option<String> = None;
+                    // The value as resolved, for binding: `None` when not known.
+                    let mut resolved: Option<Vec<Word>> = Some(Vec::new());
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
+                            // No splitting or globbing in an assignment: `g=$f` is `g="$f"`.
+                            let quoted = this.bound_word(&format!("\"{}\"", v.value.trim_matches('"')));
+                            resolved = match (quoted, &r.word) {
+                                (Some(w), _) => Some(vec![w]),
+                                (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
+                                _ => None,
+                            };
                             if r.unknown.is_some() {
                                 *unknown = r.unknown;
                             }
@@ -932,6 +1198,15 @@ impl Walker<'_> {
                                     }
                                 }
                                 let r = this.word(&v.value);
+                                let bindable = k.is_none()
+                                    && match &r.word {
+                                        Word::Lit(_) => true,
+                                        Word::Dyn(d) => tables::glob_base(d).is_some(),
+                                    };
+                                match (&mut resolved, bindable) {
+                                    (Some(o), true) => o.push(r.word.clone()),
+                                    _ => resolved = None,
+                                }
                                 match (&mut text, r.word.lit()) {
                                     (Some(t), Some(item)) if !item.contains(char::is_whitespace) => {
                                         t.push_str(item);
@@ -951,7 +1226,16 @@ impl Walker<'_> {
                             compound = text.map(|t| format!("({})", t.trim_end()));
                         }
                     }
+                    given.push(name.clone());
                     if in_prefix {
+                        // Later assignment words see this value (`f=a g=$f`).
+                        let value = resolved.filter(|v| {
+                            !a.append && matches!(a.name, ast::AssignmentName::VariableName(_)) && !v.is_empty()
+                        });
+                        match value {
+                            Some(v) if !integer => this.bind(&name, v),
+                            _ => this.unbind(&name),
+                        }
                         if !harmless_value {
                             assignments.push(name);
                         }
@@ -980,6 +1264,12 @@ impl Walker<'_> {
                 item(self, it, &mut words, &mut unknown, true);
             }
         }
+        // Before a command, assignments only reach its environment: its words see the
+        // values from before them.
+        let command = sc.word_or_name.is_some();
+        if command {
+            self.bound = bound0;
+        }
         // Prefix words are never the command; anything pushed there came from redirect-like items.
         if let Some(w) = &sc.word_or_name {
             for r in self.words(&w.value) {
@@ -996,6 +1286,12 @@ impl Walker<'_> {
         }
         if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n)) {
             unknown = Some(format!("sets {d}, which changes what runs"));
+        }
+        if command {
+            // A special builtin or a function keeps them; a program does not: unknown.
+            for n in &given {
+                self.unbind(n);
+            }
         }
         if words.is_empty() {
             if let Some(u) = unknown {
@@ -1081,7 +1377,9 @@ impl Walker<'_> {
                         let wr = Wrapper { words: words.clone(), kind: WrapperKind::Transparent };
                         let mut inner_wrappers = wrappers.clone();
                         inner_wrappers.push(wr);
+                        self.in_eval = true;
                         self.nested_with(&text.join(" "), inner_wrappers);
+                        self.in_eval = false;
                         // The eval part itself: transparent, decided by what it runs.
                         return;
                     }
@@ -1089,6 +1387,7 @@ impl Walker<'_> {
                     break;
                 }
                 "source" | "." => {
+                    self.unbind_all();
                     let what = words.get(1).map(Word::display).unwrap_or_default();
                     unknown
                         .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
@@ -1276,11 +1575,13 @@ impl Walker<'_> {
             match program_name(p) {
                 name if self.functions.iter().any(|f| f == name) => {
                     // A function of this script runs: it may change directory (a function
-                    // named `cd` or `pushd` included).
+                    // named `cd` or `pushd` included) and assign any variable.
                     let mut c = self.cwd.clone();
                     c.forget();
                     new_cwd = Some(c);
+                    self.unbind_all();
                 }
+                "break" | "continue" | "return" | "exit" => self.jumps += 1,
                 "cd" | "pushd" | "popd" | "dirs" => {
                     moves = program_name(p) != "dirs";
                     let mut c = self.cwd.clone();
@@ -1336,6 +1637,7 @@ impl Walker<'_> {
             }
         }
         self.integer_effects(&words, &mut unknown);
+        self.builtin_assigns(&words);
         self.script_effects(&words, &wrappers, &mut unknown);
         if words.first().and_then(Word::lit).is_some_and(|p| {
             matches!(
@@ -1529,6 +1831,34 @@ impl Walker<'_> {
         step
     }
 
+    /// Variables a builtin assigns or unsets: their values are no longer known.
+    fn builtin_assigns(&mut self, words: &[Word]) {
+        let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
+        let args = &words[1..];
+        let mut names: Vec<String> = Vec::new();
+        match name {
+            "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
+                names.extend(
+                    args.iter()
+                        .filter_map(Word::lit)
+                        .filter(|a| !a.starts_with(['-', '+']))
+                        .map(|a| a.split('=').next().unwrap_or(a).to_string()),
+                );
+            }
+            "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
+                names.extend(tables::input_assigned(words))
+            }
+            "let" => names.extend(args.iter().filter_map(Word::lit).flat_map(identifiers)),
+            _ => return,
+        }
+        if args.iter().any(|w| matches!(w, Word::Dyn(_))) {
+            self.unbind_all();
+        }
+        for n in names {
+            self.unbind(&n);
+        }
+    }
+
     /// What an awk program or a sed script given on the command line writes, reads and runs
     /// (`awk '{print > ".env"}'`, `sed '1e rm x'`): writes and reads are decided as such,
     /// commands as if they ran.
@@ -1672,10 +2002,23 @@ impl Walker<'_> {
                 defining: self.defining.clone(),
                 integers: self.integers.clone(),
                 errexit: false,
+                // Only `eval` runs its text in this shell, now: a new shell (`bash -c`, git's
+                // `!` alias, awk's `system`) sees only exported variables, and a trap runs later.
+                bound: if self.in_eval { self.bound.clone() } else { Vec::new() },
+                assigned: Vec::new(),
+                jumps: 0,
+                in_eval: false,
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
+            let assigned = std::mem::take(&mut w.assigned);
+            let jumps = w.jumps;
             self.add_integers(integers);
+            // `eval` runs in this shell: what it assigned is no longer known here.
+            for n in assigned {
+                self.unbind(&n);
+            }
+            self.jumps += jumps;
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
         if sub_cwd != *self.cwd {
@@ -1895,6 +2238,23 @@ impl Walker<'_> {
         }
         Some(EnvResult::Inner(words[i..].to_vec()))
     }
+}
+
+/// The names in arithmetic text (any of them may be assigned by it).
+fn identifiers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            if !cur.starts_with(|d: char| d.is_ascii_digit()) {
+                out.push(std::mem::take(&mut cur));
+            }
+            cur.clear();
+        }
+    }
+    out
 }
 
 fn name_is(word: &str, name: &str) -> bool {
