@@ -620,3 +620,71 @@ fn class2_version_is_not_a_shortcut_for_interpreters() {
         assert_ne!(decide(&p, &cmd), Verdict::Allow, "{cmd}");
     }
 }
+
+// ---- variables gate follows: bash as the oracle ----
+
+/// Pieces of scripts that assign `f` and `g`, loop, branch and read with `cat`.
+fn binding_script() -> impl Strategy<Value = String> {
+    let value = prop_oneof![Just("src/a.rs"), Just("OUT"), Just("src/secret.txt"), Just("'x y'"), Just("src/*.rs")];
+    let leaf = (0..9usize, value.clone(), value).prop_map(|(k, v, w)| match k {
+        0 => format!("f={v}"),
+        1 => format!("g={w}"),
+        2 => "g=$f".to_string(),
+        3 => "f=\"$g\"".to_string(),
+        4 => "cat \"$f\"".to_string(),
+        5 => "cat \"$g\"".to_string(),
+        6 => "cat $f".to_string(),
+        7 => format!("f={v} cat \"$f\""),
+        _ => "break".to_string(),
+    });
+    leaf.prop_recursive(3, 12, 3, |inner| {
+        let v = prop_oneof![Just("src/a.rs"), Just("OUT"), Just("src/secret.txt"), Just("src/*.rs")];
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}; {b}")),
+            (v.clone(), v, inner.clone()).prop_map(|(a, b, s)| format!("for f in {a} {b}; do {s}; done")),
+            (inner.clone(), inner.clone(), any::<bool>())
+                .prop_map(|(a, b, c)| format!("if {c}; then {a}; else {b}; fi")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("false && {a} || {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("true || {a}; {b}")),
+            inner.clone().prop_map(|a| format!("( {a} )")),
+            inner.clone().prop_map(|a| format!("{a} | true")),
+            inner.prop_map(|a| format!("for i in 1 2; do {a}; done")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// Whatever the script does to `f` and `g`, when gate allows it, every file bash's `cat`
+    /// is given lies inside the workspace and is not the denied `src/secret.txt`.
+    #[test]
+    fn bindings_allow_only_what_bash_reads_safely(script in binding_script()) {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("ws");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(ws.join("src")).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(ws.join("src/a.rs"), "").unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "").unwrap();
+        let log = dir.path().join("cat.log");
+        // A `cat` that records what it was given, first on PATH.
+        let fake = format!("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\n", log.display());
+        std::fs::write(bin.join("cat"), fake).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(bin.join("cat"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let script = script.replace("OUT", &outside.display().to_string());
+        let d = decide(&policy_at(&ws), &script);
+        if d == Verdict::Allow {
+            let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+            Command::new(bash()).arg("-c").arg(&script).current_dir(&ws).env("PATH", path).output().unwrap();
+            let read = std::fs::read_to_string(&log).unwrap_or_default();
+            for arg in read.lines() {
+                let p = ws.join(arg);
+                let p = std::path::absolute(&p).unwrap();
+                prop_assert!(p.starts_with(&ws) && !arg.contains("..") , "{script}: cat got {arg}");
+                prop_assert!(!arg.ends_with("secret.txt"), "{script}: cat got {arg}");
+            }
+        }
+    }
+}
