@@ -74,3 +74,16 @@ fn only_gate_is_installed() {
     }
     assert!(!manifest.contains("\ndefault = ["), "a default feature would install the development tools");
 }
+
+/// The README's "What gate understands" names every program with a complete option table.
+#[test]
+fn readme_lists_every_tabled_program() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("### What gate understands").expect("the section exists");
+    let section = &readme[start..];
+    let section = &section[..section[4..].find("\n## ").map(|e| e + 4).unwrap_or(section.len())];
+    let words: std::collections::HashSet<&str> =
+        section.split(|c: char| c.is_whitespace() || "`,.:;()".contains(c)).filter(|w| !w.is_empty()).collect();
+    let missing: Vec<&str> = gate::shell::tabled_programs().into_iter().filter(|p| !words.contains(p)).collect();
+    assert!(missing.is_empty(), "README's list misses {missing:?}");
+}
