@@ -1,6 +1,9 @@
 //! Decision-core benchmarks (issue 6): one decision against policies of 10, 1,000 and 100,000
 //! rules (shell and path calls); shell analysis by command complexity; the chain with session
 //! and "always" approvals loaded. Run: `cargo bench --bench decide`.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gate::policy::{Call, Context, Env, Policy, SessionApprovals};

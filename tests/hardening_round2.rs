@@ -1,6 +1,9 @@
 //! Issue "Hardening, round 2": each finding as a test named after it, through the real binary
 //! (`gate check --json` with a policy of the test's own). The rest of the round's findings are
 //! cases in tests/corpus/gate_cases.jsonl.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::process::Command;
 

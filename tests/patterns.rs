@@ -1,6 +1,9 @@
 //! The patterns "approve for session" and "approve always" store (SPEC 3.6): for a table of
 //! commands, the one a careful person would choose; and no stored pattern ever allows a
 //! command the person did not see (banned prefixes, unknown parts, deny rules).
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use gate::policy::{Call, Context, Env, Policy, SessionApprovals, Verdict};
 use serde_json::json;

@@ -3,6 +3,9 @@
 //! unapplicable replacements, a new file cut at 50 lines, JSON arguments), colour and no colour,
 //! wrapping to a narrow width, and escaping of hidden characters. Every pattern that `s` or `a`
 //! would store is on the screen before it can be stored.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
 

@@ -6,6 +6,9 @@
 //! terminal's settings: changed while the prompt is open, exactly restored after (`stty -g`).
 //!
 //! No timing assertions: every wait is for something to appear, with a generous limit.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]); it drives processes and terminals with libc calls.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, unsafe_code)]
 
 mod prompt_common;
 mod run_common;

@@ -1,6 +1,9 @@
 //! Property tests of the decision core (pure library; the corpus tests drive the binary):
 //! whatever way an allowed command A and a denied command D are combined, the call is never
 //! allowed; deny rules beat every allow layer; path tricks never reach a denied path.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use gate::policy::{Call, Context, Env, Policy, SessionApprovals, Verdict};
 use gate::shell::compose::{compose, FORMS};

@@ -5,6 +5,9 @@
 //!
 //! No test waits for time to pass: the agent waits for `policy_changed` (which gate sends as
 //! soon as it sees the change, with no request pending), or the test waits for gate's stderr.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]); it drives processes and terminals with libc calls.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, unsafe_code)]
 
 mod run_common;
 

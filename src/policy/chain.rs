@@ -173,7 +173,7 @@ impl Policy {
         // Debug builds only: a tool name that panics here, so tests can prove a panic in a
         // decision is denied and gate goes on. Release builds have no such tool.
         if cfg!(debug_assertions) && call.tool == PANIC_TOOL_FOR_TESTS {
-            panic!("deliberate panic for tests");
+            deliberate_panic();
         }
         let tools = &self.model.tools;
         if !tools.alias.contains_key(call.tool.as_str()) {
@@ -937,4 +937,10 @@ fn skeleton_char(c: char) -> Option<char> {
         other => other.to_ascii_lowercase(),
     };
     Some(mapped)
+}
+
+/// Debug builds' tool that panics, so tests can prove a panic in a decision is denied.
+#[allow(clippy::panic)]
+fn deliberate_panic() {
+    panic!("deliberate panic for tests");
 }
