@@ -691,3 +691,52 @@ proptest! {
         }
     }
 }
+
+// ---- the oracle red team (strace as the oracle): each mechanism it found ----
+
+#[test]
+fn redteam_heredoc_operator_inside_an_expansion_hides_nothing() {
+    assert_all(
+        "deny",
+        &[
+            "echo ${x:-<<E}\nrm -f canary\nE",
+            ": ${x#<<E}\nrm -rf x\nE",
+            "echo ${x:1<<2}\ngit reset --hard\n2",
+            "echo ${x:-'}'<<E}\nrm x\nE",
+        ],
+    );
+    assert_all("ask", &["echo \"${x:-<<E}\"\ncat ~/.ssh/id_rsa\nE"]);
+    // A real here-document after an expansion is still one.
+    assert_all("allow", &["echo ${x:-a} <<E\nrm y\nE", "echo $((1<<2))"]);
+}
+
+#[test]
+fn redteam_uniq_reads_its_input_and_a_glob_may_be_two_operands() {
+    assert_all("ask", &["uniq ~/.ssh/id_rsa", "uniq /???/passwd", "uniq */../../home/secret.txt"]);
+    assert_all("deny", &["uniq .e*", "uniq src/a .env"]);
+    assert_all("allow", &["uniq src/a.rs", "uniq -c src/a.rs"]);
+}
+
+#[test]
+fn redteam_a_pattern_that_splits_may_hold_files() {
+    assert_all(
+        "ask",
+        &["x='-h . ../outside/secret.txt'; grep $x", "set -- -f ~/secret.txt; grep $@", "grep --file=$HOME/s -r ."],
+    );
+    assert_all("allow", &["grep \"$p\" src/a.rs", "head -n$N src/a.rs"]);
+}
+
+#[test]
+fn redteam_variables_that_name_files_are_reads() {
+    assert_all(
+        "ask",
+        &["PWD=$HOME; cat ~+/.ssh/id_rsa", "MAGIC=$HOME/.ssh/id_rsa file src/a.rs", "TZ=$HOME/secret.txt date"],
+    );
+    assert_all("deny", &["MAGIC=./.env file src/a.rs"]);
+    assert_all("allow", &["TZ=UTC date", "X=https://a.example/b ls"]);
+}
+
+#[test]
+fn redteam_abbreviated_long_options_meet_deny_rules() {
+    assert_all("deny", &["git reset --ha", "git reset --har HEAD~1"]);
+}

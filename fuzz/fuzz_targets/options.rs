@@ -45,7 +45,13 @@ fuzz_target!(|data: &[u8]| {
         words.push(cur);
     }
     let plain = format!("{program} {}", words.join(" "));
-    let quoted = format!("{program} {}", words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "));
+    // Quote what follows a word's first `=` (`a=b` before a command is an assignment, which
+    // bash recognises before quotes are removed, and `time a=` runs nothing).
+    let quote = |w: &String| match w.split_once('=') {
+        Some((name, value)) => format!("{name}='{value}'"),
+        None => format!("'{w}'"),
+    };
+    let quoted = format!("{program} {}", words.iter().map(quote).collect::<Vec<_>>().join(" "));
     let d = decide(&plain);
     // `{}` and `@` are literal in both spellings; no piece holds a shell special character.
     assert_eq!(d, decide(&quoted), "{plain:?} vs {quoted:?}");

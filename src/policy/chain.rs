@@ -758,13 +758,15 @@ impl Policy {
         let raw = match path {
             Word::Lit(p) => p.as_str(),
             Word::Dyn(d) => {
-                // A glob's matches lie under its literal directory: decide that directory,
-                // after the rules that could match one of the paths it expands to (`cat *.pem`
-                // under `Read(**/*.pem)`).
-                if let Some(base) = shell::glob_base(d) {
+                // The rules that could match one of the paths a glob expands to decide it
+                // (`cat *.pem` under `Read(**/*.pem)`); then its matches lie under its literal
+                // directory: decide that directory.
+                if plain_glob(d) {
                     if let Some(v) = self.glob_rules(&read.name, d, cwd) {
                         return Some(v);
                     }
+                }
+                if let Some(base) = shell::glob_base(d) {
                     return self.decide_read(&Word::Lit(base.clone()), cwd, ctx, session).map(|mut v| {
                         v.reason = format!("`{d}` names paths under `{base}`: {}", v.reason);
                         v
@@ -843,7 +845,18 @@ impl Policy {
         };
         let raw = match &w.path {
             Word::Lit(p) => p.clone(),
-            Word::Dyn(d) => return self.unknown_verdict(&format!("the write target `{d}` is only known at run time")),
+            Word::Dyn(d) => {
+                // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
+                // writes `.env`); otherwise what it writes is not known.
+                if plain_glob(d) {
+                    if let Some(v) = self.glob_rules(&edit.name, d, w.cwd.as_deref()) {
+                        if v.verdict == Verdict::Deny {
+                            return v;
+                        }
+                    }
+                }
+                return self.unknown_verdict(&format!("the write target `{d}` is only known at run time"));
+            }
         };
         let cwd = match (&w.cwd, raw.starts_with('/') || raw.starts_with('~')) {
             (_, true) => String::new(),
@@ -937,6 +950,14 @@ fn skeleton_char(c: char) -> Option<char> {
         other => other.to_ascii_lowercase(),
     };
     Some(mapped)
+}
+
+/// Whether a run-time word is only a glob (no expansion, quoting or spacing): the paths it can
+/// expand to are those its pattern matches.
+fn plain_glob(d: &str) -> bool {
+    d.contains(['*', '?', '['])
+        && !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '{', '}'])
+        && !d.contains(char::is_whitespace)
 }
 
 /// Debug builds' tool that panics, so tests can prove a panic in a decision is denied.

@@ -180,6 +180,10 @@ impl WordPattern {
             let ok = match pw {
                 PatWord::Exact(s) => {
                     option_words(program, std::iter::once(s.as_str())).iter().all(|n| have.iter().any(|h| h == n))
+                        // GNU and git parsers take any unambiguous prefix of a long option:
+                        // `git reset --ha` is `--hard` (found by the oracle red team).
+                        || s.starts_with("--")
+                            && have.iter().any(|h| h.len() >= 4 && h.starts_with("--") && s.starts_with(h.as_str()))
                 }
                 wild => have.iter().any(|h| wild.matches(h)),
             };

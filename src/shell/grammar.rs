@@ -144,8 +144,20 @@ impl Parsed {
             Files::All => 0,
             Files::AfterFirst => usize::from(self.with('P').next().is_none()),
         };
+        // A pattern only known at run time that splitting or globbing can make several words
+        // (`grep $x` with x='-h . /etc/passwd') may hold files too.
+        out.extend(self.operands.iter().take(skip).filter(|w| could_be_several(w)).cloned());
         out.extend(self.operands.iter().skip(skip).cloned());
         out
+    }
+}
+
+/// Whether a word only known at run time can become several words (unquoted: splitting and
+/// globbing apply).
+pub(crate) fn could_be_several(w: &Word) -> bool {
+    match w {
+        Word::Lit(_) => false,
+        Word::Dyn(raw) => !(raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"')),
     }
 }
 
@@ -180,6 +192,13 @@ pub(crate) fn parse(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
             continue;
         }
         let s = match w {
+            // A literal option with a run-time value (`--file=$HOME/x`, `-f$X`): the option
+            // is known, its value is that run-time word.
+            Word::Dyn(raw) if raw.starts_with('-') && !only_operands => {
+                p.opts.push(dyn_option(g, raw)?);
+                i += 1;
+                continue;
+            }
             Word::Dyn(raw) => {
                 if could_be_option(raw) && g.has_risky() {
                     return Err(format!("{program}: `{raw}` is only known at run time and could be an option"));
@@ -286,6 +305,35 @@ pub(crate) fn parse(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
         i += 1;
     }
     Ok(p)
+}
+
+/// An option written literally whose value is only known at run time: `--name=VALUE` or
+/// `-xVALUE` with the letter's option taking a value. Anything else that starts with `-` and
+/// holds a run-time part cannot be placed.
+fn dyn_option(g: &Grammar, raw: &str) -> Result<Found, String> {
+    let program = g.program;
+    let unplaced =
+        || format!("{program}: `{raw}` is an option gate cannot place (part of it is only known at run time)");
+    let literal = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if let Some(long) = raw.strip_prefix("--") {
+        let (name, value) = long.split_once('=').ok_or_else(unplaced)?;
+        if !literal(name) {
+            return Err(unplaced());
+        }
+        let opt = *g.find_long(name)?;
+        if opt.val == Val::No {
+            return Err(format!("{program}: option {} takes no value", opt.name));
+        }
+        return Ok(Found { opt, given: format!("--{name}"), value: Some(Word::Dyn(value.to_string())) });
+    }
+    let mut chars = raw[1..].chars();
+    let c = chars.next().filter(|c| c.is_ascii_alphanumeric()).ok_or_else(unplaced)?;
+    let opt = *g.find_short(c).ok_or_else(|| format!("{program}: option -{c} not in its table"))?;
+    if matches!(opt.val, Val::Req | Val::Opt) {
+        let value = chars.as_str().to_string();
+        return Ok(Found { opt, given: format!("-{c}"), value: Some(Word::Dyn(value)) });
+    }
+    Err(unplaced())
 }
 
 /// The table of `program`, if gate has one.
@@ -596,7 +644,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --compress-program=/X --debug --files0-from=/R -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
-    ("uniq", "num",
+    ("uniq", "files num",
      "-c --count -d --repeated -D --all-repeated=? -f: --skip-fields= --group=? -i --ignore-case -s: --skip-chars= \
       -u --unique -z --zero-terminated -w: --check-chars= --help --version"),
     ("sed", "after1",

@@ -84,6 +84,8 @@ const DANGEROUS_EXACT: &[&str] = &[
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
+    // `~+` and `~-` expand to these.
+    "PWD", "OLDPWD",
 ];
 
 #[rustfmt::skip]
@@ -602,7 +604,8 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
         return !(open_args && counted)
             && match name {
                 // `uniq IN OUT` writes OUT.
-                "uniq" => p.operands.len() <= 1,
+                // (A run-time operand may be two: `uniq .e*` is `uniq .editorconfig .env`.)
+                "uniq" => p.operands.len() <= 1 && !p.operands.iter().any(grammar::could_be_several),
                 "sed" => sed_read_only(&p),
                 // `date MMDDhhmm` sets the clock; `+FORMAT` prints.
                 "date" => p.operands.iter().all(|w| w.lit().is_some_and(|s| s.starts_with('+'))),
@@ -834,8 +837,8 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         let Some(s) = w.lit() else {
             operands += 1;
             // A path only known at run time (`$x`, `src/*.rs`, find's `{}`): the policy decides
-            // where it can land.
-            if operands > skip && !(name == "find" && seen_option) {
+            // where it can land. In the pattern's place too, when it can split into several.
+            if (operands > skip || grammar::could_be_several(w)) && !(name == "find" && seen_option) {
                 out.push(w.clone());
             }
             continue;

@@ -160,7 +160,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         next_params: None,
         functions: Vec::new(),
         defining: Vec::new(),
-        integers: BASH_INTEGERS.iter().map(|s| s.to_string()).collect(),
+        integers: Vec::new(),
         errexit: false,
         bound: Vec::new(),
         assigned: Vec::new(),
@@ -299,6 +299,12 @@ impl Walker<'_> {
             self.a.unknown.push("a descriptor or directory-stack number too large to be real".into());
             return;
         }
+        if super::words::heredoc_in_expansion(text) {
+            // bash reads it as text; the parser would hide the lines after it in a
+            // here-document. Not parsed: asked, and a deny rule's words in it deny.
+            self.a.unknown.push("`<<` inside `${...}`: bash reads it as text, not as a here-document".into());
+            return;
+        }
         let depth = nesting_depth(text);
         if depth > MAX_NESTING {
             self.a.unknown.push(format!("constructs nested {depth} deep: more than gate analyses ({MAX_NESTING})"));
@@ -355,6 +361,24 @@ impl Walker<'_> {
             if !self.integers.contains(&n) {
                 self.integers.push(n);
             }
+        }
+    }
+
+    /// A variable's value that names files (`TZ=:/path`, `MAGIC=a:b`, `JAVA_HOME=/opt/jdk`):
+    /// programs read what it names, so each path in it is decided as a read (found by the
+    /// oracle red team: `TZ=$HOME/secret.txt date`, `MAGIC=~/.ssh/id_rsa file x`).
+    fn path_value(&mut self, value: &Word) {
+        let paths: Vec<Word> = match value {
+            Word::Lit(v) if !v.contains("://") => v
+                .split(':')
+                .filter(|c| c.contains('/') || c.starts_with('~'))
+                .map(|c| Word::Lit(c.to_string()))
+                .collect(),
+            Word::Dyn(d) if (d.contains('/') || d.contains('~')) && !d.contains("://") => vec![value.clone()],
+            _ => Vec::new(),
+        };
+        for path in paths {
+            self.a.reads.push(Write { path, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
         }
     }
 
@@ -480,7 +504,7 @@ impl Walker<'_> {
 
     fn is_integer(&self, name: &str) -> bool {
         let base = name.split('[').next().unwrap_or(name);
-        self.integers.iter().any(|n| n == base)
+        BASH_INTEGERS.contains(&base) || self.integers.iter().any(|n| n == base)
     }
 
     /// A value given to an integer variable is evaluated as arithmetic: a subscript in it
@@ -560,16 +584,18 @@ impl Walker<'_> {
         // not, with `lastpipe`): each starts from the state before it; afterwards what any
         // changed is unknown.
         let staged = p.seq.len() > 1;
-        let (cwd0, bound0, log0) = (self.cwd.clone(), self.bound.clone(), self.assigned.len());
+        let start = staged.then(|| (self.cwd.clone(), self.bound.clone(), self.assigned.len()));
         let mut moved = false;
         for (k, c) in p.seq.iter().enumerate() {
-            if staged {
+            if let Some((cwd0, bound0, _)) = &start {
                 *self.cwd = cwd0.clone();
                 self.bound = bound0.clone();
             }
             let before = self.a.commands.len();
             self.command(c);
-            moved |= *self.cwd != cwd0;
+            if let Some((cwd0, _, _)) = &start {
+                moved |= *self.cwd != *cwd0;
+            }
             self.stdin_listing = None;
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
             // paths under its start points.
@@ -578,7 +604,7 @@ impl Walker<'_> {
             }
         }
         self.stdin_listing = None;
-        if staged {
+        if let Some((cwd0, bound0, log0)) = start {
             *self.cwd = cwd0;
             if moved {
                 self.cwd.forget();
@@ -1163,6 +1189,7 @@ impl Walker<'_> {
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
+                            this.path_value(&r.word);
                             // No splitting or globbing in an assignment: `g=$f` is `g="$f"`.
                             let quoted = this.bound_word(&format!("\"{}\"", v.value.trim_matches('"')));
                             resolved = match (quoted, &r.word) {

@@ -299,3 +299,49 @@ mod tests {
         assert!(arithmetic_reads_variables("a[$(rm x)]"));
     }
 }
+
+/// Whether `<<` appears inside a `${...}` (`${x:-<<E}`, `${x:1<<2}`): bash reads it as text
+/// there, while the parser gate uses opens a here-document, hiding the lines that follow
+/// (found by the oracle red team). Single-quoted text is skipped; nesting is followed.
+pub(crate) fn heredoc_in_expansion(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut single = false;
+    while i < b.len() {
+        let c = b[i];
+        if single {
+            if c == b'\'' {
+                single = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\\' => i += 1,
+            b'\'' if depth == 0 => single = true,
+            b'$' if b.get(i + 1) == Some(&b'{') => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' if depth > 0 => depth -= 1,
+            b'<' if depth > 0 && b.get(i + 1) == Some(&b'<') => return true,
+            // A quoted span inside `${...}`: skipped whole (its `}` does not close), and a
+            // `<<` in it counts too.
+            q @ (b'\'' | b'"') if depth > 0 => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    if b[i] == b'\\' && q == b'"' {
+                        i += 1;
+                    } else if b[i] == b'<' && b.get(i + 1) == Some(&b'<') {
+                        return true;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}

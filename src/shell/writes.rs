@@ -292,6 +292,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         }
         // `uniq [IN [OUT]]`.
         "uniq" => match grammar::grammar("uniq").map(|g| grammar::parse(g, args)) {
+            // One run-time operand may be two words, the second written.
+            Some(Ok(p)) if p.operands.len() == 1 && grammar::could_be_several(&p.operands[0]) => p.operands.clone(),
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
             _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
         },
