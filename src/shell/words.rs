@@ -270,36 +270,6 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
     Some(body.to_string())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ansi_c() {
-        assert_eq!(decode_ansi_c("\\x72m"), "rm");
-        assert_eq!(decode_ansi_c("\\162m"), "rm");
-        assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
-        assert_eq!(decode_ansi_c("\\u0072m"), "rm");
-    }
-
-    #[test]
-    fn expansion() {
-        assert!(expands("*.rs"));
-        assert!(expands("{rm,-rf}"));
-        assert!(expands("a{1..3}"));
-        assert!(!expands("{}"));
-        assert!(!expands("plain"));
-    }
-
-    #[test]
-    fn arithmetic() {
-        assert!(!arithmetic_reads_variables("1+2"));
-        assert!(!arithmetic_reads_variables("0x1f * 2"));
-        assert!(arithmetic_reads_variables("x+1"));
-        assert!(arithmetic_reads_variables("a[$(rm x)]"));
-    }
-}
-
 /// Whether `<<` appears inside a `${...}` (`${x:-<<E}`, `${x:1<<2}`): bash reads it as text
 /// there, while the parser gate uses opens a here-document, hiding the lines that follow
 /// (found by the oracle red team). Single-quoted text is skipped; nesting is followed.
@@ -344,4 +314,34 @@ pub(crate) fn heredoc_in_expansion(text: &str) -> bool {
         i += 1;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_c() {
+        assert_eq!(decode_ansi_c("\\x72m"), "rm");
+        assert_eq!(decode_ansi_c("\\162m"), "rm");
+        assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
+        assert_eq!(decode_ansi_c("\\u0072m"), "rm");
+    }
+
+    #[test]
+    fn expansion() {
+        assert!(expands("*.rs"));
+        assert!(expands("{rm,-rf}"));
+        assert!(expands("a{1..3}"));
+        assert!(!expands("{}"));
+        assert!(!expands("plain"));
+    }
+
+    #[test]
+    fn arithmetic() {
+        assert!(!arithmetic_reads_variables("1+2"));
+        assert!(!arithmetic_reads_variables("0x1f * 2"));
+        assert!(arithmetic_reads_variables("x+1"));
+        assert!(arithmetic_reads_variables("a[$(rm x)]"));
+    }
 }
