@@ -72,6 +72,8 @@ pub(crate) struct Grammar {
     pub at_files: bool,
     pub files: Files,
     pub opts: Vec<Opt>,
+    /// Some option writes a file (worked out once, so that programs without one skip a parse).
+    pub writes: bool,
 }
 
 impl Grammar {
@@ -373,6 +375,7 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
         at_files: false,
         files: Files::None,
         opts: Vec::new(),
+        writes: false,
     };
     for h in head.split_whitespace() {
         match h {
@@ -389,6 +392,7 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
     for tok in spec.split_whitespace() {
         g.opts.push(entry(tok));
     }
+    g.writes = g.opts.iter().any(|o| o.has('W'));
     g
 }
 

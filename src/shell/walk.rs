@@ -1804,9 +1804,12 @@ impl Walker<'_> {
                 break;
             }
         }
-        let sub = words.get(i).and_then(Word::lit).map(str::to_string);
+        let sub = words.get(i).and_then(Word::lit);
+        if configs.is_empty() && sub != Some("config") {
+            return GitStep::Plain;
+        }
         // `git config [set] [--global ...] KEY VALUE`: the value is stored to run later.
-        if sub.as_deref() == Some("config") {
+        if sub == Some("config") {
             let rest: Vec<&str> = words[i + 1..].iter().filter_map(Word::lit).filter(|a| !a.starts_with('-')).collect();
             let rest = match rest.first() {
                 Some(&"set") => &rest[1..],
@@ -1826,7 +1829,7 @@ impl Walker<'_> {
                     w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
                     w
                 };
-                let used = sub.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(name));
+                let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name));
                 if let Some(script) = value.strip_prefix('!') {
                     // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
                     let mut text = script.to_string();

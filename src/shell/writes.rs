@@ -71,8 +71,10 @@ pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
     // A tabled program: its grammar says which option values are written (`sort -to x`
     // is `-t o`, not `-o x`). Otherwise the per-program list, read generously.
-    match grammar::grammar(name).map(|g| grammar::parse(g, args)) {
-        Some(Ok(p)) => {
+    match grammar::grammar(name).map(|g| (g.writes || name == "tee").then(|| grammar::parse(g, args))) {
+        // A tabled program with no option that writes: nothing to find there.
+        Some(None) => {}
+        Some(Some(Ok(p))) => {
             out.extend(p.with('W').filter_map(|f| f.value.clone()));
             if name == "tee" {
                 out.extend(p.operands.iter().cloned());
