@@ -740,3 +740,32 @@ fn redteam_variables_that_name_files_are_reads() {
 fn redteam_abbreviated_long_options_meet_deny_rules() {
     assert_all("deny", &["git reset --ha", "git reset --har HEAD~1"]);
 }
+
+#[test]
+fn round2_overasks_arithmetic_on_known_numbers_and_awk_that_only_prints() {
+    assert_all(
+        "allow",
+        &[
+            "echo $(( $# + 1 ))",
+            "echo $(( $? ))",
+            "for i in 1 2 3; do echo $((i*2)); done",
+            "n=5; echo $((n+1)); echo $((n+2))",
+            "awk '{print $1}' src/a.rs",
+            "awk -F: '$3 > 100 {print $1}' src/a.rs",
+            "cat x | awk '{s+=$1} END {print s}'",
+        ],
+    );
+    // Values gate does not know stay code: positional parameters, reassigned names, awk that
+    // runs or writes.
+    assert_all(
+        "ask",
+        &[
+            "echo $(( $1 ))",
+            "x=$1; echo $((x+1))",
+            "n=5; (( n++ )); echo $((n))",
+            "n=a; echo $((n))",
+            "awk 'BEGIN{system(\"ls\")}'",
+            "awk -f x.awk src/a.rs",
+        ],
+    );
+}

@@ -573,6 +573,40 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
         })
 }
 
+/// awk only reads when its program, given on the command line, prints and nothing more: no
+/// `system()`, pipe, redirection, command `getline` or extension (`shell/scripts.rs`); options
+/// only `-F`, `-v` and `-e`. The files it reads are decided as reads.
+fn awk_read_only(args: &[Word]) -> bool {
+    let mut programs: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        match w.lit() {
+            Some("--") => {
+                i += 1;
+                break;
+            }
+            Some("-F" | "-v") => i += 2,
+            Some("-e" | "--source") => {
+                programs.extend(args.get(i + 1));
+                i += 2;
+            }
+            Some(a) if a.starts_with("-F") || a.starts_with("-v") && a.contains('=') => i += 1,
+            Some(a) if a.starts_with('-') && a.len() > 1 => return false,
+            _ => break,
+        }
+    }
+    if programs.is_empty() {
+        programs.extend(args.get(i));
+    }
+    !programs.is_empty()
+        && programs.iter().all(|w| {
+            w.lit().is_some_and(|t| {
+                let e = super::scripts::awk(t);
+                e.writes.is_empty() && e.commands.is_empty() && e.unknown.is_none() && !t.contains('@')
+            })
+        })
+}
+
 /// Whether a command (program and arguments) only reads: the known-safe list (SPEC 3.3).
 /// `open_args`: more arguments are appended at run time, so only commands safe with any
 /// arguments qualify.
@@ -581,6 +615,9 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
         return false;
     };
     let name = program_name(first);
+    if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
+        return !open_args && awk_read_only(&words[1..]);
+    }
     // `PROGRAM --version` only prints, for programs verified to exit on it without reading
     // stdin, files or code (the caller checks the program is the system's).
     if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {

@@ -799,16 +799,60 @@ impl Walker<'_> {
     }
 
     fn arithmetic(&mut self, expr: &str) {
-        // `(( f = 1 ))`, `(( f++ ))`: any name in it may be assigned.
-        for n in identifiers(expr) {
-            self.unbind(&n);
-        }
+        let known = self.arithmetic_known(expr);
+        self.arithmetic_assigns(expr);
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
-        if arithmetic_reads_variables(expr) {
+        if !known {
             self.a.unknown.push(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
+    }
+
+    /// `(( f = 1 ))`, `(( f++ ))`: a name in arithmetic that assigns may be assigned.
+    fn arithmetic_assigns(&mut self, expr: &str) {
+        let b = expr.as_bytes();
+        let assigns = expr.contains("++")
+            || expr.contains("--")
+            || (0..b.len()).any(|i| {
+                b[i] == b'='
+                    && !matches!(i.checked_sub(1).map(|j| b[j]), Some(b'=' | b'!' | b'<' | b'>'))
+                    && b.get(i + 1) != Some(&b'=')
+            });
+        if assigns {
+            for n in identifiers(expr) {
+                self.unbind(&n);
+            }
+        }
+    }
+
+    /// Whether arithmetic reads only numbers gate knows: literals, `$?`, `$#`, `$$`, `$!`, and
+    /// variables bound to a literal number (`n=5`, `for i in 1 2 3`). Anything else is a value
+    /// bash evaluates in turn, which can run code.
+    fn arithmetic_known(&self, expr: &str) -> bool {
+        if !arithmetic_reads_variables(expr) {
+            return true;
+        }
+        if expr.contains("$(") || expr.contains('`') || expr.contains('[') {
+            return false;
+        }
+        let mut text = expr.to_string();
+        for special in ["$?", "$#", "$$", "$!"] {
+            text = text.replace(special, "0");
+        }
+        // `$1`, `${2}`, `$@`, `$-`: values gate does not know.
+        let b = text.as_bytes();
+        let named = |k: usize| b.get(k).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if (0..b.len()).any(|i| b[i] == b'$' && !(named(i + 1) || b.get(i + 1) == Some(&b'{') && named(i + 2))) {
+            return false;
+        }
+        let text = text.replace("${", "").replace(['$', '}'], " ");
+        let number = |n: &str| {
+            self.bound.iter().rev().find(|(b, _)| b == n).is_some_and(|(_, v)| {
+                matches!(v.as_slice(), [Word::Lit(x)] if !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()))
+            })
+        };
+        identifiers(&text).iter().all(|n| number(n)) && !text.contains(['$', '`', '['])
     }
 
     /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
@@ -1026,13 +1070,12 @@ impl Walker<'_> {
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     *dynamic = true;
-                    for n in identifiers(&e.value) {
-                        self.unbind(&n);
-                    }
+                    let known = self.arithmetic_known(&e.value);
+                    self.arithmetic_assigns(&e.value);
                     if e.value.contains("$(") || e.value.contains('`') {
                         self.substitutions_in(&e.value);
                     }
-                    if arithmetic_reads_variables(&e.value) {
+                    if !known {
                         *unknown =
                             Some(format!("arithmetic `{}` evaluates variables, which can run code", e.value.trim()));
                     }
@@ -1124,10 +1167,12 @@ impl Walker<'_> {
     }
 
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
+        let known = self.arithmetic_known(expr);
+        self.arithmetic_assigns(expr);
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
-        if arithmetic_reads_variables(expr) {
+        if !known {
             *unknown = Some(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
     }
