@@ -769,3 +769,31 @@ fn round2_overasks_arithmetic_on_known_numbers_and_awk_that_only_prints() {
         ],
     );
 }
+
+#[test]
+fn round2_rule_option_tables_for_find_sed_sort() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy =
+        "version: 1\npermissions:\n  deny: [ \"Bash(sed -i *)\", \"Bash(sort -o *)\", \"Bash(find -delete *)\" ]\n";
+    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
+    let decide = |c: &str| {
+        let args = json!({ "command": c }).to_string();
+        let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["decision"].as_str().unwrap().to_string()
+    };
+    for c in [
+        "sed --in-place s/a/b/ f",
+        "sed -ni p f",
+        "sed -i.bak s/a/b/ f",
+        "sed --in-pl s/a/b/ f",
+        "sort --output=x f",
+        "sort -ro x f",
+        "find . -name x -delete",
+    ] {
+        assert_eq!(decide(c), "deny", "{c}");
+    }
+    // find's words stay whole: `-depth -links` is not `-delete`.
+    assert_ne!(decide("find . -depth -links 2 -type l"), "deny");
+    assert_eq!(decide("zcat src/a.gz"), "allow");
+}

@@ -197,7 +197,8 @@ impl WordPattern {
 
 /// Option words in one spelling: a bundle `-rf` split into `-r -f`; `--opt=VALUE` is `--opt`;
 /// long options and synonyms the program documents as one mapped to one letter (a small table:
-/// rm, cp, mv, chmod, chown, chgrp, git). Words after `--` and operands stay as they are.
+/// rm, cp, mv, chmod, chown, chgrp, git, sed, sort; find's words stay whole). Words after `--`
+/// and operands stay as they are.
 pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> Vec<String> {
     let table: &[(&str, &str)] = match program {
         "rm" => &[
@@ -210,9 +211,31 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
         ],
         "cp" | "mv" => &[("--recursive", "-r"), ("-R", "-r"), ("--force", "-f"), ("--verbose", "-v")],
         "chmod" | "chown" | "chgrp" => &[("--recursive", "-R"), ("--verbose", "-v")],
-        "git" => &[("--force", "-f"), ("--delete", "-d"), ("--all", "-a")],
+        "git" => &[("--force", "-f"), ("--delete", "-d"), ("--all", "-a"), ("--dry-run", "-n"), ("--quiet", "-q")],
+        "sed" => &[
+            ("--in-place", "-i"),
+            ("--expression", "-e"),
+            ("--file", "-f"),
+            ("--quiet", "-n"),
+            ("--silent", "-n"),
+            ("--regexp-extended", "-E"),
+            ("-r", "-E"),
+            ("--separate", "-s"),
+            ("--null-data", "-z"),
+        ],
+        "sort" => &[
+            ("--output", "-o"),
+            ("--reverse", "-r"),
+            ("--unique", "-u"),
+            ("--numeric-sort", "-n"),
+            ("--field-separator", "-t"),
+            ("--key", "-k"),
+            ("--merge", "-m"),
+        ],
         _ => &[],
     };
+    // find's options are whole words (`-delete`, `-exec`), never bundles.
+    let bundles = program != "find";
     let map = |f: &str| -> String {
         table.iter().find(|(k, _)| *k == f).map(|(_, v)| v.to_string()).unwrap_or_else(|| f.to_string())
     };
@@ -228,9 +251,19 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
             out.push(w.to_string());
         } else if let Some(long) = w.strip_prefix("--") {
             let name = long.split('=').next().unwrap_or(long);
-            out.push(map(&format!("--{name}")));
-        } else if w.len() > 2 && w[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+            let full = format!("--{name}");
+            // An unambiguous prefix of a long option in the table is that option (`--in-pl`).
+            let mut keys = table.iter().filter(|(k, _)| k.starts_with("--") && k.starts_with(&full) && name.len() >= 2);
+            match (keys.next(), keys.next()) {
+                (Some((_, v)), None) if !table.iter().any(|(k, _)| *k == full) => out.push(v.to_string()),
+                _ => out.push(map(&full)),
+            }
+        } else if bundles && w.len() > 2 && w[1..].chars().all(|c| c.is_ascii_alphabetic()) {
             out.extend(w[1..].chars().map(|c| map(&format!("-{c}"))));
+        } else if bundles && w.len() > 2 && w[1..2].chars().all(|c| c.is_ascii_alphabetic()) {
+            // A letter with its value glued (`-i.bak`, `-o.env`): the letter, and the word.
+            out.push(map(&w[..2]));
+            out.push(w.to_string());
         } else {
             out.push(map(w));
         }

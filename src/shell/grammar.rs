@@ -648,6 +648,8 @@ static TABLE: &[(&str, &str, &str)] = &[
       --compress-program=/X --debug --files0-from=/R -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
+    ("zcat", "files",
+     "-f --force -l --list -q --quiet -r --recursive -S: --suffix= -t --test -v --verbose -h --help -V --version"),
     ("uniq", "files num",
      "-c --count -d --repeated -D --all-repeated=? -f: --skip-fields= --group=? -i --ignore-case -s: --skip-chars= \
       -u --unique -z --zero-terminated -w: --check-chars= --help --version"),

@@ -549,7 +549,7 @@ static SAFE: &[(&str, Args)] = &[
     ("sort", Args::Any), ("uniq", Args::Any),
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
-    ("command", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
+    ("command", Args::Any), ("zcat", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
 ];
 
 /// `sed` only reads when its scripts (given by `-e`, or the first operand) write no file, run
