@@ -811,23 +811,10 @@ impl Policy {
             None if relative => return None, // decided as unknown by the caller's base
             None => "",
         };
-        let base = if glob.starts_with('/') {
-            std::path::PathBuf::new()
-        } else if glob == "~" || glob.starts_with("~/") {
-            std::path::PathBuf::from(self.home.as_deref()?)
-        } else if cwd.starts_with('/') {
-            std::path::PathBuf::from(cwd)
-        } else if cwd.is_empty() {
-            self.cwd.clone()
-        } else {
-            self.cwd.join(cwd)
-        };
-        let tail = glob.strip_prefix('~').unwrap_or(glob);
-        let abs = super::model::normalize(&base.join(tail.trim_start_matches('/')));
-        let abs = if glob.starts_with('/') { super::model::normalize(std::path::Path::new(glob)) } else { abs };
-        let ws = &self.model.workspace;
-        let rel = abs.strip_prefix(ws).ok().map(|p| p.display().to_string());
-        let abs = abs.display().to_string();
+        // Resolved as any path is (`~`, the shell's directory, `..`); glob characters are
+        // plain characters to that.
+        let p = self.resolve_path(glob, cwd).ok()?;
+        let (rel, abs) = (p.rel, p.abs);
         if let Some(r) = self.model.deny.could_match_glob(tool, rel.as_deref(), &abs) {
             let why = format!("`{glob}` can expand to a path that rule `{}` denies", r.text);
             return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), why));

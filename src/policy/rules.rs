@@ -555,6 +555,10 @@ impl PathIndex {
         }
     }
 
+    fn all(&self) -> impl Iterator<Item = &(PathMatcher, usize)> {
+        self.by_first.values().flatten().chain(self.general.iter())
+    }
+
     /// The lowest rule index whose glob matches `path`.
     fn first_match(&self, path: &str) -> Option<usize> {
         let first = path.split('/').next().unwrap_or("");
@@ -642,35 +646,11 @@ impl RuleSet {
     /// the absolute one.
     pub fn could_match_glob(&self, tool: &str, rel: Option<&str>, abs: &str) -> Option<&Rule> {
         let idx = self.by_tool.get(tool)?;
-        let path_rule = |m: &PathMatcher, absolute: bool| {
-            if absolute {
-                m.could_match_shell(abs)
-            } else {
-                rel.is_some_and(|r| m.could_match_shell(r))
-            }
-        };
-        // Rules on other fields too would need those fields, which a read by a shell command
-        // does not have (as for a literal path).
-        let mut hits: Vec<usize> = idx.any.clone();
-        for (i, r) in self.rules.iter().enumerate() {
-            if r.tool != tool {
-                continue;
-            }
-            let hit = match &r.matcher {
-                Matcher::Path(forms) => {
-                    PathGlob::matchers(forms).unwrap_or_default().iter().any(|(a, m)| path_rule(m, *a))
-                }
-                Matcher::When(fields) => match fields.as_slice() {
-                    [(_, WhenGlob::Path(ms))] => ms.iter().any(|(a, m)| path_rule(m, *a)),
-                    _ => false,
-                },
-                _ => false,
-            };
-            if hit {
-                hits.push(i);
-            }
-        }
-        hits.into_iter().min().map(|i| &self.rules[i])
+        // Path rules and rules on the path field alone, compiled once in the index.
+        let rel_hits = idx.rel.all().filter(|(m, _)| rel.is_some_and(|r| m.could_match_shell(r)));
+        let abs_hits = idx.abs.all().filter(|(m, _)| m.could_match_shell(abs));
+        let hits = idx.any.iter().copied().chain(rel_hits.chain(abs_hits).map(|(_, i)| *i));
+        hits.min().map(|i| &self.rules[i])
     }
 
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
