@@ -9,6 +9,8 @@
 //! only adds a path to decide; missing one cannot allow anything, because neither awk nor a
 //! writing sed is on the safe list. Pure: text in, effects out.
 
+use super::Word;
+
 /// What a script does beyond reading its input.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Effects {
@@ -20,6 +22,69 @@ pub(crate) struct Effects {
     pub reads: Vec<String>,
     /// What it does that cannot be named.
     pub unknown: Option<String>,
+}
+
+impl Effects {
+    /// sed's `w FILE` (the command, or the flag of `s`): an empty name is not one gate can decide.
+    fn sed_writes(&mut self, file: String) {
+        if file.is_empty() {
+            self.unknown.get_or_insert_with(|| "sed writes a file gate cannot name".into());
+        } else {
+            self.writes.push(file);
+        }
+    }
+}
+
+/// An awk command line as awk reads it.
+pub(crate) struct AwkArgs {
+    /// The program texts: `-e`/`--source` values, else the first operand.
+    pub programs: Vec<Word>,
+    /// An option that loads a program or extension from a file gate cannot see (`-f`).
+    pub from_file: Option<String>,
+    /// Only `-F`, `-v` and `-e`/`--source` (as separate words, or `-F:`, `-vX=1`) were given.
+    pub plain: bool,
+}
+
+pub(crate) fn awk_args(args: &[Word]) -> AwkArgs {
+    let mut a = AwkArgs { programs: Vec::new(), from_file: None, plain: true };
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        match w.lit() {
+            Some("--") => {
+                i += 1;
+                break;
+            }
+            Some("-v" | "-F") => i += 2,
+            Some("--assign" | "--field-separator") => {
+                a.plain = false;
+                i += 2;
+            }
+            Some("-e" | "--source") => {
+                a.programs.extend(args.get(i + 1).cloned());
+                i += 2;
+            }
+            Some(o) if o.starts_with("--source=") => {
+                a.programs.push(Word::Lit(o["--source=".len()..].to_string()));
+                a.plain = false;
+                i += 1;
+            }
+            Some(o @ ("-f" | "--file" | "-i" | "--include" | "-l" | "--load" | "-E" | "--exec")) => {
+                a.from_file.get_or_insert_with(|| o.to_string());
+                a.plain = false;
+                i += 2;
+            }
+            Some(o) if o.starts_with("-F") || o.starts_with("-v") && o.contains('=') => i += 1,
+            Some(o) if o.starts_with('-') && o.len() > 1 => {
+                a.plain = false;
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    if a.programs.is_empty() && a.from_file.is_none() {
+        a.programs.extend(args.get(i).cloned());
+    }
+    a
 }
 
 /// One awk token that matters here.
@@ -220,10 +285,8 @@ pub(crate) fn sed(script: &str) -> Effects {
                 let f = rest_of_line(&mut i);
                 if matches!(ch, 'r' | 'R') {
                     e.reads.push(f);
-                } else if f.is_empty() {
-                    e.unknown.get_or_insert_with(|| "sed writes a file gate cannot name".into());
                 } else {
-                    e.writes.push(f);
+                    e.sed_writes(f);
                 }
             }
             'e' => {
@@ -245,12 +308,7 @@ pub(crate) fn sed(script: &str) -> Effects {
                         match c[i] {
                             'w' => {
                                 i += 1;
-                                let f = rest_of_line(&mut i);
-                                if f.is_empty() {
-                                    e.unknown.get_or_insert_with(|| "sed writes a file gate cannot name".into());
-                                } else {
-                                    e.writes.push(f);
-                                }
+                                e.sed_writes(rest_of_line(&mut i));
                                 break;
                             }
                             'e' => {

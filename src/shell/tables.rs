@@ -448,6 +448,19 @@ pub(crate) fn git_global_takes_value(a: &str) -> bool {
     GIT_GLOBALS_WITH_VALUE.contains(&a)
 }
 
+/// Where git's subcommand is among its arguments: after the global options (and the values
+/// of those that take one).
+pub(crate) fn git_subcommand_at(args: &[Word]) -> usize {
+    let mut i = 0;
+    while let Some(Word::Lit(a)) = args.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if git_global_takes_value(a) { 2 } else { 1 };
+    }
+    i
+}
+
 /// git configuration keys (lower case) whose value is a program or shell text git runs.
 pub(crate) fn git_key_runs_code(key: &str) -> bool {
     const EXACT: &[&str] = &[
@@ -497,16 +510,7 @@ pub(crate) fn git_key_runs_code(key: &str) -> bool {
 pub(crate) fn aliases(words: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
     if words.first().and_then(Word::lit).map(program_name) == Some("git") {
-        let mut i = 1;
-        while let Some(Word::Lit(s)) = words.get(i) {
-            if !s.starts_with('-') {
-                break;
-            }
-            if GIT_GLOBALS_WITH_VALUE.contains(&s.as_str()) {
-                i += 1;
-            }
-            i += 1;
-        }
+        let i = 1 + git_subcommand_at(&words[1..]);
         if i > 1 && i <= words.len() {
             let mut w = vec![words[0].clone()];
             w.extend_from_slice(&words[i..]);
@@ -577,29 +581,10 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
 /// `system()`, pipe, redirection, command `getline` or extension (`shell/scripts.rs`); options
 /// only `-F`, `-v` and `-e`. The files it reads are decided as reads.
 fn awk_read_only(args: &[Word]) -> bool {
-    let mut programs: Vec<&Word> = Vec::new();
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        match w.lit() {
-            Some("--") => {
-                i += 1;
-                break;
-            }
-            Some("-F" | "-v") => i += 2,
-            Some("-e" | "--source") => {
-                programs.extend(args.get(i + 1));
-                i += 2;
-            }
-            Some(a) if a.starts_with("-F") || a.starts_with("-v") && a.contains('=') => i += 1,
-            Some(a) if a.starts_with('-') && a.len() > 1 => return false,
-            _ => break,
-        }
-    }
-    if programs.is_empty() {
-        programs.extend(args.get(i));
-    }
-    !programs.is_empty()
-        && programs.iter().all(|w| {
+    let a = super::scripts::awk_args(args);
+    a.plain
+        && !a.programs.is_empty()
+        && a.programs.iter().all(|w| {
             w.lit().is_some_and(|t| {
                 let e = super::scripts::awk(t);
                 e.writes.is_empty() && e.commands.is_empty() && e.unknown.is_none() && !t.contains('@')
@@ -936,13 +921,7 @@ const GIT_PATH_READERS: &[&str] = &[
 /// such as `HEAD~1` or `main..dev` reads as a path inside the workspace, so it costs
 /// nothing), grep's pattern excepted, and the values of options that name a file.
 fn git_reads(args: &[Word]) -> Vec<Word> {
-    let mut i = 0;
-    while let Some(Word::Lit(a)) = args.get(i) {
-        if !a.starts_with('-') {
-            break;
-        }
-        i += if git_global_takes_value(a) { 2 } else { 1 };
-    }
+    let i = git_subcommand_at(args);
     let rest = args.get(i + 1..).unwrap_or_default();
     let mut out = option_values(
         rest,

@@ -1188,7 +1188,12 @@ impl Walker<'_> {
         // Names the command's own assignment words give values to (after it, unknown unless
         // the command is only assignments).
         let mut given: Vec<String> = Vec::new();
-        let bound0 = self.bound.clone();
+        // Only a command with assignment words in front needs the bindings from before them.
+        let assigns_before = sc
+            .prefix
+            .as_ref()
+            .is_some_and(|p| p.0.iter().any(|it| matches!(it, ast::CommandPrefixOrSuffixItem::AssignmentWord(..))));
+        let bound0 = (assigns_before && sc.word_or_name.is_some()).then(|| self.bound.clone());
 
         let mut item = |this: &mut Self,
                         it: &ast::CommandPrefixOrSuffixItem,
@@ -1339,8 +1344,8 @@ impl Walker<'_> {
         // Before a command, assignments only reach its environment: its words see the
         // values from before them.
         let command = sc.word_or_name.is_some();
-        if command {
-            self.bound = bound0;
+        if let Some(b) = bound0 {
+            self.bound = b;
         }
         // Prefix words are never the command; anything pushed there came from redirect-like items.
         if let Some(w) = &sc.word_or_name {
@@ -1665,9 +1670,9 @@ impl Walker<'_> {
                     }
                     new_cwd = Some(c);
                 }
-                "set" | "shift" => {
+                n @ ("set" | "shift") => {
                     self.params = None;
-                    if name_is(p, "set") {
+                    if n == "set" {
                         for a in words[1..].iter().filter_map(Word::lit) {
                             if a.starts_with('-') && !a.starts_with("--") && a.contains('e') || a == "errexit" {
                                 self.errexit = a != "errexit" || words.iter().any(|w| w.lit() == Some("-o"));
@@ -1942,39 +1947,11 @@ impl Walker<'_> {
         let mut texts: Vec<Word> = Vec::new();
         let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
         if awk {
-            let mut i = 1;
-            let mut given = false;
-            while let Some(w) = words.get(i) {
-                match w.lit() {
-                    Some("--") => {
-                        i += 1;
-                        break;
-                    }
-                    Some("-v" | "-F" | "--assign" | "--field-separator") => i += 2,
-                    Some("-e" | "--source") => {
-                        texts.extend(words.get(i + 1).cloned());
-                        given = true;
-                        i += 2;
-                    }
-                    Some(a) if a.starts_with("--source=") => {
-                        texts.push(Word::Lit(a["--source=".len()..].to_string()));
-                        given = true;
-                        i += 1;
-                    }
-                    Some(a @ ("-f" | "--file" | "-i" | "--include" | "-l" | "--load" | "-E" | "--exec")) => {
-                        unknown.get_or_insert_with(|| {
-                            format!("`{name} {a}` runs an awk program from a file gate cannot see")
-                        });
-                        given = true;
-                        i += 2;
-                    }
-                    Some(a) if a.starts_with('-') && a.len() > 1 => i += 1,
-                    _ => break,
-                }
+            let a = super::scripts::awk_args(&words[1..]);
+            if let Some(o) = a.from_file {
+                unknown.get_or_insert_with(|| format!("`{name} {o}` runs an awk program from a file gate cannot see"));
             }
-            if !given {
-                texts.extend(words.get(i).cloned());
-            }
+            texts = a.programs;
         } else if name == "sed" {
             if let Some(Ok(p)) = grammar::grammar("sed").map(|g| grammar::parse(g, &words[1..])) {
                 texts.extend(p.with('P').filter_map(|f| f.value.clone()));
@@ -2330,10 +2307,6 @@ fn identifiers(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-fn name_is(word: &str, name: &str) -> bool {
-    program_name(word) == name
 }
 
 enum GitStep {

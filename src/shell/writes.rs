@@ -345,13 +345,7 @@ fn suffixed(prefix: &Word, suffix: &str) -> Word {
 
 /// git subcommands that write the paths they name into the working tree.
 fn git_writes(args: &[Word]) -> Vec<Word> {
-    let mut i = 0;
-    while let Some(Word::Lit(a)) = args.get(i) {
-        if !a.starts_with('-') {
-            break;
-        }
-        i += if super::tables::git_global_takes_value(a) { 2 } else { 1 };
-    }
+    let i = super::tables::git_subcommand_at(args);
     let Some(sub) = args.get(i).and_then(Word::lit) else { return Vec::new() };
     let rest = &args[i + 1..];
     let dd = rest.iter().position(|w| w.lit() == Some("--"));
