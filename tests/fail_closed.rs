@@ -788,3 +788,47 @@ fn round2_rule_option_tables_for_find_sed_sort() {
     assert_ne!(decide("find . -depth -links 2 -type l"), "deny");
     assert_eq!(decide("zcat src/a.gz"), "allow");
 }
+
+#[test]
+fn round2_overasks_archive_listings_and_hex_dumps() {
+    assert_all(
+        "allow",
+        &[
+            "tar -tf src/a.tar",
+            "tar tzf src/a.tgz",
+            "tar -tvzf src/a.tgz",
+            "tar --list --file=src/a.tar",
+            "unzip -l src/a.zip",
+            "unzip -Z1 src/a.zip",
+            "zipinfo src/a.zip",
+            "xxd src/a.bin",
+            "xxd -ps src/a.bin",
+            "xxd -c16 -s+0x10 src/a.bin",
+            "xxd -cols 8 -len 10 src/a.bin",
+        ],
+    );
+    // Extraction, a remote archive (`host:file` runs rsh), a program tar runs, an output
+    // file, a reversal, options from the environment, reads outside the workspace.
+    assert_all(
+        "ask",
+        &[
+            "tar -xf src/a.tar",
+            "tar xf src/a.tar",
+            "tar -tf host:a.tar",
+            "tar -tf $X",
+            "tar -tf src/a.tar --to-command=sh",
+            "tar -tf src/a.tar --checkpoint-action=exec=sh",
+            "tar -t -I sh -f src/a.tar",
+            "tar -tf /etc/a.tar",
+            "TAR_OPTIONS=--checkpoint-action=exec=sh tar -tf src/a.tar",
+            "unzip src/a.zip",
+            "unzip -l src/a.zip -d out",
+            "xxd src/a.bin out.txt",
+            "xxd -r src/a.hex",
+            "xxd $X",
+            "xxd /etc/shadow",
+        ],
+    );
+    // The file a dump writes meets the deny rules on writes, however xxd spells its options.
+    assert_all("deny", &["xxd -cols 8 -l 10 src/a.bin .env", "tar -tf src/a.tar --index-file=.env"]);
+}

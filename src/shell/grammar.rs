@@ -70,6 +70,9 @@ pub(crate) struct Grammar {
     pub whole_longs: bool,
     /// An operand `@FILE` reads more options from FILE (binutils).
     pub at_files: bool,
+    /// A first word without `-` is a bundle of option letters whose values are the next words,
+    /// in the letters' order (`tar tzf a.tgz`, `tar xfC a.tar dir`).
+    pub old_style: bool,
     pub files: Files,
     pub opts: Vec<Opt>,
     /// Some option writes a file (worked out once, so that programs without one skip a parse).
@@ -164,7 +167,7 @@ pub(crate) fn could_be_several(w: &Word) -> bool {
 }
 
 /// Whether a word only known at run time could start with `-`.
-fn could_be_option(raw: &str) -> bool {
+pub(crate) fn could_be_option(raw: &str) -> bool {
     // find's `{}` is a path below a start point, and no start point starts with `-`.
     if raw == "{}" {
         return false;
@@ -175,6 +178,36 @@ fn could_be_option(raw: &str) -> bool {
 
 /// Read `args` (the words after the program name) with `g`.
 pub(crate) fn parse(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
+    if g.old_style {
+        if let Some(Word::Lit(first)) = args.first() {
+            if !first.is_empty() && !first.starts_with('-') {
+                return parse_words(g, &old_style(g, first, &args[1..])?);
+            }
+        }
+    }
+    parse_words(g, args)
+}
+
+/// The old-style bundle `tzf a.tgz` as the words getopt would see: `-t -z -f a.tgz`, each
+/// letter that takes a value followed by the next unused word.
+fn old_style(g: &Grammar, letters: &str, rest: &[Word]) -> Result<Vec<Word>, String> {
+    let mut out = Vec::with_capacity(rest.len() + letters.len());
+    let mut values = rest.iter();
+    for c in letters.chars() {
+        let opt = g.find_short(c).ok_or_else(|| format!("{}: option {c} not in its table", g.program))?;
+        out.push(Word::Lit(format!("-{c}")));
+        match opt.val {
+            Val::No => {}
+            Val::Req => out
+                .push(values.next().cloned().ok_or_else(|| format!("{}: option {c} is missing its value", g.program))?),
+            Val::Opt | Val::Two => return Err(format!("{}: option {c} cannot be read in a bundle", g.program)),
+        }
+    }
+    out.extend(values.cloned());
+    Ok(out)
+}
+
+fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
     let program = g.program;
     let mut p = Parsed { end: args.len(), ..Parsed::default() };
     let mut only_operands = false;
@@ -373,6 +406,7 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
         negations: false,
         whole_longs: false,
         at_files: false,
+        old_style: false,
         files: Files::None,
         opts: Vec::new(),
         writes: false,
@@ -384,6 +418,7 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
             "neg" => g.negations = true,
             "whole" => g.whole_longs = true,
             "at" => g.at_files = true,
+            "old" => g.old_style = true,
             "files" => g.files = Files::All,
             "after1" => g.files = Files::AfterFirst,
             _ => {}
@@ -444,7 +479,8 @@ pub(crate) fn unmodelled(words: &[Word]) -> Option<String> {
 /// `(program names, flags, options)`: one table per program, read from its `--help` and
 /// source. Flags: `posix` options end at the first operand; `num` `-NUM` is an option; `neg`
 /// `--no-NAME` flags; `whole` long options are never abbreviated; `at` `@FILE` operands;
-/// `files` every operand is a file it reads; `after1` every operand after the first.
+/// `files` every operand is a file it reads; `after1` every operand after the first; `old` a
+/// first word without `-` is a bundle of letters.
 #[rustfmt::skip]
 static TABLE: &[(&str, &str, &str)] = &[
     // ---- wrappers (options end at the command) ----
@@ -648,6 +684,34 @@ static TABLE: &[(&str, &str, &str)] = &[
       --compress-program=/X --debug --files0-from=/R -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
+    ("tar", "files old",
+     "-A/U --catenate/U --concatenate/U -c/U --create/U --delete/U -d/U --diff/U --compare/U -r/U --append/U \
+      --test-label/U -t --list -u/U --update/U -x/U --extract/U --get/U --check-device -g:/W --listed-incremental=/W \
+      -G --incremental --hole-detection= --ignore-failed-read --level= --no-check-device --no-seek -n --seek \
+      --occurrence=? --sparse-version= -S --sparse --add-file=/R -C:/D --directory=/D --exclude= --exclude-backups \
+      --exclude-caches --exclude-caches-all --exclude-caches-under --exclude-ignore=/R --exclude-ignore-recursive=/R \
+      --exclude-tag= --exclude-tag-all= --exclude-tag-under= --exclude-vcs --exclude-vcs-ignores --no-null \
+      --no-recursion --no-unquote --no-verbatim-files-from --null --recursion -T:/R --files-from=/R --unquote \
+      --verbatim-files-from -X:/R --exclude-from=/R --anchored --ignore-case --no-anchored --no-ignore-case \
+      --no-wildcards --no-wildcards-match-slash --wildcards --wildcards-match-slash --keep-directory-symlink \
+      --keep-newer-files -k --keep-old-files --no-overwrite-dir --one-top-level=?/U --overwrite --overwrite-dir \
+      --recursive-unlink/U --remove-files/U --skip-old-files -U/U --unlink-first/U -W --verify \
+      --ignore-command-error --no-ignore-command-error -O --to-stdout --to-command=/C --atime-preserve=?/U \
+      --clamp-mtime --delay-directory-restore --group= --group-map=/R --mode= --mtime= -m --touch \
+      --no-delay-directory-restore --no-same-owner --no-same-permissions --numeric-owner --owner= --owner-map=/R \
+      -p --preserve-permissions --same-permissions --same-owner --sort= -s --preserve-order --same-order --acls \
+      --no-acls --no-selinux --no-xattrs --selinux --xattrs --xattrs-exclude= --xattrs-include= --force-local \
+      -f:/R --file=/R -F:/X --info-script=/X --new-volume-script=/X -L: --tape-length= -M --multi-volume \
+      --rmt-command=/X --rsh-command=/X --volno-file=/W -b: --blocking-factor= -B --read-full-records -i \
+      --ignore-zeros --record-size= -H: --format= --old-archive --portability --pax-option= --posix -V: --label= \
+      -a --auto-compress -I:/X --use-compress-program=/X -j --bzip2 -J --xz --lzip --lzma --lzop \
+      --no-auto-compress --zstd -z --gzip --gunzip --ungzip -Z --compress --uncompress --backup=?/U \
+      --hard-dereference -h --dereference -K: --starting-file= --newer-mtime= -N: --newer= --after-date= \
+      --one-file-system -P --absolute-names --suffix= --strip-components= --transform= --xform= --checkpoint=? \
+      --checkpoint-action=/X --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
+      --quoting-style= -R --block-number --show-defaults --show-omitted-dirs --show-snapshot-field-ranges \
+      --show-transformed-names --show-stored-names --totals=? --utc -v --verbose --warning= -w/U --interactive/U \
+      --confirmation/U -o -? --help --restrict --usage --version"),
     ("zcat", "files",
      "-f --force -l --list -q --quiet -r --recursive -S: --suffix= -t --test -v --verbose -h --help -V --version"),
     ("uniq", "files num",
@@ -687,6 +751,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn old_style_bundles_take_their_values_in_order() {
+        // `tar xfC a.tar dir` is `-x -f a.tar -C dir`, not `-f C`.
+        let p = parse_of("tar", "xfC a.tar dir m").unwrap();
+        assert_eq!(p.with('R').next().unwrap().value, Some(Word::Lit("a.tar".into())));
+        assert_eq!(p.with('D').next().unwrap().value, Some(Word::Lit("dir".into())));
+        assert_eq!(p.operands, lits("m"));
+        // With a dash it is getopt's bundle: `f` takes the rest.
+        let p = parse_of("tar", "-tfz a.tgz").unwrap();
+        assert_eq!(p.with('R').next().unwrap().value, Some(Word::Lit("z".into())));
+        assert!(parse_of("tar", "tf").is_err());
+        assert!(parse_of("tar", "ty a.tar").is_err());
     }
 
     #[test]

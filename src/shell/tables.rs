@@ -84,6 +84,9 @@ const DANGEROUS_EXACT: &[&str] = &[
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
+    // Options read from the environment (`TAR_OPTIONS=--checkpoint-action=exec=...`), and
+    // tar's default archive (`host:file` is opened through rsh).
+    "TAR_OPTIONS", "TAPE", "RSH", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT", "GZIP", "XZ_OPT", "XZ_DEFAULTS",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
 ];
@@ -554,7 +557,30 @@ static SAFE: &[(&str, Args)] = &[
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
     ("command", Args::Any), ("zcat", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
+    ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
+    ("zipinfo", Args::Custom(zipinfo_lists)),
 ];
+
+/// `unzip -l`, `-v`, `-t`, `-Z` and `zipinfo` only list or test: one bundle of listing letters
+/// first, then the archive and member patterns (and `-x` patterns to leave out). Nothing else,
+/// so no `-d` directory, no extraction and no option gate does not know.
+fn zip_lists(args: &[&str]) -> bool {
+    let Some((first, rest)) = args.split_first() else { return false };
+    let Some(letters) = first.strip_prefix('-') else { return false };
+    !letters.is_empty()
+        && letters.chars().all(|c| "lvtqZ12smhzTM".contains(c))
+        && rest.first().is_some_and(|a| !a.starts_with('-'))
+        && rest.iter().all(|a| !a.starts_with('-') || *a == "-x")
+}
+
+/// `zipinfo` lists, with or without its listing letters.
+fn zipinfo_lists(args: &[&str]) -> bool {
+    match args.first() {
+        Some(a) if a.starts_with('-') => zip_lists(args),
+        Some(_) => args.iter().all(|a| !a.starts_with('-') || *a == "-x"),
+        None => false,
+    }
+}
 
 /// `sed` only reads when its scripts (given by `-e`, or the first operand) write no file, run
 /// no command and use nothing gate does not read (`shell/scripts.rs`); no script file, no
@@ -603,6 +629,14 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
         return !open_args && awk_read_only(&words[1..]);
     }
+    if name == "xxd" {
+        // A dump of one file (or stdin) to stdout: a second operand is the file it writes,
+        // and `-r` writes binary.
+        return !open_args
+            && super::writes::xxd_words(&words[1..]).is_some_and(|x| {
+                !x.reverse && x.operands.len() <= 1 && !x.operands.iter().any(|w| grammar::could_be_several(w))
+            });
+    }
     // `PROGRAM --version` only prints, for programs verified to exit on it without reading
     // stdin, files or code (the caller checks the program is the system's).
     if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {
@@ -633,6 +667,14 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
                 "date" => p.operands.iter().all(|w| w.lit().is_some_and(|s| s.starts_with('+'))),
                 // With an operand these set the name, or run a command.
                 "hostname" | "env" => p.operands.is_empty(),
+                // Listing only, and an archive on this machine (`host:file` runs rsh).
+                "tar" => {
+                    given(&["-t", "--list"])
+                        && p.with('R').filter(|f| f.opt.name == "-f" || f.opt.name == "--file").all(|f| {
+                            given(&["--force-local"])
+                                || f.value.as_ref().and_then(Word::lit).is_some_and(|v| !v.contains(':'))
+                        })
+                }
                 "command" => given(&["-v", "-V"]),
                 // Listing or resetting; an action is decided by the walker as if it ran.
                 "trap" => {
@@ -794,7 +836,7 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
     ("comm", 0), ("paste", 0), ("fold", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
-    ("less", 0), ("more", 0), ("xxd", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
+    ("less", 0), ("more", 0), ("xxd", 0), ("unzip", 0), ("zipinfo", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
     ("xargs", usize::MAX), ("git", usize::MAX),
 ];
 

@@ -138,6 +138,90 @@ fn operands<'a>(args: &'a [Word], value_letters: &str) -> Vec<&'a Word> {
     out
 }
 
+/// xxd's words as its own parser reads them.
+pub(crate) struct Xxd<'a> {
+    pub operands: Vec<&'a Word>,
+    pub reverse: bool,
+}
+
+/// Read xxd's words. Its parser matches a word by its first two letters (`-ps` is `-p`), so
+/// only the spellings below are read, exactly; a value is the next word or, for the numeric
+/// options, glued (`-c16`, `-s+0x10`). `None` for any other option, or a word only known at
+/// run time where an option could be.
+pub(crate) fn xxd_words(args: &[Word]) -> Option<Xxd<'_>> {
+    const FLAGS: &[&str] = &[
+        "-a",
+        "-autoskip",
+        "-b",
+        "-bits",
+        "-C",
+        "-capitalize",
+        "-E",
+        "-EBCDIC",
+        "-e",
+        "-i",
+        "-include",
+        "-p",
+        "-ps",
+        "-postscript",
+        "-plain",
+        "-u",
+        "-h",
+        "-help",
+        "-v",
+        "-version",
+        "-d",
+    ];
+    const VALUED: &[&str] = &[
+        "-c",
+        "-cols",
+        "-g",
+        "-groupsize",
+        "-l",
+        "-len",
+        "-n",
+        "-name",
+        "-o",
+        "-offset",
+        "-s",
+        "-seek",
+        "-skip",
+        "-R",
+    ];
+    let mut x = Xxd { operands: Vec::new(), reverse: false };
+    let mut it = args.iter();
+    let mut only_operands = false;
+    while let Some(w) = it.next() {
+        let a = match w {
+            Word::Lit(a) => a.as_str(),
+            Word::Dyn(raw) if only_operands || !grammar::could_be_option(raw) => {
+                x.operands.push(w);
+                continue;
+            }
+            Word::Dyn(_) => return None,
+        };
+        if only_operands || a == "-" || !a.starts_with('-') {
+            x.operands.push(w);
+        } else if a == "--" {
+            only_operands = true;
+        } else if a == "-r" || a == "-revert" {
+            x.reverse = true;
+        } else if VALUED.contains(&a) {
+            it.next()?;
+        } else if !FLAGS.contains(&a) {
+            let glued_number = ["-c", "-g", "-l", "-o", "-s"].iter().any(|p| {
+                a.strip_prefix(p).is_some_and(|v| {
+                    !v.is_empty() && v.trim_start_matches(['+', '-']).chars().all(|c| c.is_ascii_hexdigit() || c == 'x')
+                })
+            });
+            if !glued_number {
+                return None;
+            }
+        }
+    }
+    Some(x)
+}
+
 /// Values of long options wherever they appear, `--` included (a runner's pass-through).
 fn values_anywhere(args: &[Word], opts: &[&str]) -> Vec<Word> {
     let mut out = Vec::new();
@@ -265,7 +349,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             .filter_map(|a| a.lit().and_then(|s| s.strip_prefix("of=")).map(|v| Word::Lit(v.to_string())))
             .collect(),
         // `xxd [-r] [IN [OUT]]`: OUT is written, in either direction.
-        "xxd" => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
+        "xxd" => match xxd_words(args) {
+            Some(x) => x.operands.get(1).map(|w| (*w).clone()).into_iter().collect(),
+            None => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
+        },
         // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
         "split" => {
             let p = operands(args, "abClnt");
