@@ -832,3 +832,35 @@ fn round2_overasks_archive_listings_and_hex_dumps() {
     // The file a dump writes meets the deny rules on writes, however xxd spells its options.
     assert_all("deny", &["xxd -cols 8 -l 10 src/a.bin .env", "tar -tf src/a.tar --index-file=.env"]);
 }
+
+#[test]
+fn round2_rule_option_tables_for_git_subcommands() {
+    let policy = "version: 1\npermissions:\n  deny: [ \"Bash(git push --force *)\", \"Bash(git branch -D *)\", \
+                  \"Bash(git clean -f *)\", \"Bash(git checkout -f *)\", \"Bash(git commit -a *)\" ]\n";
+    let decide = |c: &str| check_with(policy, c)["decision"].as_str().unwrap_or("?").to_string();
+    for c in [
+        "git push -f origin main",
+        "git push origin main --force",
+        "git push --force=x origin",
+        "git push -uf origin main",
+        // A `+` refspec is a forced update.
+        "git push origin +main",
+        "git -C . push --for origin",
+        // `branch -D` is `--delete --force`, however it is spelled.
+        "git branch -D x",
+        "git branch --delete --force x",
+        "git branch -df x",
+        "git clean -xdf",
+        "git clean --force -d",
+        "git checkout --force main",
+        "git checkout -qf main",
+        "git commit --all -m x",
+    ] {
+        assert_eq!(decide(c), "deny", "{c}");
+    }
+    // Letters mean what the subcommand says: `fetch -a` is `--append`, not `--all`; a plain
+    // `branch -d` deletes only merged branches.
+    for c in ["git branch -d x", "git fetch -a origin", "git push --force-with-lease origin main", "git clean -n"] {
+        assert_ne!(decide(c), "deny", "{c}");
+    }
+}

@@ -176,10 +176,16 @@ impl WordPattern {
             _ => return Strength::No,
         };
         let have: Vec<String> = option_words(program, words[1..].iter().filter_map(Word::lit));
+        // git's options are read per subcommand: the pattern's is its first operand word.
+        let sub = self.words[1..].iter().find_map(|w| match w {
+            PatWord::Exact(s) if !s.starts_with('-') => Some(s.as_str()),
+            _ => None,
+        });
+        let sub = if program == "git" { sub } else { None };
         for pw in &self.words[1..] {
             let ok = match pw {
                 PatWord::Exact(s) => {
-                    option_words(program, std::iter::once(s.as_str())).iter().all(|n| have.iter().any(|h| h == n))
+                    option_words_of(program, sub, &[s.as_str()]).iter().all(|n| have.iter().any(|h| h == n))
                         // GNU and git parsers take any unambiguous prefix of a long option:
                         // `git reset --ha` is `--hard` (found by the oracle red team).
                         || s.starts_with("--")
@@ -197,9 +203,17 @@ impl WordPattern {
 
 /// Option words in one spelling: a bundle `-rf` split into `-r -f`; `--opt=VALUE` is `--opt`;
 /// long options and synonyms the program documents as one mapped to one letter (a small table:
-/// rm, cp, mv, chmod, chown, chgrp, git, sed, sort; find's words stay whole). Words after `--`
-/// and operands stay as they are.
+/// rm, cp, mv, chmod, chown, chgrp, sed, sort, and git per subcommand, where one letter can be
+/// two options: `git branch -D` is `-d -f`, and a `+` refspec is a forced push; find's words
+/// stay whole). Words after `--` and operands stay as they are.
 pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let words: Vec<&str> = words.collect();
+    let sub = if program == "git" { words.iter().copied().find(|w| !w.starts_with('-')) } else { None };
+    option_words_of(program, sub, &words)
+}
+
+/// [`option_words`] with git's subcommand given (a pattern's words are read one at a time).
+fn option_words_of(program: &str, git_sub: Option<&str>, words: &[&str]) -> Vec<String> {
     let table: &[(&str, &str)] = match program {
         "rm" => &[
             ("--recursive", "-r"),
@@ -211,7 +225,7 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
         ],
         "cp" | "mv" => &[("--recursive", "-r"), ("-R", "-r"), ("--force", "-f"), ("--verbose", "-v")],
         "chmod" | "chown" | "chgrp" => &[("--recursive", "-R"), ("--verbose", "-v")],
-        "git" => &[("--force", "-f"), ("--delete", "-d"), ("--all", "-a"), ("--dry-run", "-n"), ("--quiet", "-q")],
+        "git" => git_option_table(git_sub.unwrap_or("")),
         "sed" => &[
             ("--in-place", "-i"),
             ("--expression", "-e"),
@@ -236,13 +250,18 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
     };
     // find's options are whole words (`-delete`, `-exec`), never bundles.
     let bundles = program != "find";
-    let map = |f: &str| -> String {
-        table.iter().find(|(k, _)| *k == f).map(|(_, v)| v.to_string()).unwrap_or_else(|| f.to_string())
-    };
     let mut out = Vec::new();
+    let push = |out: &mut Vec<String>, f: &str| match table.iter().find(|(k, _)| *k == f) {
+        Some((_, v)) => out.extend(v.split(' ').map(str::to_string)),
+        None => out.push(f.to_string()),
+    };
     let mut operands = false;
-    for w in words {
+    for &w in words {
         if operands || !w.starts_with('-') || w == "-" {
+            // `git push origin +main` forces the update of main.
+            if git_sub == Some("push") && w.len() > 1 && w.starts_with('+') {
+                out.push("-f".into());
+            }
             out.push(w.to_string());
             continue;
         }
@@ -255,20 +274,75 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
             // An unambiguous prefix of a long option in the table is that option (`--in-pl`).
             let mut keys = table.iter().filter(|(k, _)| k.starts_with("--") && k.starts_with(&full) && name.len() >= 2);
             match (keys.next(), keys.next()) {
-                (Some((_, v)), None) if !table.iter().any(|(k, _)| *k == full) => out.push(v.to_string()),
-                _ => out.push(map(&full)),
+                (Some((k, _)), None) if !table.iter().any(|(k, _)| *k == full) => push(&mut out, k),
+                _ => push(&mut out, &full),
             }
         } else if bundles && w.len() > 2 && w[1..].chars().all(|c| c.is_ascii_alphabetic()) {
-            out.extend(w[1..].chars().map(|c| map(&format!("-{c}"))));
+            for c in w[1..].chars() {
+                push(&mut out, &format!("-{c}"));
+            }
         } else if bundles && w.len() > 2 && w[1..2].chars().all(|c| c.is_ascii_alphabetic()) {
             // A letter with its value glued (`-i.bak`, `-o.env`): the letter, and the word.
-            out.push(map(&w[..2]));
+            push(&mut out, &w[..2]);
             out.push(w.to_string());
         } else {
-            out.push(map(w));
+            push(&mut out, w);
         }
     }
     out
+}
+
+/// git's option synonyms, per subcommand (from each one's `-h`): the same letter means
+/// different things in different subcommands (`-a` is `--all` in commit, `--append` in
+/// fetch), and some letters are two options (`branch -D` is `--delete --force`).
+fn git_option_table(sub: &str) -> &'static [(&'static str, &'static str)] {
+    match sub {
+        "push" => &[
+            ("--force", "-f"),
+            ("--delete", "-d"),
+            ("--dry-run", "-n"),
+            ("--set-upstream", "-u"),
+            ("--quiet", "-q"),
+            ("--verbose", "-v"),
+        ],
+        "clean" => {
+            &[("--force", "-f"), ("--dry-run", "-n"), ("--quiet", "-q"), ("--interactive", "-i"), ("--exclude", "-e")]
+        }
+        "branch" => &[
+            ("--delete", "-d"),
+            ("--force", "-f"),
+            ("-D", "-d -f"),
+            ("--move", "-m"),
+            ("-M", "-m -f"),
+            ("--copy", "-c"),
+            ("-C", "-c -f"),
+            ("--remotes", "-r"),
+            ("--all", "-a"),
+            ("--list", "-l"),
+            ("--quiet", "-q"),
+            ("--verbose", "-v"),
+        ],
+        "checkout" | "switch" => &[
+            ("--force", "-f"),
+            ("--discard-changes", "-f"),
+            ("--quiet", "-q"),
+            ("--merge", "-m"),
+            ("--patch", "-p"),
+            ("--create", "-c"),
+            ("--force-create", "-C"),
+        ],
+        "reset" => &[("--quiet", "-q"), ("--patch", "-p")],
+        "add" => &[("--all", "-A"), ("--force", "-f"), ("--dry-run", "-n"), ("--update", "-u"), ("--patch", "-p")],
+        "commit" => {
+            &[("--all", "-a"), ("--message", "-m"), ("--no-verify", "-n"), ("--quiet", "-q"), ("--patch", "-p")]
+        }
+        "tag" => &[("--delete", "-d"), ("--force", "-f"), ("--list", "-l"), ("--annotate", "-a"), ("--message", "-m")],
+        "rm" => &[("--force", "-f"), ("--dry-run", "-n"), ("--quiet", "-q")],
+        "mv" => &[("--force", "-f"), ("--dry-run", "-n"), ("--verbose", "-v")],
+        "fetch" | "pull" => &[("--force", "-f"), ("--quiet", "-q"), ("--verbose", "-v"), ("--append", "-a")],
+        "stash" => &[("--quiet", "-q"), ("--patch", "-p"), ("--all", "-a"), ("--include-untracked", "-u")],
+        _ => &[("--force", "-f"), ("--quiet", "-q"), ("--dry-run", "-n")],
+    }
 }
 
 /// Split pattern text into words like the shell: `'...'`, `"..."` and `\x`. The flag says

@@ -685,7 +685,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
     ("tar", "files old",
-     "-A/U --catenate/U --concatenate/U -c/U --create/U --delete/U -d/U --diff/U --compare/U -r/U --append/U \
+     "-v --verbose -A/U --catenate/U --concatenate/U -c/U --create/U --delete/U -d/U --diff/U --compare/U -r/U --append/U \
       --test-label/U -t --list -u/U --update/U -x/U --extract/U --get/U --check-device -g:/W --listed-incremental=/W \
       -G --incremental --hole-detection= --ignore-failed-read --level= --no-check-device --no-seek -n --seek \
       --occurrence=? --sparse-version= -S --sparse --add-file=/R -C:/D --directory=/D --exclude= --exclude-backups \
@@ -710,7 +710,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --one-file-system -P --absolute-names --suffix= --strip-components= --transform= --xform= --checkpoint=? \
       --checkpoint-action=/X --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
       --quoting-style= -R --block-number --show-defaults --show-omitted-dirs --show-snapshot-field-ranges \
-      --show-transformed-names --show-stored-names --totals=? --utc -v --verbose --warning= -w/U --interactive/U \
+      --show-transformed-names --show-stored-names --totals=? --utc --warning= -w/U --interactive/U \
       --confirmation/U -o -? --help --restrict --usage --version"),
     ("zcat", "files",
      "-f --force -l --list -q --quiet -r --recursive -S: --suffix= -t --test -v --verbose -h --help -V --version"),

@@ -329,16 +329,26 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             let skip = usize::from(matches!(name, "chmod" | "chown" | "chgrp"));
             p.into_iter().skip(skip).cloned().collect()
         }
-        "sed" | "perl"
-            if args.iter().any(|a| {
+        "sed" | "perl" => {
+            // sed read by its table: `-ei` is the script `i`, not an in-place edit.
+            if let Some(Ok(p)) = grammar::grammar(name).map(|g| grammar::parse(g, args)) {
+                if !p.opts.iter().any(|f| f.opt.name == "-i" || f.opt.name == "--in-place") {
+                    return Vec::new();
+                }
+                let skip = usize::from(p.with('P').next().is_none());
+                return p.operands.iter().skip(skip).cloned().collect();
+            }
+            let in_place = args.iter().any(|a| {
                 a.lit().is_some_and(|s| {
                     s == "-i"
                         || s.starts_with("-i") && !s.starts_with("-i=")
                         || s.starts_with("--in-place")
                         || (s.starts_with('-') && !s.starts_with("--") && s.contains('i'))
                 })
-            }) =>
-        {
+            });
+            if !in_place {
+                return Vec::new();
+            }
             // The files after the script are rewritten in place.
             let p = operands(args, if name == "sed" { "ef" } else { "e" });
             let has_e = has(&["-e", "--expression"]);
@@ -460,6 +470,36 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
 /// What tar writes: the archive it creates (`-cf A`), or the members it extracts, under
 /// `-C DIR` (all of DIR when no member is named).
 fn tar_writes(args: &[Word]) -> Vec<Word> {
+    match grammar::grammar("tar").map(|g| grammar::parse(g, args)) {
+        Some(Ok(p)) => {
+            let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+            let last = |names: &[&str]| {
+                p.opts.iter().filter(|f| names.contains(&f.opt.name)).rev().find_map(|f| f.value.clone())
+            };
+            let changes = ["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"];
+            let mode = if given(&["-x", "--extract", "--get"]) {
+                // Extracted to stdout, nothing lands on disk.
+                (!given(&["-O", "--to-stdout"])).then_some('x')
+            } else {
+                (given(&changes) || given(&["--delete"])).then_some('c')
+            };
+            tar_targets(mode, last(&["-f", "--file"]), last(&["-C", "--directory"]), &p.operands)
+        }
+        // Words the table does not place (the part is unmodelled anyway): read generously.
+        _ => tar_writes_loosely(args),
+    }
+}
+
+fn tar_targets(mode: Option<char>, file: Option<Word>, dir: Option<Word>, members: &[Word]) -> Vec<Word> {
+    match mode {
+        Some('c') => file.into_iter().filter(|f| f.lit() != Some("-")).collect(),
+        Some('x') if members.is_empty() => vec![all_under(dir.as_ref().unwrap_or(&Word::Lit(".".into())))],
+        Some('x') => members.iter().map(|m| under(dir.as_ref(), m)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn tar_writes_loosely(args: &[Word]) -> Vec<Word> {
     let mut mode: Option<char> = None;
     let mut file: Option<Word> = None;
     let mut dir: Option<Word> = None;
@@ -535,10 +575,5 @@ fn tar_writes(args: &[Word]) -> Vec<Word> {
             members.push(w.clone());
         }
     }
-    match mode {
-        Some('c') => file.into_iter().filter(|f| f.lit() != Some("-")).collect(),
-        Some('x') if members.is_empty() => vec![all_under(dir.as_ref().unwrap_or(&Word::Lit(".".into())))],
-        Some('x') => members.iter().map(|m| under(dir.as_ref(), m)).collect(),
-        _ => Vec::new(),
-    }
+    tar_targets(mode, file, dir, &members)
 }
