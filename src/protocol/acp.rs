@@ -381,13 +381,10 @@ impl AgentDecoder {
 
 impl Decoder for AgentDecoder {
     fn line(&mut self, line: &[u8]) -> (Shown, Incoming) {
-        // Fast path (proxy): a session/update that is not about a tool call, on a line that
-        // names none of the requests gate decides, passes without being parsed.
-        if self.mode == Mode::Proxy
-            && plain_session_update(line)
-            && memchr::memmem::find(line, b"tool_call").is_none()
-            && !DECIDED.iter().any(|m| memchr::memmem::find(line, m.as_bytes()).is_some())
-        {
+        // Fast path (proxy): a session/update that is not about a tool call passes without
+        // being parsed. (Its one `"method"` key, spelled only one way, names no request gate
+        // decides.)
+        if self.mode == Mode::Proxy && plain_session_update(line) && finders().tool_call.find(line).is_none() {
             return (Shown::Line, Incoming::Nothing);
         }
         let v: Value = match super::strict::parse(line) {
@@ -560,7 +557,7 @@ impl Decoder for ClientDecoder {
         // Cheap first: only a response can be for gate, and only while gate waits for one (then
         // every line is read: a "method" key somewhere must not let an answer slip past).
         let waiting = !lock(&self.waiting).is_empty();
-        if waiting || memchr::memmem::find(line, b"\"method\"").is_none() {
+        if waiting || finders().method.find(line).is_none() {
             if let Ok(v) = super::strict::parse(line).map_err(|_| ()).and_then(|v| match v.get("method") {
                 // A request of the editor's own (ids are per direction): never an answer.
                 Some(_) => Err(()),
@@ -583,16 +580,36 @@ impl Decoder for ClientDecoder {
     }
 }
 
+/// The searches made on every line, built once (building one costs more than a search).
+struct Finders {
+    method: memchr::memmem::Finder<'static>,
+    tool_call: memchr::memmem::Finder<'static>,
+}
+
+fn finders() -> &'static Finders {
+    static F: std::sync::OnceLock<Finders> = std::sync::OnceLock::new();
+    F.get_or_init(|| Finders {
+        method: memchr::memmem::Finder::new(b"\"method\""),
+        tool_call: memchr::memmem::Finder::new(b"tool_call"),
+    })
+}
+
 /// Is this line, without parsing it, certainly a `session/update` and nothing else? Its only
 /// `"method"` key says so literally, and it holds no escape that could spell a key or a method
-/// another way (`\u006d...`, `session\/request_permission`): anything less certain is parsed.
+/// another way (`\u006d...`, `session\/request_permission`, or one a lenient reader takes as
+/// the letter, `\m`): only `\"`, `\\`, `\b`, `\f`, `\n`, `\r` and `\t`. Anything less certain is
+/// parsed.
 fn plain_session_update(line: &[u8]) -> bool {
-    let mut methods = memchr::memmem::find_iter(line, b"\"method\"");
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\\', &line[from..]) {
+        match line.get(from + k + 1) {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => from += k + 2,
+            _ => return false,
+        }
+    }
+    let mut methods = finders().method.find_iter(line);
     let Some(at) = methods.next() else { return false };
-    if methods.next().is_some()
-        || memchr::memmem::find(line, b"\\u").is_some()
-        || memchr::memmem::find(line, b"\\/").is_some()
-    {
+    if methods.next().is_some() {
         return false;
     }
     let rest = &line[at + 8..];
@@ -1145,5 +1162,9 @@ mod fast_path_tests {
         ));
         assert!(!plain_session_update(br#"{"method":"x","params":{"method":"session/update"}}"#));
         assert!(!plain_session_update(br#"{"id":1,"method":"session/prompt"}"#));
+        // Only the escapes that cannot stand for a letter.
+        assert!(plain_session_update(br#"{"method":"session/update","t":"\"q\" \\ \t"}"#));
+        assert!(!plain_session_update(br#"{"method":"session/update","meth\od":"x"}"#));
+        assert!(!plain_session_update(br#"{"method":"session/update","t":"\x"}"#));
     }
 }

@@ -302,6 +302,20 @@ impl Reader {
                 },
                 State::Candidate => {
                     let end = memchr::memchr(b'\n', data);
+                    // A whole line inside this read: decided where it lies, without a copy.
+                    if let Some(i) = end.filter(|&i| self.line.is_empty() && i <= self.max_line) {
+                        self.lines += 1;
+                        self.state = State::Start;
+                        self.candidate(&data[..i], true);
+                        data = &data[i + 1..];
+                        if !self.stdout_ok {
+                            return false;
+                        }
+                        if self.pending.len() >= FLUSH_AT && !self.flush() {
+                            return false;
+                        }
+                        continue;
+                    }
                     let piece = &data[..end.unwrap_or(data.len())];
                     if self.line.len() + piece.len() > self.max_line {
                         let room = self.max_line - self.line.len();
