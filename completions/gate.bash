@@ -632,7 +632,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook)
-            opts="-c -h --config --strict --approve-all --mode --audit --help claude pi install uninstall help"
+            opts="-c -h --config --strict --approve-all --mode --audit --help claude pi codex gemini install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -718,7 +718,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook__subcmd__install)
-            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi"
+            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi codex gemini"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -748,7 +748,7 @@ _gate() {
             return 0
             ;;
         gate__subcmd__hook__subcmd__uninstall)
-            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi"
+            opts="-c -h --user --project --strict --approve-all --mode --audit --config --help claude pi codex gemini"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

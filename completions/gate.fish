@@ -116,8 +116,8 @@ dontAsk\t''
 bypassPermissions\t''"
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/; Gemini CLI: ~/.gemini/settings.json; Codex: $CODEX_HOME/hooks.json, its default)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/; Gemini CLI: .gemini/settings.json, the default; Codex: .codex/hooks.json, loaded only in a project Codex trusts)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l strict -d 'Deny every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -128,8 +128,8 @@ dontAsk\t''
 bypassPermissions\t''"
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l audit -d 'Append one JSON line per decision to PATH' -r -F
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Policy file [default: ./host.yaml, else $XDG_CONFIG_HOME/gate/host.yaml, else built-in]' -r -F
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)'
-complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l user -d 'The user\'s settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/; Gemini CLI: ~/.gemini/settings.json; Codex: $CODEX_HOME/hooks.json, its default)'
+complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/; Gemini CLI: .gemini/settings.json, the default; Codex: .codex/hooks.json, loaded only in a project Codex trusts)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l strict -d 'Deny every call that would prompt'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l approve-all -d 'Approve every call that would prompt (deny rules still deny)'
 complete -c gate -n "__fish_gate_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -61,7 +61,7 @@ pub enum Command {
     },
     /// One decision as an agent's own hook, or add/remove gate's hook in its settings
     #[command(
-        after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n  gate hook install pi [--project]      pi loads gate's extension (~/.pi/agent/extensions or .pi/extensions)\n  gate hook uninstall pi                remove what `gate hook install pi` wrote\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
+        after_help = "Examples:\n  gate hook install claude              add gate's PreToolUse hook to .claude/settings.json\n  gate hook install claude --user       ... to ~/.claude/settings.json\n  gate hook uninstall claude            remove exactly that entry\n  echo '{...hook JSON...}' | gate hook claude   one decision (what Claude Code runs)\n  gate hook install pi [--project]      pi loads gate's extension (~/.pi/agent/extensions or .pi/extensions)\n  gate hook uninstall pi                remove what `gate hook install pi` wrote\n  gate hook install codex               PreToolUse in $CODEX_HOME/hooks.json, trusted in its config.toml\n  gate hook install gemini [--user]     BeforeTool in .gemini/settings.json (or ~/.gemini)\n\nCodex's and Gemini CLI's hooks cannot wait for a person: a call the policy asks about is\ndenied with a reason that names `gate run` (run the agent under gate to be asked).\n\nUnder `gate run` ($GATE_SOCKET set) the hook asks that gate; otherwise it decides from the\nhost.yaml of the hook's cwd (then its parents up to the repository root, then the user's)."
     )]
     Hook(HookCmd),
     /// Run a scripted demo agent under gate and show the whole flow
@@ -94,6 +94,10 @@ pub enum HookAgent {
     Claude,
     /// pi (a `tool_call` extension: ~/.pi/agent/extensions/gate.js, or .pi/extensions/ with --project)
     Pi,
+    /// Codex (PreToolUse in $CODEX_HOME/hooks.json, trusted in its config.toml)
+    Codex,
+    /// Gemini CLI (BeforeTool in .gemini/settings.json, or ~/.gemini/settings.json with --user)
+    Gemini,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -139,10 +143,13 @@ pub struct HookDecideArgs {
 pub struct HookInstallArgs {
     #[arg(value_enum)]
     pub agent: HookAgent,
-    /// The user's settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/)
+    /// The user's settings (Claude Code: ~/.claude/settings.json; pi: ~/.pi/agent/extensions/;
+    /// Gemini CLI: ~/.gemini/settings.json; Codex: $CODEX_HOME/hooks.json, its default)
     #[arg(long, conflicts_with = "project")]
     pub user: bool,
-    /// The project's settings (Claude Code: .claude/settings.json here, the default; pi: .pi/extensions/)
+    /// The project's settings (Claude Code: .claude/settings.json here, the default; pi:
+    /// .pi/extensions/; Gemini CLI: .gemini/settings.json, the default; Codex: .codex/hooks.json,
+    /// loaded only in a project Codex trusts)
     #[arg(long)]
     pub project: bool,
     /// (pi, install only) passed by the installed hook on every call

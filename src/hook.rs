@@ -1,4 +1,5 @@
-//! `gate hook AGENT`: one decision as an agent's own command hook (hook JSON on stdin, the
+//! `gate hook AGENT`: one decision as an agent's own command hook (Codex's and Gemini CLI's
+//! formats are in [`crate::hook_agents`]) (hook JSON on stdin, the
 //! agent's answer on stdout), and `gate hook install|uninstall AGENT`, which add or remove
 //! exactly gate's entry in the agent's settings and keep everything else.
 //!
@@ -21,7 +22,7 @@ use crate::protocol::claude;
 const MAX_INPUT: u64 = 64 << 20;
 
 /// A hook's outcome before it is written in the agent's format.
-enum Hooked {
+pub(crate) enum Hooked {
     Allow(String),
     Deny(String),
     Ask(String),
@@ -32,6 +33,7 @@ pub fn run(args: &HookArgs) -> anyhow::Result<i32> {
     match args.agent {
         Some(HookAgent::Claude) => Ok(claude_hook(args)),
         Some(HookAgent::Pi) => Ok(crate::hook_pi::decide(&args.into())),
+        Some(agent @ (HookAgent::Codex | HookAgent::Gemini)) => Ok(crate::hook_agents::run(agent, args)),
         None => {
             eprintln!("gate: usage: gate hook AGENT (hook JSON on stdin), or gate hook install|uninstall AGENT");
             Ok(2)
@@ -53,7 +55,7 @@ fn claude_hook(args: &HookArgs) -> i32 {
     }
 }
 
-fn print_json(v: &Value) -> i32 {
+pub(crate) fn print_json(v: &Value) -> i32 {
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{v}").and_then(|_| out.flush()) {
         Ok(()) => 0,
@@ -61,7 +63,7 @@ fn print_json(v: &Value) -> i32 {
     }
 }
 
-fn read_input() -> Result<Value, String> {
+pub(crate) fn read_input() -> Result<Value, String> {
     let mut buf = Vec::new();
     std::io::stdin().take(MAX_INPUT).read_to_end(&mut buf).map_err(|e| format!("cannot read the hook input: {e}"))?;
     crate::protocol::strict::parse(&buf).map_err(|e| format!("the hook input is not JSON gate can read: {e}"))
@@ -79,10 +81,16 @@ fn decide_claude(args: &HookArgs, input: &Value) -> Result<Hooked, String> {
     let cwd = cwd.unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| ".".into()));
     let call = claude::to_call(tool, tool_input, &cwd);
     let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook");
+    decide_call(args, &cwd, id, &call)
+}
+
+/// One call from a hook: the supervising gate decides when there is one (`$GATE_SOCKET`),
+/// else the policy of the hook's directory.
+pub(crate) fn decide_call(args: &HookArgs, cwd: &Path, id: &str, call: &crate::policy::Call) -> Result<Hooked, String> {
     if let Some(sock) = std::env::var_os("GATE_SOCKET").filter(|s| !s.is_empty()) {
-        return ask_supervisor(Path::new(&sock), id, &call);
+        return ask_supervisor(Path::new(&sock), id, call);
     }
-    decide_alone(args, &cwd, &call)
+    decide_alone(args, cwd, call)
 }
 
 /// Ask the supervising gate: one native request on its socket, one decision back.
@@ -208,8 +216,10 @@ fn is_gate_entry(entry: &Value) -> bool {
 
 /// `gate hook install claude [--user|--project]`.
 pub fn install(args: &HookInstallArgs) -> anyhow::Result<i32> {
-    if args.agent == HookAgent::Pi {
-        return crate::hook_pi::install(&args.into());
+    match args.agent {
+        HookAgent::Pi => return crate::hook_pi::install(&args.into()),
+        HookAgent::Codex | HookAgent::Gemini => return crate::hook_agents::install(args),
+        HookAgent::Claude => {}
     }
     let path = claude_settings_path(args)?;
     let mut settings: Value = match std::fs::read(&path) {
@@ -238,8 +248,10 @@ pub fn install(args: &HookInstallArgs) -> anyhow::Result<i32> {
 
 /// `gate hook uninstall claude [--user|--project]`: removes exactly gate's entry.
 pub fn uninstall(args: &HookInstallArgs) -> anyhow::Result<i32> {
-    if args.agent == HookAgent::Pi {
-        return crate::hook_pi::uninstall(&args.into());
+    match args.agent {
+        HookAgent::Pi => return crate::hook_pi::uninstall(&args.into()),
+        HookAgent::Codex | HookAgent::Gemini => return crate::hook_agents::uninstall(args),
+        HookAgent::Claude => {}
     }
     let path = claude_settings_path(args)?;
     let bytes = match std::fs::read(&path) {
@@ -278,7 +290,7 @@ pub fn uninstall(args: &HookInstallArgs) -> anyhow::Result<i32> {
 }
 
 /// Claude Code's own format: two-space JSON and a final newline, written atomically.
-fn write_settings(path: &Path, v: &Value) -> anyhow::Result<()> {
+pub(crate) fn write_settings(path: &Path, v: &Value) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }

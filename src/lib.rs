@@ -13,6 +13,7 @@ pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod hook;
+pub mod hook_agents;
 pub mod hook_pi;
 pub mod man5;
 pub mod policy;

@@ -58,6 +58,16 @@ pub fn quote(s: &str) -> String {
     }
 }
 
+/// A word quoted for shell text that runs (`sh -c`, a hook's command): single quotes unless
+/// it holds only characters no shell treats specially.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// How a wrapper relates to the command it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WrapperKind {

@@ -1886,7 +1886,7 @@ impl Walker<'_> {
                     if used {
                         for w in &words[i + 1..] {
                             text.push(' ');
-                            text.push_str(&shell_quote(&w.display()));
+                            text.push_str(&crate::shell::shell_word(&w.display()));
                         }
                     }
                     self.nested_with(&text, inner());
@@ -2316,15 +2316,6 @@ enum GitStep {
     Expanded(Vec<Word>),
     /// A `!` alias of the subcommand ran as a script, already decided.
     Ran,
-}
-
-/// A word quoted for re-reading as shell text (single quotes).
-fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 enum EnvResult {

@@ -236,7 +236,7 @@ pub fn run_with(args: &RunArgs, hooks: Hooks) -> anyhow::Result<i32> {
 /// go along for a hook run without it.
 fn claude_interactive_argv(program: &[OsString], args: &RunArgs) -> anyhow::Result<Vec<OsString>> {
     let exe = std::env::current_exe()?;
-    let mut hook = vec![shell_quote(&exe.to_string_lossy()), "hook".into(), "claude".into()];
+    let mut hook = vec![crate::shell::shell_word(&exe.to_string_lossy()), "hook".into(), "claude".into()];
     if args.strict {
         hook.push("--strict".into());
     }
@@ -246,7 +246,7 @@ fn claude_interactive_argv(program: &[OsString], args: &RunArgs) -> anyhow::Resu
     if let Some(c) = &args.config.config {
         let c = std::fs::canonicalize(c).unwrap_or_else(|_| c.clone());
         hook.push("-c".into());
-        hook.push(shell_quote(&c.to_string_lossy()));
+        hook.push(crate::shell::shell_word(&c.to_string_lossy()));
     }
     let mut out = vec![program[0].clone()];
     let mut user: Option<serde_json::Value> = None;
@@ -282,15 +282,6 @@ fn claude_interactive_argv(program: &[OsString], args: &RunArgs) -> anyhow::Resu
     out.push("--settings".into());
     out.push(settings.to_string().into());
     Ok(out)
-}
-
-/// A word for `sh -c` (Claude Code runs command hooks through a shell).
-fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 /// How `run_pipes` speaks with the agent.
