@@ -164,6 +164,7 @@ fn decide_alone(args: &HookArgs, cwd: &Path, call: &crate::policy::Call) -> Resu
                 arguments: Some(&call.arguments),
                 resolution: &r,
                 micros: 0,
+                not_asked: false,
             };
             a.record(&rec).map_err(|e| format!("cannot write the audit log {}: {e}", path.display()))?;
         }

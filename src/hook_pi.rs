@@ -188,6 +188,7 @@ fn finish(
             arguments: Some(&call.arguments),
             resolution: &r,
             micros: received.elapsed().as_micros(),
+            not_asked: false,
         };
         let written = crate::supervise::audit::Audit::open(&path).and_then(|mut a| a.record(&rec));
         if let Err(e) = written {

@@ -415,3 +415,20 @@ fn proxy_faults_pass_with_a_warning_and_nothing_is_approved() {
     assert!(answers.contains("\"optionId\":\"no\""), "{answers}\n{t}");
     assert!(!answers.contains("\"yes\"") && !answers.contains("\"always\""), "{answers}");
 }
+
+/// Gemini CLI reads files without asking: gate sees the call only in its updates, and records
+/// it in the audit log as not asked by the agent, with what the policy says of it.
+#[test]
+fn gemini_unasked_calls_are_recorded_as_not_asked() {
+    let Ok(a) = agents::agent("gemini") else { return };
+    let sb = setup();
+    let mock = mock_for("gemini", vec![call("read_file", json!({"file_path": "docs/a.md"}))]);
+    let r = proxy_run(&a, &sb, &mock, "reject_once");
+    let ctx = &r.transcript;
+    assert!(r.forwarded.is_empty(), "{ctx}");
+    let unasked: Vec<&Value> = r.audit.iter().filter(|l| l["asked"] == false).collect();
+    assert_eq!(unasked.len(), 1, "{:?}\n{ctx}", r.audit);
+    assert_eq!(unasked[0]["tool"], "Read", "{ctx}");
+    assert_eq!(unasked[0]["decision"], "allow", "{ctx}");
+    assert!(unasked[0]["note"].as_str().unwrap().contains("not asked by the agent"), "{ctx}");
+}

@@ -52,6 +52,9 @@ pub struct State {
     relay: HashMap<String, Value>,
     /// gate's verdict by `toolCallId` (client mode prints it with the call's status).
     pub verdicts: HashMap<String, String>,
+    /// `toolCallId`s the agent asked about, and those it ran without asking (reported once).
+    asked: std::collections::HashSet<String>,
+    reported: std::collections::HashSet<String>,
 }
 
 pub type Shared = Arc<Mutex<State>>;
@@ -398,17 +401,18 @@ impl Decoder for AgentDecoder {
         match (method, id) {
             (Some("session/update"), None) => {
                 let update = v.get("params").and_then(|p| p.get("update"));
+                let mut incoming = Incoming::Nothing;
                 if let Some(u) = update {
                     let kind = u.get("sessionUpdate").and_then(Value::as_str).unwrap_or("");
                     if kind == "tool_call" || kind == "tool_call_update" {
-                        lock(&self.state).track(u);
+                        incoming = self.track(u);
                     }
                 }
                 let shown = match &mut self.client {
                     Some(c) => c.message(&v).map(Shown::Text).unwrap_or(Shown::Hidden),
                     None => self.passed(),
                 };
-                (shown, Incoming::Nothing)
+                (shown, incoming)
             }
             (Some(m), Some(id)) if DECIDED.contains(&m) => (Shown::Hidden, self.request(m, id, &v, line)),
             (Some(m), Some(id)) => match self.mode {
@@ -491,6 +495,36 @@ fn find_id(head: &[u8]) -> Option<Value> {
 }
 
 impl AgentDecoder {
+    /// Follow a tool call's updates. One that finished (completed or failed) without a
+    /// permission request ran without asking (Gemini CLI's reads, claude-code-acp's
+    /// auto-allowed tools): it is reported once, for the audit log, and nothing is answered.
+    fn track(&mut self, update: &Value) -> Incoming {
+        let mut st = lock(&self.state);
+        st.track(update);
+        let Some(tcid) = update.get("toolCallId").and_then(Value::as_str) else { return Incoming::Nothing };
+        let finished = matches!(update.get("status").and_then(Value::as_str), Some("completed" | "failed"));
+        if !finished || st.asked.contains(tcid) || st.reported.contains(tcid) {
+            return Incoming::Nothing;
+        }
+        if st.reported.len() >= MAX_TRACKED {
+            st.reported.clear();
+        }
+        st.reported.insert(tcid.to_string());
+        let merged = st.merged(&json!({"toolCallId": tcid}));
+        drop(st);
+        Incoming::Call(IncomingCall {
+            id: CallId {
+                key: format!("acp-not-asked:{tcid}"),
+                shown: tcid.to_string(),
+                wire: json!({"toolCallId": tcid, "kind": "not_asked"}),
+            },
+            call: to_call(&self.agent, &merged, &self.cwd),
+            batch_remaining: Vec::new(),
+            report_only: true,
+            agent_asks: false,
+        })
+    }
+
     fn request(&mut self, method: &str, id: &Value, v: &Value, line: &[u8]) -> Incoming {
         let key = id_key(id);
         let params = v.get("params").cloned().unwrap_or(Value::Null);
@@ -510,8 +544,12 @@ impl AgentDecoder {
             let merged = st.merged(tc);
             let call = to_call(&self.agent, &merged, &self.cwd);
             st.hold(&key, line.to_vec());
-            drop(st);
             let tcid = tc.get("toolCallId").and_then(Value::as_str).unwrap_or("").to_string();
+            if st.asked.len() >= MAX_TRACKED {
+                st.asked.clear();
+            }
+            st.asked.insert(tcid.clone());
+            drop(st);
             return Incoming::Call(IncomingCall {
                 id: CallId {
                     key,

@@ -66,6 +66,9 @@ pub struct Record<'a> {
     pub arguments: Option<&'a Value>,
     pub resolution: &'a Resolution,
     pub micros: u128,
+    /// The agent ran the call without asking (it only reported it): the line says what the
+    /// policy would have decided, under `"asked": false`.
+    pub not_asked: bool,
 }
 
 impl Record<'_> {
@@ -86,6 +89,13 @@ impl Record<'_> {
             "feedback": o.feedback,
             "micros": self.micros as u64,
         });
+        if self.not_asked {
+            if let Some(map) = v.as_object_mut() {
+                map.insert("decision".into(), json!(o.decision.decision.as_str()));
+                map.insert("asked".into(), json!(false));
+                map.insert("note".into(), json!("not asked by the agent: it ran the call without asking gate; decision is what the policy says of it"));
+            }
+        }
         // Every part's verdict, for shell calls: which part decided, and what the others were.
         if let (Some(parts), Some(map)) = (&o.decision.parts, v.as_object_mut()) {
             map.insert("parts".into(), serde_json::to_value(parts).unwrap_or(Value::Null));

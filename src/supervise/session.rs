@@ -129,6 +129,10 @@ impl Session {
 
     fn handle(&mut self, incoming: Incoming, received: Instant, reply: Option<&ReplyTo>) {
         match incoming {
+            Incoming::Call(r) if r.report_only => {
+                self.report(&r, received);
+                self.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&r.id.key);
+            }
             Incoming::Call(r) => {
                 let key = r.id.key.clone();
                 self.request(r, received, reply);
@@ -212,6 +216,10 @@ impl Session {
     /// before the call, so answers stay in arrival order.
     pub fn answer_now(&mut self, r: &IncomingCall, received: Instant, reply: Option<&ReplyTo>) -> bool {
         self.apply_reload();
+        if r.report_only {
+            self.report(r, received);
+            return true;
+        }
         if self.state.hard_stop {
             return false;
         }
@@ -223,6 +231,37 @@ impl Session {
         self.state.doom_count = doom.1;
         self.answer(&r.id, &r.call, true, Resolution::from_policy(d), received, Effects::default(), reply);
         true
+    }
+
+    /// A call the agent ran without asking: recorded with what the policy says of it, marked
+    /// "not asked by the agent", and nothing is answered. Said on stderr when the policy would
+    /// not have allowed it.
+    fn report(&mut self, r: &IncomingCall, received: Instant) {
+        let d = self.policy_decide(&r.call);
+        if d.decision != Verdict::Allow && !self.quiet {
+            let _ = writeln!(
+                std::io::stderr(),
+                "gate: the agent ran {} without asking; host.yaml would {} it ({})",
+                crate::approve::tty::summarize(&r.call.tool, &r.call.arguments),
+                if d.decision == Verdict::Deny { "deny" } else { "ask about" },
+                d.reason
+            );
+        }
+        if let Some(audit) = &mut self.audit {
+            let outcome = Resolution::from_policy(d);
+            let rec = Record {
+                time: SystemTime::now(),
+                id: &r.id,
+                tool: Some(&r.call.tool),
+                arguments: Some(&r.call.arguments),
+                resolution: &outcome,
+                micros: received.elapsed().as_micros(),
+                not_asked: true,
+            };
+            if let Err(e) = audit.record(&rec) {
+                eprintln!("gate: cannot write the audit log {}: {e}", audit.path().display());
+            }
+        }
     }
 
     fn policy_decide(&self, call: &Call) -> Decision {
@@ -366,6 +405,7 @@ impl Session {
                 arguments,
                 resolution: &outcome,
                 micros: received.elapsed().as_micros(),
+                not_asked: false,
             };
             if let Err(e) = audit.record(&rec) {
                 let why = format!("cannot write the audit log {}: {e}", audit.path().display());
