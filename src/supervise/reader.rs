@@ -306,7 +306,7 @@ impl Reader {
                     if let Some(i) = end.filter(|&i| self.line.is_empty() && i <= self.max_line) {
                         self.lines += 1;
                         self.state = State::Start;
-                        self.candidate(&data[..i], true);
+                        self.candidate_in(&data[..i], true, Some(&data[..=i]));
                         data = &data[i + 1..];
                         if !self.stdout_ok {
                             return false;
@@ -363,14 +363,23 @@ impl Reader {
 
     /// A whole line that starts with `{` (without its newline).
     fn candidate(&mut self, line: &[u8], newline: bool) {
+        self.candidate_in(line, newline, None);
+    }
+
+    /// [`Reader::candidate`]; `whole`, when given, is the line with its newline as it lies in
+    /// the read buffer (passed on in one piece).
+    fn candidate_in(&mut self, line: &[u8], newline: bool, whole: Option<&[u8]>) {
         let (shown, incoming) = self.decoder.line(line);
         match shown {
-            Shown::Line => {
-                self.out(line);
-                if newline {
-                    self.out(b"\n");
+            Shown::Line => match whole {
+                Some(w) => self.out(w),
+                None => {
+                    self.out(line);
+                    if newline {
+                        self.out(b"\n");
+                    }
                 }
-            }
+            },
             Shown::Hidden => {}
             Shown::Text(text) => self.out(&text),
         }
