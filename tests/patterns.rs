@@ -93,7 +93,7 @@ fn stored_patterns_cover_what_was_seen_and_no_more() {
             let words: Vec<&str> = inner.split_whitespace().collect();
             if words.last() == Some(&"*") {
                 assert!(
-                    !gate::shell::is_banned_prefix(&words[..words.len() - 1]),
+                    !gate::policy::suggest_tables::is_banned_prefix(&words[..words.len() - 1]),
                     "{pat} grants a banned prefix wholesale"
                 );
             }

@@ -11,6 +11,7 @@ pub mod rules;
 pub use links::Real;
 pub use model::normalize as normalize_path;
 mod suggest;
+pub mod suggest_tables;
 pub mod synthetic;
 mod yaml;
 mod yaml_errors;

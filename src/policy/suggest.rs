@@ -6,8 +6,9 @@ use serde_json::Value;
 
 use super::model::ToolKind;
 use super::rules::RuleSet;
+use super::suggest_tables::{arity_prefix_len, is_banned_prefix};
 use super::{Call, Context, Policy, Verdict};
-use crate::shell::{self, arity_prefix_len, is_banned_prefix, quote, Word};
+use crate::shell::{self, quote, Word};
 
 impl Policy {
     pub(crate) fn suggest_inner(&self, call: &Call) -> Vec<String> {

@@ -17,10 +17,7 @@ mod words;
 mod writes;
 
 pub use grammar::tabled_programs;
-pub use tables::{
-    arity_prefix_len, glob_base, is_banned_prefix, is_dangerous_variable, is_read_only, read_targets, reads_operands,
-    BANNED_PREFIXES,
-};
+pub use tables::{glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands};
 
 /// One word of a command after quoting and escapes are resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
