@@ -9,9 +9,11 @@
 //! reported as unknown, never guessed: the policy must not allow an unknown part.
 
 pub mod compose;
+mod dirs;
 mod grammar;
 mod scripts;
 mod tables;
+mod unwrap;
 mod walk;
 mod words;
 mod writes;
@@ -196,6 +198,6 @@ pub const MAX_DEPTH: usize = 16;
 /// reported in `unknown` or on the command concerned.
 pub fn analyze(text: &str) -> Analysis {
     let mut a = Analysis::default();
-    walk::analyze_into(text, 0, &mut a, &mut walk::Cwd::start());
+    walk::analyze_into(text, 0, &mut a, &mut dirs::Cwd::start());
     a
 }

@@ -4,143 +4,15 @@
 use brush_parser::ast;
 use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
 
+use super::dirs::Cwd;
 use super::grammar;
 use super::tables::{self, WrapperSpec};
+use super::unwrap::{script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
 /// Deepest nesting of brackets, substitutions and compound commands parsed at all.
 const MAX_NESTING: usize = 16;
-
-/// The directory commands run in, relative to the start (`None` once it cannot be known),
-/// with the rest of the shell's directory state (issue 15 class 8): `OLDPWD` (for `cd -` and
-/// `~-`) and the directory stack of `pushd`/`popd`, each `None` when unknown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Cwd(pub Option<String>, Dirs);
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Dirs {
-    /// `OLDPWD`: unknown at the start (inherited from the environment).
-    old: Option<Option<String>>,
-    /// The directory stack below the current directory: empty at the start (`DIRSTACK` is
-    /// never inherited).
-    stack: Option<Vec<Option<String>>>,
-}
-
-impl Cwd {
-    pub(crate) fn start() -> Self {
-        Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()) })
-    }
-
-    /// Nothing about the directories is known any more.
-    fn forget(&mut self) {
-        *self = Cwd(None, Dirs { old: None, stack: None });
-    }
-
-    /// The directory `target` names from the current one, if known.
-    fn joined(&self, target: Option<&str>) -> Option<String> {
-        match (&self.0, target) {
-            (Some(cur), Some(t)) if !t.is_empty() && !t.starts_with('-') && !t.starts_with('~') => {
-                Some(if t.starts_with('/') || cur.is_empty() {
-                    t.to_string()
-                } else {
-                    format!("{}/{}", cur.trim_end_matches('/'), t)
-                })
-            }
-            _ => None,
-        }
-    }
-
-    fn move_to(&mut self, dir: Option<String>) {
-        self.1.old = Some(self.0.take());
-        self.0 = dir;
-    }
-
-    /// `cd [-L|-P|-e|-@]... [DIR|-]`.
-    fn cd(&mut self, args: &[Word]) {
-        let mut rest =
-            args.iter().skip_while(|w| w.lit().is_some_and(|a| a.len() > 1 && a.starts_with('-') && a != "--"));
-        let first = rest.next();
-        let target = match first.and_then(Word::lit) {
-            Some("--") => rest.next(),
-            _ => first,
-        };
-        match target.map(Word::lit) {
-            Some(Some("-")) => match self.1.old.clone() {
-                Some(old) => self.move_to(old),
-                None => self.move_to(None),
-            },
-            Some(t) => {
-                let dir = self.joined(t);
-                self.move_to(dir);
-            }
-            // `cd` alone goes home.
-            None => self.move_to(None),
-        }
-    }
-
-    /// `pushd [-n] [DIR | +N | -N]`.
-    fn pushd(&mut self, args: &[Word]) {
-        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
-        match lits.as_slice() {
-            // Exchange the top two directories.
-            [] => match self.1.stack.as_mut().and_then(|s| s.pop()) {
-                Some(top) => {
-                    let cur = self.0.take();
-                    self.1.stack.get_or_insert_with(Vec::new).push(cur.clone());
-                    self.1.old = Some(cur);
-                    self.0 = top;
-                }
-                None if self.1.stack.is_some() => {} // an empty stack: an error, nothing moves
-                None => self.forget(),
-            },
-            [Some(t)] if !t.starts_with(['-', '+']) => {
-                let dir = self.joined(Some(t));
-                let cur = self.0.clone();
-                if let Some(s) = self.1.stack.as_mut() {
-                    s.push(cur);
-                }
-                self.move_to(dir);
-            }
-            _ => self.forget(),
-        }
-    }
-
-    /// `popd [-n]`; any other form rotates the stack in ways not followed.
-    fn popd(&mut self, args: &[Word]) {
-        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
-        let no_cd = match lits.as_slice() {
-            [] => false,
-            [Some("-n")] => true,
-            _ => return self.forget(),
-        };
-        match self.1.stack.as_mut() {
-            Some(s) => match s.pop() {
-                Some(top) if !no_cd => self.move_to(top),
-                _ => {}
-            },
-            None => self.forget(),
-        }
-    }
-
-    /// `dirs -c` empties the stack; every other form only prints.
-    fn dirs(&mut self, args: &[Word]) {
-        if args.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-') && a.contains('c'))) {
-            self.1.stack = Some(Vec::new());
-        }
-    }
-
-    /// `~+` is the current directory; `~-` is OLDPWD, when known and absolute.
-    fn tilde(&self, plus: bool) -> Option<String> {
-        if plus {
-            return self.0.as_ref().map(|_| ".".to_string());
-        }
-        match &self.1.old {
-            Some(Some(d)) if d.starts_with('/') => Some(d.clone()),
-            _ => None,
-        }
-    }
-}
 
 fn parser_options() -> brush_parser::ParserOptions {
     brush_parser::ParserOptions::default()
@@ -1229,7 +1101,7 @@ impl Walker<'_> {
                     let integer = this.is_integer(&name);
                     if name == "DIRSTACK" {
                         // `DIRSTACK[1]=/etc`: the next `popd` goes there.
-                        this.cwd.1.stack = None;
+                        this.cwd.forget_stack();
                     }
                     // A compound value whose keys and items are all literal, as the builtin
                     // sees it (`declare -a m=([0]=a b)`).
@@ -1732,7 +1604,7 @@ impl Walker<'_> {
             )
         }) && words[1..].iter().any(|w| w.lit().is_none_or(|a| a.contains("DIRSTACK")))
         {
-            self.cwd.1.stack = None;
+            self.cwd.forget_stack();
         }
         let aliases = tables::aliases(&words);
         let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
@@ -2386,137 +2258,6 @@ fn unescape_backquoted(s: &str) -> String {
         out.push(c);
     }
     out
-}
-
-/// The text `xargs -I R` (or `-i`, `--replace`) substitutes into its command's arguments.
-fn xargs_replace_str(words: &[Word]) -> Option<String> {
-    let mut it = words.iter().skip(1);
-    while let Some(w) = it.next() {
-        match w.lit() {
-            Some("-I") => return Some(it.next().and_then(Word::lit).unwrap_or("{}").to_string()),
-            Some(s) if s.starts_with("-I") => return Some(s[2..].to_string()),
-            Some("-i") | Some("--replace") => return Some("{}".into()),
-            Some(s) if s.starts_with("--replace=") => return Some(s["--replace=".len()..].to_string()),
-            Some(s) if s.starts_with("-i") => return Some(s[2..].to_string()),
-            Some(s) if !s.starts_with('-') => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Skip a wrapper's options and leading operands; the rest is the command it runs.
-/// `None` when a word in the option area is only known at run time.
-fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
-    if let Some(g) = grammar::grammar(spec.name) {
-        match grammar::parse(g, &words[1..]) {
-            Ok(p) => {
-                if let Some(f) = p.with('X').next() {
-                    unknown
-                        .get_or_insert_with(|| format!("`{}` makes {} run code gate cannot see", f.given, spec.name));
-                }
-                let start = 1 + p.end + spec.positionals;
-                return Some(words[start.min(words.len())..].to_vec());
-            }
-            // Not modelled: the call is not allowed; the best-effort reading below still lets
-            // a deny rule see the command.
-            Err(e) => {
-                unknown.get_or_insert(e);
-            }
-        }
-    }
-    let mut i = 1;
-    while i < words.len() {
-        match &words[i] {
-            Word::Lit(s) if s == "--" => {
-                i += 1;
-                break;
-            }
-            Word::Lit(s) if s.starts_with("--") => {
-                if !s.contains('=') && spec.value_flags.contains(&s.as_str()) {
-                    i += 1;
-                }
-                i += 1;
-            }
-            Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
-                if spec.value_flags.contains(&s.as_str()) {
-                    i += 1;
-                }
-                i += 1;
-            }
-            Word::Lit(_) => break,
-            Word::Dyn(d) => {
-                // Could be an option or the command: the command is unknowable.
-                if spec.positionals == 0 {
-                    unknown
-                        .get_or_insert_with(|| format!("`{}` runs a command only known at run time ({d})", spec.name));
-                    return None;
-                }
-                break;
-            }
-        }
-    }
-    let mut skipped = 0;
-    while skipped < spec.positionals && i < words.len() {
-        i += 1;
-        skipped += 1;
-    }
-    Some(words[i.min(words.len())..].to_vec())
-}
-
-/// For wrappers whose `-c` takes a script (`su -c`, `flock -c`): `Some(Some(text))` for a
-/// literal script, `Some(None)` for a dynamic one, `None` when there is no `-c`.
-fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
-    if let Some(g) = grammar::grammar(spec.name) {
-        let p = grammar::parse(g, &words[1..]).ok()?;
-        let f = p.with('C').last()?;
-        return Some(f.value.as_ref().and_then(Word::lit).map(str::to_string));
-    }
-    if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
-        return None;
-    }
-    for (i, w) in words.iter().enumerate().skip(1) {
-        if let Word::Lit(s) = w {
-            if s == "-c" || s == "--command" {
-                return Some(words.get(i + 1).and_then(Word::lit).map(str::to_string));
-            }
-            if let Some(v) = s.strip_prefix("--command=") {
-                return Some(Some(v.to_string()));
-            }
-        }
-    }
-    None
-}
-
-/// Split `find ... -exec cmd {} ;` into find's own words and the commands it runs.
-fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
-    let mut own = Vec::new();
-    let mut execs = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let is_exec = words[i].lit().is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
-        if is_exec {
-            let mut cmd = Vec::new();
-            i += 1;
-            while i < words.len() {
-                match words[i].lit() {
-                    Some(";") | Some("+") => break,
-                    Some("{}") => cmd.push(Word::Dyn("{}".into())),
-                    _ => cmd.push(words[i].clone()),
-                }
-                i += 1;
-            }
-            i += 1;
-            if cmd.is_empty() {
-                cmd.push(Word::Dyn("(missing command)".into()));
-            }
-            execs.push(cmd);
-            continue;
-        }
-        own.push(words[i].clone());
-        i += 1;
-    }
-    (own, execs)
 }
 
 /// The directories whose paths a command prints one per line, when that is all it prints:

@@ -1,0 +1,141 @@
+//! The shell's directory state as the walker follows it (issue 15 class 8): the directory
+//! commands run in, `OLDPWD`, and the `pushd`/`popd` stack, each known or not. Only `cd`,
+//! `pushd`, `popd` and `dirs` move it; the walker decides where a change may not have
+//! happened (a `cd` that can fail). Pure: no I/O, no policy.
+
+use super::Word;
+
+/// The directory commands run in, relative to the start (`None` once it cannot be known),
+/// with the rest of the shell's directory state (issue 15 class 8): `OLDPWD` (for `cd -` and
+/// `~-`) and the directory stack of `pushd`/`popd`, each `None` when unknown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Cwd(pub Option<String>, Dirs);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Dirs {
+    /// `OLDPWD`: unknown at the start (inherited from the environment).
+    old: Option<Option<String>>,
+    /// The directory stack below the current directory: empty at the start (`DIRSTACK` is
+    /// never inherited).
+    stack: Option<Vec<Option<String>>>,
+}
+
+impl Cwd {
+    pub(crate) fn start() -> Self {
+        Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()) })
+    }
+
+    /// The directory stack is no longer known (`DIRSTACK` was assigned).
+    pub(super) fn forget_stack(&mut self) {
+        self.1.stack = None;
+    }
+
+    /// Nothing about the directories is known any more.
+    pub(super) fn forget(&mut self) {
+        *self = Cwd(None, Dirs { old: None, stack: None });
+    }
+
+    /// The directory `target` names from the current one, if known.
+    pub(super) fn joined(&self, target: Option<&str>) -> Option<String> {
+        match (&self.0, target) {
+            (Some(cur), Some(t)) if !t.is_empty() && !t.starts_with('-') && !t.starts_with('~') => {
+                Some(if t.starts_with('/') || cur.is_empty() {
+                    t.to_string()
+                } else {
+                    format!("{}/{}", cur.trim_end_matches('/'), t)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn move_to(&mut self, dir: Option<String>) {
+        self.1.old = Some(self.0.take());
+        self.0 = dir;
+    }
+
+    /// `cd [-L|-P|-e|-@]... [DIR|-]`.
+    pub(super) fn cd(&mut self, args: &[Word]) {
+        let mut rest =
+            args.iter().skip_while(|w| w.lit().is_some_and(|a| a.len() > 1 && a.starts_with('-') && a != "--"));
+        let first = rest.next();
+        let target = match first.and_then(Word::lit) {
+            Some("--") => rest.next(),
+            _ => first,
+        };
+        match target.map(Word::lit) {
+            Some(Some("-")) => match self.1.old.clone() {
+                Some(old) => self.move_to(old),
+                None => self.move_to(None),
+            },
+            Some(t) => {
+                let dir = self.joined(t);
+                self.move_to(dir);
+            }
+            // `cd` alone goes home.
+            None => self.move_to(None),
+        }
+    }
+
+    /// `pushd [-n] [DIR | +N | -N]`.
+    pub(super) fn pushd(&mut self, args: &[Word]) {
+        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
+        match lits.as_slice() {
+            // Exchange the top two directories.
+            [] => match self.1.stack.as_mut().and_then(|s| s.pop()) {
+                Some(top) => {
+                    let cur = self.0.take();
+                    self.1.stack.get_or_insert_with(Vec::new).push(cur.clone());
+                    self.1.old = Some(cur);
+                    self.0 = top;
+                }
+                None if self.1.stack.is_some() => {} // an empty stack: an error, nothing moves
+                None => self.forget(),
+            },
+            [Some(t)] if !t.starts_with(['-', '+']) => {
+                let dir = self.joined(Some(t));
+                let cur = self.0.clone();
+                if let Some(s) = self.1.stack.as_mut() {
+                    s.push(cur);
+                }
+                self.move_to(dir);
+            }
+            _ => self.forget(),
+        }
+    }
+
+    /// `popd [-n]`; any other form rotates the stack in ways not followed.
+    pub(super) fn popd(&mut self, args: &[Word]) {
+        let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
+        let no_cd = match lits.as_slice() {
+            [] => false,
+            [Some("-n")] => true,
+            _ => return self.forget(),
+        };
+        match self.1.stack.as_mut() {
+            Some(s) => match s.pop() {
+                Some(top) if !no_cd => self.move_to(top),
+                _ => {}
+            },
+            None => self.forget(),
+        }
+    }
+
+    /// `dirs -c` empties the stack; every other form only prints.
+    pub(super) fn dirs(&mut self, args: &[Word]) {
+        if args.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-') && a.contains('c'))) {
+            self.1.stack = Some(Vec::new());
+        }
+    }
+
+    /// `~+` is the current directory; `~-` is OLDPWD, when known and absolute.
+    pub(super) fn tilde(&self, plus: bool) -> Option<String> {
+        if plus {
+            return self.0.as_ref().map(|_| ".".to_string());
+        }
+        match &self.1.old {
+            Some(Some(d)) if d.starts_with('/') => Some(d.clone()),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Reading a wrapper's own words to find the command it runs: its options and leading
+//! operands (`sudo -u x`, `timeout 5`), a `-c` script (`su -c`, `flock -c`), xargs's
+//! replacement string, and the commands find's `-exec` actions run. Used by the walker's
+//! `unwrap`; pure, no policy.
+
+use super::grammar;
+use super::tables::WrapperSpec;
+use super::Word;
+
+/// The text `xargs -I R` (or `-i`, `--replace`) substitutes into its command's arguments.
+pub(super) fn xargs_replace_str(words: &[Word]) -> Option<String> {
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        match w.lit() {
+            Some("-I") => return Some(it.next().and_then(Word::lit).unwrap_or("{}").to_string()),
+            Some(s) if s.starts_with("-I") => return Some(s[2..].to_string()),
+            Some("-i") | Some("--replace") => return Some("{}".into()),
+            Some(s) if s.starts_with("--replace=") => return Some(s["--replace=".len()..].to_string()),
+            Some(s) if s.starts_with("-i") => return Some(s[2..].to_string()),
+            Some(s) if !s.starts_with('-') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Skip a wrapper's options and leading operands; the rest is the command it runs.
+/// `None` when a word in the option area is only known at run time.
+pub(super) fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Option<String>) -> Option<Vec<Word>> {
+    if let Some(g) = grammar::grammar(spec.name) {
+        match grammar::parse(g, &words[1..]) {
+            Ok(p) => {
+                if let Some(f) = p.with('X').next() {
+                    unknown
+                        .get_or_insert_with(|| format!("`{}` makes {} run code gate cannot see", f.given, spec.name));
+                }
+                let start = 1 + p.end + spec.positionals;
+                return Some(words[start.min(words.len())..].to_vec());
+            }
+            // Not modelled: the call is not allowed; the best-effort reading below still lets
+            // a deny rule see the command.
+            Err(e) => {
+                unknown.get_or_insert(e);
+            }
+        }
+    }
+    let mut i = 1;
+    while i < words.len() {
+        match &words[i] {
+            Word::Lit(s) if s == "--" => {
+                i += 1;
+                break;
+            }
+            Word::Lit(s) if s.starts_with("--") => {
+                if !s.contains('=') && spec.value_flags.contains(&s.as_str()) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Word::Lit(s) if s.starts_with('-') && s.len() > 1 => {
+                if spec.value_flags.contains(&s.as_str()) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Word::Lit(_) => break,
+            Word::Dyn(d) => {
+                // Could be an option or the command: the command is unknowable.
+                if spec.positionals == 0 {
+                    unknown
+                        .get_or_insert_with(|| format!("`{}` runs a command only known at run time ({d})", spec.name));
+                    return None;
+                }
+                break;
+            }
+        }
+    }
+    let mut skipped = 0;
+    while skipped < spec.positionals && i < words.len() {
+        i += 1;
+        skipped += 1;
+    }
+    Some(words[i.min(words.len())..].to_vec())
+}
+
+/// For wrappers whose `-c` takes a script (`su -c`, `flock -c`): `Some(Some(text))` for a
+/// literal script, `Some(None)` for a dynamic one, `None` when there is no `-c`.
+pub(super) fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
+    if let Some(g) = grammar::grammar(spec.name) {
+        let p = grammar::parse(g, &words[1..]).ok()?;
+        let f = p.with('C').last()?;
+        return Some(f.value.as_ref().and_then(Word::lit).map(str::to_string));
+    }
+    if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
+        return None;
+    }
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if let Word::Lit(s) = w {
+            if s == "-c" || s == "--command" {
+                return Some(words.get(i + 1).and_then(Word::lit).map(str::to_string));
+            }
+            if let Some(v) = s.strip_prefix("--command=") {
+                return Some(Some(v.to_string()));
+            }
+        }
+    }
+    None
+}
+
+/// Split `find ... -exec cmd {} ;` into find's own words and the commands it runs.
+pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
+    let mut own = Vec::new();
+    let mut execs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let is_exec = words[i].lit().is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
+        if is_exec {
+            let mut cmd = Vec::new();
+            i += 1;
+            while i < words.len() {
+                match words[i].lit() {
+                    Some(";") | Some("+") => break,
+                    Some("{}") => cmd.push(Word::Dyn("{}".into())),
+                    _ => cmd.push(words[i].clone()),
+                }
+                i += 1;
+            }
+            i += 1;
+            if cmd.is_empty() {
+                cmd.push(Word::Dyn("(missing command)".into()));
+            }
+            execs.push(cmd);
+            continue;
+        }
+        own.push(words[i].clone());
+        i += 1;
+    }
+    (own, execs)
+}
