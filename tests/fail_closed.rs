@@ -864,3 +864,60 @@ fn round2_rule_option_tables_for_git_subcommands() {
         assert_ne!(decide(c), "deny", "{c}");
     }
 }
+
+/// The second red team's findings on the listings made read-only (each ran for real as
+/// `nobody` with GNU tar 1.34, xxd and UnZip 6.00): none is allowed any more.
+#[test]
+fn redteam2_listings_that_write_run_or_read_denied_paths_are_not_allowed() {
+    for c in [
+        // 1. A multi-volume listing prompts for the next volume on stdin, and `!` runs a shell.
+        "tar -tM -f /dev/null",
+        // 2. A `-T` list may hold options (`--files-from=/etc/passwd`).
+        "tar -tf src/a.tar --files-from=-",
+        "tar -tf src/a.tar -T src/list",
+        // 3. bzip2 reads options from BZIP2 and BZIP.
+        "BZIP2=src/v.bz2 tar tjf src/a.tar.bz2",
+        "export BZIP=x; tar tjf src/a.tar.bz2",
+        // 4. `${VAR:=...}` assigns (and under `set -a` exports) a variable that changes what runs.
+        "set -a; : ${TAR_OPTIONS:=--checkpoint-action=exec=sh}; tar tf src/a.tar",
+        ": ${LD_PRELOAD:=/tmp/x.so}; ls",
+        // 5. unzip without a listing letter extracts; -T sets the archive's time; -M pages.
+        "unzip -q src/a.zip",
+        "unzip -M src/a.zip",
+        "unzip -lT src/a.zip",
+        // 6. xxd's options end at its first operand: `-ps` there is the file it writes.
+        "xxd src/a.bin -ps",
+        // 8. tar stats the file `-N` names.
+        "tar tf src/a.tar -N /etc/shadow",
+        // 9. unzip and zipinfo expand wildcards in the archive's name themselves.
+        "unzip -l 'src/a.zi[p]'",
+        "zipinfo '*.zip'",
+    ] {
+        assert_ne!(check(c)["decision"], "allow", "{c}");
+    }
+    // What stays allowed: plain listings.
+    assert_all("allow", &["tar -tf src/a.tar", "unzip -l src/a.zip", "zipinfo src/a.zip", "xxd src/a.bin"]);
+}
+
+/// Finding 7: deny rules meet what a run-time word could be, an option (`"-f$e"` may be
+/// `-fd`, and `"--force$e"` may be `--force`) or, for git push, a `+` refspec.
+#[test]
+fn redteam2_run_time_words_meet_deny_rules_as_the_options_they_could_be() {
+    let policy = "version: 1\npermissions:\n  allow: [ \"Bash(git branch *)\", \"Bash(git push *)\" ]\n  deny: [ \
+                  \"Bash(git push --force *)\", \"Bash(git branch -D *)\" ]\n";
+    let decide = |c: &str| check_with(policy, c)["decision"].as_str().unwrap_or("?").to_string();
+    for c in [
+        "git branch -d \"-f$e\" feat",
+        "git branch --delete \"--force$e\" feat",
+        "git push origin \"+main$e\"",
+        "git push origin \"+$b\"",
+        "git push origin \"$(echo +main)\"",
+        "git push origin +refs/heads/*:refs/heads/*",
+        "git push origin -- \"$b\"",
+    ] {
+        assert_eq!(decide(c), "deny", "{c}");
+    }
+    for c in ["git push origin main", "git push origin main$x", "git branch -d feat", "git branch -d src/$x"] {
+        assert_eq!(decide(c), "allow", "{c}");
+    }
+}

@@ -182,10 +182,36 @@ impl WordPattern {
             _ => None,
         });
         let sub = if program == "git" { sub } else { None };
+        // Words only known at run time could spell options (`"-f$e"` may be `-f` or `-fd`),
+        // and for git push a `+` refspec: a deny or ask rule must meet what they could be.
+        // (Operands after `--` are no options.)
+        let dyns: Vec<&str> = words[1..]
+            .iter()
+            .take_while(|w| w.lit() != Some("--"))
+            .filter_map(|w| match w {
+                Word::Dyn(d) => Some(d.as_str()),
+                Word::Lit(_) => None,
+            })
+            .collect();
+        let have = {
+            let mut have = have;
+            if program == "git"
+                && sub_of_command(&words[1..]) == Some("push")
+                && words[1..].iter().any(|w| matches!(w, Word::Dyn(d) if could_start_with(d, '+')))
+            {
+                have.push("-f".into());
+            }
+            have
+        };
         for pw in &self.words[1..] {
             let ok = match pw {
                 PatWord::Exact(s) => {
-                    option_words_of(program, sub, &[s.as_str()]).iter().all(|n| have.iter().any(|h| h == n))
+                    option_words_of(program, sub, &[s.as_str()])
+                        .iter()
+                        .all(|n| {
+                            have.iter().any(|h| h == n)
+                                || dyns.iter().any(|d| could_spell(d, n) || could_spell_long(program, sub, d, n))
+                        })
                         // GNU and git parsers take any unambiguous prefix of a long option:
                         // `git reset --ha` is `--hard` (found by the oracle red team).
                         || s.starts_with("--")
@@ -201,6 +227,68 @@ impl WordPattern {
     }
 }
 
+/// git's subcommand among a command's words (after the global options).
+fn sub_of_command(words: &[Word]) -> Option<&str> {
+    let mut i = 0;
+    while let Some(Word::Lit(a)) = words.get(i) {
+        if !a.starts_with('-') {
+            return Some(a.as_str());
+        }
+        i += if crate::shell::git_global_takes_value(a) { 2 } else { 1 };
+    }
+    None
+}
+
+/// The literal start of a word only known at run time (`"-f$e"`: `-f`; `$x`: empty).
+fn literal_prefix(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars() {
+        match c {
+            '"' | '\'' => continue,
+            '$' | '`' | '\\' | '*' | '?' | '[' | '{' | '~' => break,
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether a run-time word could start with `c` (its literal start does, or it has none).
+fn could_start_with(raw: &str, c: char) -> bool {
+    let p = literal_prefix(raw);
+    p.is_empty() || p.starts_with(c)
+}
+
+/// Whether a run-time word could be (or, as a bundle, hold) the option `opt`: its literal
+/// start is empty (`$x` is anything), a start of `opt` (`--for$e` may be `--force`), `opt`
+/// with a value (`--force=$v`), or a bundle of letters that more letters may follow (`-f$e`
+/// may be `-fd`, which holds `-d`).
+fn could_spell(raw: &str, opt: &str) -> bool {
+    if !opt.starts_with('-') {
+        return false;
+    }
+    let p = literal_prefix(raw);
+    if p.is_empty() {
+        return crate::shell::could_be_option(raw);
+    }
+    let short_bundle =
+        p.len() >= 2 && p.starts_with('-') && !p.starts_with("--") && p[1..].chars().all(|c| c.is_ascii_alphanumeric());
+    opt.starts_with(p.as_str())
+        || p.starts_with(&format!("{opt}="))
+        || (short_bundle && opt.len() == 2 && !opt.starts_with("--"))
+}
+
+/// Whether a run-time word that starts as a long option could be one the program's table
+/// maps to `opt` (`"--force$e"` may be `--force`, which is git branch's `-f`).
+fn could_spell_long(program: &str, git_sub: Option<&str>, raw: &str, opt: &str) -> bool {
+    let p = literal_prefix(raw);
+    p.starts_with("--")
+        && option_table(program, git_sub).iter().any(|(k, v)| {
+            k.starts_with("--")
+                && (k.starts_with(p.as_str()) || p.starts_with(&format!("{k}=")))
+                && v.split(' ').any(|x| x == opt)
+        })
+}
+
 /// Option words in one spelling: a bundle `-rf` split into `-r -f`; `--opt=VALUE` is `--opt`;
 /// long options and synonyms the program documents as one mapped to one letter (a small table:
 /// rm, cp, mv, chmod, chown, chgrp, sed, sort, and git per subcommand, where one letter can be
@@ -214,40 +302,7 @@ pub fn option_words<'a>(program: &str, words: impl Iterator<Item = &'a str>) -> 
 
 /// [`option_words`] with git's subcommand given (a pattern's words are read one at a time).
 fn option_words_of(program: &str, git_sub: Option<&str>, words: &[&str]) -> Vec<String> {
-    let table: &[(&str, &str)] = match program {
-        "rm" => &[
-            ("--recursive", "-r"),
-            ("-R", "-r"),
-            ("--force", "-f"),
-            ("--dir", "-d"),
-            ("--interactive", "-i"),
-            ("--verbose", "-v"),
-        ],
-        "cp" | "mv" => &[("--recursive", "-r"), ("-R", "-r"), ("--force", "-f"), ("--verbose", "-v")],
-        "chmod" | "chown" | "chgrp" => &[("--recursive", "-R"), ("--verbose", "-v")],
-        "git" => git_option_table(git_sub.unwrap_or("")),
-        "sed" => &[
-            ("--in-place", "-i"),
-            ("--expression", "-e"),
-            ("--file", "-f"),
-            ("--quiet", "-n"),
-            ("--silent", "-n"),
-            ("--regexp-extended", "-E"),
-            ("-r", "-E"),
-            ("--separate", "-s"),
-            ("--null-data", "-z"),
-        ],
-        "sort" => &[
-            ("--output", "-o"),
-            ("--reverse", "-r"),
-            ("--unique", "-u"),
-            ("--numeric-sort", "-n"),
-            ("--field-separator", "-t"),
-            ("--key", "-k"),
-            ("--merge", "-m"),
-        ],
-        _ => &[],
-    };
+    let table = option_table(program, git_sub);
     // find's options are whole words (`-delete`, `-exec`), never bundles.
     let bundles = program != "find";
     let mut out = Vec::new();
@@ -290,6 +345,44 @@ fn option_words_of(program: &str, git_sub: Option<&str>, words: &[&str]) -> Vec<
         }
     }
     out
+}
+
+/// The program's option synonyms (see [`option_words`]).
+fn option_table(program: &str, git_sub: Option<&str>) -> &'static [(&'static str, &'static str)] {
+    match program {
+        "rm" => &[
+            ("--recursive", "-r"),
+            ("-R", "-r"),
+            ("--force", "-f"),
+            ("--dir", "-d"),
+            ("--interactive", "-i"),
+            ("--verbose", "-v"),
+        ],
+        "cp" | "mv" => &[("--recursive", "-r"), ("-R", "-r"), ("--force", "-f"), ("--verbose", "-v")],
+        "chmod" | "chown" | "chgrp" => &[("--recursive", "-R"), ("--verbose", "-v")],
+        "git" => git_option_table(git_sub.unwrap_or("")),
+        "sed" => &[
+            ("--in-place", "-i"),
+            ("--expression", "-e"),
+            ("--file", "-f"),
+            ("--quiet", "-n"),
+            ("--silent", "-n"),
+            ("--regexp-extended", "-E"),
+            ("-r", "-E"),
+            ("--separate", "-s"),
+            ("--null-data", "-z"),
+        ],
+        "sort" => &[
+            ("--output", "-o"),
+            ("--reverse", "-r"),
+            ("--unique", "-u"),
+            ("--numeric-sort", "-n"),
+            ("--field-separator", "-t"),
+            ("--key", "-k"),
+            ("--merge", "-m"),
+        ],
+        _ => &[],
+    }
 }
 
 /// git's option synonyms, per subcommand (from each one's `-h`): the same letter means

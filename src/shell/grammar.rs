@@ -691,22 +691,22 @@ static TABLE: &[(&str, &str, &str)] = &[
       --occurrence=? --sparse-version= -S --sparse --add-file=/R -C:/D --directory=/D --exclude= --exclude-backups \
       --exclude-caches --exclude-caches-all --exclude-caches-under --exclude-ignore=/R --exclude-ignore-recursive=/R \
       --exclude-tag= --exclude-tag-all= --exclude-tag-under= --exclude-vcs --exclude-vcs-ignores --no-null \
-      --no-recursion --no-unquote --no-verbatim-files-from --null --recursion -T:/R --files-from=/R --unquote \
+      --no-recursion --no-unquote --no-verbatim-files-from --null --recursion -T:/RU --files-from=/RU --unquote \
       --verbatim-files-from -X:/R --exclude-from=/R --anchored --ignore-case --no-anchored --no-ignore-case \
       --no-wildcards --no-wildcards-match-slash --wildcards --wildcards-match-slash --keep-directory-symlink \
       --keep-newer-files -k --keep-old-files --no-overwrite-dir --one-top-level=?/U --overwrite --overwrite-dir \
       --recursive-unlink/U --remove-files/U --skip-old-files -U/U --unlink-first/U -W --verify \
       --ignore-command-error --no-ignore-command-error -O --to-stdout --to-command=/C --atime-preserve=?/U \
-      --clamp-mtime --delay-directory-restore --group= --group-map=/R --mode= --mtime= -m --touch \
+      --clamp-mtime --delay-directory-restore --group= --group-map=/R --mode= --mtime=/R -m --touch \
       --no-delay-directory-restore --no-same-owner --no-same-permissions --numeric-owner --owner= --owner-map=/R \
       -p --preserve-permissions --same-permissions --same-owner --sort= -s --preserve-order --same-order --acls \
       --no-acls --no-selinux --no-xattrs --selinux --xattrs --xattrs-exclude= --xattrs-include= --force-local \
-      -f:/R --file=/R -F:/X --info-script=/X --new-volume-script=/X -L: --tape-length= -M --multi-volume \
+      -f:/R --file=/R -F:/X --info-script=/X --new-volume-script=/X -L: --tape-length= -M/U --multi-volume/U \
       --rmt-command=/X --rsh-command=/X --volno-file=/W -b: --blocking-factor= -B --read-full-records -i \
       --ignore-zeros --record-size= -H: --format= --old-archive --portability --pax-option= --posix -V: --label= \
       -a --auto-compress -I:/X --use-compress-program=/X -j --bzip2 -J --xz --lzip --lzma --lzop \
       --no-auto-compress --zstd -z --gzip --gunzip --ungzip -Z --compress --uncompress --backup=?/U \
-      --hard-dereference -h --dereference -K: --starting-file= --newer-mtime= -N: --newer= --after-date= \
+      --hard-dereference -h --dereference -K: --starting-file= --newer-mtime=/R -N:/R --newer=/R --after-date=/R \
       --one-file-system -P --absolute-names --suffix= --strip-components= --transform= --xform= --checkpoint=? \
       --checkpoint-action=/X --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
       --quoting-style= -R --block-number --show-defaults --show-omitted-dirs --show-snapshot-field-ranges \

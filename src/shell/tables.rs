@@ -87,6 +87,7 @@ const DANGEROUS_EXACT: &[&str] = &[
     // Options read from the environment (`TAR_OPTIONS=--checkpoint-action=exec=...`), and
     // tar's default archive (`host:file` is opened through rsh).
     "TAR_OPTIONS", "TAPE", "RSH", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT", "GZIP", "XZ_OPT", "XZ_DEFAULTS",
+    "BZIP2", "BZIP", "LZOP",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
 ];
@@ -561,23 +562,35 @@ static SAFE: &[(&str, Args)] = &[
     ("zipinfo", Args::Custom(zipinfo_lists)),
 ];
 
-/// `unzip -l`, `-v`, `-t`, `-Z` and `zipinfo` only list or test: one bundle of listing letters
-/// first, then the archive and member patterns (and `-x` patterns to leave out). Nothing else,
-/// so no `-d` directory, no extraction and no option gate does not know.
+/// `unzip -l`, `-v`, `-t`, `-z`, `-Z` and `zipinfo` only list or test: one bundle of
+/// letters first, holding a listing letter (`unzip -q` alone extracts), then the archive and
+/// member patterns (and `-x` patterns to leave out). Not `-T` (unzip sets the archive's time),
+/// not `-M` (a pager); no `-d`, no other option; and no wildcard in the archive's name (unzip
+/// expands it itself, out of gate's sight).
 fn zip_lists(args: &[&str]) -> bool {
     let Some((first, rest)) = args.split_first() else { return false };
     let Some(letters) = first.strip_prefix('-') else { return false };
-    !letters.is_empty()
-        && letters.chars().all(|c| "lvtqZ12smhzTM".contains(c))
-        && rest.first().is_some_and(|a| !a.starts_with('-'))
+    let ok = match letters.strip_prefix('Z') {
+        // zipinfo's letters after `-Z`.
+        Some(z) => z.chars().all(|c| "12smlvhtTz".contains(c)),
+        None => letters.chars().all(|c| "lvtqz".contains(c)) && letters.contains(['l', 'v', 't', 'z']),
+    };
+    ok && zip_operands(rest)
+}
+
+/// The archive (no wildcard), then member patterns and `-x` patterns.
+fn zip_operands(rest: &[&str]) -> bool {
+    rest.first().is_some_and(|a| !a.starts_with('-') && !a.contains(['*', '?', '[']))
         && rest.iter().all(|a| !a.starts_with('-') || *a == "-x")
 }
 
-/// `zipinfo` lists, with or without its listing letters.
+/// `zipinfo` lists, with or without its listing letters (not `-M`, a pager).
 fn zipinfo_lists(args: &[&str]) -> bool {
     match args.first() {
-        Some(a) if a.starts_with('-') => zip_lists(args),
-        Some(_) => args.iter().all(|a| !a.starts_with('-') || *a == "-x"),
+        Some(a) if a.starts_with('-') => {
+            a[1..].chars().all(|c| "12smlvhtTz".contains(c)) && !a[1..].is_empty() && zip_operands(&args[1..])
+        }
+        Some(_) => zip_operands(args),
         None => false,
     }
 }

@@ -971,6 +971,21 @@ impl Walker<'_> {
                 if let Some(n) = name {
                     self.unbind(&n.clone());
                 }
+                // An assignment like any other: to a variable that changes what runs
+                // (`set -a; : ${TAR_OPTIONS:=...}` exports it too), or to one named only at
+                // run time (`${!x:=...}`).
+                match name {
+                    Some(n) if tables::is_dangerous_variable(n) => {
+                        *unknown = Some(format!("`${{{n}:=...}}` sets {n}, which changes what runs"));
+                    }
+                    None if !matches!(parameter, bword::Parameter::Positional(_)) || *indirect => {
+                        *unknown = Some("`${...:=...}` assigns a variable gate cannot name".to_string());
+                    }
+                    _ if *indirect => {
+                        *unknown = Some("`${!...:=...}` assigns a variable named only at run time".to_string());
+                    }
+                    _ => {}
+                }
                 if let Some(n) = name.filter(|n| self.is_integer(n)).cloned() {
                     *unknown = Some(format!(
                         "`${{{n}:=...}}` assigns {n}, which has the integer attribute: bash evaluates the value as arithmetic"

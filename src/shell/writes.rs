@@ -196,12 +196,15 @@ pub(crate) fn xxd_words(args: &[Word]) -> Option<Xxd<'_>> {
             Word::Lit(a) => a.as_str(),
             Word::Dyn(raw) if only_operands || !grammar::could_be_option(raw) => {
                 x.operands.push(w);
+                only_operands = true;
                 continue;
             }
             Word::Dyn(_) => return None,
         };
         if only_operands || a == "-" || !a.starts_with('-') {
+            // Options end at the first operand: `xxd IN -ps` writes a file named `-ps`.
             x.operands.push(w);
+            only_operands = true;
         } else if a == "--" {
             only_operands = true;
         } else if a == "-r" || a == "-revert" {
