@@ -223,16 +223,7 @@ pub fn install(args: &HookInstallArgs) -> anyhow::Result<i32> {
         HookAgent::Claude => {}
     }
     let path = claude_settings_path(args)?;
-    let mut settings: Value = match std::fs::read(&path) {
-        Ok(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => crate::protocol::strict::parse(&bytes)
-            .map_err(|e| anyhow::anyhow!("{} is not JSON gate can read ({e}); nothing was changed", path.display()))?,
-        Ok(_) => json!({}),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => json!({}),
-        Err(e) => anyhow::bail!("cannot read {}: {e}", path.display()),
-    };
-    if !settings.is_object() {
-        anyhow::bail!("{} does not hold a JSON object; nothing was changed", path.display());
-    }
+    let mut settings = crate::hook_agents::read_json_object(&path)?;
     let already =
         settings.pointer("/hooks/PreToolUse").and_then(Value::as_array).is_some_and(|l| l.iter().any(is_gate_entry));
     if already {
@@ -292,13 +283,7 @@ pub fn uninstall(args: &HookInstallArgs) -> anyhow::Result<i32> {
 
 /// Claude Code's own format: two-space JSON and a final newline, written atomically.
 pub(crate) fn write_settings(path: &Path, v: &Value) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
     let mut text = serde_json::to_string_pretty(v)?;
     text.push('\n');
-    let tmp = path.with_extension("json.gate-tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    crate::hook_agents::write_text(path, &text)
 }

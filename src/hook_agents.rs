@@ -283,7 +283,7 @@ fn codex_home() -> anyhow::Result<PathBuf> {
 }
 
 /// A JSON settings file as an object (missing or empty: `{}`).
-fn read_json_object(path: &Path) -> anyhow::Result<Value> {
+pub(crate) fn read_json_object(path: &Path) -> anyhow::Result<Value> {
     let v = match std::fs::read(path) {
         Ok(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => crate::protocol::strict::parse(&bytes)
             .map_err(|e| anyhow::anyhow!("{} is not JSON gate can read ({e}); nothing was changed", path.display()))?,
@@ -429,7 +429,9 @@ fn read_toml(path: &Path) -> anyhow::Result<toml_edit::DocumentMut> {
         .map_err(|e| anyhow::anyhow!("{} is not TOML gate can read ({e}); nothing was changed", path.display()))
 }
 
-fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
+/// Write `text` to `path` atomically (a temporary file beside it, then a rename), creating
+/// its folder.
+pub(crate) fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
