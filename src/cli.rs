@@ -152,7 +152,7 @@ pub struct HookInstallArgs {
     /// loaded only in a project Codex trusts)
     #[arg(long)]
     pub project: bool,
-    /// (pi, install only) passed by the installed hook on every call
+    /// (pi, codex, gemini; install only) passed by the installed hook on every call
     #[command(flatten)]
     pub flags: HookFlags,
 }

@@ -254,14 +254,20 @@ fn gemini_input(input: &Value) -> Result<Input, String> {
 // ---- install and uninstall ----
 
 /// The command an installed hook runs: gate by its absolute path.
-fn hook_command(agent: &str) -> anyhow::Result<String> {
+fn hook_command(agent: &str, args: &HookInstallArgs) -> anyhow::Result<String> {
     let exe = std::env::current_exe()?;
-    Ok(format!("{} hook {agent}", crate::shell::shell_word(&exe.display().to_string())))
+    let mut words = vec![exe.display().to_string(), "hook".into(), agent.into()];
+    // The flags given to install (`--strict`, `--approve-all`, `--mode`, `--audit`), on every call.
+    words.extend(crate::hook_pi::decide_flags(&crate::cli::HookPlaceArgs::from(args).decide)?);
+    Ok(words.iter().map(|w| crate::shell::shell_word(w)).collect::<Vec<_>>().join(" "))
 }
 
+/// Whether a hook's command is gate's: `/path/to/gate hook AGENT [flags]`.
 fn is_gate_command(c: &str, agent: &str) -> bool {
-    c.ends_with(&format!(" hook {agent}"))
-        && c.split(' ').next().is_some_and(|p| p.trim_matches('\'').ends_with("gate"))
+    let mut words = c.split(' ');
+    words.next().is_some_and(|p| p.trim_matches('\'').ends_with("gate"))
+        && words.next() == Some("hook")
+        && words.next() == Some(agent)
 }
 
 /// Whether a hook group (`{"matcher":..., "hooks":[...]}`) is gate's.
@@ -348,7 +354,7 @@ fn gemini_settings_path(args: &HookInstallArgs) -> anyhow::Result<PathBuf> {
 fn gemini_install(args: &HookInstallArgs) -> anyhow::Result<i32> {
     let path = gemini_settings_path(args)?;
     let mut settings = read_json_object(&path)?;
-    let command = hook_command("gemini")?;
+    let command = hook_command("gemini", args)?;
     // Milliseconds; Gemini lets the call run when a hook times out.
     let entry = json!({"matcher": ".*", "hooks": [
         {"type": "command", "name": "gate", "command": command, "timeout": TIMEOUT_SECS * 1000}]});
@@ -463,7 +469,7 @@ fn codex_install(args: &HookInstallArgs) -> anyhow::Result<i32> {
     let config = codex_home()?.join("config.toml");
     let mut hooks = read_json_object(&path)?;
     let mut doc = read_toml(&config)?;
-    let command = hook_command("codex")?;
+    let command = hook_command("codex", args)?;
     let handler = json!({"type": "command", "command": command, "timeout": TIMEOUT_SECS});
     let groups = groups_mut(&mut hooks, "PreToolUse", &path)?;
     // Last: the other groups keep their places, and so the trust Codex keeps by place.

@@ -265,8 +265,9 @@ pub fn install(p: &HookPlaceArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The options of `gate hook install pi` the installed hook passes on (paths made absolute).
-fn decide_flags(d: &HookDecideArgs) -> anyhow::Result<Vec<String>> {
+/// The options of `gate hook install pi|codex|gemini` the installed hook passes on (paths made
+/// absolute).
+pub(crate) fn decide_flags(d: &HookDecideArgs) -> anyhow::Result<Vec<String>> {
     let abs = |p: &Path| -> anyhow::Result<String> {
         let a = std::path::absolute(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
         a.to_str().map(str::to_string).ok_or_else(|| anyhow::anyhow!("{} is not UTF-8", a.display()))

@@ -158,3 +158,49 @@ fn hooks_fail_closed_on_input_they_cannot_read() {
     let out = assert_cmd::Command::new(GATE).args(["hook", "codex"]).write_stdin(input.to_string()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn install_passes_its_flags_on_and_keeps_the_rest_of_the_settings() {
+    let sb = Sandbox::new();
+    let codex_home = sb.home.join(".codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    std::fs::write(codex_home.join("config.toml"), "# mine\nmodel = \"m\"\n").unwrap();
+    std::fs::write(
+        codex_home.join("hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"}]}]},"keep":1}"#,
+    )
+    .unwrap();
+    let env = Env::default().set("HOME", &sb.home).set("CODEX_HOME", &codex_home);
+    gate_hook(&env, &sb, &["install", "codex", "--strict"]);
+    let hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(codex_home.join("hooks.json")).unwrap()).unwrap();
+    assert_eq!(hooks["keep"], 1);
+    assert_eq!(hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "x");
+    let cmd = hooks["hooks"]["PreToolUse"][1]["hooks"][0]["command"].as_str().unwrap();
+    assert!(cmd.ends_with(" hook codex --strict"), "{cmd}");
+    let config = std::fs::read_to_string(codex_home.join("config.toml")).unwrap();
+    assert!(config.starts_with("# mine\nmodel = \"m\"\n") && config.contains(":pre_tool_use:1:0\"]"), "{config}");
+    // Installing again changes nothing; uninstalling leaves the other hook and its place.
+    gate_hook(&env, &sb, &["install", "codex", "--strict"]);
+    gate_hook(&env, &sb, &["uninstall", "codex"]);
+    let hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(codex_home.join("hooks.json")).unwrap()).unwrap();
+    assert_eq!(hooks, json!({"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"}]}]},"keep":1}));
+    assert_eq!(std::fs::read_to_string(codex_home.join("config.toml")).unwrap().trim_end(), "# mine\nmodel = \"m\"");
+
+    // Gemini: first in BeforeTool, the user's other settings kept.
+    std::fs::create_dir_all(sb.work.join(".gemini")).unwrap();
+    std::fs::write(sb.work.join(".gemini/settings.json"), r#"{"theme":"x"}"#).unwrap();
+    gate_hook(&env, &sb, &["install", "gemini", "--approve-all"]);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sb.work.join(".gemini/settings.json")).unwrap()).unwrap();
+    assert_eq!(s["theme"], "x");
+    assert!(s["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .ends_with(" hook gemini --approve-all"));
+    gate_hook(&env, &sb, &["uninstall", "gemini"]);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sb.work.join(".gemini/settings.json")).unwrap()).unwrap();
+    assert_eq!(s, json!({"theme": "x"}));
+}
