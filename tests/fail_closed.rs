@@ -368,8 +368,14 @@ fn class8_directory_stack_is_followed() {
 #[test]
 fn class8_a_cd_that_can_fail_leaves_either_directory() {
     // bash goes on where it was when `src` is missing: the read may be `secret.txt` or
-    // `src/secret.txt`, so it is neither allowed nor denied as one of them.
-    assert_all("ask", &["cd src; cat secret.txt", "cd src && cat a.rs; cat secret.txt", "cd src || true; cat x"]);
+    // `src/secret.txt`. Both are decided: one is denied, so the call is.
+    assert_all("deny", &["cd src; cat secret.txt"]);
+    // Both readings allowed: allowed (this asked before gate walked both directories).
+    assert_all("allow", &["cd src; cat a.rs", "cd src; cd docs; cat a.rs"]);
+    // More than one way a list can stop part-way, or a third `cd` that may fail: unknown.
+    assert_all("ask", &["cd src && cat a.rs; cat secret.txt", "cd src || true; cat x", "cd a; cd b; cd c; cat x"]);
+    // If `src` is missing, `cd ..` leaves the workspace.
+    assert_all("ask", &["cd src; cd ..; cat a.rs"]);
 }
 
 const CLASS8_STEPS: &[&str] =
@@ -397,8 +403,11 @@ proptest! {
         if in_src || !inside {
             prop_assert!(d != Verdict::Allow, "{cmd}: bash is in {pwd}, gate allowed");
         }
+        // gate decides every directory a `cd` that may fail can leave (it cannot see which
+        // exist): it denies only where some step could go into src.
         if d == Verdict::Deny {
-            prop_assert!(in_src, "{cmd}: gate denied as if in src, bash is in {pwd}");
+            prop_assert!(in_src || seq.iter().any(|s| s.ends_with("src") || *s == "cd -" || s.starts_with("pushd") || s.starts_with("popd")),
+                "{cmd}: gate denied as if in src, and no step goes there; bash is in {pwd}");
         }
     }
 }

@@ -564,6 +564,17 @@ impl Policy {
             let v = self.decide_write(w, ctx, session);
             parts.push(part(w.display(), PartKind::Write, v));
         }
+        // The same part twice (a command walked from both directories of a `cd` that may
+        // fail, or written twice): shown once, with the stricter verdict.
+        let mut merged: Vec<PartDecision> = Vec::with_capacity(parts.len());
+        for p in parts {
+            match merged.iter_mut().find(|m| m.command == p.command && m.kind == p.kind) {
+                Some(m) if p.decision > m.decision => *m = p,
+                Some(_) => {}
+                None => merged.push(p),
+            }
+        }
+        let parts = merged;
         if parts.is_empty() {
             let mut d = Decision::new(Verdict::Allow, Layer::Safe, None, "the command runs nothing");
             d.parts = Some(parts);

@@ -38,6 +38,8 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         assigned: Vec::new(),
         jumps: 0,
         in_eval: false,
+        alt_cwd: None,
+        rewalks: 0,
     };
     w.script(text);
 }
@@ -87,7 +89,17 @@ struct Walker<'a> {
     jumps: usize,
     /// The next nested script is `eval`'s: it runs in this shell and sees its variables.
     in_eval: bool,
+    /// Set by a list item that is one `cd` (or `pushd`) whose failure bash would go past:
+    /// the directory the commands after it run in if it failed. The enclosing list walks
+    /// what follows from both directories.
+    alt_cwd: Option<Cwd>,
+    /// How many such walks enclose this point (at most [`MAX_REWALKS`]; beyond, the directory
+    /// is forgotten).
+    rewalks: usize,
 }
+
+/// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
+const MAX_REWALKS: usize = 2;
 
 /// Branches of `if` and `case`: each starts from the state before them; afterwards the
 /// directory is unknown if any branch changed it, and so is every variable any assigned.
@@ -219,6 +231,8 @@ impl Walker<'_> {
             assigned: Vec::new(),
             jumps: 0,
             in_eval: false,
+            alt_cwd: None,
+            rewalks: self.rewalks,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -403,8 +417,56 @@ impl Walker<'_> {
     }
 
     fn compound_list(&mut self, list: &ast::CompoundList) {
-        for item in &list.0 {
+        self.items(&list.0);
+    }
+
+    fn items(&mut self, items: &[ast::CompoundListItem]) {
+        for (k, item) in items.iter().enumerate() {
             self.and_or(&item.0);
+            if let Some(alt) = self.alt_cwd.take() {
+                let rest = &items[k + 1..];
+                if rest.is_empty() {
+                    // The list ends here: where it leaves the shell is unknown.
+                    self.cwd.forget();
+                } else {
+                    self.walk_from_both(rest, alt);
+                }
+                return;
+            }
+        }
+    }
+
+    /// Whether a pipeline is one plain `cd`, `pushd` or `popd` (not a function of that name):
+    /// it either moves once or, failing, not at all.
+    fn is_one_cd(&self, p: &ast::Pipeline) -> bool {
+        let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
+        sc.word_or_name
+            .as_ref()
+            .is_some_and(|w| matches!(w.value.as_str(), "cd" | "pushd" | "popd") && !self.functions.contains(&w.value))
+    }
+
+    /// What follows a `cd` that may fail, walked twice: from the directory it reaches, and
+    /// from `alt`, where bash goes on if it fails (`cd src; cat a.rs` reads `src/a.rs` or
+    /// `a.rs`; both are decided). Afterwards the directory is kept only if both walks end in
+    /// the same one, and what either walk assigned is unknown.
+    fn walk_from_both(&mut self, rest: &[ast::CompoundListItem], alt: Cwd) {
+        let (bound0, log0, errexit0, params0) =
+            (self.bound.clone(), self.assigned.len(), self.errexit, self.params.clone());
+        self.rewalks += 1;
+        self.items(rest);
+        let end = self.cwd.clone();
+        self.bound = bound0;
+        self.errexit = errexit0;
+        self.params = params0;
+        *self.cwd = alt;
+        self.items(rest);
+        self.rewalks -= 1;
+        if *self.cwd != end {
+            self.cwd.forget();
+        }
+        let changed: Vec<String> = self.assigned[log0..].to_vec();
+        for n in changed {
+            self.unbind(&n);
         }
     }
 
@@ -442,7 +504,14 @@ impl Walker<'_> {
             }
         }
         if *self.cwd != before && !guarded {
-            self.cwd.forget();
+            // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
+            // commands after it run in one of two known directories; the list walks both.
+            let one_cd = l.additional.is_empty() && self.is_one_cd(&l.first);
+            if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
+                self.alt_cwd = Some(before);
+            } else {
+                self.cwd.forget();
+            }
         }
         // What the list assigned after its first pipeline may not have happened.
         let later: Vec<String> = self.assigned[first_log..].to_vec();
@@ -1947,6 +2016,8 @@ impl Walker<'_> {
                 assigned: Vec::new(),
                 jumps: 0,
                 in_eval: false,
+                alt_cwd: None,
+                rewalks: self.rewalks,
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
