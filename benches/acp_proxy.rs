@@ -58,7 +58,8 @@ fn main() {
     std::fs::write(&file, &text).unwrap();
     std::fs::write(dir.path().join("host.yaml"), "version: 1\n").unwrap();
 
-    let mut best = (f64::MAX, f64::MAX);
+    // Also `cat | cat`: the cost of any process in the middle, with nothing to decide.
+    let mut best = (f64::MAX, f64::MAX, f64::MAX);
     for _ in 0..5 {
         let mut cat = Command::new("cat");
         cat.arg(&file);
@@ -68,14 +69,20 @@ fn main() {
         g.current_dir(dir.path()).args(["run", "--protocol", "acp", "--", "cat"]).arg(&file);
         let (t, n) = drain(g, 10_000);
         assert_eq!(n, 10_000);
-        best = (best.0.min(c), best.1.min(t));
+        let mut two = Command::new("sh");
+        two.arg("-c").arg(format!("cat '{}' | cat", file.display()));
+        let (m, n) = drain(two, 10_000);
+        assert_eq!(n, 10_000);
+        best = (best.0.min(c), best.1.min(t), best.2.min(m));
     }
     let mb = text.len() as f64 / 1e6;
     println!(
-        "BENCH passthrough of 10,000 session/update lines ({mb:.1} MB): cat {:.2} ms, gate proxy {:.2} ms, gate/cat throughput {:.2}",
+        "BENCH passthrough of 10,000 session/update lines ({mb:.1} MB): cat {:.2} ms, gate proxy {:.2} ms, gate/cat throughput {:.2}; cat | cat {:.2} ms, (cat | cat)/cat {:.2}",
         best.0 * 1e3,
         best.1 * 1e3,
-        best.0 / best.1
+        best.0 / best.1,
+        best.2 * 1e3,
+        best.0 / best.2
     );
 
     // Round trips: a python agent sends N permission requests one at a time.

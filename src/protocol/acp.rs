@@ -383,6 +383,10 @@ impl AgentDecoder {
 }
 
 impl Decoder for AgentDecoder {
+    fn passes_block(&mut self, block: &[u8]) -> bool {
+        self.mode == Mode::Proxy && self.client.is_none() && plain_session_updates(block)
+    }
+
     fn line(&mut self, line: &[u8]) -> (Shown, Incoming) {
         // Fast path (proxy): a session/update that is not about a tool call passes without
         // being parsed. (Its one `"method"` key, spelled only one way, names no request gate
@@ -632,29 +636,62 @@ fn finders() -> &'static Finders {
     })
 }
 
+/// [`plain_session_update`] for every line of `block` (whole lines, each ending with `\n`),
+/// none of them about a tool call, in a few passes over the whole block instead of several
+/// per line.
+fn plain_session_updates(block: &[u8]) -> bool {
+    if !only_plain_escapes(block) || finders().tool_call.find(block).is_some() {
+        return false;
+    }
+    let mut methods = finders().method.find_iter(block).peekable();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', block) {
+        let line = &block[start..end];
+        // Exactly one `"method"` key in this line, and the line is an object.
+        let Some(at) = methods.next_if(|&m| m < end) else { return false };
+        if methods.peek().is_some_and(|&m| m < end) || line.first() != Some(&b'{') {
+            return false;
+        }
+        if !method_is_session_update(&block[at + 8..end]) {
+            return false;
+        }
+        start = end + 1;
+    }
+    start == block.len()
+}
+
+/// Only the escapes that cannot stand for a letter: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`.
+fn only_plain_escapes(text: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\\', &text[from..]) {
+        match text.get(from + k + 1) {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => from += k + 2,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// After a `"method"` key: `: "session/update"`.
+fn method_is_session_update(rest: &[u8]) -> bool {
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let Some(rest) = rest.strip_prefix(b":") else { return false };
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    rest.starts_with(b"\"session/update\"")
+}
+
 /// Is this line, without parsing it, certainly a `session/update` and nothing else? Its only
 /// `"method"` key says so literally, and it holds no escape that could spell a key or a method
 /// another way (`\u006d...`, `session\/request_permission`, or one a lenient reader takes as
 /// the letter, `\m`): only `\"`, `\\`, `\b`, `\f`, `\n`, `\r` and `\t`. Anything less certain is
 /// parsed.
 fn plain_session_update(line: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(b'\\', &line[from..]) {
-        match line.get(from + k + 1) {
-            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => from += k + 2,
-            _ => return false,
-        }
+    if !only_plain_escapes(line) {
+        return false;
     }
     let mut methods = finders().method.find_iter(line);
     let Some(at) = methods.next() else { return false };
-    if methods.next().is_some() {
-        return false;
-    }
-    let rest = &line[at + 8..];
-    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
-    let Some(rest) = rest.strip_prefix(b":") else { return false };
-    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
-    rest.starts_with(b"\"session/update\"")
+    methods.next().is_none() && method_is_session_update(&line[at + 8..])
 }
 
 fn line_of(v: &Value) -> Vec<u8> {
@@ -1187,7 +1224,45 @@ mod tests {
 
 #[cfg(test)]
 mod fast_path_tests {
-    use super::plain_session_update;
+    use super::{plain_session_update, plain_session_updates};
+
+    /// Lines of the kinds an agent sends, and near misses of the fast path.
+    const LINES: &[&str] = &[
+        r#"{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"text":"a\nb \"q\""}}}}"#,
+        r#"{"method" : "session/update","params":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call","toolCallId":"t"}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"session/request_permission","params":{}}"#,
+        r#"{"method":"session/update","p":{"method":"session/request_permission"}}"#,
+        r#"{"\u006dethod":"session/request_permission","method":"session/update"}"#,
+        r#"{"method":"session/update","t":"\x"}"#,
+        r#"{"method":"session\/update"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"not json, and no brace"#,
+        r#"{"method":"fs/write_text_file","id":2}"#,
+        r#"{}"#,
+    ];
+
+    proptest::proptest! {
+        /// The block check passes a block exactly when every line of it would pass the
+        /// line check (a line for gate anywhere makes the reader read them one by one).
+        #[test]
+        fn a_block_passes_only_if_every_line_would(picks in proptest::collection::vec(0..LINES.len(), 1..8)) {
+            let block: String = picks.iter().map(|&k| format!("{}\n", LINES[k])).collect();
+            let each = picks.iter().all(|&k| {
+                let l = LINES[k].as_bytes();
+                l.first() == Some(&b'{') && plain_session_update(l) && memchr::memmem::find(l, b"tool_call").is_none()
+            });
+            proptest::prop_assert_eq!(plain_session_updates(block.as_bytes()), each, "{}", block);
+        }
+    }
+
+    #[test]
+    fn a_block_must_end_with_a_whole_line() {
+        let line = br#"{"method":"session/update"}"#;
+        assert!(plain_session_updates(&[line.as_slice(), b"\n"].concat()));
+        assert!(!plain_session_updates(line));
+        assert!(!plain_session_updates(&[line.as_slice(), b"\n", line.as_slice()].concat()));
+    }
 
     #[test]
     fn only_a_literal_session_update_skips_parsing() {

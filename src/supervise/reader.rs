@@ -267,6 +267,25 @@ impl Reader {
         while !data.is_empty() {
             match self.state {
                 State::Start => {
+                    // Whole lines the decoder can vouch for at once (an ACP agent's stream of
+                    // session updates) pass in one piece.
+                    if data[0] == b'{' {
+                        if let Some(last) = memchr::memrchr(b'\n', data) {
+                            let block = &data[..=last];
+                            if self.decoder.passes_block(block) {
+                                self.out(block);
+                                self.lines += memchr::memchr_iter(b'\n', block).count() as u64;
+                                data = &data[last + 1..];
+                                if !self.stdout_ok {
+                                    return false;
+                                }
+                                if self.pending.len() >= FLUSH_AT && !self.flush() {
+                                    return false;
+                                }
+                                continue;
+                            }
+                        }
+                    }
                     self.state = if data[0] == b'{' { State::Candidate } else { State::Pass };
                 }
                 // Only a line that starts with `{` can be for gate: jump from line end to line
