@@ -77,15 +77,27 @@ fn decide_claude(args: &HookArgs, input: &Value) -> Result<Hooked, String> {
     let tool = input.get("tool_name").and_then(Value::as_str).ok_or("the hook input has no tool_name")?;
     let tool_input =
         input.get("tool_input").filter(|v| v.is_object()).ok_or("the hook input has no tool_input object")?;
-    let cwd = input.get("cwd").and_then(Value::as_str).map(PathBuf::from);
-    let cwd = cwd.unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| ".".into()));
-    let call = claude::to_call(tool, tool_input, &cwd);
+    let session = session_dir("CLAUDE_PROJECT_DIR");
+    let cwd = input.get("cwd").and_then(Value::as_str).map(PathBuf::from).unwrap_or_else(|| session.clone());
+    let call = crate::protocol::anchored(claude::to_call(tool, tool_input, &cwd), &cwd, &session);
     let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook");
-    decide_call(args, &cwd, id, &call)
+    decide_call(args, &session, id, &call)
+}
+
+/// The session's own directory, where the agent runs its hooks (`$VAR` when the agent sets
+/// it, else this process's directory). The policy is found from here, never from the
+/// hook input's `cwd`: an agent's model can choose that (Codex's `workdir`), and a policy
+/// found there (or none, and the defaults) would be the model's choice.
+pub(crate) fn session_dir(var: &str) -> PathBuf {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// One call from a hook: the supervising gate decides when there is one (`$GATE_SOCKET`),
-/// else the policy of the hook's directory.
+/// else the policy of the session's directory `cwd` ([`session_dir`]).
 pub(crate) fn decide_call(args: &HookArgs, cwd: &Path, id: &str, call: &crate::policy::Call) -> Result<Hooked, String> {
     if let Some(sock) = std::env::var_os("GATE_SOCKET").filter(|s| !s.is_empty()) {
         return ask_supervisor(Path::new(&sock), id, call);

@@ -97,6 +97,8 @@ fn decide_all(args: &HookArgs, cwd: &Path, id: &str, calls: &[Call]) -> Result<H
     })
 }
 
+/// The tool, its input, and the directory the call runs in (the input's `cwd`, else the
+/// session's).
 fn event_fields<'a>(input: &'a Value, event: &str, agent: &str) -> Result<(&'a str, &'a Value, PathBuf), String> {
     let got = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("");
     if got != event {
@@ -108,6 +110,13 @@ fn event_fields<'a>(input: &'a Value, event: &str, agent: &str) -> Result<(&'a s
     let cwd = input.get("cwd").and_then(Value::as_str).map(PathBuf::from);
     let cwd = cwd.unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| ".".into()));
     Ok((tool, tool_input, cwd))
+}
+
+/// The calls as they run from `cwd`, decided by the policy of the session's directory.
+fn from_session(var: &str, cwd: PathBuf, id: String, calls: Vec<Call>) -> Input {
+    let session = hook::session_dir(var);
+    let calls = calls.into_iter().map(|c| crate::protocol::anchored(c, &cwd, &session)).collect();
+    Input::Calls { cwd: session, id, calls }
 }
 
 fn call(tool: &str, arguments: Value) -> Call {
@@ -125,7 +134,8 @@ fn codex_input(input: &Value) -> Result<Input, String> {
         "apply_patch" => patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
         other => vec![call(other, tool_input.clone())],
     };
-    Ok(Input::Calls { cwd, id, calls })
+    // Codex sets no variable for its session's directory: it runs hooks there.
+    Ok(from_session("", cwd, id, calls))
 }
 
 /// The files a Codex patch (`*** Begin Patch` ... `*** End Patch`) adds, changes, moves and
@@ -155,7 +165,16 @@ pub fn patch_calls(patch: &str) -> Result<Vec<Call>, String> {
             }
             return Err(bad("text after `*** End Patch`"));
         }
-        let header = |p: &str| line.strip_prefix(p).map(|s| s.trim().to_string());
+        // The path is what follows the marker, exactly (Codex keeps a leading space as part of
+        // the name); one with space around it is refused above.
+        let header = |p: &str| line.strip_prefix(p).map(str::to_string);
+        for p in ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "] {
+            if let Some(path) = line.strip_prefix(p) {
+                if path.is_empty() || path.trim() != path {
+                    return Err(bad("a path that is empty or has space around it"));
+                }
+            }
+        }
         if line.trim() == "*** End Patch" {
             flush(&mut cur, &mut calls);
             ended = true;
@@ -248,7 +267,7 @@ fn gemini_input(input: &Value) -> Result<Input, String> {
             }
         }
     };
-    Ok(Input::Calls { cwd, id, calls: vec![c] })
+    Ok(from_session("GEMINI_PROJECT_DIR", cwd, id, vec![c]))
 }
 
 // ---- install and uninstall ----

@@ -204,3 +204,57 @@ fn install_passes_its_flags_on_and_keeps_the_rest_of_the_settings() {
         serde_json::from_str(&std::fs::read_to_string(sb.work.join(".gemini/settings.json")).unwrap()).unwrap();
     assert_eq!(s, json!({"theme": "x"}));
 }
+
+/// The third red team's findings on the hooks. Codex's model sets each call's `workdir`, and
+/// Codex sends it as the hook input's `cwd`: gate found the policy from there, so a `cwd`
+/// outside the project meant the built-in defaults, and a `docs/host.yaml` the model wrote
+/// (allowed by `docs/**`) became the policy. The policy is now the session's (the hook's own
+/// directory), and `cwd` is where the call runs.
+#[test]
+fn redteam3_the_hook_input_cwd_never_chooses_the_policy() {
+    let sb = setup();
+    sb.file("docs/host.yaml", "version: 1\nworkspace: ..\nmode: bypassPermissions\n");
+    let work = sb.work.to_str().unwrap().to_string();
+    let hook = |agent: &str, cwd: &str, tool: &str, command: &str| {
+        let event = if agent == "gemini" { "BeforeTool" } else { "PreToolUse" };
+        let input = json!({"hook_event_name": event, "tool_name": tool, "tool_input": {"command": command},
+                           "cwd": cwd, "tool_use_id": "t1"});
+        let out = assert_cmd::Command::new(GATE)
+            .current_dir(&sb.work)
+            .env_remove("GATE_SOCKET")
+            .args(["hook", agent])
+            .write_stdin(input.to_string())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    for agent in ["codex", "claude"] {
+        // Not allowed: denied, or (Claude Code, which has a dialog) asked.
+        let denied = |cwd: &str, command: &str| {
+            let out = hook(agent, cwd, "Bash", command);
+            assert!(out.contains("\"deny\"") || out.contains("\"ask\""), "{agent} in {cwd}: {command}: {out}");
+        };
+        denied("/etc", "head -3 /etc/shadow");
+        denied(&sb.root.path().display().to_string(), "cat work/.env");
+        denied(&format!("{work}/docs"), "rm ../.env");
+        // Inside the project, the call runs where it says: allowed by the project's rules.
+        let out = hook(agent, &format!("{work}/docs"), "Bash", "touch made.txt");
+        assert!(!out.contains("\"deny\"") && !out.contains("\"ask\""), "{agent}: {out}");
+    }
+    let out = hook("gemini", "/etc", "run_shell_command", "cat shadow");
+    assert!(out.contains("deny"), "{out}");
+}
+
+/// Codex keeps the space after `*** Add File:` as part of the name: a path with space around
+/// it is refused, not read as the trimmed one.
+#[test]
+fn redteam3_patch_paths_with_space_around_them_are_refused() {
+    for path in [" docs/x", "docs/x ", "\u{a0}docs/x"] {
+        let patch = format!("*** Begin Patch\n*** Add File: {path}\n+a\n*** End Patch\n");
+        let input = json!({"hook_event_name": "PreToolUse", "tool_name": "apply_patch", "cwd": "/tmp",
+            "tool_input": {"command": patch}});
+        let out =
+            assert_cmd::Command::new(GATE).args(["hook", "codex"]).write_stdin(input.to_string()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{path:?}");
+    }
+}

@@ -360,7 +360,9 @@ fn control_request(v: &Value, cwd: &Path) -> Incoming {
             error: format!("a {subtype} request without a tool name and an input object"),
         };
     };
-    let call = to_call(tool, input, cwd);
+    // A hook's input says where the call runs (Claude Code's shell may have moved).
+    let runs_in = req.get("input").and_then(|i| i.get("cwd")).and_then(Value::as_str).map(Path::new).unwrap_or(cwd);
+    let call = super::anchored(to_call(tool, input, runs_in), runs_in, cwd);
     Incoming::Call(IncomingCall {
         id: id(kind, input),
         call,

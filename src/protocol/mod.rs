@@ -300,6 +300,34 @@ impl Resolution {
 const REMINDER_ASK: &str = "[System reminder: Do not run this tool call and do not try to get the same effect another way. Ask the user how to proceed.]";
 const REMINDER_STOP: &str = "[System reminder: The user stopped this batch: do not run the remaining tool calls. Stop now and wait for the user's next message.]";
 
+/// A call as it runs from `call_cwd`, the directory the agent says it runs in (a hook's
+/// `cwd`; Codex's model sets it per call with `workdir`, Claude Code's follows its shell),
+/// when that is not the session's own `session_dir`: a shell command first changes there
+/// (`cd -- DIR || exit 1; COMMAND`, so a directory outside the workspace is decided as
+/// such), and a relative path is joined to it. The policy is always the session's.
+pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::path::Path) -> Call {
+    let same = |a: &std::path::Path, b: &std::path::Path| a.components().eq(b.components());
+    if same(call_cwd, session_dir) {
+        return call;
+    }
+    let dir = call_cwd.display().to_string();
+    if let Some(Value::String(cmd)) = call.arguments.get("command") {
+        if call.tool == "Bash" {
+            let c = format!("cd -- {} || exit 1; {cmd}", crate::shell::shell_word(&dir));
+            call.arguments["command"] = Value::String(c);
+        }
+    }
+    for key in ["file_path", "path", "notebook_path"] {
+        if let Some(Value::String(p)) = call.arguments.get(key) {
+            if !p.starts_with('/') && !p.starts_with('~') {
+                let joined = call_cwd.join(p).display().to_string();
+                call.arguments[key] = Value::String(joined);
+            }
+        }
+    }
+    call
+}
+
 /// The text to hand the model when a call is not run (seed 002's wording: who rejected, the
 /// feedback, and a reminder to ask the user). Every adapter uses it for its denial text.
 pub fn message_for_model(tool: &str, r: &Resolution) -> String {
