@@ -383,8 +383,12 @@ impl AgentDecoder {
 }
 
 impl Decoder for AgentDecoder {
-    fn passes_block(&mut self, block: &[u8]) -> bool {
-        self.mode == Mode::Proxy && self.client.is_none() && plain_session_updates(block)
+    fn passes_block(&mut self, block: &[u8]) -> Option<usize> {
+        if self.mode == Mode::Proxy && self.client.is_none() {
+            plain_session_updates(block)
+        } else {
+            None
+        }
     }
 
     fn line(&mut self, line: &[u8]) -> (Shown, Incoming) {
@@ -638,26 +642,28 @@ fn finders() -> &'static Finders {
 
 /// [`plain_session_update`] for every line of `block` (whole lines, each ending with `\n`),
 /// none of them about a tool call, in a few passes over the whole block instead of several
-/// per line.
-fn plain_session_updates(block: &[u8]) -> bool {
+/// per line: then how many lines.
+fn plain_session_updates(block: &[u8]) -> Option<usize> {
     if !only_plain_escapes(block) || finders().tool_call.find(block).is_some() {
-        return false;
+        return None;
     }
+    let mut n = 0;
     let mut methods = finders().method.find_iter(block).peekable();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', block) {
         let line = &block[start..end];
         // Exactly one `"method"` key in this line, and the line is an object.
-        let Some(at) = methods.next_if(|&m| m < end) else { return false };
+        let at = methods.next_if(|&m| m < end)?;
         if methods.peek().is_some_and(|&m| m < end) || line.first() != Some(&b'{') {
-            return false;
+            return None;
         }
         if !method_is_session_update(&block[at + 8..end]) {
-            return false;
+            return None;
         }
         start = end + 1;
+        n += 1;
     }
-    start == block.len()
+    (start == block.len()).then_some(n)
 }
 
 /// Only the escapes that cannot stand for a letter: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`.
@@ -1252,16 +1258,16 @@ mod fast_path_tests {
                 let l = LINES[k].as_bytes();
                 l.first() == Some(&b'{') && plain_session_update(l) && memchr::memmem::find(l, b"tool_call").is_none()
             });
-            proptest::prop_assert_eq!(plain_session_updates(block.as_bytes()), each, "{}", block);
+            proptest::prop_assert_eq!(plain_session_updates(block.as_bytes()), each.then_some(picks.len()), "{}", block);
         }
     }
 
     #[test]
     fn a_block_must_end_with_a_whole_line() {
         let line = br#"{"method":"session/update"}"#;
-        assert!(plain_session_updates(&[line.as_slice(), b"\n"].concat()));
-        assert!(!plain_session_updates(line));
-        assert!(!plain_session_updates(&[line.as_slice(), b"\n", line.as_slice()].concat()));
+        assert_eq!(plain_session_updates(&[line.as_slice(), b"\n"].concat()), Some(1));
+        assert_eq!(plain_session_updates(line), None);
+        assert_eq!(plain_session_updates(&[line.as_slice(), b"\n", line.as_slice()].concat()), None);
     }
 
     #[test]

@@ -115,11 +115,11 @@ pub trait Decoder: Send {
     /// gate (the rest is dropped); `None`: it is the agent's own output and is streamed.
     fn oversize(&mut self, head: &[u8], limit: usize) -> Option<Incoming>;
     /// Whole lines (`block` ends with `\n`) that all pass through unchanged and mean nothing
-    /// to gate, as [`Decoder::line`] would find one by one: then the reader passes the block
-    /// in one piece. `false` whenever any line might be for gate (the reader then reads them
-    /// one at a time).
-    fn passes_block(&mut self, _block: &[u8]) -> bool {
-        false
+    /// to gate, as [`Decoder::line`] would find one by one: then how many, and the reader
+    /// passes the block in one piece. `None` whenever any line might be for gate (the reader
+    /// then reads them one at a time).
+    fn passes_block(&mut self, _block: &[u8]) -> Option<usize> {
+        None
     }
     /// Does a line that does not start with `{` pass through unchanged? (Otherwise hidden.)
     fn passes_plain_lines(&self) -> bool {

@@ -272,9 +272,9 @@ impl Reader {
                     if data[0] == b'{' {
                         if let Some(last) = memchr::memrchr(b'\n', data) {
                             let block = &data[..=last];
-                            if self.decoder.passes_block(block) {
-                                self.out(block);
-                                self.lines += memchr::memchr_iter(b'\n', block).count() as u64;
+                            if let Some(n) = self.decoder.passes_block(block) {
+                                self.lines += n as u64;
+                                self.out_whole(block);
                                 data = &data[last + 1..];
                                 if !self.stdout_ok {
                                     return false;
@@ -491,6 +491,22 @@ impl Reader {
         }
         if self.stdout_ok {
             self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// Whole lines for gate's stdout: written straight from the read buffer when nothing is
+    /// pending before them (no copy), else appended.
+    fn out_whole(&mut self, lines: &[u8]) {
+        if !self.pending.is_empty() || self.to_agent.is_some() || self.passthrough != Passthrough::Stdout {
+            return self.out(lines);
+        }
+        if !self.stdout_ok {
+            return;
+        }
+        let _guard = self.term.as_ref().map(|t| t.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut stdout = io::stdout().lock();
+        if stdout.write_all(lines).and_then(|_| stdout.flush()).is_err() {
+            self.stdout_ok = false;
         }
     }
 
