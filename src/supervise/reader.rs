@@ -276,10 +276,7 @@ impl Reader {
                                 self.lines += n as u64;
                                 self.out_whole(block);
                                 data = &data[last + 1..];
-                                if !self.stdout_ok {
-                                    return false;
-                                }
-                                if self.pending.len() >= FLUSH_AT && !self.flush() {
+                                if !self.keep_going() {
                                     return false;
                                 }
                                 continue;
@@ -327,10 +324,7 @@ impl Reader {
                         self.state = State::Start;
                         self.candidate_in(&data[..i], true, Some(&data[..=i]));
                         data = &data[i + 1..];
-                        if !self.stdout_ok {
-                            return false;
-                        }
-                        if self.pending.len() >= FLUSH_AT && !self.flush() {
+                        if !self.keep_going() {
                             return false;
                         }
                         continue;
@@ -362,14 +356,16 @@ impl Reader {
                     }
                 }
             }
-            if !self.stdout_ok {
-                return false;
-            }
-            if self.pending.len() >= FLUSH_AT && !self.flush() {
+            if !self.keep_going() {
                 return false;
             }
         }
         self.stdout_ok
+    }
+
+    /// After a piece of a read: false once gate's stdout is gone; a full buffer is flushed.
+    fn keep_going(&mut self) -> bool {
+        self.stdout_ok && (self.pending.len() < FLUSH_AT || self.flush())
     }
 
     /// The agent's stdout ended inside a line.
