@@ -21,18 +21,6 @@ use serde_json::{json, Value};
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const T: Duration = Duration::from_secs(120);
 
-const POLICY: &str = r#"version: 1
-workspace: .
-permissions:
-  allow:
-    - Bash(touch *)
-    - { tool: write, when: { file_path: "docs/**" } }
-    - { tool: write, when: { file_path: "made.txt" } }
-  deny:
-    - Bash(rm *)
-    - { tool: write, when: { file_path: "**/.env*" } }
-"#;
-
 fn codex_sandbox() -> &'static str {
     if agents::have_bwrap() {
         "workspace-write"
@@ -108,15 +96,6 @@ fn gate(a: &AgentBin, sb: &Sandbox, mock: &Mock, extra: &[&str]) -> Command {
     cmd
 }
 
-fn setup() -> Sandbox {
-    let sb = Sandbox::new();
-    sb.file("host.yaml", POLICY);
-    sb.file("x/keep.txt", "keep\n");
-    sb.file("docs/a.md", "color=red\n");
-    sb.file(".env", "SECRET=1\n");
-    sb
-}
-
 struct Run {
     stop: Value,
     forwarded: Vec<Value>,
@@ -166,7 +145,7 @@ fn denied_shell(name: &str) {
         Ok(a) => a,
         Err(_) => return,
     };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for(name, vec![shell(name, "rm -rf x")]);
     let r = proxy_run(&a, &sb, &mock, "allow_once");
     let ctx = &r.transcript;
@@ -188,7 +167,7 @@ fn allowed_shell_and_edit(name: &str) {
         Ok(a) => a,
         Err(_) => return,
     };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for(
         name,
         vec![shell(name, "touch made.txt"), edit(name, &sb.work, "docs/a.md", "color=red\n", "color=blue\n")],
@@ -211,7 +190,7 @@ fn env_write_denied(name: &str) {
         Ok(a) => a,
         Err(_) => return,
     };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for(name, vec![write(name, &sb.work, ".env", "SECRET=stolen\n")]);
     let r = proxy_run(&a, &sb, &mock, "allow_once");
     let ctx = &r.transcript;
@@ -232,7 +211,7 @@ fn ask_goes_to_the_editor(name: &str) {
         Ok(a) => a,
         Err(_) => return,
     };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for(name, vec![shell(name, "mkdir newdir")]);
     let r = proxy_run(&a, &sb, &mock, "allow_always");
     let ctx = &r.transcript;
@@ -298,7 +277,7 @@ fn codex_acp_ask_goes_to_the_editor_and_always_is_gates() {
 #[test]
 fn gemini_proxy_passes_every_other_message_byte_for_byte() {
     let Ok(a) = agents::agent("gemini") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for("gemini", vec![shell("gemini", "rm -rf x"), shell("gemini", "mkdir newdir")]);
     let raw = sb.root.path().join("agent-out.jsonl");
     let mut cmd = Command::new(GATE);
@@ -335,7 +314,7 @@ fn gemini_proxy_passes_every_other_message_byte_for_byte() {
 #[test]
 fn gemini_client_mode_runs_the_prompt() {
     let Ok(a) = agents::agent("gemini") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for("gemini", vec![shell("gemini", "rm -rf x"), shell("gemini", "touch made.txt")]);
     let cmd = gate(&a, &sb, &mock, &["--prompt", "do the steps"]);
     let f = agents::run(cmd, T);
@@ -365,7 +344,7 @@ exit 3
 
 #[test]
 fn client_mode_faults_get_clear_messages_and_nothing_is_approved() {
-    let sb = setup();
+    let sb = agents::scenario();
     let mut cmd = Command::new(GATE);
     cmd.current_dir(&sb.work);
     cmd.args(["run", "-c", "host.yaml", "--protocol", "acp", "--prompt", "go", "--kill-grace", "2", "--"]);
@@ -390,7 +369,7 @@ fn client_mode_faults_get_clear_messages_and_nothing_is_approved() {
 /// warning; the permission request is denied by gate (never forwarded as approved).
 #[test]
 fn proxy_faults_pass_with_a_warning_and_nothing_is_approved() {
-    let sb = setup();
+    let sb = agents::scenario();
     let mut cmd = Command::new(GATE);
     cmd.current_dir(&sb.work);
     cmd.args(["run", "-c", "host.yaml", "--protocol", "acp", "--kill-grace", "2", "--"]);
@@ -421,7 +400,7 @@ fn proxy_faults_pass_with_a_warning_and_nothing_is_approved() {
 #[test]
 fn gemini_unasked_calls_are_recorded_as_not_asked() {
     let Ok(a) = agents::agent("gemini") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = mock_for("gemini", vec![call("read_file", json!({"file_path": "docs/a.md"}))]);
     let r = proxy_run(&a, &sb, &mock, "reject_once");
     let ctx = &r.transcript;

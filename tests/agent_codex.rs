@@ -20,18 +20,6 @@ use serde_json::Value;
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const T: Duration = Duration::from_secs(120);
 
-const POLICY: &str = r#"version: 1
-workspace: .
-permissions:
-  allow:
-    - Bash(touch *)
-    - { tool: write, when: { file_path: "docs/**" } }
-    - { tool: write, when: { file_path: "made.txt" } }
-  deny:
-    - Bash(rm *)
-    - { tool: write, when: { file_path: "**/.env*" } }
-"#;
-
 fn sandbox() -> &'static str {
     if agents::have_bwrap() {
         "workspace-write"
@@ -39,15 +27,6 @@ fn sandbox() -> &'static str {
         eprintln!("note: bubblewrap (bwrap) is missing: codex runs with sandbox danger-full-access");
         "danger-full-access"
     }
-}
-
-fn setup() -> Sandbox {
-    let sb = Sandbox::new();
-    sb.file("host.yaml", POLICY);
-    sb.file("x/keep.txt", "keep\n");
-    sb.file("docs/a.md", "color=red\n");
-    sb.file(".env", "SECRET=1\n");
-    sb
 }
 
 fn gate(a: &AgentBin, sb: &Sandbox, mock: &Mock, extra: &[&str], codex_args: &[&str]) -> Command {
@@ -82,7 +61,7 @@ fn audit(sb: &Sandbox) -> Vec<Value> {
 #[test]
 fn codex_proxy_decides_commands_and_patches() {
     let Ok(a) = agents::agent("codex") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = responses::start(agents::mock::script(vec![
         responses::shell("rm -rf x"),
         responses::shell("touch made.txt"),
@@ -115,7 +94,7 @@ fn codex_proxy_decides_commands_and_patches() {
 #[test]
 fn codex_proxy_ask_goes_to_the_client_and_always_is_gates() {
     let Ok(a) = agents::agent("codex") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let mock = responses::start(agents::mock::script(vec![responses::shell("mkdir newdir")]));
     let mut app = codex_app::AppServer::start(gate(&a, &sb, &mock, &[], &["app-server"]), T);
     app.initialize();
@@ -141,7 +120,7 @@ fn codex_proxy_ask_goes_to_the_client_and_always_is_gates() {
 fn codex_client_modes_run_the_prompt() {
     let Ok(a) = agents::agent("codex") else { return };
     for form in ["app-server", "exec"] {
-        let sb = setup();
+        let sb = agents::scenario();
         let mock = responses::start(agents::mock::script(vec![
             responses::shell("rm -rf x"),
             responses::shell("touch made.txt"),

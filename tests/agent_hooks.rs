@@ -22,27 +22,6 @@ use serde_json::json;
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const T: Duration = Duration::from_secs(120);
 
-const POLICY: &str = r#"version: 1
-workspace: .
-permissions:
-  allow:
-    - Bash(touch *)
-    - { tool: write, when: { file_path: "docs/**" } }
-    - { tool: write, when: { file_path: "made.txt" } }
-  deny:
-    - Bash(rm *)
-    - { tool: write, when: { file_path: "**/.env*" } }
-"#;
-
-fn setup() -> Sandbox {
-    let sb = Sandbox::new();
-    sb.file("host.yaml", POLICY);
-    sb.file("x/keep.txt", "keep\n");
-    sb.file("docs/a.md", "color=red\n");
-    sb.file(".env", "SECRET=1\n");
-    sb
-}
-
 /// `gate hook install|uninstall AGENT` in the agent's environment (its HOME, CODEX_HOME).
 fn gate_hook(env: &Env, sb: &Sandbox, args: &[&str]) -> String {
     let mut cmd = Command::new(GATE);
@@ -68,7 +47,7 @@ fn check_outcome(sb: &Sandbox, m: &agents::mock::Mock, ctx: &str) {
 #[test]
 fn codex_exec_with_gates_pretooluse_hook() {
     let Ok(a) = agents::agent("codex") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let m = responses::start(mock::script(vec![
         responses::shell("rm -rf x"),
         responses::shell("touch made.txt"),
@@ -111,7 +90,7 @@ fn codex_exec_with_gates_pretooluse_hook() {
 #[test]
 fn gemini_headless_with_gates_beforetool_hook() {
     let Ok(a) = agents::agent("gemini") else { return };
-    let sb = setup();
+    let sb = agents::scenario();
     let m = gemini::start(mock::script(vec![
         mock::call("run_shell_command", json!({"command": "rm -rf x", "description": "clean"})),
         mock::call("run_shell_command", json!({"command": "touch made.txt", "description": "make"})),
@@ -212,7 +191,7 @@ fn install_passes_its_flags_on_and_keeps_the_rest_of_the_settings() {
 /// directory), and `cwd` is where the call runs.
 #[test]
 fn redteam3_the_hook_input_cwd_never_chooses_the_policy() {
-    let sb = setup();
+    let sb = agents::scenario();
     sb.file("docs/host.yaml", "version: 1\nworkspace: ..\nmode: bypassPermissions\n");
     let work = sb.work.to_str().unwrap().to_string();
     let hook = |agent: &str, cwd: &str, tool: &str, command: &str| {

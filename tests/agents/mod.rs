@@ -141,6 +141,31 @@ fn is_executable(p: &Path) -> bool {
     p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
+/// The policy the agents' scenarios run under: touch and edits under docs/ (and of made.txt)
+/// allowed, rm and writes of .env files denied, the rest asked.
+pub const POLICY: &str = r#"version: 1
+workspace: .
+permissions:
+  allow:
+    - Bash(touch *)
+    - { tool: write, when: { file_path: "docs/**" } }
+    - { tool: write, when: { file_path: "made.txt" } }
+  deny:
+    - Bash(rm *)
+    - { tool: write, when: { file_path: "**/.env*" } }
+"#;
+
+/// A sandbox for an agent scenario: [`POLICY`] as host.yaml, `x/keep.txt` (a denied `rm -rf x`
+/// must leave it), `docs/a.md` (`color=red`, to edit) and `.env` (`SECRET=1`, never written).
+pub fn scenario() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.file("host.yaml", POLICY);
+    sb.file("x/keep.txt", "keep\n");
+    sb.file("docs/a.md", "color=red\n");
+    sb.file(".env", "SECRET=1\n");
+    sb
+}
+
 /// A throwaway HOME, workspace and TMPDIR, removed on drop: `<tmp>/home`, `<tmp>/work`,
 /// `<tmp>/tmp`.
 pub struct Sandbox {
