@@ -175,7 +175,7 @@ impl WordPattern {
             (Some(pw), Some(Word::Lit(w))) if pw.matches(program_name(w)) => program_name(w),
             _ => return Strength::No,
         };
-        let have: Vec<String> = option_words(program, words[1..].iter().filter_map(Word::lit));
+        let mut have: Vec<String> = option_words(program, words[1..].iter().filter_map(Word::lit));
         // git's options are read per subcommand: the pattern's is its first operand word.
         let sub = self.words[1..].iter().find_map(|w| match w {
             PatWord::Exact(s) if !s.starts_with('-') => Some(s.as_str()),
@@ -193,16 +193,11 @@ impl WordPattern {
                 Word::Lit(_) => None,
             })
             .collect();
-        let have = {
-            let mut have = have;
-            if program == "git"
-                && sub_of_command(&words[1..]) == Some("push")
-                && words[1..].iter().any(|w| matches!(w, Word::Dyn(d) if could_start_with(d, '+')))
-            {
-                have.push("-f".into());
-            }
-            have
-        };
+        let git_push = program == "git"
+            && words[1..].get(crate::shell::git_subcommand_at(&words[1..])).and_then(Word::lit) == Some("push");
+        if git_push && words[1..].iter().any(|w| matches!(w, Word::Dyn(d) if could_start_with(d, '+'))) {
+            have.push("-f".into());
+        }
         for pw in &self.words[1..] {
             let ok = match pw {
                 PatWord::Exact(s) => {
@@ -225,18 +220,6 @@ impl WordPattern {
         }
         Strength::Yes
     }
-}
-
-/// git's subcommand among a command's words (after the global options).
-fn sub_of_command(words: &[Word]) -> Option<&str> {
-    let mut i = 0;
-    while let Some(Word::Lit(a)) = words.get(i) {
-        if !a.starts_with('-') {
-            return Some(a.as_str());
-        }
-        i += if crate::shell::git_global_takes_value(a) { 2 } else { 1 };
-    }
-    None
 }
 
 /// The literal start of a word only known at run time (`"-f$e"`: `-f`; `$x`: empty).
