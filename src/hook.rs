@@ -70,18 +70,35 @@ pub(crate) fn read_input() -> Result<Value, String> {
 }
 
 fn decide_claude(args: &HookArgs, input: &Value) -> Result<Hooked, String> {
-    let event = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("");
-    if event != "PreToolUse" {
-        return Err(format!("gate hook claude answers PreToolUse hooks, not {event:?}"));
+    let h = fields(input, "PreToolUse", "claude", "CLAUDE_PROJECT_DIR")?;
+    let call = crate::protocol::anchored(claude::to_call(h.tool, h.tool_input, &h.cwd), &h.cwd, &h.session);
+    let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook");
+    decide_call(args, &h.session, id, &call)
+}
+
+/// What every agent's pre-tool hook input holds.
+pub(crate) struct HookFields<'a> {
+    pub tool: &'a str,
+    pub tool_input: &'a Value,
+    /// Where the call runs: the input's `cwd`, else the session's directory.
+    pub cwd: PathBuf,
+    /// The session's directory ([`session_dir`]): the policy is found from here.
+    pub session: PathBuf,
+}
+
+/// The fields of a hook input for `event` (an error for any other event, or a missing tool
+/// or input); `var` names the agent's variable for its session's directory.
+pub(crate) fn fields<'a>(input: &'a Value, event: &str, agent: &str, var: &str) -> Result<HookFields<'a>, String> {
+    let got = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("");
+    if got != event {
+        return Err(format!("gate hook {agent} answers {event} hooks, not {got:?}"));
     }
     let tool = input.get("tool_name").and_then(Value::as_str).ok_or("the hook input has no tool_name")?;
     let tool_input =
         input.get("tool_input").filter(|v| v.is_object()).ok_or("the hook input has no tool_input object")?;
-    let session = session_dir("CLAUDE_PROJECT_DIR");
+    let session = session_dir(var);
     let cwd = input.get("cwd").and_then(Value::as_str).map(PathBuf::from).unwrap_or_else(|| session.clone());
-    let call = crate::protocol::anchored(claude::to_call(tool, tool_input, &cwd), &cwd, &session);
-    let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook");
-    decide_call(args, &session, id, &call)
+    Ok(HookFields { tool, tool_input, cwd, session })
 }
 
 /// The session's own directory, where the agent runs its hooks (`$VAR` when the agent sets

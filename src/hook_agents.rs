@@ -2,7 +2,8 @@
 //! Gemini CLI's `BeforeTool` hook, and `gate hook install|uninstall codex|gemini`, which add or
 //! remove exactly gate's entry in the agent's settings and keep everything else.
 //!
-//! Measured on the pinned agents (Codex 0.169, Gemini CLI 0.61; docs/hooks.md):
+//! Measured on the pinned agents (Codex 0.169, Gemini CLI 0.61; docs/agents/codex.md and
+//! docs/agents/acp.md):
 //! - Neither hook can wait for a person. Codex has no "ask"; Gemini's forces its own dialog,
 //!   which hangs a headless run. So a call the policy asks about is denied, with a reason that
 //!   names `gate run` (under `gate run`, `$GATE_SOCKET` is set and that gate asks).
@@ -12,7 +13,7 @@
 //!   entry, kept in `$CODEX_HOME/config.toml`; install writes it, uninstall removes it.
 //!
 //! This module maps the agents' hook JSON to calls and answers back; the decision itself is
-//! [`crate::hook`]'s (the policy of the hook's directory, or the supervising gate).
+//! [`crate::hook`]'s (the policy of the session's directory, or the supervising gate).
 
 use std::path::{Path, PathBuf};
 
@@ -29,8 +30,8 @@ const TIMEOUT_SECS: u64 = 24 * 3600;
 
 /// What the hook input asks for.
 enum Input {
-    /// Calls to decide (a Codex patch may touch several files), from the hook's directory.
-    Calls { cwd: PathBuf, id: String, calls: Vec<Call> },
+    /// Calls to decide (a Codex patch may touch several files), by the policy of `session`.
+    Calls { session: PathBuf, id: String, calls: Vec<Call> },
     /// A tool that only touches the agent's own state (Gemini's todo list, its question to
     /// the user): gate has nothing to decide, and the agent's own rules apply.
     Abstain,
@@ -45,7 +46,7 @@ pub fn run(agent: HookAgent, args: &HookArgs) -> i32 {
         }?;
         match parsed {
             Input::Abstain => Ok(None),
-            Input::Calls { cwd, id, calls } => decide_all(args, &cwd, &id, &calls).map(Some),
+            Input::Calls { session, id, calls } => decide_all(args, &session, &id, &calls).map(Some),
         }
     });
     let name = if agent == HookAgent::Codex { "Codex" } else { "Gemini CLI" };
@@ -79,11 +80,11 @@ pub fn run(agent: HookAgent, args: &HookArgs) -> i32 {
 }
 
 /// Decide every call; the strictest outcome answers (deny, then ask, then allow).
-fn decide_all(args: &HookArgs, cwd: &Path, id: &str, calls: &[Call]) -> Result<Hooked, String> {
+fn decide_all(args: &HookArgs, session: &Path, id: &str, calls: &[Call]) -> Result<Hooked, String> {
     let mut ask: Option<String> = None;
     let mut allow = String::new();
     for call in calls {
-        match hook::decide_call(args, cwd, id, call)? {
+        match hook::decide_call(args, session, id, call)? {
             Hooked::Deny(r) => return Ok(Hooked::Deny(r)),
             Hooked::Ask(r) => {
                 ask.get_or_insert(r);
@@ -97,45 +98,26 @@ fn decide_all(args: &HookArgs, cwd: &Path, id: &str, calls: &[Call]) -> Result<H
     })
 }
 
-/// The tool, its input, and the directory the call runs in (the input's `cwd`, else the
-/// session's).
-fn event_fields<'a>(input: &'a Value, event: &str, agent: &str) -> Result<(&'a str, &'a Value, PathBuf), String> {
-    let got = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("");
-    if got != event {
-        return Err(format!("gate hook {agent} answers {event} hooks, not {got:?}"));
-    }
-    let tool = input.get("tool_name").and_then(Value::as_str).ok_or("the hook input has no tool_name")?;
-    let tool_input =
-        input.get("tool_input").filter(|v| v.is_object()).ok_or("the hook input has no tool_input object")?;
-    let cwd = input.get("cwd").and_then(Value::as_str).map(PathBuf::from);
-    let cwd = cwd.unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| ".".into()));
-    Ok((tool, tool_input, cwd))
-}
-
-/// The calls as they run from `cwd`, decided by the policy of the session's directory.
-fn from_session(var: &str, cwd: PathBuf, id: String, calls: Vec<Call>) -> Input {
-    let session = hook::session_dir(var);
-    let calls = calls.into_iter().map(|c| crate::protocol::anchored(c, &cwd, &session)).collect();
-    Input::Calls { cwd: session, id, calls }
-}
-
-fn call(tool: &str, arguments: Value) -> Call {
-    Call { tool: tool.into(), arguments, annotations: None }
+/// The calls as they run from the hook input's `cwd`, decided by the policy of the session's
+/// directory.
+fn from_session(h: &hook::HookFields, id: String, calls: Vec<Call>) -> Input {
+    let calls = calls.into_iter().map(|c| crate::protocol::anchored(c, &h.cwd, &h.session)).collect();
+    Input::Calls { session: h.session.clone(), id, calls }
 }
 
 /// Codex's `PreToolUse`: `Bash` with the command, `apply_patch` with the patch text; any
 /// other tool (an MCP server's) under its own name.
 fn codex_input(input: &Value) -> Result<Input, String> {
-    let (tool, tool_input, cwd) = event_fields(input, "PreToolUse", "codex")?;
-    let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook").to_string();
-    let text = |k: &str| tool_input.get(k).and_then(Value::as_str);
-    let calls = match tool {
-        "Bash" => vec![call("Bash", json!({"command": text("command").ok_or("Bash without a command")?}))],
-        "apply_patch" => patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
-        other => vec![call(other, tool_input.clone())],
-    };
     // Codex sets no variable for its session's directory: it runs hooks there.
-    Ok(from_session("", cwd, id, calls))
+    let h = hook::fields(input, "PreToolUse", "codex", "")?;
+    let id = input.get("tool_use_id").and_then(Value::as_str).unwrap_or("hook").to_string();
+    let text = |k: &str| h.tool_input.get(k).and_then(Value::as_str);
+    let calls = match h.tool {
+        "Bash" => vec![Call::new("Bash", json!({"command": text("command").ok_or("Bash without a command")?}))],
+        "apply_patch" => patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
+        other => vec![Call::new(other, h.tool_input.clone())],
+    };
+    Ok(from_session(&h, id, calls))
 }
 
 /// The files a Codex patch (`*** Begin Patch` ... `*** End Patch`) adds, changes, moves and
@@ -153,8 +135,8 @@ pub fn patch_calls(patch: &str) -> Result<Vec<Call>, String> {
     let flush = |cur: &mut Option<(&str, String, String)>, calls: &mut Vec<Call>| {
         if let Some((kind, path, body)) = cur.take() {
             calls.push(match kind {
-                "add" => call("Write", json!({"file_path": path, "content": body})),
-                _ => call("Edit", json!({"file_path": path, "diff": body, "change": kind})),
+                "add" => Call::new("Write", json!({"file_path": path, "content": body})),
+                _ => Call::new("Edit", json!({"file_path": path, "diff": body, "change": kind})),
             });
         }
     };
@@ -186,12 +168,12 @@ pub fn patch_calls(patch: &str) -> Result<Vec<Call>, String> {
             cur = Some(("update", p, String::new()));
         } else if let Some(p) = header("*** Delete File: ") {
             flush(&mut cur, &mut calls);
-            calls.push(call("Edit", json!({"file_path": p, "diff": "", "change": "delete"})));
+            calls.push(Call::new("Edit", json!({"file_path": p, "diff": "", "change": "delete"})));
         } else if let Some(p) = header("*** Move to: ") {
             // The file is written under its new name, and goes away under the old one.
             match &cur {
                 Some(("update", from, body)) => {
-                    calls.push(call("Edit", json!({"file_path": from, "diff": "", "change": "delete"})));
+                    calls.push(Call::new("Edit", json!({"file_path": from, "diff": "", "change": "delete"})));
                     cur = Some(("update", p, body.clone()));
                 }
                 _ => return Err(bad("`*** Move to:` outside an update")),
@@ -230,31 +212,31 @@ const GEMINI_STATE_TOOLS: &[&str] = &["write_todos", "ask_user", "update_topic",
 
 /// Gemini CLI's `BeforeTool`: its tool names and argument fields as the calls gate decides.
 fn gemini_input(input: &Value) -> Result<Input, String> {
-    let (tool, tool_input, cwd) = event_fields(input, "BeforeTool", "gemini")?;
-    let id = "hook".to_string();
+    let h = hook::fields(input, "BeforeTool", "gemini", "GEMINI_PROJECT_DIR")?;
+    let (tool, tool_input, cwd) = (h.tool, h.tool_input, &h.cwd);
     let text = |k: &str| tool_input.get(k).and_then(Value::as_str);
     let dir = text("dir_path").filter(|d| !d.is_empty());
     let c = match tool {
         "run_shell_command" => {
             let command = text("command").ok_or("run_shell_command without a command")?;
-            // The command runs in dir_path: decided as gate models a `cd` that must succeed.
+            // The command runs in dir_path.
             let command = match dir {
-                Some(d) if d != "." => format!("cd -- {} || exit 1; {command}", crate::shell::shell_word(d)),
+                Some(d) if d != "." => crate::protocol::run_in(d, command),
                 _ => command.to_string(),
             };
-            call("Bash", json!({"command": command}))
+            Call::new("Bash", json!({"command": command}))
         }
-        "write_file" => call("Write", json!({"file_path": text("file_path"), "content": text("content")})),
-        "replace" => call(
+        "write_file" => Call::new("Write", json!({"file_path": text("file_path"), "content": text("content")})),
+        "replace" => Call::new(
             "Edit",
             json!({"file_path": text("file_path"), "old_string": text("old_string"), "new_string": text("new_string")}),
         ),
-        "read_file" => call("Read", json!({"file_path": text("file_path")})),
-        "list_directory" => claude::to_call("LS", &json!({"path": dir}), &cwd),
-        "glob" => claude::to_call("Glob", &json!({"pattern": text("pattern"), "path": dir}), &cwd),
-        "grep_search" => claude::to_call("Grep", &json!({"pattern": text("pattern"), "path": dir}), &cwd),
-        "web_fetch" => call("WebFetch", tool_input.clone()),
-        "google_web_search" => call("WebSearch", tool_input.clone()),
+        "read_file" => Call::new("Read", json!({"file_path": text("file_path")})),
+        "list_directory" => claude::to_call("LS", &json!({"path": dir}), cwd),
+        "glob" => claude::to_call("Glob", &json!({"pattern": text("pattern"), "path": dir}), cwd),
+        "grep_search" => claude::to_call("Grep", &json!({"pattern": text("pattern"), "path": dir}), cwd),
+        "web_fetch" => Call::new("WebFetch", tool_input.clone()),
+        "google_web_search" => Call::new("WebSearch", tool_input.clone()),
         t if GEMINI_STATE_TOOLS.contains(&t) => return Ok(Input::Abstain),
         other => {
             // An MCP tool: named as in Claude Code, from the server and tool Gemini names.
@@ -262,12 +244,12 @@ fn gemini_input(input: &Value) -> Result<Input, String> {
             let server = mcp.and_then(|m| m.get("server_name")).and_then(Value::as_str);
             let name = mcp.and_then(|m| m.get("tool_name")).and_then(Value::as_str);
             match (server, name) {
-                (Some(s), Some(n)) => call(&format!("mcp__{s}__{n}"), tool_input.clone()),
-                _ => call(other, tool_input.clone()),
+                (Some(s), Some(n)) => Call::new(format!("mcp__{s}__{n}"), tool_input.clone()),
+                _ => Call::new(other, tool_input.clone()),
             }
         }
     };
-    Ok(from_session("GEMINI_PROJECT_DIR", cwd, id, vec![c]))
+    Ok(from_session(&h, "hook".to_string(), vec![c]))
 }
 
 // ---- install and uninstall ----

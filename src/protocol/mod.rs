@@ -310,10 +310,9 @@ pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::p
     if same(call_cwd, session_dir) {
         return call;
     }
-    let dir = call_cwd.display().to_string();
     if let Some(Value::String(cmd)) = call.arguments.get("command") {
         if call.tool == "Bash" {
-            let c = format!("cd -- {} || exit 1; {cmd}", crate::shell::shell_word(&dir));
+            let c = run_in(&call_cwd.display().to_string(), cmd);
             call.arguments["command"] = Value::String(c);
         }
     }
@@ -326,6 +325,11 @@ pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::p
         }
     }
     call
+}
+
+/// Shell text that runs `command` in `dir`, as gate decides it: a `cd` that must succeed.
+pub fn run_in(dir: &str, command: &str) -> String {
+    format!("cd -- {} || exit 1; {command}", crate::shell::shell_word(dir))
 }
 
 /// The text to hand the model when a call is not run (seed 002's wording: who rejected, the
