@@ -518,7 +518,8 @@ impl AgentDecoder {
             st.reported.clear();
         }
         st.reported.insert(tcid.to_string());
-        let merged = st.merged(&json!({"toolCallId": tcid}));
+        // What its updates said (each carries its toolCallId).
+        let merged = st.calls.get(tcid).cloned().unwrap_or_else(|| json!({"toolCallId": tcid}));
         drop(st);
         Incoming::Call(IncomingCall {
             id: CallId {

@@ -1043,15 +1043,15 @@ impl Walker<'_> {
                 // An assignment like any other: to a variable that changes what runs
                 // (`set -a; : ${TAR_OPTIONS:=...}` exports it too), or to one named only at
                 // run time (`${!x:=...}`).
-                match name {
-                    Some(n) if tables::is_dangerous_variable(n) => {
+                match (name, *indirect) {
+                    (_, true) => {
+                        *unknown = Some("`${!...:=...}` assigns a variable named only at run time".to_string());
+                    }
+                    (Some(n), false) if tables::is_dangerous_variable(n) => {
                         *unknown = Some(format!("`${{{n}:=...}}` sets {n}, which changes what runs"));
                     }
-                    None if !matches!(parameter, bword::Parameter::Positional(_)) || *indirect => {
+                    (None, false) if !matches!(parameter, bword::Parameter::Positional(_)) => {
                         *unknown = Some("`${...:=...}` assigns a variable gate cannot name".to_string());
-                    }
-                    _ if *indirect => {
-                        *unknown = Some("`${!...:=...}` assigns a variable named only at run time".to_string());
                     }
                     _ => {}
                 }
