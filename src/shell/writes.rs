@@ -479,12 +479,14 @@ fn tar_writes(args: &[Word]) -> Vec<Word> {
             let last = |names: &[&str]| {
                 p.opts.iter().filter(|f| names.contains(&f.opt.name)).rev().find_map(|f| f.value.clone())
             };
-            let changes = ["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"];
+            // The modes that write the archive itself.
+            let changes =
+                ["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"];
             let mode = if given(&["-x", "--extract", "--get"]) {
                 // Extracted to stdout, nothing lands on disk.
                 (!given(&["-O", "--to-stdout"])).then_some('x')
             } else {
-                (given(&changes) || given(&["--delete"])).then_some('c')
+                given(&changes).then_some('c')
             };
             tar_targets(mode, last(&["-f", "--file"]), last(&["-C", "--directory"]), &p.operands)
         }
