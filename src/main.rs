@@ -43,6 +43,8 @@ fn main() {
         Command::Demo(args) => gate::demo::run(args),
         Command::DemoAgent => gate::demo::agent(),
     };
+    // What a lingering thread still holds is not dropped by `exit`: files gate made go now.
+    gate::approve::web::remove_url_files();
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {

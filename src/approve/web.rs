@@ -219,7 +219,24 @@ impl Drop for WebServer {
     fn drop(&mut self) {
         if let Some(f) = &self.file {
             let _ = std::fs::remove_file(f);
+            lock_files().retain(|p| p != f);
         }
+    }
+}
+
+/// The URL files written by this process and not yet removed. A server can outlive `run`
+/// (a thread that lingers on the agent's output may hold the last reference to the session
+/// when the process exits), so `main` removes what is left here before it exits.
+static URL_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn lock_files() -> MutexGuard<'static, Vec<PathBuf>> {
+    URL_FILES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Remove every URL file this process wrote: called by `main` right before it exits.
+pub fn remove_url_files() {
+    for f in lock_files().drain(..) {
+        let _ = std::fs::remove_file(f);
     }
 }
 
@@ -702,6 +719,7 @@ fn write_url_file(url: &str, ws_url: &str) -> io::Result<PathBuf> {
     let path = runtime_dir()?.join(format!("web-{}.url", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
+    lock_files().push(path.clone());
     f.write_all(format!("{url}\n{ws_url}\n").as_bytes())?;
     Ok(path)
 }
