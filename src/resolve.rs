@@ -1,33 +1,93 @@
 //! Where a path really lands: the edge half of deciding on resolved paths ([`crate::policy`]
 //! decides on both forms; this module does the file-system look-ups it must not). Every
-//! decision of `gate run`, `gate check` and `gate hook` goes through [`real_for`].
+//! decision of `gate run`, `gate check` and `gate hook` goes through a [`Resolver`].
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-/// A resolver for [`crate::policy::Policy::decide_real`]: follows symbolic links in the longest
-/// existing prefix of a path (applying `..` after each link, as the kernel does), and spells a
-/// result inside the workspace with the workspace's own (lexical) path.
-pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
-    let ws_lex = workspace.to_path_buf();
-    let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
-    move |written: &Path| {
-        let real = kernel_path(written)?;
-        let real = match real.strip_prefix(&ws_real) {
-            Ok(rest) => ws_lex.join(rest),
+/// The workspace as written and as the kernel reaches it. Made once per workspace: a session
+/// keeps one across its decisions. (Should the workspace itself move, results inside it are
+/// spelled as their real paths, which the policy reads as outside: stricter, never looser.)
+pub struct Resolver {
+    ws_lex: PathBuf,
+    ws_real: PathBuf,
+}
+
+impl Resolver {
+    pub fn new(workspace: &Path) -> Resolver {
+        let ws_lex = workspace.to_path_buf();
+        let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
+        Resolver { ws_lex, ws_real }
+    }
+
+    /// The workspace it was made for.
+    pub fn workspace(&self) -> &Path {
+        &self.ws_lex
+    }
+
+    /// A resolver for [`crate::policy::Policy::decide_real`], for one decision: follows
+    /// symbolic links in the longest existing prefix of a path (applying `..` after each link,
+    /// as the kernel does), and spells a result inside the workspace with the workspace's own
+    /// (lexical) path. What one directory is (missing, plain, a link and where to) is looked up
+    /// once per decision, however many of the call's paths pass through it.
+    pub fn for_decision(&self) -> impl Fn(&Path) -> Option<PathBuf> + '_ {
+        let seen = RefCell::new(HashMap::new());
+        move |written: &Path| self.resolve(written, &seen)
+    }
+
+    fn resolve(&self, written: &Path, seen: &RefCell<HashMap<PathBuf, Step>>) -> Option<PathBuf> {
+        let real = kernel_path(written, seen)?;
+        let real = match real.strip_prefix(&self.ws_real) {
+            Ok(rest) => self.ws_lex.join(rest),
             Err(_) => real,
         };
         let lexical = crate::policy::normalize_path(written);
-        let lexical_in_ws = match lexical.strip_prefix(&ws_real) {
-            Ok(rest) => ws_lex.join(rest),
+        let lexical_in_ws = match lexical.strip_prefix(&self.ws_real) {
+            Ok(rest) => self.ws_lex.join(rest),
             Err(_) => lexical,
         };
         (real != lexical_in_ws).then_some(real)
     }
 }
 
+/// A one-off resolver for `workspace` (one decision of `gate check` or a hook).
+pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
+    let r = Resolver::new(workspace);
+    let seen = RefCell::new(HashMap::new());
+    move |written: &Path| r.resolve(written, &seen)
+}
+
+/// What one existing-prefix path is, as `kernel_path` needs it.
+#[derive(Clone)]
+enum Step {
+    Missing,
+    Plain,
+    /// A link and where it leads; `false` when the target does not exist (dangling).
+    Link(PathBuf, bool),
+}
+
+fn step(cur: &Path) -> Step {
+    match std::fs::symlink_metadata(cur) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(cur) {
+            Ok(t) => Step::Link(t, true),
+            // A dangling link: where it points, as far as that can be read.
+            Err(_) => match std::fs::read_link(cur) {
+                Ok(t) => {
+                    let base = cur.parent().map(Path::to_path_buf).unwrap_or_default();
+                    Step::Link(crate::policy::normalize_path(&base.join(t)), false)
+                }
+                Err(_) => Step::Missing,
+            },
+        },
+        Ok(_) => Step::Plain,
+        Err(_) => Step::Missing,
+    }
+}
+
 /// `p` (absolute) as the kernel walks it: each existing component's links followed before the
 /// next `..` applies; the rest, which does not exist, appended as written.
-fn kernel_path(p: &Path) -> Option<PathBuf> {
+fn kernel_path(p: &Path, seen: &RefCell<HashMap<PathBuf, Step>>) -> Option<PathBuf> {
     if !p.is_absolute() {
         return None;
     }
@@ -42,21 +102,19 @@ fn kernel_path(p: &Path) -> Option<PathBuf> {
             Component::Normal(name) => {
                 cur.push(name);
                 if exists {
-                    match std::fs::symlink_metadata(&cur) {
-                        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(&cur) {
-                            Ok(t) => cur = t,
-                            // A dangling link: where it points, as far as that can be read.
-                            Err(_) => match std::fs::read_link(&cur) {
-                                Ok(t) => {
-                                    let base = cur.parent().map(Path::to_path_buf).unwrap_or_default();
-                                    cur = crate::policy::normalize_path(&base.join(t));
-                                    exists = false;
-                                }
-                                Err(_) => exists = false,
-                            },
-                        },
-                        Ok(_) => {}
-                        Err(_) => exists = false,
+                    let known = seen.borrow().get(&cur).cloned();
+                    let s = known.unwrap_or_else(|| {
+                        let s = step(&cur);
+                        seen.borrow_mut().insert(cur.clone(), s.clone());
+                        s
+                    });
+                    match s {
+                        Step::Link(t, live) => {
+                            cur = t;
+                            exists = live;
+                        }
+                        Step::Plain => {}
+                        Step::Missing => exists = false,
                     }
                 }
             }

@@ -153,3 +153,30 @@ fn rule_language_unless_paths_and_args() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`unless` goes with `rule:`") && err.contains("is not absolute"), "{err}");
 }
+
+/// `gate run` keeps its resolver across a session's decisions (the workspace is resolved
+/// once), but never what it found: a link made between two calls is seen by the second.
+#[test]
+fn item1_a_link_made_during_a_session_is_seen_by_the_next_call() {
+    let d = linked_workspace();
+    let ws = d.path().join("ws");
+    let req = |id: &str| {
+        serde_json::json!({"type":"tool_request","id":id,"tool":"write","arguments":{"file_path":"docs/later.md","content":"x"}})
+            .to_string()
+    };
+    let script = format!(
+        "next() {{ while read -r l; do case $l in *decision*) printf '%s\\n' \"$l\" >&2; return;; esac; done; }}; \
+         printf '%s\\n' '{}'; next; ln -s ../.env docs/later.md; printf '%s\\n' '{}'; next",
+        req("w1"),
+        req("w2")
+    );
+    let out =
+        Command::new(GATE).current_dir(&ws).args(["run", "--strict", "--", "sh", "-c", &script]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let answers: Vec<Value> =
+        err.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), 2, "{err}");
+    assert_eq!(answers[0]["approved"], true, "before the link: {err}");
+    assert_eq!(answers[1]["approved"], false, "after the link: {err}");
+    assert!(answers[1]["reason"].as_str().unwrap_or("").contains(".env"), "{err}");
+}

@@ -22,6 +22,8 @@ impl Policy {
     /// [`Policy::decide`], also deciding the call with every path replaced by where it really
     /// lands; the stricter decision is the answer.
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
+        // A command is read once: the paths in it come from the same analysis.
+        let _once = shell::keep_last();
         let d = self.decide(call, ctx);
         let Some((resolved, links)) = self.resolved_call(call, real) else { return d };
         let r = self.decide(&resolved, ctx);

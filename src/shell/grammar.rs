@@ -372,19 +372,24 @@ fn dyn_option(g: &Grammar, raw: &str) -> Result<Found, String> {
 }
 
 /// The table of `program`, if gate has one.
+///
+/// Each table is compiled the first time its program is looked up: a one-shot process
+/// (`gate check`, `gate hook`) pays for the programs of its one call, not for all of them.
 pub(crate) fn grammar(program: &str) -> Option<&'static Grammar> {
-    static TABLES: OnceLock<HashMap<&'static str, Grammar>> = OnceLock::new();
-    TABLES
+    type Lazy = (&'static str, &'static str, &'static str, OnceLock<Grammar>);
+    static TABLES: OnceLock<HashMap<&'static str, Lazy>> = OnceLock::new();
+    let (name, head, spec, g) = TABLES
         .get_or_init(|| {
             let mut m = HashMap::new();
             for (names, head, spec) in TABLE {
                 for name in names.split('|') {
-                    m.insert(name, compile(name, head, spec));
+                    m.insert(name, (name, *head, *spec, OnceLock::new()));
                 }
             }
             m
         })
-        .get(program)
+        .get(program)?;
+    Some(g.get_or_init(|| compile(name, head, spec)))
 }
 
 /// The programs with a complete table, for documentation and tests.

@@ -199,7 +199,41 @@ pub const MAX_DEPTH: usize = 16;
 /// Analyse shell text. Never panics on any input (fuzzed); what it cannot understand is
 /// reported in `unknown` or on the command concerned.
 pub fn analyze(text: &str) -> Analysis {
+    if KEEPING.get() > 0 {
+        if let Some(a) = KEPT.with_borrow(|k| k.as_ref().filter(|(t, _)| t == text).map(|(_, a)| a.clone())) {
+            return a;
+        }
+    }
     let mut a = Analysis::default();
     walk::analyze_into(text, 0, &mut a, &mut dirs::Cwd::start());
+    if KEEPING.get() > 0 {
+        KEPT.set(Some((text.to_string(), a.clone())));
+    }
     a
+}
+
+thread_local! {
+    static KEEPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static KEPT: std::cell::RefCell<Option<(String, Analysis)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// While the returned guard lives, [`analyze`] on this thread keeps its last result and answers
+/// the same text again with a copy of it instead of parsing it twice. Sound because an
+/// analysis is a function of the text alone. One decision that looks at a command twice (as
+/// written, then for the paths in it) holds a guard; nothing outlives it.
+pub fn keep_last() -> KeepLast {
+    KEEPING.set(KEEPING.get() + 1);
+    KeepLast(())
+}
+
+/// See [`keep_last`].
+pub struct KeepLast(());
+
+impl Drop for KeepLast {
+    fn drop(&mut self) {
+        KEEPING.set(KEEPING.get().saturating_sub(1));
+        if KEEPING.get() == 0 {
+            KEPT.set(None);
+        }
+    }
 }
