@@ -12,6 +12,7 @@
 //! runs, code it loads, an action beyond reading. Pure: no I/O, no policy.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use super::{program_name, Word};
@@ -377,10 +378,10 @@ fn dyn_option(g: &Grammar, raw: &str) -> Result<Found, String> {
 /// (`gate check`, `gate hook`) pays for the programs of its one call, not for all of them.
 pub(crate) fn grammar(program: &str) -> Option<&'static Grammar> {
     type Lazy = (&'static str, &'static str, &'static str, OnceLock<Grammar>);
-    static TABLES: OnceLock<HashMap<&'static str, Lazy>> = OnceLock::new();
+    static TABLES: OnceLock<HashMap<&'static str, Lazy, BuildHasherDefault<Fnv>>> = OnceLock::new();
     let (name, head, spec, g) = TABLES
         .get_or_init(|| {
-            let mut m = HashMap::new();
+            let mut m = HashMap::default();
             for (names, head, spec) in TABLE {
                 for name in names.split('|') {
                     m.insert(name, (name, *head, *spec, OnceLock::new()));
@@ -390,6 +391,29 @@ pub(crate) fn grammar(program: &str) -> Option<&'static Grammar> {
         })
         .get(program)?;
     Some(g.get_or_init(|| compile(name, head, spec)))
+}
+
+/// FNV-1a, for the table's index: its keys are a fixed set of short program names, looked up
+/// several times per command (the walker, the writes, the read-only check), where SipHash's
+/// cost buys nothing (no key is ever inserted from input, so no input can make chains long).
+pub(crate) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// The programs with a complete table, for documentation and tests.
