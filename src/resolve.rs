@@ -1,43 +1,34 @@
 //! Where a path really lands: the edge half of deciding on resolved paths ([`crate::policy`]
 //! decides on both forms; this module does the file-system look-ups it must not). Every
-//! decision of `gate run`, `gate check` and `gate hook` goes through a [`Resolver`].
+//! decision of `gate run`, `gate check` and `gate hook` goes through [`real_for`].
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-/// The workspace as written and as the kernel reaches it. Made once per workspace: a session
-/// keeps one across its decisions. (Should the workspace itself move, results inside it are
-/// spelled as their real paths, which the policy reads as outside: stricter, never looser.)
-pub struct Resolver {
+/// The workspace as written and as the kernel reaches it now, for one decision. Nothing is
+/// kept between decisions: a workspace reached through a link that is pointed elsewhere
+/// mid-session must not keep its old directory "inside".
+struct Resolver {
     ws_lex: PathBuf,
     ws_real: PathBuf,
+    /// What each path prefix is (missing, plain, a link and where to), looked up once per
+    /// decision however many of the call's paths pass through it.
+    seen: RefCell<HashMap<PathBuf, Step>>,
 }
 
 impl Resolver {
-    pub fn new(workspace: &Path) -> Resolver {
+    fn new(workspace: &Path) -> Resolver {
         let ws_lex = workspace.to_path_buf();
         let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
-        Resolver { ws_lex, ws_real }
+        Resolver { ws_lex, ws_real, seen: RefCell::new(HashMap::new()) }
     }
 
-    /// The workspace it was made for.
-    pub fn workspace(&self) -> &Path {
-        &self.ws_lex
-    }
-
-    /// A resolver for [`crate::policy::Policy::decide_real`], for one decision: follows
-    /// symbolic links in the longest existing prefix of a path (applying `..` after each link,
-    /// as the kernel does), and spells a result inside the workspace with the workspace's own
-    /// (lexical) path. What one directory is (missing, plain, a link and where to) is looked up
-    /// once per decision, however many of the call's paths pass through it.
-    pub fn for_decision(&self) -> impl Fn(&Path) -> Option<PathBuf> + '_ {
-        let seen = RefCell::new(HashMap::new());
-        move |written: &Path| self.resolve(written, &seen)
-    }
-
-    fn resolve(&self, written: &Path, seen: &RefCell<HashMap<PathBuf, Step>>) -> Option<PathBuf> {
-        let real = kernel_path(written, seen)?;
+    /// Where `written` lands: symbolic links followed in the longest existing prefix of the path
+    /// (applying `..` after each link, as the kernel does), and a result inside the workspace
+    /// spelled with the workspace's own (lexical) path; `None` when that is the path as written.
+    fn resolve(&self, written: &Path) -> Option<PathBuf> {
+        let real = kernel_path(written, &self.seen)?;
         let real = match real.strip_prefix(&self.ws_real) {
             Ok(rest) => self.ws_lex.join(rest),
             Err(_) => real,
@@ -51,11 +42,10 @@ impl Resolver {
     }
 }
 
-/// A one-off resolver for `workspace` (one decision of `gate check` or a hook).
+/// A resolver for [`crate::policy::Policy::decide_real`], for one decision in `workspace`.
 pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
     let r = Resolver::new(workspace);
-    let seen = RefCell::new(HashMap::new());
-    move |written: &Path| r.resolve(written, &seen)
+    move |written: &Path| r.resolve(written)
 }
 
 /// What one existing-prefix path is, as `kernel_path` needs it.

@@ -180,3 +180,42 @@ fn item1_a_link_made_during_a_session_is_seen_by_the_next_call() {
     assert_eq!(answers[1]["approved"], false, "after the link: {err}");
     assert!(answers[1]["reason"].as_str().unwrap_or("").contains(".env"), "{err}");
 }
+
+/// Found in review before it landed: a session that kept its workspace's real directory
+/// would still count the old directory as inside after the workspace's link was pointed
+/// elsewhere, and allow a write that lands there. Each decision looks the workspace up again.
+#[test]
+fn item1_a_workspace_link_pointed_elsewhere_mid_session_moves_the_workspace() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b, w) = (d.path().join("a"), d.path().join("b"), d.path().join("w"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::os::unix::fs::symlink(&a, &w).unwrap();
+    std::os::unix::fs::symlink(&a, b.join("old")).unwrap();
+    std::fs::write(a.join("host.yaml"), "version: 1\nmode: acceptEdits\n").unwrap();
+    let req = |id: &str, path: &std::path::Path| {
+        serde_json::json!({"type":"tool_request","id":id,"tool":"write","arguments":{"file_path":path,"content":"x"}})
+            .to_string()
+    };
+    let script = format!(
+        "next() {{ while read -r l; do case $l in *decision*) printf '%s\\n' \"$l\" >&2; return;; esac; done; }}; \
+         printf '%s\\n' '{}'; next; ln -sfn '{}' '{}'; printf '%s\\n' '{}'; next",
+        req("w1", &w.join("first.md")),
+        b.display(),
+        w.display(),
+        req("w2", &w.join("old/secret")),
+    );
+    let out = Command::new(GATE)
+        .current_dir(d.path())
+        .args(["run", "--strict", "-c"])
+        .arg(w.join("host.yaml"))
+        .args(["--", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let answers: Vec<Value> =
+        err.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), 2, "{err}");
+    assert_eq!(answers[0]["approved"], true, "inside the workspace: {err}");
+    assert_eq!(answers[1]["approved"], false, "lands in the old directory, now outside: {err}");
+}

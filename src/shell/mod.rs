@@ -223,11 +223,11 @@ thread_local! {
 /// written, then for the paths in it) holds a guard; nothing outlives it.
 pub fn keep_last() -> KeepLast {
     KEEPING.set(KEEPING.get() + 1);
-    KeepLast(())
+    KeepLast(std::marker::PhantomData)
 }
 
-/// See [`keep_last`].
-pub struct KeepLast(());
+/// See [`keep_last`]. Not `Send`: it must end on the thread whose memo it opened.
+pub struct KeepLast(std::marker::PhantomData<*const ()>);
 
 impl Drop for KeepLast {
     fn drop(&mut self) {

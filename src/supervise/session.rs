@@ -72,8 +72,6 @@ pub struct State {
     hard_stop: bool,
     doom_last: Option<u64>,
     doom_count: u32,
-    /// The workspace's resolver, kept across decisions (made again when it moves).
-    resolver: std::cell::RefCell<Option<crate::resolve::Resolver>>,
 }
 
 impl Session {
@@ -269,12 +267,7 @@ impl Session {
     fn policy_decide(&self, call: &Call) -> Decision {
         let ctx = Context { active_skills: &self.state.active_skills, session: Some(&self.state.approvals) };
         // Decided where its paths really land too (symbolic links followed at this edge).
-        let mut kept = self.state.resolver.borrow_mut();
-        if kept.as_ref().is_none_or(|r| r.workspace() != self.policy.workspace()) {
-            *kept = Some(crate::resolve::Resolver::new(self.policy.workspace()));
-        }
-        let Some(resolver) = kept.as_ref() else { return Decision::error("no path resolver") };
-        let real = resolver.for_decision();
+        let real = crate::resolve::real_for(self.policy.workspace());
         match catch_unwind(AssertUnwindSafe(|| self.policy.decide_real(call, &ctx, &real))) {
             Ok(d) => d,
             Err(p) => Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
