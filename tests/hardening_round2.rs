@@ -154,27 +154,43 @@ fn rule_language_unless_paths_and_args() {
     assert!(err.contains("`unless` goes with `rule:`") && err.contains("is not absolute"), "{err}");
 }
 
-/// `gate run` keeps its resolver across a session's decisions (the workspace is resolved
-/// once), but never what it found: a link made between two calls is seen by the second.
+/// `gate run --strict [-c CONFIG]` in `dir` with an agent that sends `first`, runs the shell
+/// text `between`, then sends `second`: the two answers, and gate's stderr.
+fn two_calls(
+    dir: &std::path::Path,
+    config: Option<&std::path::Path>,
+    first: Value,
+    between: &str,
+    second: Value,
+) -> (Vec<Value>, String) {
+    let script = format!(
+        "next() {{ while read -r l; do case $l in *decision*) printf '%s\\n' \"$l\" >&2; return;; esac; done; }}; \
+         printf '%s\\n' '{first}'; next; {between}; printf '%s\\n' '{second}'; next"
+    );
+    let mut cmd = Command::new(GATE);
+    cmd.current_dir(dir).args(["run", "--strict"]);
+    if let Some(c) = config {
+        cmd.arg("-c").arg(c);
+    }
+    let out = cmd.args(["--", "sh", "-c", &script]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let answers = err.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    (answers, err)
+}
+
+fn write_req(id: &str, path: &std::path::Path) -> Value {
+    serde_json::json!({"type":"tool_request","id":id,"tool":"write","arguments":{"file_path":path,"content":"x"}})
+}
+
+/// A decision remembers what it looked up only while it lasts: a link made between two calls
+/// of one session is seen by the second.
 #[test]
 fn item1_a_link_made_during_a_session_is_seen_by_the_next_call() {
     let d = linked_workspace();
     let ws = d.path().join("ws");
-    let req = |id: &str| {
-        serde_json::json!({"type":"tool_request","id":id,"tool":"write","arguments":{"file_path":"docs/later.md","content":"x"}})
-            .to_string()
-    };
-    let script = format!(
-        "next() {{ while read -r l; do case $l in *decision*) printf '%s\\n' \"$l\" >&2; return;; esac; done; }}; \
-         printf '%s\\n' '{}'; next; ln -s ../.env docs/later.md; printf '%s\\n' '{}'; next",
-        req("w1"),
-        req("w2")
-    );
-    let out =
-        Command::new(GATE).current_dir(&ws).args(["run", "--strict", "--", "sh", "-c", &script]).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    let answers: Vec<Value> =
-        err.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let later = std::path::Path::new("docs/later.md");
+    let (answers, err) =
+        two_calls(&ws, None, write_req("w1", later), "ln -s ../.env docs/later.md", write_req("w2", later));
     assert_eq!(answers.len(), 2, "{err}");
     assert_eq!(answers[0]["approved"], true, "before the link: {err}");
     assert_eq!(answers[1]["approved"], false, "after the link: {err}");
@@ -193,28 +209,14 @@ fn item1_a_workspace_link_pointed_elsewhere_mid_session_moves_the_workspace() {
     std::os::unix::fs::symlink(&a, &w).unwrap();
     std::os::unix::fs::symlink(&a, b.join("old")).unwrap();
     std::fs::write(a.join("host.yaml"), "version: 1\nmode: acceptEdits\n").unwrap();
-    let req = |id: &str, path: &std::path::Path| {
-        serde_json::json!({"type":"tool_request","id":id,"tool":"write","arguments":{"file_path":path,"content":"x"}})
-            .to_string()
-    };
-    let script = format!(
-        "next() {{ while read -r l; do case $l in *decision*) printf '%s\\n' \"$l\" >&2; return;; esac; done; }}; \
-         printf '%s\\n' '{}'; next; ln -sfn '{}' '{}'; printf '%s\\n' '{}'; next",
-        req("w1", &w.join("first.md")),
-        b.display(),
-        w.display(),
-        req("w2", &w.join("old/secret")),
+    let retarget = format!("ln -sfn '{}' '{}'", b.display(), w.display());
+    let (answers, err) = two_calls(
+        d.path(),
+        Some(&w.join("host.yaml")),
+        write_req("w1", &w.join("first.md")),
+        &retarget,
+        write_req("w2", &w.join("old/secret")),
     );
-    let out = Command::new(GATE)
-        .current_dir(d.path())
-        .args(["run", "--strict", "-c"])
-        .arg(w.join("host.yaml"))
-        .args(["--", "sh", "-c", &script])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    let answers: Vec<Value> =
-        err.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(answers.len(), 2, "{err}");
     assert_eq!(answers[0]["approved"], true, "inside the workspace: {err}");
     assert_eq!(answers[1]["approved"], false, "lands in the old directory, now outside: {err}");
