@@ -247,21 +247,33 @@ impl Session {
                 d.reason
             );
         }
-        if let Some(audit) = &mut self.audit {
-            let outcome = Resolution::from_policy(d);
-            let rec = Record {
-                time: SystemTime::now(),
-                id: &r.id,
-                tool: Some(&r.call.tool),
-                arguments: Some(&r.call.arguments),
-                resolution: &outcome,
-                micros: received.elapsed().as_micros(),
-                not_asked: true,
-            };
-            if let Err(e) = audit.record(&rec) {
-                eprintln!("gate: cannot write the audit log {}: {e}", audit.path().display());
-            }
+        let outcome = Resolution::from_policy(d);
+        if let Err(why) = self.audit_line(&r.id, &r.call.tool, Some(&r.call.arguments), &outcome, received, true) {
+            eprintln!("gate: {why}");
         }
+    }
+
+    /// One line of the audit log, when there is one; the error names the file.
+    fn audit_line(
+        &mut self,
+        id: &CallId,
+        tool: &str,
+        arguments: Option<&Value>,
+        resolution: &Resolution,
+        received: Instant,
+        not_asked: bool,
+    ) -> Result<(), String> {
+        let Some(audit) = &mut self.audit else { return Ok(()) };
+        let rec = Record {
+            time: SystemTime::now(),
+            id,
+            tool: Some(tool),
+            arguments,
+            resolution,
+            micros: received.elapsed().as_micros(),
+            not_asked,
+        };
+        audit.record(&rec).map_err(|e| format!("cannot write the audit log {}: {e}", audit.path().display()))
     }
 
     fn policy_decide(&self, call: &Call) -> Decision {
@@ -397,23 +409,11 @@ impl Session {
             }
             effects.session.extend(patterns);
         }
-        if let Some(audit) = &mut self.audit {
-            let rec = Record {
-                time: SystemTime::now(),
-                id,
-                tool: Some(tool),
-                arguments,
-                resolution: &outcome,
-                micros: received.elapsed().as_micros(),
-                not_asked: false,
-            };
-            if let Err(e) = audit.record(&rec) {
-                let why = format!("cannot write the audit log {}: {e}", audit.path().display());
-                eprintln!("gate: {why}; request {} is denied", id.shown);
-                outcome = Resolution::error(why);
-                outcome.hard = effects.hard_stop;
-                effects = Effects { hard_stop: effects.hard_stop, ..Effects::default() };
-            }
+        if let Err(why) = self.audit_line(id, tool, arguments, &outcome, received, false) {
+            eprintln!("gate: {why}; request {} is denied", id.shown);
+            outcome = Resolution::error(why);
+            outcome.hard = effects.hard_stop;
+            effects = Effects { hard_stop: effects.hard_stop, ..Effects::default() };
         }
         for p in effects.session {
             if !self.state.approvals.patterns.contains(&p) {
