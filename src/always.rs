@@ -111,20 +111,8 @@ fn lock(path: &Path) -> anyhow::Result<Lock> {
 }
 
 fn write_atomic(path: &Path, list: &[Approval]) -> anyhow::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    let tmp = path.with_extension(format!("yaml.tmp{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(render(list).as_bytes())?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        anyhow::bail!("cannot write {}: {e}", path.display());
-    }
-    Ok(())
+    crate::config::write_atomic(path, render(list).as_bytes(), None)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 /// Change the stored list under the lock: read, apply `f`, write atomically.

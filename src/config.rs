@@ -44,6 +44,37 @@ pub fn home() -> Option<PathBuf> {
     std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
+/// [`home`], for the commands that must write there (`gate hook install --user`).
+pub(crate) fn home_required() -> anyhow::Result<PathBuf> {
+    home().ok_or_else(|| anyhow::anyhow!("HOME is not set"))
+}
+
+/// Write `bytes` to `path` atomically: a temporary file beside it (named for this process),
+/// synced, then renamed over it; the folder is created first and the temporary file removed
+/// on failure. `mode` sets the file's permissions (otherwise the umask decides). Every file
+/// gate writes for the user (approvals, agents' settings, pi's extension) goes through here.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.gate-tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        if let Some(m) = mode {
+            f.set_permissions(std::fs::Permissions::from_mode(m))?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Load the policy (and its persisted approvals) from the search order.
 pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
     load_from(find(explicit).as_deref())

@@ -1,7 +1,7 @@
-//! `gate hook AGENT`: one decision as an agent's own command hook (Codex's and Gemini CLI's
-//! formats are in [`crate::hook_agents`]) (hook JSON on stdin, the
+//! `gate hook AGENT`: one decision as an agent's own command hook (hook JSON on stdin, the
 //! agent's answer on stdout), and `gate hook install|uninstall AGENT`, which add or remove
-//! exactly gate's entry in the agent's settings and keep everything else.
+//! exactly gate's entry in the agent's settings and keep everything else. Codex's and Gemini
+//! CLI's formats are in [`crate::hook_agents`], pi's in [`crate::hook_pi`].
 //!
 //! With `$GATE_SOCKET` set (the agent runs under `gate run`), the hook asks that gate, whose
 //! session, prompt and audit log decide; otherwise it decides alone from the policy of the
@@ -221,8 +221,7 @@ pub fn find_policy(dir: &Path) -> Option<PathBuf> {
 /// Where `gate hook install claude` writes.
 fn claude_settings_path(args: &HookInstallArgs) -> anyhow::Result<PathBuf> {
     if args.user {
-        let home = std::env::var_os("HOME").ok_or_else(|| anyhow::anyhow!("HOME is not set"))?;
-        Ok(PathBuf::from(home).join(".claude").join("settings.json"))
+        Ok(crate::config::home_required()?.join(".claude").join("settings.json"))
     } else {
         Ok(std::env::current_dir()?.join(".claude").join("settings.json"))
     }

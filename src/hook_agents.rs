@@ -278,14 +278,10 @@ fn is_gate_group(group: &Value, agent: &str) -> bool {
     })
 }
 
-fn home() -> anyhow::Result<PathBuf> {
-    std::env::var_os("HOME").map(PathBuf::from).ok_or_else(|| anyhow::anyhow!("HOME is not set"))
-}
-
 fn codex_home() -> anyhow::Result<PathBuf> {
     match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
         Some(h) => Ok(PathBuf::from(h)),
-        None => Ok(home()?.join(".codex")),
+        None => Ok(crate::config::home_required()?.join(".codex")),
     }
 }
 
@@ -349,7 +345,12 @@ pub fn uninstall(args: &HookInstallArgs) -> anyhow::Result<i32> {
 }
 
 fn gemini_settings_path(args: &HookInstallArgs) -> anyhow::Result<PathBuf> {
-    Ok(if args.user { home()?.join(".gemini") } else { std::env::current_dir()?.join(".gemini") }.join("settings.json"))
+    Ok(if args.user {
+        crate::config::home_required()?.join(".gemini")
+    } else {
+        std::env::current_dir()?.join(".gemini")
+    }
+    .join("settings.json"))
 }
 
 fn gemini_install(args: &HookInstallArgs) -> anyhow::Result<i32> {
@@ -436,16 +437,10 @@ fn read_toml(path: &Path) -> anyhow::Result<toml_edit::DocumentMut> {
         .map_err(|e| anyhow::anyhow!("{} is not TOML gate can read ({e}); nothing was changed", path.display()))
 }
 
-/// Write `text` to `path` atomically (a temporary file beside it, then a rename), creating
-/// its folder.
+/// Write `text` to `path` atomically ([`crate::config::write_atomic`]).
 pub(crate) fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("gate-tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    crate::config::write_atomic(path, text.as_bytes(), None)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 /// `hooks.state` of Codex's config, created (as implicit tables) when missing.

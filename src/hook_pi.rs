@@ -13,7 +13,6 @@
 //! print a denial (and exit 2); the extension blocks on anything but an allow.
 
 use std::io::{Read, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
@@ -206,7 +205,7 @@ fn pi_target(p: &HookPlaceArgs) -> anyhow::Result<PathBuf> {
     } else if let Some(d) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) {
         PathBuf::from(d).join("extensions")
     } else {
-        let home = crate::config::home().ok_or_else(|| anyhow::anyhow!("HOME is not set"))?;
+        let home = crate::config::home_required()?;
         home.join(".pi").join("agent").join("extensions")
     };
     Ok(dir.join("gate.js"))
@@ -242,16 +241,7 @@ pub fn install(p: &HookPlaceArgs) -> anyhow::Result<i32> {
     let mut argv = vec![exe.clone(), "hook".into(), "pi".into()];
     argv.extend(decide_flags(&p.decide)?);
     let text = adapter::extension_with_command(&argv);
-    let dir = path.parent().ok_or_else(|| anyhow::anyhow!("no folder for {}", path.display()))?;
-    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    let tmp = dir.join(format!(".gate.js.{}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        std::fs::write(&tmp, &text)?;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o644))?;
-        std::fs::rename(&tmp, &path)
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
+    if let Err(e) = crate::config::write_atomic(&path, text.as_bytes(), Some(0o644)) {
         eprintln!("gate: cannot write {}: {e}", path.display());
         return Ok(1);
     }
