@@ -358,6 +358,7 @@ fn run_client(
     let watcher = super::start_watcher_later(&prep.reloads, ev_tx.clone());
     let mut rd = super::reader::Reader::new(max_line, ev_tx, budget.clone(), open.clone(), wake_reader, term.clone());
     rd.decoder = decoder(Box::new(DriverHook { driver: driver.clone(), send: send.clone() }));
+    rd.own_fd = true;
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
 
     let grace = prep.kill_grace;

@@ -427,6 +427,7 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     let session = Arc::new(Mutex::new(session));
     let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     rd.fast = Some(reader::FastPath { session: session.clone(), queued: queued.clone() });
+    rd.own_fd = true;
     thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
     session::Session::run_shared(session, ev_rx, queued);
     drop(watcher);

@@ -109,7 +109,7 @@ pub(crate) fn run_env(
         reader::Reader::new(max_line, ev_tx.clone(), budget.clone(), open.clone(), wake_reader, Some(out_lock));
     rd.decoder = adapter.agent_decoder;
     rd.whole_lines = true;
-    thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
+    rd.own_fd = true;
 
     // The client's side: gate's stdin. Its end closes the agent's stdin; the agent then has
     // --kill-grace to exit.
@@ -148,6 +148,9 @@ pub(crate) fn run_env(
         encoder: adapter.encoder,
         to_client: Some(to_client),
     });
+    // The agent's output is read once everything else is set up: the stream, once it
+    // starts, has gate to itself (the agent meanwhile starts, and waits on a full pipe).
+    thread::Builder::new().name("agent-stdout".into()).spawn(move || rd.run(agent_out))?;
     session.run(ev_rx);
     drop(watcher);
     let status = exit.wait();
