@@ -203,7 +203,30 @@ impl Policy {
         let session = self.session_rules(ctx);
         if let Some(spec) = spec.filter(|s| s.kind == ToolKind::Shell) {
             let field = spec.command.as_deref().unwrap_or("command");
-            return match call.arguments.get(field).and_then(Value::as_str) {
+            // A directory field moves the command (issue 15 classes 5 and 8): decided as a
+            // `cd` there that must succeed, so a directory outside the workspace is seen.
+            let mut command = call.arguments.get(field).and_then(Value::as_str).map(str::to_string);
+            let mut dir: Option<&str> = None;
+            for k in shell::SHELL_DIR_FIELDS {
+                let unknown = match call.arguments.get(*k) {
+                    None | Some(Value::Null) => false,
+                    Some(Value::String(d)) if d.is_empty() || dir.is_none_or(|o| o == d) => {
+                        dir = (!d.is_empty()).then_some(d.as_str()).or(dir);
+                        false
+                    }
+                    Some(_) => true,
+                };
+                if unknown && command.is_some() {
+                    let why = format!(
+                        "the `{k}` field is not one directory gate can read: where the command runs is unknown"
+                    );
+                    return Decision::new(Verdict::Ask, Layer::Workspace, None, why);
+                }
+            }
+            if let (Some(d), Some(c)) = (dir.filter(|d| *d != "."), command.as_mut()) {
+                *c = shell::run_in(d, c);
+            }
+            return match command.as_deref() {
                 Some(cmd) => self.decide_shell(&tool, cmd, ctx, &session),
                 None => Decision::new(
                     Verdict::Deny,
@@ -556,8 +579,26 @@ impl Policy {
             }
         }
         for r in &a.reads {
-            if let Some(v) = self.decide_read(&r.path, r.cwd.as_deref(), ctx, session) {
-                parts.push(part(format!("< {}", r.path.display()), PartKind::Read, v));
+            // A listing reads the directories a glob walks, not the files it names: decided by
+            // the glob's literal directory (a glob whose matches can climb out of it, or that
+            // is not plain, is a read of a path only known at run time).
+            let listed = match (&r.kind, &r.path) {
+                (shell::WriteKind::List, Word::Dyn(d)) => shell::glob_base(d).map(Word::Lit),
+                _ => None,
+            };
+            if let Some(v) = self.decide_read(listed.as_ref().unwrap_or(&r.path), r.cwd.as_deref(), ctx, session) {
+                let shown = match r.kind {
+                    shell::WriteKind::List => {
+                        // Already decided as a file its command reads (`cat /etc/*`).
+                        let read = format!("reads {}", r.path.display());
+                        if parts.iter().any(|p| p.command == read) {
+                            continue;
+                        }
+                        format!("lists {}", r.path.display())
+                    }
+                    _ => format!("< {}", r.path.display()),
+                };
+                parts.push(part(shown, PartKind::Read, v));
             }
         }
         for w in &a.writes {

@@ -310,11 +310,21 @@ pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::p
     if same(call_cwd, session_dir) {
         return call;
     }
-    if let Some(Value::String(cmd)) = call.arguments.get("command") {
-        if call.tool == "Bash" {
+    let dir_field = crate::shell::SHELL_DIR_FIELDS
+        .iter()
+        .find(|k| call.arguments.get(**k).and_then(Value::as_str).is_some_and(|d| !d.is_empty()));
+    match (dir_field, call.arguments.get("command")) {
+        // The call names its own directory, relative to where the agent is: made absolute,
+        // and the policy runs the command there.
+        (Some(k), _) if call.tool == "Bash" => {
+            let d = call.arguments.get(*k).and_then(Value::as_str).unwrap_or_default();
+            call.arguments[*k] = Value::String(call_cwd.join(d).display().to_string());
+        }
+        (None, Some(Value::String(cmd))) if call.tool == "Bash" => {
             let c = run_in(&call_cwd.display().to_string(), cmd);
             call.arguments["command"] = Value::String(c);
         }
+        _ => {}
     }
     for key in ["file_path", "path", "notebook_path"] {
         if let Some(Value::String(p)) = call.arguments.get(key) {
@@ -327,10 +337,7 @@ pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::p
     call
 }
 
-/// Shell text that runs `command` in `dir`, as gate decides it: a `cd` that must succeed.
-pub fn run_in(dir: &str, command: &str) -> String {
-    format!("cd -- {} || exit 1; {command}", crate::shell::shell_word(dir))
-}
+pub use crate::shell::run_in;
 
 /// The text to hand the model when a call is not run (seed 002's wording: who rejected, the
 /// feedback, and a reminder to ask the user). Every adapter uses it for its denial text.

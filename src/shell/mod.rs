@@ -69,6 +69,15 @@ pub fn shell_word(s: &str) -> String {
     }
 }
 
+/// Shell text that runs `command` in `dir`, as gate decides it: a `cd` that must succeed.
+pub fn run_in(dir: &str, command: &str) -> String {
+    format!("cd -- {} || exit 1; {command}", shell_word(dir))
+}
+
+/// The argument fields in which agents' shell tools name the directory a command runs in
+/// (Codex `workdir`, ACP `terminal/create` and others `cwd`, Gemini `dir_path`).
+pub const SHELL_DIR_FIELDS: &[&str] = &["cwd", "workdir", "dir_path", "directory", "dir"];
+
 /// How a wrapper relates to the command it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WrapperKind {
@@ -159,6 +168,8 @@ pub enum WriteKind {
     Append,
     /// an argument of a command that writes it (`tee F`, `cp A F`, `sed -i`, `sort -o F`)
     Tee,
+    /// (reads only) a glob bash expands by listing its directories (`echo /etc/*`)
+    List,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +188,7 @@ impl Write {
             WriteKind::Redirect => ">",
             WriteKind::Append => ">>",
             WriteKind::Tee => "writes",
+            WriteKind::List => "lists",
         };
         format!("{op} {}", self.path.display())
     }

@@ -40,6 +40,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         in_eval: false,
         alt_cwd: None,
         rewalks: 0,
+        globbed: false,
     };
     w.script(text);
 }
@@ -96,6 +97,8 @@ struct Walker<'a> {
     /// How many such walks enclose this point (at most [`MAX_REWALKS`]; beyond, the directory
     /// is forgotten).
     rewalks: usize,
+    /// The word being resolved holds an unquoted glob (bash expands it against the files).
+    globbed: bool,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -233,6 +236,7 @@ impl Walker<'_> {
             in_eval: false,
             alt_cwd: None,
             rewalks: self.rewalks,
+            globbed: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -911,10 +915,36 @@ impl Walker<'_> {
         if let Some(values) = self.bound_all(raw) {
             return values.into_iter().map(|word| Resolved { word, unknown: None }).collect();
         }
-        match super::words::brace_expand(raw) {
-            Some(alternatives) => alternatives.iter().filter(|a| !a.is_empty()).map(|a| self.word(a)).collect(),
-            None => vec![self.word(raw)],
+        let alternatives = match super::words::brace_expand(raw) {
+            Some(alternatives) => alternatives.into_iter().filter(|a| !a.is_empty()).collect(),
+            None => vec![raw.to_string()],
+        };
+        alternatives
+            .iter()
+            .map(|a| {
+                let (r, globbed) = self.word_globbed(a);
+                if globbed {
+                    self.listing(&r.word);
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// bash expands a glob by reading the directories it names, whichever program gets the
+    /// names (`echo ~/.ssh/*`, `for f in /etc/*`, `a=(/root/*)`): a read of the glob, which
+    /// the policy decides by its directory (issue 15 class 5).
+    fn listing(&mut self, word: &Word) {
+        if matches!(word, Word::Dyn(_)) {
+            self.a.reads.push(Write { path: word.clone(), kind: WriteKind::List, cwd: self.cwd.0.clone() });
         }
+    }
+
+    /// [`Walker::word`], and whether the word holds an unquoted glob.
+    fn word_globbed(&mut self, raw: &str) -> (Resolved, bool) {
+        let saved = std::mem::replace(&mut self.globbed, false);
+        let r = self.word(raw);
+        (r, std::mem::replace(&mut self.globbed, saved))
     }
 
     fn word(&mut self, raw: &str) -> Resolved {
@@ -964,6 +994,7 @@ impl Walker<'_> {
                 WordPiece::Text(t) => {
                     if !quoted && expands(t) {
                         *dynamic = true;
+                        self.globbed = true;
                     }
                     buf.push_str(t);
                 }
@@ -1122,6 +1153,34 @@ impl Walker<'_> {
         }
     }
 
+    /// A subscript's text after quote removal (`'$(cmd)'` is `$(cmd)`) holds a substitution:
+    /// bash runs it when it evaluates the subscript. Decided as run; the reason, if so.
+    fn subscript_runs(&mut self, key: &Word) -> Option<String> {
+        let text = match key {
+            Word::Lit(t) => t,
+            Word::Dyn(_) => return None, // walked as the word was resolved
+        };
+        if !(text.contains("$(") || text.contains('`')) {
+            return None;
+        }
+        self.substitutions_in(text);
+        Some(format!("the subscript `[{text}]` is evaluated as arithmetic, which runs its substitution"))
+    }
+
+    /// `{name[subscript]}>file` opens a descriptor into a variable (brush reads the `{...}`
+    /// as a word): bash evaluates the subscript, running a `$(...)` in it even inside quotes.
+    fn fd_variable(&mut self, word: &Word) -> Option<String> {
+        let inner = word.lit()?.strip_prefix('{')?.strip_suffix('}')?;
+        let (name, rest) = inner.split_once('[')?;
+        let is_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !is_name {
+            return None;
+        }
+        let key = rest.strip_suffix(']').unwrap_or(rest);
+        self.subscript_runs(&Word::Lit(key.to_string()))
+    }
+
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
         let known = self.arithmetic_known(expr);
         self.arithmetic_assigns(expr);
@@ -1164,6 +1223,9 @@ impl Walker<'_> {
                         if r.unknown.is_some() {
                             *unknown = r.unknown;
                         }
+                        if let Some(u) = this.fd_variable(&r.word) {
+                            *unknown = Some(u);
+                        }
                         words.push(r.word);
                     }
                 }
@@ -1195,7 +1257,16 @@ impl Walker<'_> {
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
-                            this.path_value(&r.word);
+                            // A value known only at run time names files for the programs
+                            // that read the variable: environment variables (upper case by
+                            // convention, or given to a command). A lower-case shell variable
+                            // (`n=$(grep -c x src/a.rs)`) is read by no program.
+                            let shell_local = sc.word_or_name.is_none()
+                                && !name.bytes().any(|b| b.is_ascii_uppercase())
+                                && matches!(r.word, Word::Dyn(_));
+                            if !shell_local {
+                                this.path_value(&r.word);
+                            }
                             // No splitting or globbing in an assignment: `g=$f` is `g="$f"`.
                             let quoted = this.bound_word(&format!("\"{}\"", v.value.trim_matches('"')));
                             resolved = match (quoted, &r.word) {
@@ -1225,12 +1296,20 @@ impl Walker<'_> {
                                     if r.unknown.is_some() {
                                         *unknown = r.unknown;
                                     }
+                                    // An indexed array's key is arithmetic, and bash expands a
+                                    // `$(...)` in it even inside quotes (`a=(['$(cmd)']=1)`).
+                                    if let Some(u) = this.subscript_runs(&r.word) {
+                                        *unknown = Some(u);
+                                    }
                                     match (&mut text, r.word.lit()) {
                                         (Some(t), Some(key)) => t.push_str(&format!("[{key}]=")),
                                         _ => text = None,
                                     }
                                 }
-                                let r = this.word(&v.value);
+                                let (r, globbed) = this.word_globbed(&v.value);
+                                if globbed {
+                                    this.listing(&r.word);
+                                }
                                 let bindable = k.is_none()
                                     && match &r.word {
                                         Word::Lit(_) => true,
@@ -1308,6 +1387,9 @@ impl Walker<'_> {
             for r in self.words(&w.value) {
                 if r.unknown.is_some() {
                     unknown = r.unknown;
+                }
+                if let Some(u) = self.fd_variable(&r.word) {
+                    unknown = Some(u);
                 }
                 words.push(r.word);
             }
@@ -2018,6 +2100,7 @@ impl Walker<'_> {
                 in_eval: false,
                 alt_cwd: None,
                 rewalks: self.rewalks,
+                globbed: false,
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);

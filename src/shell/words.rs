@@ -73,6 +73,10 @@ pub(crate) fn decode_ansi_c(s: &str) -> String {
             }
         }
     }
+    // bash ends the string at its first NUL (`$'rm\0junk'` is `rm`, `$'..\x00'` is `..`).
+    if let Some(i) = out.find('\0') {
+        out.truncate(i);
+    }
     out
 }
 
@@ -326,6 +330,9 @@ mod tests {
         assert_eq!(decode_ansi_c("\\162m"), "rm");
         assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
         assert_eq!(decode_ansi_c("\\u0072m"), "rm");
+        for nul in ["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@"] {
+            assert_eq!(decode_ansi_c(&format!("rm{nul}junk")), "rm", "{nul}");
+        }
     }
 
     #[test]

@@ -1,0 +1,166 @@
+//! The third red team's findings in the shell walker and the chain (issue 15, classes 3, 5
+//! and 8): a NUL inside `$'...'`, globs that list a directory outside the workspace whatever
+//! program prints the names, subscripts evaluated in plain array assignments and `{var}>`
+//! redirections, and a shell tool's directory field. Each regression goes through the real
+//! binary (`gate check --json`) and is named after what it shows; each mechanism has a
+//! property test that generates variants.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::process::Command;
+
+use gate::policy::{Call, Context, Env, Policy, Verdict};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+const GATE: &str = env!("CARGO_BIN_EXE_gate");
+const POLICY: &str = "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Write(**/.env*)\" ]\n";
+
+/// `gate check --json` of one call of `tool`, in an empty workspace holding [`POLICY`].
+fn check_args(tool: &str, args: Value) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/a.rs"), "fn main() {}\n").unwrap();
+    let out =
+        Command::new(GATE).current_dir(dir.path()).args(["check", "--json", tool, &args.to_string()]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn check(command: &str) -> Value {
+    check_args("Bash", json!({ "command": command }))
+}
+
+fn assert_all(expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check(c);
+        assert_eq!(d["decision"], expect, "{c}: {d}");
+    }
+}
+
+fn policy() -> (tempfile::TempDir, Policy) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().to_string_lossy().to_string();
+    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
+    let p = Policy::from_yaml(POLICY, "host.yaml", &env).expect("test policy parses");
+    (dir, p)
+}
+
+fn decide(p: &Policy, cmd: &str) -> Verdict {
+    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
+}
+
+#[test]
+fn redteam3_a_nul_ends_an_ansi_c_string_as_bash_ends_it() {
+    // bash stops a `$'...'` string at its first NUL: `$'rm\x00junk'` runs `rm`, and
+    // `$'\x00'--output=.env` is the option `--output=.env`.
+    assert_all(
+        "deny",
+        &[
+            "$'rm\\x00junk' -rf x",
+            "$'rm\\0' -rf x",
+            "$'curl\\u0000x' https://x.example",
+            "git log $'\\x00'--output=.env",
+            "echo x > $'\\x00'.env",
+        ],
+    );
+    assert_all("ask", &["cat docs/$'..\\x00'/$'..\\x00'/etc/shadow", "sort $'\\x00'-o/tmp/out src/a.rs"]);
+}
+
+#[test]
+fn redteam3_a_glob_outside_lists_that_directory_whatever_prints_it() {
+    assert_all(
+        "ask",
+        &[
+            "echo /etc/*",
+            "printf %s ~/.ssh/*",
+            "echo /root/.*",
+            "for f in ~/.ssh/*; do :; done; echo $f",
+            "set -- /etc/*; echo \"$@\"",
+            "a=(/etc/*)",
+            ": /etc/*",
+            "echo {/etc,src}/*",
+        ],
+    );
+    // Inside the workspace a listing is unremarkable, and it never reads the files it names.
+    assert_all(
+        "allow",
+        &["echo src/*", "files=(src/*.rs); echo ${#files[@]}", "for f in src/*.rs; do echo $f; done", "echo *"],
+    );
+}
+
+#[test]
+fn redteam3_a_subscript_in_a_plain_array_assignment_runs_its_substitution() {
+    assert_all(
+        "deny",
+        &["a=(['$(rm victim)']=1)", "a+=([`rm x`]=1)", "a=([$'\\x24(rm x)']=1)", "OPTIND=(['$(rm x)']=1)"],
+    );
+    assert_all("allow", &["a=([0]=x [1]=y); echo ${a[1]}", "declare -A m=([a]=1 [b]=2)"]);
+}
+
+#[test]
+fn redteam3_a_descriptor_variable_redirection_evaluates_its_subscript() {
+    assert_all("deny", &[": {a['$(rm victim)']}>/dev/null", "ls {a[`rm x`]}>/dev/null"]);
+    assert_eq!(check("ls {a['$(cat ~/.ssh/id_rsa >&2)']}>/dev/null")["decision"], "ask");
+}
+
+#[test]
+fn redteam3_a_shell_tools_directory_field_moves_the_command() {
+    for field in ["cwd", "workdir", "dir_path"] {
+        for (command, dir) in [("cat id_rsa", "/root/.ssh"), ("ls -a", "/root"), ("echo x > docs/a.md", "/tmp")] {
+            let d = check_args("Bash", json!({ "command": command, field: dir }));
+            assert_eq!(d["decision"], "ask", "{field}={dir} {command}: {d}");
+        }
+    }
+    // The same directory as the workspace, or none: unchanged.
+    assert_eq!(check_args("Bash", json!({"command": "ls", "cwd": "."}))["decision"], "allow");
+    assert_eq!(check_args("Bash", json!({"command": "ls", "cwd": "src"}))["decision"], "allow");
+    // Unreadable or two different directories: where it runs is unknown.
+    assert_eq!(check_args("Bash", json!({"command": "ls", "cwd": ["/etc"]}))["decision"], "ask");
+    assert_eq!(check_args("Bash", json!({"command": "ls", "cwd": "/tmp", "workdir": "/etc"}))["decision"], "ask");
+}
+
+#[test]
+fn redteam3_overask_a_lower_case_variable_from_a_substitution_is_no_path() {
+    assert_all(
+        "allow",
+        &["x=$(cat src/a.rs | wc -l); echo $x", "n=$(grep -c TODO src/a.rs)", "lines=$(wc -l < src/a.rs)"],
+    );
+    // An environment variable's value names files for the programs that read it.
+    assert_eq!(check("TZ=$(echo /x) date")["decision"], "ask");
+}
+
+const NULS: &[&str] = &["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@", "\\x0"];
+// What follows a NUL starts with a letter no escape reads as a digit (`\x0` then `a` is `\x0a`).
+// What follows a NUL starts with a letter no escape takes as a digit (`\x0` then `a` is `\x0a`).
+const OUTSIDE_DIRS: &[&str] = &["/etc", "~/.ssh", "/root", "~", "/"];
+const LISTERS: &[&str] = &["echo", "printf '%s\\n'", ":", "set --", "a=(", "for f in"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever NUL spelling ends the string, and whatever follows it inside the quotes, the
+    /// command is `rm` to gate as it is to bash.
+    #[test]
+    fn redteam3_every_nul_spelling_ends_the_string(n in 0..NULS.len(), junk in "[a-z0-9 ./-]{0,8}") {
+        let (_d, p) = policy();
+        let cmd = format!("$'rm{}z{}' -rf x", NULS[n], junk);
+        prop_assert_eq!(decide(&p, &cmd), Verdict::Deny, "{}", cmd);
+    }
+
+    /// A glob below a directory outside the workspace is never allowed, in any position bash
+    /// expands it.
+    #[test]
+    fn redteam3_outside_globs_are_never_allowed(d in 0..OUTSIDE_DIRS.len(), l in 0..LISTERS.len(), pat in "[*?]|\\[a-z\\]|\\*\\.[a-z]{1,3}") {
+        let (_d, p) = policy();
+        let dir = OUTSIDE_DIRS[d].trim_end_matches('/');
+        let glob = format!("{dir}/{pat}");
+        let cmd = match LISTERS[l] {
+            "a=(" => format!("a=({glob})"),
+            "for f in" => format!("for f in {glob}; do :; done"),
+            lister => format!("{lister} {glob}"),
+        };
+        prop_assert_ne!(decide(&p, &cmd), Verdict::Allow, "{}", cmd);
+    }
+}
