@@ -136,7 +136,6 @@ const NULS: &[&str] = &["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@
 // What follows a NUL starts with a letter no escape takes as a digit (`\x0` then `a` is `\x0a`).
 const OUTSIDE_DIRS: &[&str] = &["/etc", "~/.ssh", "/root", "~", "/"];
 const LISTERS: &[&str] = &["echo", "printf '%s\\n'", ":", "set --", "a=(", "for f in"];
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
