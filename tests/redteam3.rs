@@ -133,9 +133,9 @@ fn redteam3_overask_a_lower_case_variable_from_a_substitution_is_no_path() {
 
 const NULS: &[&str] = &["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@", "\\x0"];
 // What follows a NUL starts with a letter no escape reads as a digit (`\x0` then `a` is `\x0a`).
-// What follows a NUL starts with a letter no escape takes as a digit (`\x0` then `a` is `\x0a`).
 const OUTSIDE_DIRS: &[&str] = &["/etc", "~/.ssh", "/root", "~", "/"];
 const LISTERS: &[&str] = &["echo", "printf '%s\\n'", ":", "set --", "a=(", "for f in"];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
