@@ -163,3 +163,81 @@ proptest! {
         prop_assert_ne!(decide(&p, &cmd), Verdict::Allow, "{}", cmd);
     }
 }
+
+#[test]
+fn redteam3_a_glob_tools_pattern_that_climbs_or_braces_out_is_outside() {
+    for pattern in ["src/../../*", "*/../../*", "**/../../*", "{/etc,src}/*", "{..,x}/*", "..*/*", "../x/*", "/etc/*"] {
+        let d = check_args("glob", json!({ "pattern": pattern }));
+        assert_eq!(d["decision"], "ask", "{pattern}: {d}");
+    }
+    for pattern in ["**/*.rs", "src/**/*.rs", "*.md", "src/../*.rs"] {
+        let d = check_args("glob", json!({ "pattern": pattern }));
+        assert_eq!(d["decision"], "allow", "{pattern}: {d}");
+    }
+}
+
+/// A workspace with `lnk` -> `/etc`: every path field, a glob's literal directory and a path
+/// the shell spells with braces are decided where they land.
+#[test]
+fn redteam3_links_are_followed_in_every_path_field_and_through_braces() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::os::unix::fs::symlink("/etc", dir.path().join("lnk")).unwrap();
+    let run = |tool: &str, args: Value| -> Value {
+        let out = Command::new(GATE)
+            .current_dir(dir.path())
+            .args(["check", "--json", tool, &args.to_string()])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for (tool, args) in [
+        ("grep", json!({"pattern": "root", "path": "lnk"})),
+        ("list_files", json!({"path": "lnk"})),
+        ("glob", json!({"pattern": "*", "path": "lnk"})),
+        ("glob", json!({"pattern": "lnk/*"})),
+        ("mcp__fs__read", json!({"path": "lnk/passwd"})),
+        ("Bash", json!({"command": "cat {lnk,src}/passwd"})),
+        ("Bash", json!({"command": "cat lnk{,}/passwd"})),
+    ] {
+        let d = run(tool, args.clone());
+        assert_eq!(d["decision"], "ask", "{tool} {args}: {d}");
+    }
+    assert_eq!(run("grep", json!({"pattern": "root", "path": "src"}))["decision"], "allow");
+}
+
+#[test]
+fn redteam3_a_mapfile_callback_is_decided_as_if_it_ran() {
+    assert_all(
+        "deny",
+        &["mapfile -C 'rm -rf x' -c 1 a < src/a.rs", "readarray -tC 'rm x' a < src/a.rs", "mapfile -Crm a < src/a.rs"],
+    );
+    assert_all("allow", &["mapfile -t arr < src/a.rs", "readarray -t lines < src/a.rs; echo ${#lines[@]}"]);
+}
+
+#[test]
+fn redteam3_overask_arithmetic_on_numbers_bash_itself_gives() {
+    assert_all(
+        "allow",
+        &[
+            "[[ $# -gt 0 ]]",
+            "ls; [[ $? -ne 0 ]]",
+            "x=5; [[ $x -gt 3 ]]",
+            "files=(src/*.rs); [[ ${#files[@]} -gt 0 ]]",
+            "files=(src/*.rs); echo $(( ${#files[@]} + 1 ))",
+            "for ((i=0;i<3;i++)); do echo $i; done",
+            "let x=1+2",
+            "((x=5))",
+            "i=0; ((i++)); echo $((i*2))",
+            "while IFS= read -r line; do echo $line; done < src/a.rs",
+            "IFS=, read -r a b <<< 'x,y'",
+        ],
+    );
+    // A value bash evaluates in turn stays code.
+    assert_all(
+        "ask",
+        &["[[ $y -gt 0 ]]", "((x = y + 1))", "x=$1; ((x++))", "for ((i=0;i<3;i++)); do i=$1; done", "IFS=/ ls"],
+    );
+    assert_all("deny", &["let 'a[$(rm x)]=1'", "echo $(( ${#a[$(rm x)]} ))"]);
+}

@@ -42,15 +42,11 @@ pub(crate) fn is_path_field(name: &str) -> bool {
 pub(crate) fn call_paths<'a>(tool: &str, args: &'a Value, skip: Option<&str>) -> Vec<(&'a str, String)> {
     let mut out = Vec::new();
     let Some(obj) = args.as_object() else { return out };
-    let globbing = {
-        let t = tool.to_ascii_lowercase();
-        t.contains("glob") || t.contains("find") || t.contains("list")
-    };
     for (k, v) in obj {
         if Some(k.as_str()) == skip {
             continue;
         }
-        let is_glob_field = k == "glob" || (k == "pattern" && globbing);
+        let is_glob_field = is_glob_field(tool, k);
         if !is_path_field(k) && !is_glob_field {
             continue;
         }
@@ -61,12 +57,53 @@ pub(crate) fn call_paths<'a>(tool: &str, args: &'a Value, skip: Option<&str>) ->
         };
         for s in strings {
             if is_glob_field {
-                if s.starts_with(['/', '~']) || s.starts_with("..") {
-                    let base = shell::glob_base(s).unwrap_or_else(|| s.to_string());
-                    out.push((k.as_str(), base));
-                }
+                out.extend(glob_leaves(s).into_iter().map(|p| (k.as_str(), p)));
             } else {
                 out.push((k.as_str(), s.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// A field that holds a glob of paths: `glob`, or a globbing tool's `pattern` (a search
+/// tool's `pattern` is a regular expression).
+pub(crate) fn is_glob_field(tool: &str, key: &str) -> bool {
+    let t = tool.to_ascii_lowercase();
+    key == "glob" || (key == "pattern" && (t.contains("glob") || t.contains("find") || t.contains("list")))
+}
+
+/// Where a glob tool's pattern can reach outside where it starts: for each alternative of its
+/// braces (`{/etc,src}/*`), the literal base of one that starts at `/` or `~`, and `..` for
+/// one whose `..` segments climb above its start (`src/../../*`, `*/../../*`, `**/../x`; a
+/// segment can match one directory, `**` none). A segment that could itself match `..`
+/// (`.*`, `..?`, `[.]*`) climbs too. Braces gate cannot expand count as climbing.
+fn glob_leaves(pattern: &str) -> Vec<String> {
+    let alternatives = match shell::brace_expand(pattern) {
+        Some(a) => a,
+        None if pattern.contains('{') && pattern.contains(',') => return vec!["..".into()],
+        None => vec![pattern.to_string()],
+    };
+    let mut out = Vec::new();
+    for alt in alternatives {
+        if alt.starts_with(['/', '~']) {
+            out.push(shell::glob_base(&alt).unwrap_or(alt));
+            continue;
+        }
+        let mut depth: i64 = 0;
+        for seg in alt.split('/') {
+            let globbed = seg.contains(['*', '?', '[']);
+            match seg {
+                "" | "." | "**" => {}
+                ".." => depth -= 1,
+                _ if globbed && (seg.starts_with('.') || seg.starts_with('[') || seg.chars().all(|c| c == '?')) => {
+                    depth = -1
+                }
+                _ => depth += 1,
+            }
+            if depth < 0 {
+                out.push("..".into());
+                break;
             }
         }
     }

@@ -44,37 +44,22 @@ impl Policy {
             Some(if raw.starts_with('/') { PathBuf::from(raw) } else { self.cwd.join(raw) })
         };
         let mut links = Vec::new();
-        if call.tool.starts_with("mcp__") {
-            // An MCP tool's path arguments (strings, or arrays of them), each where it lands.
-            let mut args = call.arguments.clone();
-            for f in super::chain::MCP_PATH_FIELDS {
-                let mut one = |v: &mut Value| {
-                    let Some(raw) = v.as_str() else { return };
-                    if let Some(to) = lexical(raw).and_then(|p| real(&p)) {
-                        links.push(format!("`{raw}` leads to `{}`", to.display()));
-                        *v = Value::String(to.display().to_string());
-                    }
-                };
-                match args.get_mut(*f) {
-                    Some(Value::Array(items)) => items.iter_mut().for_each(&mut one),
-                    Some(v) => one(v),
-                    None => {}
-                }
-            }
-            return (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")));
-        }
-        let spec = tools.spec(tools.canonical(&call.tool))?;
-        match spec.kind {
-            ToolKind::Shell => {
+        let spec = tools.spec(tools.canonical(&call.tool));
+        match spec.map(|s| s.kind) {
+            Some(ToolKind::Shell) => {
+                let spec = spec?;
                 let field = spec.command.as_deref().unwrap_or("command");
                 let mut command = call.arguments.get(field)?.as_str()?.to_string();
                 for word in path_words(&command) {
                     let Some(to) = lexical(&word).and_then(|p| real(&p)) else { continue };
                     let to = to.display().to_string();
-                    if let Some(new) = replace_word(&command, &word, &to) {
-                        links.push(format!("`{word}` leads to `{to}`"));
-                        command = new;
+                    match replace_word(&command, &word, &to) {
+                        Some(new) => command = new,
+                        // A word the text spells another way (`{lnk,src}/passwd`, `lnk{,}/x`):
+                        // decided as a read of where it lands as well.
+                        None => command = format!("{command}\ncat -- {}", shell::shell_word(&to)),
                     }
+                    links.push(format!("`{word}` leads to `{to}`"));
                 }
                 if links.is_empty() {
                     return None;
@@ -84,12 +69,38 @@ impl Policy {
                 Some((Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
             _ => {
-                let field = spec.path.as_deref()?;
-                let raw = call.arguments.get(field)?.as_str()?;
-                let to = real(&lexical(raw)?)?.display().to_string();
+                // Every field that names a path (issue 15 class 5: `path`, `paths`, `cwd`, an
+                // MCP tool's `source`, ...), strings or arrays of them, and a glob's literal
+                // directory, each where it lands.
+                let declared = spec.and_then(|s| s.path.as_deref());
                 let mut args = call.arguments.clone();
-                args[field] = Value::String(to.clone());
-                Some((Call { arguments: args, ..call.clone() }, format!("`{raw}` leads to `{to}`")))
+                let obj = args.as_object_mut()?;
+                for (k, v) in obj.iter_mut() {
+                    let glob = super::chain::is_glob_field(&call.tool, k);
+                    if !(glob || Some(k.as_str()) == declared || super::chain::is_path_field(k)) {
+                        continue;
+                    }
+                    let mut one = |v: &mut Value| {
+                        let Some(raw) = v.as_str() else { return };
+                        let (base, rest) = if glob {
+                            match shell::glob_base(raw).filter(|b| b != "." && raw.starts_with(b.as_str())) {
+                                Some(b) => (b.clone(), raw[b.len()..].to_string()),
+                                None => return,
+                            }
+                        } else {
+                            (raw.to_string(), String::new())
+                        };
+                        if let Some(to) = lexical(&base).and_then(|p| real(&p)) {
+                            links.push(format!("`{base}` leads to `{}`", to.display()));
+                            *v = Value::String(format!("{}{rest}", to.display()));
+                        }
+                    };
+                    match v {
+                        Value::Array(items) => items.iter_mut().for_each(&mut one),
+                        v => one(v),
+                    }
+                }
+                (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
         }
     }

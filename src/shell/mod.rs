@@ -22,6 +22,7 @@ pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub(crate) use tables::git_subcommand_at;
 pub use tables::{glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands};
+pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

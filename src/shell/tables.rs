@@ -553,6 +553,7 @@ static SAFE: &[(&str, Args)] = &[
     ("break", Args::Any), ("continue", Args::Any), ("shift", Args::Any), ("set", Args::Any), ("export", Args::Any),
     ("unset", Args::Any), ("local", Args::Any), ("declare", Args::Any), ("typeset", Args::Any), ("readonly", Args::Any),
     ("read", Args::Any), ("wait", Args::Any), ("shopt", Args::Any), ("hash", Args::Any), ("getopts", Args::Any),
+    ("let", Args::Any), ("mapfile", Args::Any), ("readarray", Args::Any),
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
     ("sort", Args::Any), ("uniq", Args::Any),
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),

@@ -41,6 +41,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         alt_cwd: None,
         rewalks: 0,
         globbed: false,
+        numbers: Vec::new(),
     };
     w.script(text);
 }
@@ -99,6 +100,9 @@ struct Walker<'a> {
     rewalks: usize,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
+    /// Variables that hold a plain integer, value unknown: set by arithmetic that read only
+    /// known numbers (`i=0`, `i++` after it, `x=1+2`). Arithmetic may read them.
+    numbers: Vec<String>,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -237,6 +241,7 @@ impl Walker<'_> {
             alt_cwd: None,
             rewalks: self.rewalks,
             globbed: false,
+            numbers: Vec::new(),
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -275,6 +280,7 @@ impl Walker<'_> {
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base);
+        self.numbers.retain(|n| n != base);
         self.assigned.push(base.to_string());
     }
 
@@ -632,7 +638,7 @@ impl Walker<'_> {
                 for w in [l, r] {
                     let res = self.word(&w.value);
                     self.note_unknown(res.unknown);
-                    if arithmetic && !w.value.trim().chars().all(|c| c.is_ascii_digit() || c == '-') {
+                    if arithmetic && !self.arithmetic_known(w.value.trim().trim_matches('"')) {
                         self.a
                             .unknown
                             .push(format!("`[[ ... ]]` evaluates `{}` as arithmetic, which can run code", w.value));
@@ -658,6 +664,11 @@ impl Walker<'_> {
                     self.arithmetic(&e.value);
                 }
                 self.loop_body(&|w: &mut Self| w.compound_list(&f.body.list));
+                // The condition and the update run again after the body, which may have
+                // changed what they read.
+                for e in [&f.condition, &f.updater].into_iter().flatten() {
+                    self.arithmetic(&e.value);
+                }
             }
             C::BraceGroup(b) => self.compound_list(&b.list),
             C::Subshell(s) => {
@@ -746,6 +757,9 @@ impl Walker<'_> {
     fn arithmetic(&mut self, expr: &str) {
         let known = self.arithmetic_known(expr);
         self.arithmetic_assigns(expr);
+        if known {
+            self.arithmetic_numbers(expr);
+        }
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
@@ -778,10 +792,14 @@ impl Walker<'_> {
         if !arithmetic_reads_variables(expr) {
             return true;
         }
-        if expr.contains("$(") || expr.contains('`') || expr.contains('[') {
+        if expr.contains("$(") || expr.contains('`') {
             return false;
         }
-        let mut text = expr.to_string();
+        // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`.
+        let mut text = lengths_as_numbers(expr);
+        if text.contains('[') {
+            return false;
+        }
         for special in ["$?", "$#", "$$", "$!"] {
             text = text.replace(special, "0");
         }
@@ -797,7 +815,27 @@ impl Walker<'_> {
                 matches!(v.as_slice(), [Word::Lit(x)] if !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()))
             })
         };
-        identifiers(&text).iter().all(|n| number(n)) && !text.contains(['$', '`', '['])
+        // In order, each comma-separated expression: the targets of a plain `=` are written,
+        // not read, and hold a number after it.
+        let mut assigned: Vec<String> = Vec::new();
+        for part in text.split(',') {
+            let (targets, rhs) = assignment_targets(part);
+            if !identifiers(rhs).iter().all(|n| number(n) || self.numbers.contains(n) || assigned.contains(n)) {
+                return false;
+            }
+            assigned.extend(targets);
+        }
+        !text.contains(['$', '`', '['])
+    }
+
+    /// After arithmetic that read only known numbers, every name in it holds one: those it
+    /// read did, and what it assigns (`=`, `+=`, `++`) is an integer.
+    fn arithmetic_numbers(&mut self, expr: &str) {
+        for n in identifiers(&lengths_as_numbers(expr)) {
+            if !self.numbers.contains(&n) {
+                self.numbers.push(n);
+            }
+        }
     }
 
     /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
@@ -1184,6 +1222,9 @@ impl Walker<'_> {
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
         let known = self.arithmetic_known(expr);
         self.arithmetic_assigns(expr);
+        if known {
+            self.arithmetic_numbers(expr);
+        }
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
@@ -1399,7 +1440,10 @@ impl Walker<'_> {
                 item(self, it, &mut words, &mut unknown, false);
             }
         }
-        if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n)) {
+        // `IFS=, read -r a b`: for `read` alone, IFS only says where it splits its input.
+        let splits_only = command && words.first().and_then(Word::lit).is_some_and(|p| p == "read");
+        if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n) && !(splits_only && *n == "IFS"))
+        {
             unknown = Some(format!("sets {d}, which changes what runs"));
         }
         if command {
@@ -1507,6 +1551,15 @@ impl Walker<'_> {
                     unknown
                         .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
                     break;
+                }
+                "mapfile" | "readarray" => {
+                    // `-C CALLBACK`: bash runs `CALLBACK INDEX LINE` every `-c` lines, in this
+                    // shell: decided as if it ran here (with a line known only at run time).
+                    if let Some(cb) = mapfile_callback(&words[1..]) {
+                        let mut inner = wrappers.clone();
+                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        self.nested_with(&format!("{cb} 0 \"$MAPFILE_LINE\""), inner);
+                    }
                 }
                 "trap" => {
                     // `trap [-lpP] [--] [ACTION SIGNAL...]`: the action runs later, in this
@@ -2101,6 +2154,7 @@ impl Walker<'_> {
                 alt_cwd: None,
                 rewalks: self.rewalks,
                 globbed: false,
+                numbers: Vec::new(),
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
@@ -2334,6 +2388,82 @@ impl Walker<'_> {
 }
 
 /// The names in arithmetic text (any of them may be assigned by it).
+/// The callback of `mapfile`/`readarray` options (`-C CB`, `-CCB`, `-tC CB`), as bash's
+/// getopt reads them: `d n O s u c C` take a value (the rest of the bundle or the next word).
+fn mapfile_callback(args: &[Word]) -> Option<String> {
+    let mut found = None;
+    let mut i = 0;
+    while let Some(Word::Lit(a)) = args.get(i) {
+        if a == "--" || !a.starts_with('-') || a.len() < 2 {
+            break;
+        }
+        for (k, c) in a[1..].char_indices() {
+            if "dnOsucC".contains(c) {
+                let glued = &a[1 + k + c.len_utf8()..];
+                let value = if glued.is_empty() {
+                    i += 1;
+                    args.get(i).map(|w| w.lit().map(str::to_string).unwrap_or_else(|| w.display()))
+                } else {
+                    Some(glued.to_string())
+                };
+                if c == 'C' {
+                    found = value;
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    found
+}
+
+/// `${#name}`, `${#name[@]}` and `${#name[*]}` replaced by `0`: bash expands each to a
+/// plain number (any other subscript is evaluated, and stays).
+fn lengths_as_numbers(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while let Some(i) = rest.find("${#") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 3..];
+        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+        let name = &after[..name_len];
+        let tail = &after[name_len..];
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        let close = ["}", "[@]}", "[*]}"].into_iter().find(|c| tail.starts_with(c));
+        match close.filter(|_| valid) {
+            Some(c) => {
+                out.push('0');
+                rest = &tail[c.len()..];
+            }
+            None => {
+                out.push_str("${#");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The names a comma-free arithmetic expression assigns with a plain `=` at its front
+/// (`a = b = 1`), and the rest, which is read.
+fn assignment_targets(part: &str) -> (Vec<String>, &str) {
+    let mut targets = Vec::new();
+    let mut rest = part;
+    loop {
+        let t = rest.trim_start();
+        let n = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len());
+        let name = &t[..n];
+        let after = t[n..].trim_start();
+        let plain_eq = after.starts_with('=') && !after.starts_with("==");
+        if n == 0 || name.starts_with(|c: char| c.is_ascii_digit()) || !plain_eq {
+            return (targets, rest);
+        }
+        targets.push(name.to_string());
+        rest = &after[1..];
+    }
+}
+
 fn identifiers(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
