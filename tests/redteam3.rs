@@ -241,3 +241,11 @@ fn redteam3_overask_arithmetic_on_numbers_bash_itself_gives() {
     );
     assert_all("deny", &["let 'a[$(rm x)]=1'", "echo $(( ${#a[$(rm x)]} ))"]);
 }
+
+#[test]
+fn redteam3_words_split_by_the_default_ifs_meet_deny_rules() {
+    // bash never takes IFS from the environment: `${IFS}` is white space, and a variable
+    // bound to plain words splits into them.
+    assert_all("deny", &["rm${IFS}x", "rm$IFS-rf x", "x=\"rm x\"; $x", "x='rm -rf /'; $x"]);
+    assert_all("allow", &["x=\"ls src\"; $x", "x=\"a b\"; echo \"$x\""]);
+}

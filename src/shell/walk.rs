@@ -323,6 +323,40 @@ impl Walker<'_> {
         }
     }
 
+    /// Word splitting gate can do as bash does, with the default IFS (bash never takes IFS
+    /// from the environment, and a script that sets it is not allowed anyway): an unquoted
+    /// `$IFS`/`${IFS}` between other text (`rm${IFS}-rf${IFS}x`), and an unquoted variable
+    /// bound to plain words (`x='rm x'; $x`). The pieces, as shell text; `None` otherwise.
+    fn split_by_default_ifs(&self, raw: &str) -> Option<Vec<String>> {
+        let plain = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^~".contains(c));
+        if let Some(name) = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$')) {
+            if let Some((_, values)) = self.bound.iter().rev().find(|(n, _)| n == name) {
+                if let [Word::Lit(v)] = values.as_slice() {
+                    let pieces: Vec<String> = v.split_whitespace().map(str::to_string).collect();
+                    if pieces.len() > 1 && pieces.iter().all(|p| plain(p)) {
+                        return Some(pieces);
+                    }
+                }
+            }
+            return None;
+        }
+        if raw.contains(['\'', '"', '\\']) || !raw.contains("IFS") {
+            return None;
+        }
+        let mut text = raw.replace("${IFS}", " ");
+        let mut from = 0;
+        while let Some(i) = text[from..].find("$IFS").map(|i| i + from) {
+            let next = text[i + 4..].chars().next();
+            if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                from = i + 4;
+                continue;
+            }
+            text.replace_range(i..i + 4, " ");
+        }
+        let pieces: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        (text != raw && !pieces.is_empty()).then_some(pieces)
+    }
+
     /// `"${arr[@]}"` of a bound array: all its values.
     fn bound_all(&self, raw: &str) -> Option<Vec<Word>> {
         let name = raw.strip_prefix("\"${")?.strip_suffix("[@]}\"")?;
@@ -952,6 +986,9 @@ impl Walker<'_> {
     fn words(&mut self, raw: &str) -> Vec<Resolved> {
         if let Some(values) = self.bound_all(raw) {
             return values.into_iter().map(|word| Resolved { word, unknown: None }).collect();
+        }
+        if let Some(pieces) = self.split_by_default_ifs(raw) {
+            return pieces.iter().flat_map(|p| self.words(p)).collect();
         }
         let alternatives = match super::words::brace_expand(raw) {
             Some(alternatives) => alternatives.into_iter().filter(|a| !a.is_empty()).collect(),
