@@ -34,7 +34,10 @@ pub(crate) enum Val {
 /// `R` its value is a file the program reads, `W` a file it writes, `C` a command string it
 /// runs, `X` it makes the program run or load code gate cannot see, `U` it makes the program
 /// act beyond reading (not read-only, but modelled), `D` its value is the directory the
-/// command runs in, `P` it gives the pattern or script (so every operand is a file).
+/// command runs in, `P` it gives the pattern or script (so every operand is a file), `L` the
+/// program reads files gate cannot name: those listed in the option's value (`--files0-from`,
+/// `file -f`), or, for a flag, those listed in its file operands (`md5sum -c`) or reached
+/// through symbolic links that may leave the workspace (`grep -R`, `du -L`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Opt {
     pub name: &'static str,
@@ -86,7 +89,7 @@ impl Grammar {
     /// run-time word there is at worst a read, and every run-time operand of a reading
     /// program is already decided as a read of an unknown path.)
     fn has_risky(&self) -> bool {
-        self.opts.iter().any(|o| o.eff.chars().any(|c| c != 'P' && c != 'R'))
+        self.opts.iter().any(|o| o.eff.chars().any(|c| !only_reads(c)))
     }
 
     fn find_short(&self, c: char) -> Option<&Opt> {
@@ -142,9 +145,17 @@ impl Parsed {
         self.opts.iter().filter(move |f| f.opt.has(effect))
     }
 
-    /// The files the program reads: option values marked `R` and the file operands.
+    /// The files the program reads: option values marked `R`, the file operands, and for an
+    /// option marked `L` a path only known at run time (the files it names or reaches).
     pub fn reads(&self, g: &Grammar) -> Vec<Word> {
         let mut out: Vec<Word> = self.with('R').filter_map(|f| f.value.clone()).collect();
+        for f in self.with('L').filter(|f| self.lists_files(g, f)) {
+            out.push(Word::Dyn(match &f.value {
+                Some(Word::Lit(v)) if v == "-" => "(the files named on standard input)".to_string(),
+                Some(v) => format!("(the files named in {})", v.display()),
+                None => format!("(the files `{}` makes {} read)", f.opt.name, g.program),
+            }));
+        }
         let skip = match g.files {
             Files::None => return out,
             Files::All => 0,
@@ -156,6 +167,26 @@ impl Parsed {
         out.extend(self.operands.iter().skip(skip).cloned());
         out
     }
+}
+
+impl Parsed {
+    /// Whether an option marked `L` really makes the program read files gate cannot name:
+    /// ls follows links only while it recurses (`-L` with `-R`); diff's recursion follows
+    /// them unless told not to.
+    fn lists_files(&self, g: &Grammar, f: &Found) -> bool {
+        let given = |names: &[&str]| self.opts.iter().any(|o| names.contains(&o.opt.name));
+        match g.program {
+            "ls" | "dir" | "vdir" => given(&["-R", "--recursive"]),
+            "diff" => !given(&["--no-dereference"]),
+            _ => f.opt.has('L'),
+        }
+    }
+}
+
+/// Effects that only add files the program reads: a run-time word in an option's place is at
+/// worst one of those reads, which are decided as reads of unknown paths anyway.
+pub(crate) fn only_reads(effect: char) -> bool {
+    matches!(effect, 'P' | 'R' | 'L')
 }
 
 /// Whether a word only known at run time can become several words (unquoted: splitting and
@@ -570,7 +601,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-c: --bytes= -f --follow=? -F -n: --lines= --max-unchanged-stats= --pid= -q --quiet --silent --retry -s: \
       --sleep-interval= -v --verbose -z --zero-terminated --help --version"),
     ("wc", "files",
-     "-c --bytes -m --chars -l --lines --files0-from=/R -L --max-line-length -w --words --total= --help --version"),
+     "-c --bytes -m --chars -l --lines --files0-from=/RL -L --max-line-length -w --words --total= --help --version"),
     ("grep|egrep|fgrep", "after1 num",
      "-E --extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp -e:/P --regexp=/P -f:/RP --file=/RP \
       -i -y --ignore-case --no-ignore-case -w --word-regexp -x --line-regexp -z --null-data -s --no-messages -v \
@@ -614,13 +645,13 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-L --dereference -f --file-system --cached= -c: --format= --printf= -t --terse --help --version"),
     ("file", "files",
      "--help -v --version -m:/R --magic-file=/R -z --uncompress -Z --uncompress-noreport -b --brief -c \
-      --checking-printout -e: --exclude= --exclude-quiet= -f:/R --files-from=/R -F: --separator= -i --mime \
+      --checking-printout -e: --exclude= --exclude-quiet= -f:/RL --files-from=/RL -F: --separator= -i --mime \
       --mime-encoding --apple --extension --mime-type -k --keep-going -l --list -L --dereference -h --no-dereference \
       -n --no-buffer -N --no-pad -0 --print0 -p --preserve-date -P: --parameter= -r --raw -s --special-files -S \
       --no-sandbox -C/U --compile/U -d --debug"),
     ("du", "files",
      "-0 --null -a --all --apparent-size -B: --block-size= -b --bytes -c --total -D --dereference-args -d: \
-      --max-depth= --summarize --files0-from=/R -H -h --human-readable --inodes -k -L --dereference -l --count-links \
+      --max-depth= --summarize --files0-from=/RL -H -h --human-readable --inodes -k -L --dereference -l --count-links \
       -m -P --no-dereference -S --separate-dirs --si -s -t: --threshold= --time=? --time-style= -X:/R \
       --exclude-from=/R --exclude= -x --one-file-system --help --version"),
     ("df", "files",
@@ -656,10 +687,10 @@ static TABLE: &[(&str, &str, &str)] = &[
       --unbuffered --stream --stream-errors --seq -f:/RP --from-file=/RP -L: --arg=2 --argjson=2 --slurpfile=2/R \
       --rawfile=2/R --args --jsonargs -h --help -V --version --build-configuration"),
     ("md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|b2sum", "files",
-     "-b --binary -c --check --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn -l: \
+     "-b --binary -c/L --check/L --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn -l: \
       --length= --help --version"),
     ("cksum", "files",
-     "-a: --algorithm= -c --check -l: --length= --tag --untagged --base64 --raw -z --zero --ignore-missing --quiet \
+     "-a: --algorithm= -c/L --check/L -l: --length= --tag --untagged --base64 --raw -z --zero --ignore-missing --quiet \
       --status --strict -w --warn --debug --help --version"),
     ("comm", "files",
      "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated --help --version"),
@@ -710,7 +741,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i \
       --ignore-nonprinting -M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort \
       --random-source=/R -r --reverse --sort= -V --version-sort --batch-size= -c --check=? -C \
-      --compress-program=/X --debug --files0-from=/R -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
+      --compress-program=/X --debug --files0-from=/RL -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
     ("tar", "files old",
@@ -770,7 +801,7 @@ mod tests {
             for tok in spec.split_whitespace() {
                 let o = entry(tok);
                 assert!(o.eff != "X" || tok.contains("/X"), "{names}: malformed entry {tok}");
-                assert!(o.eff.chars().all(|c| "RWCXUDP".contains(c)), "{names}: effect in {tok}");
+                assert!(o.eff.chars().all(|c| "RWCXUDPL".contains(c)), "{names}: effect in {tok}");
             }
             for name in names.split('|') {
                 let g = grammar(name).unwrap();

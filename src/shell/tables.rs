@@ -662,7 +662,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if let Some(g) = grammar::grammar(name) {
         // A tabled program: every word placed, and no option that writes, runs or acts. With
         // arguments added at run time (`xargs cat`), any of those could be such an option.
-        if open_args && g.opts.iter().any(|o| o.eff.chars().any(|c| c != 'P' && c != 'R')) {
+        if open_args && g.opts.iter().any(|o| o.eff.chars().any(|c| !grammar::only_reads(c))) {
             return false;
         }
         let Ok(p) = grammar::parse(g, &words[1..]) else { return false };
@@ -792,7 +792,12 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         "git" => &["-f", "--file", "--contents"],
         _ => &[],
     };
-    out.extend(option_values(&words[1..], reads));
+    let listed = option_values(&words[1..], reads);
+    // `find -files0-from F` starts from the paths listed in F: paths gate cannot name.
+    if name == "find" {
+        out.extend(listed.iter().map(|l| Word::Dyn(format!("(the files named in {})", l.display()))));
+    }
+    out.extend(listed);
     let mut after_dd = false;
     let mut operands = 0;
     let mut seen_option = false;

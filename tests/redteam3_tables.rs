@@ -1,0 +1,78 @@
+//! Red team 3 findings in the per-program tables (issue 15): each case through the real
+//! binary (`gate check --json`), against the corpus policy (tests/corpus/host.yaml: denies
+//! `Bash(rm *)`, `Bash(curl *)`, `Bash(sudo *)`, `Bash(git reset --hard *)`, writes to
+//! `**/.env*`), in a fresh empty workspace. Each test is named after what it shows.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+const GATE: &str = env!("CARGO_BIN_EXE_gate");
+const POLICY: &str = include_str!("corpus/host.yaml");
+
+/// `gate check --json` of one shell command, in an empty workspace holding the corpus policy.
+fn check(command: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
+    let args = json!({ "command": command }).to_string();
+    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn assert_all(expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check(c);
+        assert_eq!(d["decision"], expect, "{c}: {d}");
+    }
+}
+
+// ---- 1. options whose value is a list of files read ----
+
+#[test]
+fn redteam3_sort_files0_from_reads_unknown_files() {
+    assert_all(
+        "ask",
+        &[
+            "printf '/root/.ssh/id_rsa\\0' | sort --files0-from=-",
+            "printf '/etc/hostname\\0' | sort --files0-from -",
+            "sort --files0-from=list",
+            "sort --files0=list",
+            "printf '/root/.ssh\\0' | du -a --files0-from=-",
+            "du --files0-from=list",
+            "printf '/etc/hostname\\0' | wc --files0-from=-",
+            "wc --files0-from=list",
+            "find -files0-from list",
+        ],
+    );
+    // Without the option, the same programs on workspace files stay allowed.
+    assert_all("allow", &["sort a", "wc -l a b", "du -sh src"]);
+}
+
+#[test]
+fn redteam3_checksum_check_reads_the_files_its_lists_name() {
+    assert_all(
+        "ask",
+        &[
+            "echo '0  /etc/shadow' | md5sum -c",
+            "md5sum -c sums",
+            "md5sum --check sums",
+            "md5sum --ch sums",
+            "sha256sum --check sums",
+            "sha1sum -c sums",
+            "sha512sum -wc sums",
+            "b2sum -c sums",
+            "cksum --check sums",
+            "cksum -c sums",
+        ],
+    );
+    assert_all("allow", &["md5sum a", "sha256sum a b", "cksum a"]);
+}
+
+#[test]
+fn redteam3_file_files_from_reads_unknown_files() {
+    assert_all("ask", &["echo /etc/shadow | file -f -", "file -f names", "file -bf names", "file --files-from names"]);
+    assert_all("allow", &["file a"]);
+}
