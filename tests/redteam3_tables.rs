@@ -76,3 +76,42 @@ fn redteam3_file_files_from_reads_unknown_files() {
     assert_all("ask", &["echo /etc/shadow | file -f -", "file -f names", "file -bf names", "file --files-from names"]);
     assert_all("allow", &["file a"]);
 }
+
+// ---- 2. jq modules ----
+
+#[test]
+fn redteam3_jq_library_path_is_a_read_of_its_directory() {
+    assert_all(
+        "ask",
+        &[
+            "jq -n -L /root/.docker 1",
+            "jq -L/etc -n 1",
+            "jq -n 1 -L /etc",
+            "jq -nL ~/.docker 1",
+            "jq --library-path /etc -n 1",
+        ],
+    );
+    // A library directory inside the workspace, with a program that loads nothing, is allowed.
+    assert_eq!(check("jq -L lib -n 1")["decision"], "allow");
+}
+
+#[test]
+fn redteam3_jq_import_and_include_are_unmodelled() {
+    for c in [
+        "jq -n 'import \"/root/.docker/config\" as $c; $c'",
+        "jq -n -L /root/.docker 'import \"config\" as $c; $c'",
+        "jq -n 'import \"config\" as $c {search: \"~/.docker\"}; $c'",
+        "jq -n 'import \"../../home/.docker/config\" as $c; $c'",
+        "jq -n -L / 'include \"etc/hostname\"; .'",
+        "jq -n 'include\"x\"; .'",
+        "jq -f prog.jq data.json",
+        "jq \"$prog\" data.json",
+    ] {
+        let d = check(c);
+        assert_eq!(d["decision"], "ask", "{c}: {d}");
+    }
+    let d = check("jq -n 'import \"/root/.docker/config\" as $c; $c'");
+    assert!(d["reason"].as_str().unwrap().contains("modules"), "{d}");
+    // Field names and plain programs stay allowed.
+    assert_all("allow", &["jq .import data.json", "jq '.a.include' data.json", "jq -r '.[] | .name' data.json"]);
+}

@@ -532,8 +532,40 @@ pub(crate) fn unmodelled(words: &[Word]) -> Option<String> {
         Ok(p) => p
             .with('X')
             .next()
-            .map(|f| format!("`{}` ({}) makes {name} run a program gate cannot see", f.given, f.opt.name)),
+            .map(|f| format!("`{}` ({}) makes {name} run a program gate cannot see", f.given, f.opt.name))
+            .or_else(|| (name == "jq").then(|| jq_modules(&p)).flatten()),
     }
+}
+
+/// jq loads modules its program names (`import "p" as $x;` reads `p.json`, `include "p";`
+/// runs `p.jq`), from absolute paths, paths relative to its `-L` directories, or a `search`
+/// key with `~` expanded: files gate does not model. Why the program is not modelled, if it
+/// may load one (a program from a file or only known at run time may).
+fn jq_modules(p: &Parsed) -> Option<String> {
+    if let Some(f) = p.with('P').next() {
+        let file = f.value.as_ref().map(Word::display).unwrap_or_default();
+        return Some(format!("jq: the program in {file} may load modules (`import`, `include`) gate does not see"));
+    }
+    match p.operands.first() {
+        Some(Word::Lit(text)) if jq_has_directive(text) => {
+            Some("jq: the program loads modules (`import`, `include`), files gate does not model".into())
+        }
+        Some(Word::Dyn(d)) => Some(format!("jq: the program `{d}` is only known at run time")),
+        _ => None,
+    }
+}
+
+/// Whether jq program text holds the word `import` or `include` (outside a field name such
+/// as `.import`): a module directive, or text gate does not try to tell from one.
+fn jq_has_directive(text: &str) -> bool {
+    ["import", "include"].iter().any(|kw| {
+        text.match_indices(kw).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + kw.len()..].chars().next();
+            let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            !before.is_some_and(|c| ident(c) || c == '.' || c == '$') && !after.is_some_and(ident)
+        })
+    })
 }
 
 /// `(program names, flags, options)`: one table per program, read from its `--help` and
@@ -684,7 +716,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("jq", "after1 whole",
      "-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output --raw-output0 \
       -a --ascii-output -S --sort-keys -C --color-output -M --monochrome-output -R --raw-input --tab --indent= \
-      --unbuffered --stream --stream-errors --seq -f:/RP --from-file=/RP -L: --arg=2 --argjson=2 --slurpfile=2/R \
+      --unbuffered --stream --stream-errors --seq -f:/RP --from-file=/RP -L:/R --library-path=/R --arg=2 --argjson=2 --slurpfile=2/R \
       --rawfile=2/R --args --jsonargs -h --help -V --version --build-configuration"),
     ("md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|b2sum", "files",
      "-b --binary -c/L --check/L --tag -t --text -z --zero --ignore-missing --quiet --status --strict -w --warn -l: \
