@@ -115,3 +115,50 @@ fn redteam3_jq_import_and_include_are_unmodelled() {
     // Field names and plain programs stay allowed.
     assert_all("allow", &["jq .import data.json", "jq '.a.include' data.json", "jq -r '.[] | .name' data.json"]);
 }
+
+// ---- 3. recursion that follows symbolic links ----
+
+#[test]
+fn redteam3_recursion_through_symlinks_is_not_modelled() {
+    assert_all(
+        "ask",
+        &[
+            "grep -R root .",
+            "grep -R root",
+            "grep -rR root src",
+            "grep --dereference-recursive root",
+            "grep --dereference root .",
+            "rg -L root",
+            "rg --follow root",
+            "ls -RL",
+            "ls -R -L src",
+            "ls -LR --color=auto",
+            "ls --recursive --dereference",
+            "du -aL",
+            "du -L src",
+            "du --dereference src",
+            "tree -l",
+            "tree -al src",
+            "find -L .",
+            "find -L src -name x",
+            "find . -follow -name passwd",
+            "diff -r a b",
+        ],
+    );
+    // Recursion that does not follow links, and -L without recursion, stay allowed.
+    assert_all(
+        "allow",
+        &[
+            "grep -r root src",
+            "grep -rn root .",
+            "rg root",
+            "ls -R src",
+            "ls -L src",
+            "du -sh src",
+            "tree src",
+            "find . -name x",
+            "diff -r --no-dereference a b",
+            "diff a b",
+        ],
+    );
+}

@@ -620,7 +620,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \
       -D --dired -f -F --classify=? --file-type --format= --full-time -g --group-directories-first -G --no-group \
       -h --human-readable --si -H --dereference-command-line --dereference-command-line-symlink-to-dir --hide= \
-      --hyperlink=? --indicator-style= -i --inode -I: --ignore= -k --kibibytes -l -L --dereference -m -n \
+      --hyperlink=? --indicator-style= -i --inode -I: --ignore= -k --kibibytes -l -L/L --dereference/L -m -n \
       --numeric-uid-gid -N --literal -o -p -q --hide-control-chars --show-control-chars -Q --quote-name \
       --quoting-style= -r --reverse -R --recursive -s --size -S --sort= --time= --time-style= -t -T: --tabsize= \
       -u -U -v -w: --width= -x -X -Z --context --zero -1 --help --version"),
@@ -639,7 +639,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       -i -y --ignore-case --no-ignore-case -w --word-regexp -x --line-regexp -z --null-data -s --no-messages -v \
       --invert-match -V --version --help -m: --max-count= -b --byte-offset -n --line-number --line-buffered -H \
       --with-filename -h --no-filename --label= -o --only-matching -q --quiet --silent --binary-files= -a --text -I \
-      -d: --directories= -D: --devices= -r --recursive -R --dereference-recursive --include= --exclude= \
+      -d: --directories= -D: --devices= -r --recursive -R/L --dereference-recursive/L --include= --exclude= \
       --exclude-from=/R --exclude-dir= -L --files-without-match -l --files-with-matches -c --count -T --initial-tab \
       -Z --null -B: --before-context= -A: --after-context= -C: --context= --group-separator= \
       --no-group-separator --color=? --colour=? -U --binary"),
@@ -647,7 +647,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-A: --after-context= -B: --before-context= -C: --context= -a --text -b --byte-offset -c --count \
       --count-matches -d: --max-depth= --maxdepth= -E: --encoding= -e:/P --regexp=/P -f:/RP --file=/RP -F \
       --fixed-strings -g: --glob= --iglob= -H --with-filename -h --help -I --no-filename -i --ignore-case -j: \
-      --threads= -L --follow -l --files-with-matches --files-without-match -M: --max-columns= -m: --max-count= \
+      --threads= -L/L --follow/L -l --files-with-matches --files-without-match -M: --max-columns= -m: --max-count= \
       -N --no-line-number -n --line-number -o --only-matching -P --pcre2 -p --pretty -q --quiet -r: --replace= \
       -S --smart-case -s --case-sensitive -t: --type= -T: --type-not= -u --unrestricted -U --multiline -V --version \
       -v --invert-match -w --word-regexp -x --line-regexp -z/U --search-zip/U -0 --null --binary --block-buffered \
@@ -683,7 +683,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --no-sandbox -C/U --compile/U -d --debug"),
     ("du", "files",
      "-0 --null -a --all --apparent-size -B: --block-size= -b --bytes -c --total -D --dereference-args -d: \
-      --max-depth= --summarize --files0-from=/RL -H -h --human-readable --inodes -k -L --dereference -l --count-links \
+      --max-depth= --summarize --files0-from=/RL -H -h --human-readable --inodes -k -L/L --dereference/L -l --count-links \
       -m -P --no-dereference -S --separate-dirs --si -s -t: --threshold= --time=? --time-style= -X:/R \
       --exclude-from=/R --exclude= -x --one-file-system --help --version"),
     ("df", "files",
@@ -694,7 +694,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "--normal -q --brief -s --report-identical-files -c -C: --context=? -u -U: --unified=? -e --ed -n --rcs -y \
       --side-by-side -W: --width= --left-column --suppress-common-lines -p --show-c-function -F: \
       --show-function-line= --label= -t --expand-tabs -T --initial-tab --tabsize= --suppress-blank-empty -l \
-      --paginate -r --recursive --no-dereference -N --new-file --unidirectional-new-file --ignore-file-name-case \
+      --paginate -r/L --recursive/L --no-dereference -N --new-file --unidirectional-new-file --ignore-file-name-case \
       --no-ignore-file-name-case -x: --exclude= -X:/R --exclude-from=/R -S: --starting-file= --from-file=/R \
       --to-file=/R -i --ignore-case -E --ignore-tab-expansion -Z --ignore-trailing-space -b --ignore-space-change \
       -w --ignore-all-space -B --ignore-blank-lines -I: --ignore-matching-lines= -a --text --strip-trailing-cr -D: \
@@ -750,7 +750,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --json -r: --tree= -i: --tree-id= -p: --tree-parent= -c: --output-width= -o: --output-separator= -s: \
       --separator= -x --fillrows -h --help -V --version"),
     ("tree", "files whole",
-     "-a -d -l -f -x -L: -R -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
+     "-a -d -l/L -f -x -L: -R -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
       --infofile=/R --noreport --charset= --filelimit= -o:/W -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F \
       --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H: -T: --nolinks \
       --hintro=/R --houtro=/R --fromfile --fromtabfile --help --version -V"),

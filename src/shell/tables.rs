@@ -793,9 +793,18 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         _ => &[],
     };
     let listed = option_values(&words[1..], reads);
-    // `find -files0-from F` starts from the paths listed in F: paths gate cannot name.
+    // `find -files0-from F` starts from the paths listed in F: paths gate cannot name. With
+    // `-L` (or `-follow`) find follows every symbolic link below its start points, maybe out
+    // of the workspace.
     if name == "find" {
         out.extend(listed.iter().map(|l| Word::Dyn(format!("(the files named in {})", l.display()))));
+        let follows = words[1..].iter().filter_map(Word::lit).take_while(|s| *s != "--").any(|s| {
+            s == "-follow"
+                || (s.len() > 1 && s.starts_with('-') && s[1..].chars().all(|c| "HLP".contains(c)) && s.contains('L'))
+        });
+        if follows {
+            out.push(Word::Dyn("(the files find reaches through symbolic links)".into()));
+        }
     }
     out.extend(listed);
     let mut after_dd = false;
