@@ -249,3 +249,11 @@ fn redteam3_words_split_by_the_default_ifs_meet_deny_rules() {
     assert_all("deny", &["rm${IFS}x", "rm$IFS-rf x", "x=\"rm x\"; $x", "x='rm -rf /'; $x"]);
     assert_all("allow", &["x=\"ls src\"; $x", "x=\"a b\"; echo \"$x\""]);
 }
+
+#[test]
+fn redteam3_overask_a_process_substitution_operand_is_a_pipe() {
+    assert_all("allow", &["diff <(sort src/a.rs) <(sort src/a.rs)", "comm -12 <(sort src/a.rs) <(sort src/a.rs)"]);
+    // What runs inside is decided as ever.
+    assert_eq!(check("diff <(cat ~/.ssh/id_rsa) src/a.rs")["decision"], "ask");
+    assert_eq!(check("cat <(rm x)")["decision"], "deny");
+}

@@ -846,6 +846,8 @@ impl Policy {
         let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read)?;
         let raw = match path {
             Word::Lit(p) => p.as_str(),
+            // A process substitution's `/dev/fd/N`: a pipe, whose commands are parts of their own.
+            Word::Dyn(d) if d == "<(...)" => return None,
             Word::Dyn(d) => {
                 // The rules that could match one of the paths a glob expands to decide it
                 // (`cat *.pem` under `Read(**/*.pem)`); then its matches lie under its literal
