@@ -257,3 +257,18 @@ fn redteam3_overask_a_process_substitution_operand_is_a_pipe() {
     assert_eq!(check("diff <(cat ~/.ssh/id_rsa) src/a.rs")["decision"], "ask");
     assert_eq!(check("cat <(rm x)")["decision"], "deny");
 }
+
+#[test]
+fn redteam3_a_script_read_from_standard_input_is_decided() {
+    assert_all(
+        "deny",
+        &[
+            "bash -s -- a <<< 'rm x'",
+            "bash /dev/stdin <<< 'rm x'",
+            "source /dev/stdin <<< 'rm x'",
+            "bash -s <<< 'rm x'",
+        ],
+    );
+    assert_eq!(check("bash -s -- src/a.rs <<< 'cat \"$1\"'")["decision"], "allow");
+    assert_eq!(check("bash -s -- /etc/shadow <<< 'cat \"$1\"'")["decision"], "ask");
+}

@@ -1584,6 +1584,16 @@ impl Walker<'_> {
                 }
                 "source" | "." => {
                     self.unbind_all();
+                    // `source /dev/stdin <<< TEXT`: the commands are right here, run in this shell.
+                    if words.get(1).and_then(Word::lit).is_some_and(is_stdin_path) {
+                        if let Some(Ok(text)) = self.stdin_script.take() {
+                            self.keep_unknown(&words, &wrappers, &mut unknown);
+                            let mut inner = wrappers.clone();
+                            inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                            self.nested_with(&text, inner);
+                            self.unbind_all();
+                        }
+                    }
                     let what = words.get(1).map(Word::display).unwrap_or_default();
                     unknown
                         .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
@@ -2216,6 +2226,7 @@ impl Walker<'_> {
         let name = words[0].display();
         let mut i = 1;
         let mut has_c = false;
+        let mut has_s = false;
         while i < words.len() {
             match &words[i] {
                 Word::Lit(s) if s == "--" => {
@@ -2233,6 +2244,9 @@ impl Walker<'_> {
                     let flags = &s[1..];
                     if flags.contains('c') {
                         has_c = true;
+                    }
+                    if s.starts_with('-') && flags.contains('s') {
+                        has_s = true;
                     }
                     if s.starts_with('-') && flags.contains('i') {
                         unknown.get_or_insert_with(|| {
@@ -2295,11 +2309,15 @@ impl Walker<'_> {
                     unknown.get_or_insert_with(|| format!("`{name} -c` without a command"));
                 }
             }
-        } else if let Some(script) = words.get(i) {
+        } else if let Some(script) = words.get(i).filter(|w| !has_s && !w.lit().is_some_and(is_stdin_path)) {
             unknown
                 .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
         } else if let Some(Ok(text)) = self.stdin_script.take() {
-            // `bash <<'EOF' ... EOF`, `sh <<< '...'`: the script is right here.
+            // `bash <<'EOF' ... EOF`, `sh <<< '...'`, `bash -s -- ARGS <<< ...`,
+            // `bash /dev/stdin <<< ...`: the script is right here; what follows `-s` (or the
+            // `/dev/stdin` operand) is its `$1`...
+            let params = if has_s { i } else { i + 1 };
+            self.next_params = Some(words.get(params..).unwrap_or_default().to_vec());
             self.nested_with(&text, inner);
             return;
         } else if let Some(Err(())) = self.stdin_script {
@@ -2425,6 +2443,11 @@ impl Walker<'_> {
 }
 
 /// The names in arithmetic text (any of them may be assigned by it).
+/// A path that names the reader's own standard input.
+fn is_stdin_path(p: &str) -> bool {
+    matches!(p, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
 /// The callback of `mapfile`/`readarray` options (`-C CB`, `-CCB`, `-tC CB`), as bash's
 /// getopt reads them: `d n O s u c C` take a value (the rest of the bundle or the next word).
 fn mapfile_callback(args: &[Word]) -> Option<String> {
