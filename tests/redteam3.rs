@@ -272,3 +272,8 @@ fn redteam3_a_script_read_from_standard_input_is_decided() {
     assert_eq!(check("bash -s -- src/a.rs <<< 'cat \"$1\"'")["decision"], "allow");
     assert_eq!(check("bash -s -- /etc/shadow <<< 'cat \"$1\"'")["decision"], "ask");
 }
+
+#[test]
+fn redteam3_a_prompt_bash_expands_runs_its_substitutions() {
+    assert_all("deny", &["x='$(rm x)'; echo \"${x@P}\"", "set -x; PS4='$(rm x)'; ls", "PS4='$(rm x)' bash -xc true"]);
+}

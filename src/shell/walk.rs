@@ -1201,6 +1201,14 @@ impl Walker<'_> {
                 if matches!(op, bword::ParameterTransformOp::PromptExpand) {
                     // ${x@P} expands the value as a prompt string, which runs substitutions.
                     *unknown = Some("`${...@P}` expands a value as a prompt, which can run code".into());
+                    // A value gate knows is decided as the substitutions it runs.
+                    if let (bword::Parameter::Named(n), false) = (parameter, *indirect) {
+                        let value = self.bound.iter().rev().find(|(b, _)| b == n).map(|(_, v)| v.clone());
+                        if let Some([Word::Lit(v)]) = value.as_deref() {
+                            let v = v.clone();
+                            self.substitutions_in(&v);
+                        }
+                    }
                 }
                 (parameter, *indirect, vec![])
             }
@@ -1335,6 +1343,16 @@ impl Walker<'_> {
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             let r = this.word(&v.value);
+                            // A prompt bash expands (PS4 before each command under `set -x`):
+                            // its substitutions are decided as if they ran.
+                            if let (true, Word::Lit(t)) =
+                                (matches!(name.as_str(), "PS0" | "PS1" | "PS2" | "PS4"), &r.word)
+                            {
+                                if t.contains("$(") || t.contains('`') {
+                                    let t = t.clone();
+                                    this.substitutions_in(&t);
+                                }
+                            }
                             // A value known only at run time names files for the programs
                             // that read the variable: environment variables (upper case by
                             // convention, or given to a command). A lower-case shell variable
