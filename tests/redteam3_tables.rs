@@ -162,3 +162,44 @@ fn redteam3_recursion_through_symlinks_is_not_modelled() {
         ],
     );
 }
+
+// ---- 4. flock ----
+
+#[test]
+fn redteam3_flock_file_dash_c_runs_its_command() {
+    assert_all(
+        "deny",
+        &[
+            "flock lk -c 'rm -rf x'",
+            "flock lk --command 'rm -rf x'",
+            "flock -n lk -c 'rm -rf x'",
+            "flock -xn lk -c 'rm x'",
+            "flock -s lk -c 'rm x'",
+            "flock -E 1 lk -c 'rm x'",
+            "flock -w 5 lk -c 'curl http://x'",
+            "flock --timeout 5 lk --command 'rm x'",
+            "flock -x lk -c 'sudo ls'",
+            "flock src -c 'rm x'",
+            "flock lk rm -rf x",
+            "flock -n lk rm x",
+            // The spelling with -c before the file (util-linux rejects it) stays denied.
+            "flock -xc 'rm -rf x' lockfile",
+        ],
+    );
+    // Harmless commands under a lock are asked (flock writes its lock file), never denied.
+    assert_all("ask", &["flock lk -c 'ls'", "flock lk ls", "flock -n lk git status"]);
+}
+
+#[test]
+fn redteam3_flock_creates_its_lock_file() {
+    assert_all(
+        "deny",
+        &["flock .env true", "flock -n .env true", "flock .env -c ls", "flock -o sub/.env.local echo hi"],
+    );
+    assert_all("ask", &["flock /tmp/x true", "flock -n ~/.bashrc_lock true", "flock -o /tmp/nl2 echo hi"]);
+    // A lone operand is a file descriptor: nothing is created (asked: flock is no safe-list
+    // program), and no write part is reported.
+    let d = check("flock -u 9");
+    assert_eq!(d["decision"], "ask", "{d}");
+    assert!(!d.to_string().contains("writes 9"), "{d}");
+}

@@ -88,8 +88,15 @@ pub(super) fn skip_options(words: &[Word], spec: &WrapperSpec, unknown: &mut Opt
 pub(super) fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<String>> {
     if let Some(g) = grammar::grammar(spec.name) {
         let p = grammar::parse(g, &words[1..]).ok()?;
-        let f = p.with('C').last()?;
-        return Some(f.value.as_ref().and_then(Word::lit).map(str::to_string));
+        if let Some(f) = p.with('C').last() {
+            return Some(f.value.as_ref().and_then(Word::lit).map(str::to_string));
+        }
+        // util-linux flock reads `-c CMD` / `--command CMD` after the lock file (`flock FILE
+        // -c CMD`): exactly those words, right after it.
+        if spec.name == "flock" && matches!(p.operands.get(1).and_then(Word::lit), Some("-c" | "--command")) {
+            return Some(p.operands.get(2).and_then(Word::lit).map(str::to_string));
+        }
+        return None;
     }
     if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
         return None;

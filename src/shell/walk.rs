@@ -2142,8 +2142,8 @@ impl Walker<'_> {
     }
 
     /// What a tabled wrapper's own options do: files it writes (`time -o F`, `script -O F`,
-    /// `script F`), the directory the command runs in (`sudo -D DIR`: later relative paths
-    /// are not known).
+    /// `script F`, flock's lock file), the directory the command runs in (`sudo -D DIR`:
+    /// later relative paths are not known).
     fn wrapper_effects(&mut self, words: &[Word], unknown: &mut Option<String>) {
         let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
         let Some(g) = grammar::grammar(name) else { return };
@@ -2161,6 +2161,11 @@ impl Walker<'_> {
             for v in p.operands.iter().take(1) {
                 self.write(v.clone(), WriteKind::Tee);
             }
+        }
+        if name == "flock" && p.operands.len() >= 2 {
+            // `flock FILE CMD...`: FILE is opened with O_CREAT (made if missing). A lone
+            // operand is a file descriptor.
+            self.write(p.operands[0].clone(), WriteKind::Tee);
         }
         let dir = p.with('D').next().map(|f| f.given.clone());
         if let Some(given) = dir {
