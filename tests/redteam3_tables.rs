@@ -203,3 +203,20 @@ fn redteam3_flock_creates_its_lock_file() {
     assert_eq!(d["decision"], "ask", "{d}");
     assert!(!d.to_string().contains("writes 9"), "{d}");
 }
+
+// ---- 5. `time --` and `env -` ----
+
+#[test]
+fn redteam3_time_double_dash_runs_the_command() {
+    assert_all(
+        "deny",
+        &["time -- rm -rf x", "time -p -- rm -rf x", "time -- curl http://x", "time -p -- sudo ls", "! time -- rm x"],
+    );
+    assert_all("allow", &["time -- ls", "time -p -- git status", "time ls"]);
+}
+
+#[test]
+fn redteam3_env_lone_dash_is_ignore_environment() {
+    assert_all("deny", &["env - rm x", "env - FOO=1 rm x", "env -i - rm x", "env - curl http://x"]);
+    assert_all("allow", &["env - ls", "env - FOO=1 ls"]);
+}

@@ -1578,6 +1578,15 @@ impl Walker<'_> {
                 unknown.get_or_insert_with(|| "too many wrappers".into());
                 break;
             }
+            // bash's `time` keyword (`time -- CMD`, `time -p -- CMD`) takes one `--` after
+            // itself, and the parser leaves it as the first word. As the command written, `--`
+            // is nothing bash could run but a function of that name, whose body is decided
+            // where it is defined: the command is what follows.
+            if steps == 1 && wrappers.is_empty() && name == "--" && words.len() > 1 {
+                words.remove(0);
+                steps = 0;
+                continue;
+            }
             if tables::is_shell(&name) {
                 self.keep_unknown(&words, &wrappers, &mut unknown);
                 self.shell_invocation(&words, &wrappers, &mut unknown);
@@ -2377,7 +2386,8 @@ impl Walker<'_> {
                         }
                     };
                 }
-                let mut i = 0;
+                // A lone `-` first is `-i` (GNU env).
+                let mut i = usize::from(p.operands.first().and_then(Word::lit) == Some("-"));
                 while let Some(w) = p.operands.get(i) {
                     let name = match w {
                         Word::Lit(s) if is_assignment(s) => s.split('=').next().unwrap_or(""),
@@ -2400,7 +2410,7 @@ impl Walker<'_> {
         let mut i = 1;
         while i < words.len() {
             match &words[i] {
-                Word::Lit(s) if s == "--" => {
+                Word::Lit(s) if s == "--" || s == "-" => {
                     i += 1;
                     break;
                 }
