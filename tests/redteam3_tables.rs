@@ -220,3 +220,31 @@ fn redteam3_env_lone_dash_is_ignore_environment() {
     assert_all("deny", &["env - rm x", "env - FOO=1 rm x", "env -i - rm x", "env - curl http://x"]);
     assert_all("allow", &["env - ls", "env - FOO=1 ls"]);
 }
+
+// ---- 6. xargs's replace string ----
+
+#[test]
+fn redteam3_xargs_replace_string_comes_from_the_option_table() {
+    // The script is completed with input text at run time: never allowed, whatever the
+    // spelling of the replace option.
+    for c in [
+        "printf 'x;rm -f v' | xargs -0I% sh -c 'echo %'",
+        "echo 'x;rm -rf ~' | xargs -rI% bash -c 'echo %'",
+        "echo 'x;cat /etc/shadow' | xargs -tI% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs -i -I% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs -I{} -I% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs -I% -i sh -c 'echo {}'",
+        "echo 'x;rm -f v' | xargs -i% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs --replace sh -c 'echo {}'",
+        "echo 'x;rm -f v' | xargs --replace=% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs --repl=% sh -c 'echo %'",
+        "echo 'x;rm -f v' | xargs -I \"$r\" sh -c 'echo %'",
+    ] {
+        let d = check(c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+        assert!(d.to_string().contains("completed at run time"), "{c}: {d}");
+    }
+    // A script without the real replace string is decided as written.
+    assert_all("allow", &["echo a | xargs -I% sh -c 'echo {}'", "echo a | xargs -I{} -I% sh -c 'echo {}'"]);
+    assert_all("deny", &["echo a | xargs -0I% sh -c 'rm %'", "echo a | xargs -rI% rm %"]);
+}

@@ -7,21 +7,27 @@ use super::grammar;
 use super::tables::WrapperSpec;
 use super::Word;
 
-/// The text `xargs -I R` (or `-i`, `--replace`) substitutes into its command's arguments.
+/// The text `xargs -I R` (or `-i`, `--replace`) substitutes into its command's arguments, as
+/// xargs's own parser reads its words: in a bundle too (`-0I%`, `-rI%`), the last of several
+/// winning, `-i` and `--replace` with an optional glued value (default `{}`). A replace string
+/// only known at run time is the empty string, which every text contains.
 pub(super) fn xargs_replace_str(words: &[Word]) -> Option<String> {
-    let mut it = words.iter().skip(1);
-    while let Some(w) = it.next() {
-        match w.lit() {
-            Some("-I") => return Some(it.next().and_then(Word::lit).unwrap_or("{}").to_string()),
-            Some(s) if s.starts_with("-I") => return Some(s[2..].to_string()),
-            Some("-i") | Some("--replace") => return Some("{}".into()),
-            Some(s) if s.starts_with("--replace=") => return Some(s["--replace=".len()..].to_string()),
-            Some(s) if s.starts_with("-i") => return Some(s[2..].to_string()),
-            Some(s) if !s.starts_with('-') => return None,
-            _ => {}
-        }
+    let replace = |f: &grammar::Found| match &f.value {
+        Some(Word::Lit(v)) => v.clone(),
+        Some(Word::Dyn(_)) => String::new(),
+        None => "{}".into(),
+    };
+    if let Some(Ok(p)) = grammar::grammar("xargs").map(|g| grammar::parse(g, &words[1..])) {
+        return p.opts.iter().filter(|f| matches!(f.opt.name, "-I" | "-i" | "--replace")).last().map(replace);
     }
-    None
+    // Words the table does not place (the part is unmodelled anyway): any word that could
+    // give a replace string makes every text one completed at run time.
+    let args = words.iter().skip(1).map_while(Word::lit).take_while(|s| s.starts_with('-') && *s != "--");
+    let mut seen = false;
+    for a in args {
+        seen |= a.starts_with("--rep") || (!a.starts_with("--") && a[1..].contains(['I', 'i']));
+    }
+    seen.then(String::new)
 }
 
 /// Skip a wrapper's options and leading operands; the rest is the command it runs.
