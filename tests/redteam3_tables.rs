@@ -248,3 +248,38 @@ fn redteam3_xargs_replace_string_comes_from_the_option_table() {
     assert_all("allow", &["echo a | xargs -I% sh -c 'echo {}'", "echo a | xargs -I{} -I% sh -c 'echo {}'"]);
     assert_all("deny", &["echo a | xargs -0I% sh -c 'rm %'", "echo a | xargs -rI% rm %"]);
 }
+
+// ---- 7. shopt bundles ----
+
+/// `gate check --json` with a policy of the test's own.
+fn check_with(policy: &str, command: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
+    let args = json!({ "command": command }).to_string();
+    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn redteam3_shopt_option_bundles_set_like_dash_s() {
+    let p = "version: 1\npermissions:\n  deny: [ \"Read(**/.env)\", \"Read(**/*.pem)\" ]\n";
+    for c in [
+        "shopt -qs dotglob; cat *",
+        "shopt -sq dotglob; cat *",
+        "shopt -s -q dotglob; cat *",
+        "shopt -qs nocaseglob; cat *.PEM",
+        "shopt -qs extdebug",
+        "shopt -qu extdebug",
+        "shopt -pqs extdebug",
+        "shopt -s \"$opt\"",
+        "shopt $flag dotglob",
+    ] {
+        let d = check_with(p, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    // Setting harmless options and querying stay allowed.
+    for c in ["shopt -qs nullglob", "shopt -s globstar", "shopt -q dotglob", "shopt -p"] {
+        let d = check_with(p, c);
+        assert_eq!(d["decision"], "allow", "{c}: {d}");
+    }
+}

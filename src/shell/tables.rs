@@ -1059,7 +1059,12 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         }
         "enable" if !args.is_empty() => return Some("`enable` loads or disables builtins".into()),
         "shopt" => {
-            let setting = lits().any(|a| a == "-s" || a == "-u");
+            // bash reads shopt's flags with its getopt: `-qs`, `-sq`, `-qu` set or unset too.
+            if args.iter().any(|w| matches!(w, Word::Dyn(_))) {
+                return Some("`shopt` with a word only known at run time may change what later commands mean".into());
+            }
+            let setting =
+                lits().any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['s', 'u']));
             if setting {
                 if let Some(o) = lits().filter(|a| !a.starts_with('-')).find(|o| !HARMLESS_SHOPTS.contains(o)) {
                     return Some(format!("`shopt {o}` changes what later commands mean"));
