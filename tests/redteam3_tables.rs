@@ -283,3 +283,53 @@ fn redteam3_shopt_option_bundles_set_like_dash_s() {
         assert_eq!(d["decision"], "allow", "{c}: {d}");
     }
 }
+
+// ---- 8. git: files read and written through its options and subcommands ----
+
+#[test]
+fn redteam3_git_glued_file_values_are_reads() {
+    assert_all(
+        "ask",
+        &[
+            "git blame -S/root/.aws/credentials f",
+            "git blame -wS/root/.ssh/id_rsa f",
+            "git blame -S ~/.aws/credentials f",
+            "git annotate -S/etc/shadow f",
+            "git ls-files -X/etc/shadow",
+            "git ls-files -X /etc/shadow",
+            "git ls-files --exclude-from=/etc/shadow",
+        ],
+    );
+    // Elsewhere -S is the pickaxe, not a file.
+    assert_all("allow", &["git log -S/foo", "git blame -w f", "git ls-files -X .gitignore"]);
+}
+
+#[test]
+fn redteam3_git_archive_checkout_index_and_bundle_write_their_files() {
+    assert_all(
+        "deny",
+        &[
+            "git archive -o .env HEAD",
+            "git archive -o.env HEAD",
+            "git archive --format=tar -o .env HEAD",
+            "git archive --output=.env HEAD",
+            "git checkout-index -f .env",
+            "git checkout-index -- .env",
+            "git checkout-index -fu -- src/.env.local",
+            "git checkout-index --prefix=sub/ .env",
+            "git bundle create .env HEAD",
+            "git bundle create -q .env HEAD",
+        ],
+    );
+    assert_all(
+        "ask",
+        &[
+            "git checkout-index -a",
+            "git checkout-index --all -f",
+            "git checkout-index --prefix=/tmp/x/ -a",
+            "git checkout-index --stdin",
+            "git archive -o /tmp/a.tar HEAD",
+            "git bundle create /tmp/b HEAD",
+        ],
+    );
+}

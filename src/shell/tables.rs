@@ -894,6 +894,15 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
     );
     let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
+    // Short options whose value is a file only for some subcommands (elsewhere `-S` is the
+    // pickaxe): blame's revisions file (`-S F`, glued `-S/F`, bundled `-wS/F`; git prints
+    // every line it cannot parse), ls-files' exclude file.
+    let own: &[&str] = match sub {
+        "blame" | "annotate" => &["-S"],
+        "ls-files" => &["-X"],
+        _ => &[],
+    };
+    out.extend(option_values(rest, own));
     if !GIT_PATH_READERS.contains(&sub) {
         return out;
     }

@@ -451,6 +451,14 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
     let dd = rest.iter().position(|w| w.lit() == Some("--"));
     match sub {
         "restore" | "rm" | "mv" => operands(rest, "sp").into_iter().cloned().collect(),
+        // `git archive -o F` / `-oF` (and `--output`, read for every subcommand).
+        "archive" => option_values(rest, &["-o"]),
+        // `git bundle create F REV...`.
+        "bundle" => match operands(rest, "").as_slice() {
+            [create, file, ..] if create.lit() == Some("create") => vec![(*file).clone()],
+            _ => Vec::new(),
+        },
+        "checkout-index" => checkout_index_writes(rest),
         "checkout" => match dd {
             Some(k) => rest[k + 1..].to_vec(),
             // Without `--`, every operand after the first may be a path (`git checkout REV
@@ -468,6 +476,50 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         },
         _ => Vec::new(),
     }
+}
+
+/// `git checkout-index [--prefix=P] PATH...` writes P+PATH for each path; with `-a`/`--all`
+/// every tracked file, with `--stdin` the paths it reads, with `--temp` temporary files: paths
+/// gate cannot name (under the prefix's directory when there is one).
+fn checkout_index_writes(rest: &[Word]) -> Vec<Word> {
+    let mut prefix: Option<Word> = None;
+    let mut unnamed = false;
+    let mut paths: Vec<&Word> = Vec::new();
+    let mut after_dd = false;
+    for w in rest {
+        match w.lit() {
+            Some("--") if !after_dd => after_dd = true,
+            Some(a) if !after_dd && a.starts_with("--") => {
+                let name = a.split('=').next().unwrap_or(a);
+                if let Some(p) = a.strip_prefix("--prefix=") {
+                    prefix = Some(Word::Lit(p.to_string()));
+                } else if ["--all", "--stdin", "--temp"].iter().any(|o| o.starts_with(name) && name.len() > 2) {
+                    unnamed = true;
+                }
+            }
+            Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => unnamed |= a.contains('a'),
+            None if !after_dd && w.display().starts_with("--prefix=") => {
+                prefix = Some(Word::Dyn(w.display()));
+            }
+            _ => paths.push(w),
+        }
+    }
+    let with_prefix = |p: &Word| match (&prefix, p) {
+        (None, p) => p.clone(),
+        (Some(Word::Lit(pre)), Word::Lit(p)) => Word::Lit(format!("{pre}{p}")),
+        (Some(pre), p) => Word::Dyn(format!("{}{}", pre.display(), p.display())),
+    };
+    let mut out: Vec<Word> = paths.into_iter().map(with_prefix).collect();
+    if unnamed {
+        out.push(match &prefix {
+            Some(Word::Lit(pre)) if pre.contains('/') => {
+                Word::Dyn(format!("{}/*", pre[..pre.rfind('/').unwrap_or(0)].trim_end_matches('/')))
+            }
+            Some(pre) => Word::Dyn(format!("({}... every file checkout-index writes)", pre.display())),
+            None => Word::Dyn("(every file checkout-index writes)".into()),
+        });
+    }
+    out
 }
 
 /// What tar writes: the archive it creates (`-cf A`), or the members it extracts, under
