@@ -333,3 +333,44 @@ fn redteam3_git_archive_checkout_index_and_bundle_write_their_files() {
         ],
     );
 }
+
+#[test]
+fn redteam3_git_subcommands_that_run_a_literal_command_decide_it() {
+    assert_all(
+        "deny",
+        &[
+            "git rebase -x 'rm x' HEAD~1",
+            "git rebase --exec 'rm x' HEAD~1",
+            "git rebase --exec='rm x' HEAD~1",
+            "git rebase -ix 'rm x' HEAD~1",
+            "git rebase -x'rm x' HEAD~1",
+            "git bisect run rm x",
+            "git bisect run sh -c 'rm x'",
+            "git submodule foreach rm x",
+            "git submodule foreach 'rm x'",
+            "git submodule foreach --recursive 'rm x'",
+            "git submodule --quiet foreach 'curl http://x'",
+            "git filter-branch --tree-filter 'rm x'",
+            "git filter-branch --index-filter 'git rm --cached x' --msg-filter 'rm x' HEAD",
+            "git filter-branch --env-filter='rm x'",
+            "git difftool -x 'rm x'",
+            "git difftool --extcmd 'rm x'",
+            "git difftool --extcmd='rm x' HEAD",
+            "git grep -O'rm x' foo",
+            "git grep -nO'rm x' foo",
+            "git grep --open-files-in-pager='rm x' foo",
+            "git grep --open='rm x' foo",
+        ],
+    );
+    // Harmless commands are still asked (git runs a command given to it), never denied; a
+    // pattern that happens to hold an O is no pager command.
+    assert_all(
+        "ask",
+        &[
+            "git rebase -x 'cargo test' HEAD~1",
+            "git bisect run cargo test",
+            "git grep -O foo",
+            "git grep -eO'rm x' foo",
+        ],
+    );
+}

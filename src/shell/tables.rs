@@ -229,6 +229,113 @@ pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     None
 }
 
+/// The shell text git subcommands run, given to them on the command line: `rebase -x CMD`,
+/// `difftool -x CMD`, `filter-branch --tree-filter CMD` (and its other filters), `grep
+/// -OCMD`, `bisect run CMD ARGS...`, `submodule foreach CMD ARGS...`. Each is decided as if it
+/// ran. A text only known at run time is an `Err` with its display.
+pub(crate) fn git_commands(sub: &str, rest: &[Word]) -> Vec<Result<String, String>> {
+    let text = |w: Word| match w {
+        Word::Lit(t) => Ok(t),
+        Word::Dyn(d) => Err(d),
+    };
+    // `git bisect run CMD ARGS...`: git runs CMD through the shell when it holds shell
+    // characters, with ARGS after it.
+    let argv = |ws: &[Word]| -> Vec<Result<String, String>> {
+        let Some((first, args)) = ws.split_first() else { return Vec::new() };
+        let mut t = match first {
+            Word::Lit(f) => f.clone(),
+            Word::Dyn(d) => return vec![Err(d.clone())],
+        };
+        for a in args {
+            t.push(' ');
+            t.push_str(&as_shell_text(a));
+        }
+        vec![Ok(t)]
+    };
+    let lits = || rest.iter().map(Word::lit);
+    match sub {
+        "rebase" | "difftool" => {
+            let opts: &[&str] = if sub == "rebase" { &["-x", "--exec"] } else { &["-x", "--extcmd"] };
+            option_values(rest, opts).into_iter().map(text).collect()
+        }
+        "filter-branch" => option_values(
+            rest,
+            &[
+                "--env-filter",
+                "--tree-filter",
+                "--index-filter",
+                "--parent-filter",
+                "--msg-filter",
+                "--commit-filter",
+                "--tag-name-filter",
+                "--setup",
+            ],
+        )
+        .into_iter()
+        .map(text)
+        .collect(),
+        "bisect" if lits().next() == Some(Some("run")) => argv(&rest[1..]),
+        "submodule" => match lits().position(|a| a == Some("foreach")) {
+            Some(k) => {
+                let mut start = k + 1;
+                while matches!(rest.get(start).and_then(Word::lit), Some("--recursive" | "-q" | "--quiet" | "--")) {
+                    start += 1;
+                }
+                argv(&rest[start.min(rest.len())..])
+            }
+            None => Vec::new(),
+        },
+        // `-O[CMD]` / `--open-files-in-pager[=CMD]`: the value is glued or absent. In a
+        // bundle, a letter that takes a value ends it.
+        "grep" => {
+            let mut out = Vec::new();
+            for w in rest {
+                let a = match w {
+                    Word::Lit(a) => a.as_str(),
+                    Word::Dyn(d) if d.starts_with("-O") || d.starts_with("--o") => {
+                        out.push(Err(d.clone()));
+                        continue;
+                    }
+                    Word::Dyn(_) => continue,
+                };
+                if a == "--" {
+                    break;
+                }
+                if let Some(long) = a.strip_prefix("--") {
+                    if let Some((name, v)) = long.split_once('=') {
+                        if name.len() >= 2 && "open-files-in-pager".starts_with(name) {
+                            out.push(Ok(v.to_string()));
+                        }
+                    }
+                } else if let Some(letters) = a.strip_prefix('-') {
+                    for (k, c) in letters.char_indices() {
+                        if c == 'O' {
+                            let v = &letters[k + 1..];
+                            if !v.is_empty() {
+                                out.push(Ok(v.to_string()));
+                            }
+                            break;
+                        }
+                        if "efABCm".contains(c) {
+                            break;
+                        }
+                    }
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A word as shell text that reads back as it: a literal quoted, a run-time word as written.
+pub(crate) fn as_shell_text(w: &Word) -> String {
+    match w {
+        Word::Lit(s) => super::shell_word(s),
+        Word::Dyn(d) => d.clone(),
+    }
+}
+
 /// Read-only git subcommands, each with the options that would make it write or run code.
 #[rustfmt::skip]
 static GIT_READ: &[(&str, &[&str])] = &[

@@ -2020,6 +2020,21 @@ impl Walker<'_> {
             }
         }
         let sub = words.get(i).and_then(Word::lit);
+        // Commands given to the subcommand to run (`rebase -x CMD`, `bisect run CMD`, ...).
+        for text in tables::git_commands(sub.unwrap_or(""), words.get(i + 1..).unwrap_or_default()) {
+            match text {
+                Ok(t) => {
+                    let mut w = wrappers.to_vec();
+                    w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+                    self.nested_with(&t, w);
+                }
+                Err(d) => {
+                    unknown.get_or_insert_with(|| {
+                        format!("`git {}` runs `{d}`, only known at run time", sub.unwrap_or(""))
+                    });
+                }
+            }
+        }
         if configs.is_empty() && sub != Some("config") {
             return GitStep::Plain;
         }
@@ -2051,7 +2066,7 @@ impl Walker<'_> {
                     if used {
                         for w in &words[i + 1..] {
                             text.push(' ');
-                            text.push_str(&crate::shell::shell_word(&w.display()));
+                            text.push_str(&tables::as_shell_text(w));
                         }
                     }
                     self.nested_with(&text, inner());
