@@ -374,3 +374,46 @@ fn redteam3_git_subcommands_that_run_a_literal_command_decide_it() {
         ],
     );
 }
+
+#[test]
+fn redteam3_git_program_variables_are_decided_as_code() {
+    assert_all(
+        "deny",
+        &[
+            "GIT_EXTERNAL_DIFF='rm -rf x' git diff",
+            "GIT_EDITOR='rm x' git commit",
+            "EDITOR='rm x' git commit",
+            "VISUAL='rm x' git commit",
+            "GIT_SEQUENCE_EDITOR='rm x' git rebase -i HEAD~2",
+            "GIT_SSH_COMMAND='rm x' git fetch",
+            "GIT_SSH=rm git fetch",
+            "GIT_PAGER='rm x' git log",
+            "PAGER='rm x' git log",
+            "GIT_ASKPASS='rm x' git fetch",
+            "SSH_ASKPASS='rm x' git fetch",
+            "GIT_PAGER='curl http://x' git log",
+            "env GIT_EXTERNAL_DIFF='rm -rf x' git diff",
+            "env -i GIT_EDITOR='rm x' git commit",
+            "export GIT_EXTERNAL_DIFF='rm -rf x'; git diff",
+            "EDITOR='rm x'; git commit",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='rm x' git diff",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm x' git log",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0='!rm x' git st",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0='reset --hard HEAD' git st",
+            "GIT_CONFIG_PARAMETERS=\"'diff.external'='rm x'\" git diff",
+            "GIT_CONFIG_PARAMETERS=\"'core.pager=rm x'\" git log",
+            "GIT_CONFIG_PARAMETERS=\"'user.name'='a' 'alias.x'='!rm x'\" git x",
+            "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='rm x' git diff",
+        ],
+    );
+    // Harmless programs stay asked (they change what runs), and a pager that only copies is
+    // allowed as before.
+    assert_all(
+        "ask",
+        &[
+            "GIT_EDITOR=vim git commit",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='rm x' git log",
+        ],
+    );
+    assert_all("allow", &["PAGER=cat git log", "GIT_PAGER=cat git diff"]);
+}

@@ -328,6 +328,75 @@ pub(crate) fn git_commands(sub: &str, rest: &[Word]) -> Vec<Result<String, Strin
     }
 }
 
+/// Environment variables whose value is a program or shell text that git (or another
+/// program: an editor, a pager) runs when it wants one.
+#[rustfmt::skip]
+const CODE_VARIABLES: &[&str] = &[
+    "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH",
+    "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "MANPAGER",
+];
+
+/// The shell text that environment assignments (`NAME=VALUE`, literal values only) make
+/// programs run: the value of a variable that names a program (`GIT_EDITOR='rm x'`), and the
+/// git configuration given through the environment (`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`,
+/// `GIT_CONFIG_PARAMETERS`) whose key runs code (`diff.external`, `core.pager`, `alias.*`:
+/// a `!` alias is shell text, any other is git with its words).
+pub(crate) fn env_code(env: &[(String, String)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut configs: Vec<(String, String)> = Vec::new();
+    for (name, value) in env {
+        if CODE_VARIABLES.contains(&name.as_str()) {
+            out.push(value.clone());
+        } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+            let v = env.iter().rev().find(|(k, _)| k.strip_prefix("GIT_CONFIG_VALUE_") == Some(n));
+            configs.push((value.clone(), v.map(|(_, v)| v.clone()).unwrap_or_default()));
+        } else if name == "GIT_CONFIG_PARAMETERS" {
+            for entry in sq_words(value) {
+                let (k, v) = entry.split_once('=').unwrap_or((&entry, ""));
+                configs.push((k.to_string(), v.to_string()));
+            }
+        }
+    }
+    for (key, value) in configs {
+        let lower = key.to_ascii_lowercase();
+        if lower.starts_with("alias.") {
+            match value.strip_prefix('!') {
+                Some(script) => out.push(script.to_string()),
+                None => out.push(format!("git {value}")),
+            }
+        } else if git_key_runs_code(&lower) {
+            out.push(value.strip_prefix('!').unwrap_or(&value).to_string());
+        }
+    }
+    out
+}
+
+/// Words of shell-quoted text as git writes `GIT_CONFIG_PARAMETERS` (`'k'='v' 'k2'='v2'`):
+/// single quotes, backslash escapes, blanks between words.
+fn sq_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let w = cur.get_or_insert_with(String::new);
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    w.push(q);
+                }
+            }
+            '\\' => cur.get_or_insert_with(String::new).extend(chars.next()),
+            c if c.is_whitespace() => out.extend(cur.take()),
+            c => cur.get_or_insert_with(String::new).push(c),
+        }
+    }
+    out.extend(cur);
+    out
+}
+
 /// A word as shell text that reads back as it: a literal quoted, a run-time word as written.
 pub(crate) fn as_shell_text(w: &Word) -> String {
     match w {

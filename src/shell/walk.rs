@@ -1507,6 +1507,8 @@ impl Walker<'_> {
                 self.unbind(n);
             }
         }
+        // Programs the command's environment names to run (`GIT_EDITOR='rm x' git commit`).
+        self.env_assignments_code(sc);
         if words.is_empty() {
             if let Some(u) = unknown {
                 let text = assignments.join(" ");
@@ -2091,6 +2093,44 @@ impl Walker<'_> {
         step
     }
 
+    /// The code a command's literal environment assignments make programs run, decided as
+    /// if it ran (`GIT_EXTERNAL_DIFF='rm x' git diff`, `EDITOR=... git commit`,
+    /// `GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0=...`): the assignments before it, and
+    /// those `export`/`declare` make (exported, they reach every later command).
+    fn env_assignments_code(&mut self, sc: &ast::SimpleCommand) {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let exporting = sc
+            .word_or_name
+            .as_ref()
+            .is_some_and(|w| matches!(w.value.as_str(), "export" | "declare" | "typeset" | "local" | "readonly"));
+        let prefix = sc.prefix.iter().flat_map(|p| p.0.iter());
+        let suffix = sc.suffix.iter().flat_map(|p| p.0.iter()).filter(|_| exporting);
+        let mut env: Vec<(String, String)> = Vec::new();
+        for it in prefix.chain(suffix) {
+            let I::AssignmentWord(a, _) = it else { continue };
+            let (ast::AssignmentName::VariableName(name), ast::AssignmentValue::Scalar(v)) = (&a.name, &a.value) else {
+                continue;
+            };
+            // Only a value with no expansion: resolving it walks nothing a second time.
+            if v.value.contains(['$', '`']) {
+                continue;
+            }
+            if let Word::Lit(value) = self.word(&v.value).word {
+                env.push((name.clone(), value));
+            }
+        }
+        self.env_code(&env, &[]);
+    }
+
+    fn env_code(&mut self, env: &[(String, String)], wrappers: &[Wrapper]) {
+        if env.is_empty() {
+            return;
+        }
+        for text in tables::env_code(env) {
+            self.nested_with(&text, wrappers.to_vec());
+        }
+    }
+
     /// Variables a builtin assigns or unsets: their values are no longer known.
     fn builtin_assigns(&mut self, words: &[Word]) {
         let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
@@ -2403,6 +2443,13 @@ impl Walker<'_> {
                 }
                 // A lone `-` first is `-i` (GNU env).
                 let mut i = usize::from(p.operands.first().and_then(Word::lit) == Some("-"));
+                let env: Vec<(String, String)> = p.operands[i..]
+                    .iter()
+                    .map_while(|w| w.lit().filter(|s| is_assignment(s)))
+                    .filter_map(|s| s.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())))
+                    .collect();
+                let wrapper = vec![Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent }];
+                self.env_code(&env, &wrapper);
                 while let Some(w) = p.operands.get(i) {
                     let name = match w {
                         Word::Lit(s) if is_assignment(s) => s.split('=').next().unwrap_or(""),
