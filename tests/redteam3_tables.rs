@@ -417,3 +417,18 @@ fn redteam3_git_program_variables_are_decided_as_code() {
     );
     assert_all("allow", &["PAGER=cat git log", "GIT_PAGER=cat git diff"]);
 }
+
+#[test]
+fn redteam3_git_config_stored_alias_is_decided_as_the_git_it_runs() {
+    assert_all(
+        "deny",
+        &[
+            "git config alias.x 'reset --hard'",
+            "git config --global alias.x 'reset --hard HEAD'",
+            "git config set alias.x 'reset --hard'",
+            "git config alias.x '!rm x'",
+        ],
+    );
+    // A harmless stored alias is a configuration write: asked.
+    assert_all("ask", &["git config alias.st status", "git config alias.lg 'log --oneline'"]);
+}

@@ -2051,8 +2051,10 @@ impl Walker<'_> {
                 configs.push(format!("{key}={value}"));
             }
         }
+        // Only `git config` stores: a stored alias runs whenever its name is used later.
+        let stored = if sub == Some("config") { configs.len().saturating_sub(1) } else { usize::MAX };
         let mut step = GitStep::Plain;
-        for c in configs {
+        for (k, c) in configs.into_iter().enumerate() {
             let Some((key, value)) = c.split_once('=') else { continue };
             let lower = key.to_ascii_lowercase();
             if let Some(name) = lower.strip_prefix("alias.") {
@@ -2081,6 +2083,9 @@ impl Walker<'_> {
                     expanded.extend(value.split_whitespace().map(|v| Word::Lit(v.to_string())));
                     expanded.extend(words[i + 1..].iter().cloned());
                     step = GitStep::Expanded(expanded);
+                } else if k == stored {
+                    // `git config alias.x 'reset --hard'`: later `git x` runs git with these words.
+                    self.nested_with(&format!("git {value}"), inner());
                 }
             } else if tables::git_key_runs_code(&lower) {
                 let script = value.strip_prefix('!').unwrap_or(value);
