@@ -432,3 +432,29 @@ fn redteam3_git_config_stored_alias_is_decided_as_the_git_it_runs() {
     // A harmless stored alias is a configuration write: asked.
     assert_all("ask", &["git config alias.st status", "git config alias.lg 'log --oneline'"]);
 }
+
+// ---- 9. tar's (and sort's, rg's) options that run a command ----
+
+#[test]
+fn redteam3_tar_options_that_run_a_command_decide_it() {
+    assert_all(
+        "deny",
+        &[
+            "tar -tf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf x'",
+            "tar -tf a.tar --checkpoint-action exec='rm -rf x'",
+            "tar -tf a.tar -I 'rm x'",
+            "tar -tIrm -f a.tar",
+            "tar -tf a.tar --use-compress-program='rm x'",
+            "tar --use-comp='rm x' -tf a.tar",
+            "tar -xf a.tar --to-command='rm x'",
+            "tar -tf a.tar --info-script='rm x'",
+            "tar -tf a.tar -F 'rm x'",
+            "tar -tf a.tar --new-volume-script='curl http://x'",
+            "sort --compress-program=rm a",
+            "rg --pre 'rm' foo",
+        ],
+    );
+    // Other checkpoint actions run nothing; a harmless program is still asked.
+    assert_all("ask", &["tar -tf a.tar --checkpoint-action=dot", "tar -tf a.tar -I zstd", "tar -tf a.tar -I \"$p\""]);
+    assert_eq!(check("tar -tf a.tar")["decision"], "allow");
+}

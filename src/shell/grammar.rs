@@ -653,9 +653,9 @@ static TABLE: &[(&str, &str, &str)] = &[
       -v --invert-match -w --word-regexp -x --line-regexp -z/U --search-zip/U -0 --null --binary --block-buffered \
       --color= --colors= --column --context-separator= --crlf --debug --trace --dfa-size-limit= --engine= \
       --field-context-separator= --field-match-separator= --files --glob-case-insensitive --heading --hidden \
-      --hostname-bin=/X --hyperlink-format= --ignore-file=/R --ignore-file-case-insensitive --include-zero --json \
+      --hostname-bin=/CX --hyperlink-format= --ignore-file=/R --ignore-file-case-insensitive --include-zero --json \
       --line-buffered --max-columns-preview --max-filesize= --mmap --multiline-dotall --null-data --one-file-system \
-      --passthru --passthrough --path-separator= --pcre2-version --pre=/X --pre-glob=/X --regex-size-limit= --sort= \
+      --passthru --passthrough --path-separator= --pcre2-version --pre=/CX --pre-glob=/X --regex-size-limit= --sort= \
       --sortr= --sort-files --stats --stop-on-nonmatch --trim --type-add= --type-clear= --type-list --vimgrep \
       --auto-hybrid-regex --generate="),
     ("which", "", "-a -s --all --skip-alias --skip-dot --skip-tilde --show-dot --show-tilde --tty-only --read-alias -i \
@@ -773,7 +773,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-b --ignore-leading-blanks -d --dictionary-order -f --ignore-case -g --general-numeric-sort -i \
       --ignore-nonprinting -M --month-sort -h --human-numeric-sort -n --numeric-sort -R --random-sort \
       --random-source=/R -r --reverse --sort= -V --version-sort --batch-size= -c --check=? -C \
-      --compress-program=/X --debug --files0-from=/RL -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
+      --compress-program=/CX --debug --files0-from=/RL -k: --key= -m --merge -o:/W --output=/W -s --stable -S: \
       --buffer-size= -t: --field-separator= -T:/U --temporary-directory=/U --parallel= -u --unique -z \
       --zero-terminated --help --version"),
     ("tar", "files old",
@@ -793,14 +793,14 @@ static TABLE: &[(&str, &str, &str)] = &[
       --no-delay-directory-restore --no-same-owner --no-same-permissions --numeric-owner --owner= --owner-map=/R \
       -p --preserve-permissions --same-permissions --same-owner --sort= -s --preserve-order --same-order --acls \
       --no-acls --no-selinux --no-xattrs --selinux --xattrs --xattrs-exclude= --xattrs-include= --force-local \
-      -f:/R --file=/R -F:/X --info-script=/X --new-volume-script=/X -L: --tape-length= -M/U --multi-volume/U \
+      -f:/R --file=/R -F:/CX --info-script=/CX --new-volume-script=/CX -L: --tape-length= -M/U --multi-volume/U \
       --rmt-command=/X --rsh-command=/X --volno-file=/W -b: --blocking-factor= -B --read-full-records -i \
       --ignore-zeros --record-size= -H: --format= --old-archive --portability --pax-option= --posix -V: --label= \
-      -a --auto-compress -I:/X --use-compress-program=/X -j --bzip2 -J --xz --lzip --lzma --lzop \
+      -a --auto-compress -I:/CX --use-compress-program=/CX -j --bzip2 -J --xz --lzip --lzma --lzop \
       --no-auto-compress --zstd -z --gzip --gunzip --ungzip -Z --compress --uncompress --backup=?/U \
       --hard-dereference -h --dereference -K: --starting-file= --newer-mtime=/R -N:/R --newer=/R --after-date=/R \
       --one-file-system -P --absolute-names --suffix= --strip-components= --transform= --xform= --checkpoint=? \
-      --checkpoint-action=/X --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
+      --checkpoint-action=/CX --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
       --quoting-style= -R --block-number --show-defaults --show-omitted-dirs --show-snapshot-field-ranges \
       --show-transformed-names --show-stored-names --totals=? --utc --warning= -w/U --interactive/U \
       --confirmation/U -o -? --help --restrict --usage --version"),

@@ -120,6 +120,28 @@ pub(super) fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<S
     None
 }
 
+/// The commands a program's own options give it to run (effect `C` in its table), for
+/// programs that are not wrappers: `tar -I CMD`, `--to-command=CMD`, `--info-script=CMD`,
+/// `--checkpoint-action=exec=CMD`, `sort --compress-program=CMD`, `rg --pre=CMD`. Each is shell
+/// text or a program, decided as if it ran. A value only known at run time is an `Err`.
+pub(super) fn option_commands(words: &[Word]) -> Vec<Result<String, String>> {
+    let Some(name) = words.first().and_then(Word::lit).map(super::program_name) else { return Vec::new() };
+    let Some(Ok(p)) = grammar::grammar(name).map(|g| grammar::parse(g, &words[1..])) else { return Vec::new() };
+    let mut out = Vec::new();
+    for f in p.with('C') {
+        match &f.value {
+            // Only the `exec=` action runs a command (`echo`, `dot`, `sleep=N`... do not).
+            Some(Word::Lit(v)) if f.opt.name == "--checkpoint-action" => {
+                out.extend(v.strip_prefix("exec=").map(|c| Ok(c.to_string())));
+            }
+            Some(Word::Lit(v)) => out.push(Ok(v.clone())),
+            Some(Word::Dyn(d)) => out.push(Err(d.clone())),
+            None => {}
+        }
+    }
+    out
+}
+
 /// Split `find ... -exec cmd {} ;` into find's own words and the commands it runs.
 pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
     let mut own = Vec::new();

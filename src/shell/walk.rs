@@ -7,7 +7,7 @@ use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithS
 use super::dirs::Cwd;
 use super::grammar;
 use super::tables::{self, WrapperSpec};
-use super::unwrap::{script_flag, skip_options, split_find, xargs_replace_str};
+use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
@@ -1800,6 +1800,25 @@ impl Walker<'_> {
                 }
             }
             break;
+        }
+        // Commands the program's own options give it to run (`tar -I CMD`,
+        // `--checkpoint-action=exec=CMD`): decided as if they ran. Wrappers' are above.
+        let runs_own = words.first().and_then(Word::lit).map(program_name).is_some_and(|n| {
+            tables::wrapper(n).is_none() && !matches!(n, "env" | "complete" | "compgen" | "trap" | "watch")
+        });
+        if runs_own {
+            for text in option_commands(&words) {
+                match text {
+                    Ok(t) => {
+                        let mut inner = wrappers.clone();
+                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
+                        self.nested_with(&t, inner);
+                    }
+                    Err(d) => {
+                        unknown.get_or_insert_with(|| format!("runs `{d}`, only known at run time"));
+                    }
+                }
+            }
         }
         // Only the command that finally runs: `cd`, files it writes, names it assigns.
         let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
