@@ -458,3 +458,22 @@ fn redteam3_tar_options_that_run_a_command_decide_it() {
     assert_all("ask", &["tar -tf a.tar --checkpoint-action=dot", "tar -tf a.tar -I zstd", "tar -tf a.tar -I \"$p\""]);
     assert_eq!(check("tar -tf a.tar")["decision"], "allow");
 }
+
+// ---- 10. npm's configuration from the environment ----
+
+#[test]
+fn redteam3_npm_config_variables_in_any_letter_case_change_what_runs() {
+    for c in [
+        "Npm_config_node_options='--import=data:text/javascript,1' npm test",
+        "Npm_config_script_shell=python3 npm test",
+        "nPM_CONFIG_SCRIPT_SHELL=python3 npm run x",
+        "npm_Config_script_shell=python3 npm test",
+        "env Npm_config_script_shell=python3 npm test",
+        "export NPM_config_script_shell=python3; npm test",
+    ] {
+        let d = check(c);
+        assert_eq!(d["decision"], "ask", "{c}: {d}");
+        assert!(d.to_string().contains("changes what runs"), "{c}: {d}");
+    }
+    assert_eq!(check("npm test")["decision"], "allow");
+}

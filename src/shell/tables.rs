@@ -112,7 +112,10 @@ pub fn is_dangerous_variable(name: &str) -> bool {
     if HARMLESS.contains(&name) {
         return false;
     }
+    // npm reads `npm_config_*` from the environment in any letter case (`/^npm_config_/i`).
+    let npm_config = name.get(..11).is_some_and(|p| p.eq_ignore_ascii_case("npm_config_"));
     DANGEROUS_EXACT.contains(&name)
+        || npm_config
         || DANGEROUS_PREFIXES.iter().any(|p| name.starts_with(p))
         || name.ends_with("_COMMAND")
         || name.ends_with("_CONFIG_PATH")
