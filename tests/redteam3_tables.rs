@@ -477,3 +477,26 @@ fn redteam3_npm_config_variables_in_any_letter_case_change_what_runs() {
     }
     assert_eq!(check("npm test")["decision"], "allow");
 }
+
+#[test]
+fn redteam3_npm_and_cargo_options_that_write_outside_are_writes() {
+    assert_all(
+        "ask",
+        &[
+            "npm run x --logs-dir=/tmp/x",
+            "npm run x --logs-d=/tmp/x",
+            "npm test --logs-dir /tmp/x",
+            "npm run x --cache=/tmp/x",
+            "npm run x --prefix /tmp/o",
+            "npm run x -C /tmp/o",
+            "cargo test --manifest-path /tmp/o/Cargo.toml",
+            "cargo test --manifest-path=../o/Cargo.toml",
+        ],
+    );
+    assert_all("deny", &["npm run x --logs-dir .env", "npm run x --logs-dir=.env"]);
+    // Inside the workspace, and after `--` (the script's own words), nothing changes.
+    assert_all(
+        "allow",
+        &["cargo test --manifest-path sub/Cargo.toml", "npm run x --prefix sub", "npm run x -- --logs-dir=/tmp/x"],
+    );
+}

@@ -34,6 +34,8 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("clang++", &["-o"]), ("rustc", &["-o", "--out-dir"]),
     ("pandoc", &["-o", "--output"]),
     ("cargo", &["--target-dir", "--artifact-dir", "--out-dir"]),
+    // npm writes its debug logs and its cache there.
+    ("npm", &["--logs-dir", "--cache"]),
 ];
 
 /// Options of test harnesses and the tools they run whose value is a file they write. They
@@ -432,7 +434,27 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // `git restore PATH`, `git checkout [REV] -- PATH`, `git rm`, `git mv`: paths in the
         // tree are rewritten or removed.
         "git" => git_writes(args),
+        // Another project, named by a path that may leave the workspace: npm runs and writes
+        // in its prefix, cargo builds next to the manifest (`target/`, `Cargo.lock`).
+        "npm" => flagged(&["--prefix", "-C"]).into_iter().filter(may_leave).collect(),
+        "cargo" => flagged(&["--manifest-path"])
+            .into_iter()
+            .filter(may_leave)
+            .map(|m| match &m {
+                Word::Lit(p) => Word::Lit(p.rsplit_once('/').map_or(".", |(d, _)| d).to_string()),
+                Word::Dyn(_) => m,
+            })
+            .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Whether a path as written may lead out of the working directory: absolute, from home,
+/// with `..`, or only known at run time.
+fn may_leave(w: &Word) -> bool {
+    match w {
+        Word::Lit(p) => p.starts_with(['/', '~']) || p.split('/').any(|s| s == ".."),
+        Word::Dyn(_) => true,
     }
 }
 
