@@ -18,7 +18,7 @@ pub(super) fn xargs_replace_str(words: &[Word]) -> Option<String> {
         None => "{}".into(),
     };
     if let Some(Ok(p)) = grammar::grammar("xargs").map(|g| grammar::parse(g, &words[1..])) {
-        return p.opts.iter().filter(|f| matches!(f.opt.name, "-I" | "-i" | "--replace")).last().map(replace);
+        return p.opts.iter().rfind(|f| matches!(f.opt.name, "-I" | "-i" | "--replace")).map(replace);
     }
     // Words the table does not place (the part is unmodelled anyway): any word that could
     // give a replace string makes every text one completed at run time.
