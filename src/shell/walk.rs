@@ -218,6 +218,14 @@ impl Walker<'_> {
 
     /// Analyse a nested script (substitution, `bash -c`, `eval`) one level deeper, with the
     /// given extra wrapper around everything it contains.
+    /// Walk `text` as code that the command `words` (under `wrappers`) runs: every command
+    /// found in it is wrapped by that command too.
+    fn nested_run_by(&mut self, text: &str, words: &[Word], wrappers: &[Wrapper]) {
+        let mut inner = wrappers.to_vec();
+        inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
+        self.nested_with(text, inner);
+    }
+
     fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
         let mut sub_cwd = self.cwd.clone();
         let mut w = Walker {
@@ -1617,9 +1625,7 @@ impl Walker<'_> {
                     if words.get(1).and_then(Word::lit).is_some_and(is_stdin_path) {
                         if let Some(Ok(text)) = self.stdin_script.take() {
                             self.keep_unknown(&words, &wrappers, &mut unknown);
-                            let mut inner = wrappers.clone();
-                            inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                            self.nested_with(&text, inner);
+                            self.nested_run_by(&text, &words, &wrappers);
                             self.unbind_all();
                         }
                     }
@@ -1632,9 +1638,7 @@ impl Walker<'_> {
                     // `-C CALLBACK`: bash runs `CALLBACK INDEX LINE` every `-c` lines, in this
                     // shell: decided as if it ran here (with a line known only at run time).
                     if let Some(cb) = mapfile_callback(&words[1..]) {
-                        let mut inner = wrappers.clone();
-                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                        self.nested_with(&format!("{cb} 0 \"$MAPFILE_LINE\""), inner);
+                        self.nested_run_by(&format!("{cb} 0 \"$MAPFILE_LINE\""), &words, &wrappers);
                     }
                 }
                 "trap" => {
@@ -1660,9 +1664,7 @@ impl Walker<'_> {
                         Some(Word::Lit(action)) if action != "-" => {
                             let action = action.clone();
                             self.keep_unknown(&words, &wrappers, &mut unknown);
-                            let mut inner = wrappers.clone();
-                            inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                            self.nested_with(&action, inner);
+                            self.nested_run_by(&action, &words, &wrappers);
                             return;
                         }
                         Some(Word::Dyn(_)) => {
@@ -1737,9 +1739,7 @@ impl Walker<'_> {
                         match all_literal(&rest) {
                             Some(parts) => {
                                 self.keep_unknown(&words, &wrappers, &mut unknown);
-                                let mut inner = wrappers.clone();
-                                inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                                self.nested_with(&parts.join(" "), inner);
+                                self.nested_run_by(&parts.join(" "), &words, &wrappers);
                                 return;
                             }
                             None => {
@@ -1810,9 +1810,7 @@ impl Walker<'_> {
             for text in option_commands(&words) {
                 match text {
                     Ok(t) => {
-                        let mut inner = wrappers.clone();
-                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
-                        self.nested_with(&t, inner);
+                        self.nested_run_by(&t, &words, &wrappers);
                     }
                     Err(d) => {
                         unknown.get_or_insert_with(|| format!("runs `{d}`, only known at run time"));
@@ -1991,9 +1989,7 @@ impl Walker<'_> {
             let value = f.value.clone();
             match (f.opt.name, value) {
                 ("-C", Some(Word::Lit(text))) => {
-                    let mut inner = wrappers.to_vec();
-                    inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
-                    self.nested_with(&text, inner);
+                    self.nested_run_by(&text, words, wrappers);
                 }
                 ("-F", Some(Word::Lit(func))) if self.functions.contains(&func) => {}
                 ("-F", Some(v)) => {
@@ -2045,9 +2041,7 @@ impl Walker<'_> {
         for text in tables::git_commands(sub.unwrap_or(""), words.get(i + 1..).unwrap_or_default()) {
             match text {
                 Ok(t) => {
-                    let mut w = wrappers.to_vec();
-                    w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
-                    self.nested_with(&t, w);
+                    self.nested_run_by(&t, words, wrappers);
                 }
                 Err(d) => {
                     unknown.get_or_insert_with(|| {
@@ -2108,9 +2102,7 @@ impl Walker<'_> {
                 }
             } else if tables::git_key_runs_code(&lower) {
                 let script = value.strip_prefix('!').unwrap_or(value);
-                let mut w = wrappers.to_vec();
-                w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
-                self.nested_with(script, w);
+                self.nested_run_by(script, words, wrappers);
                 unknown.get_or_insert_with(|| format!("git's `{key}` runs `{value}` when git wants it"));
             }
         }
@@ -2219,9 +2211,7 @@ impl Walker<'_> {
                 self.a.reads.push(Write { path: Word::Lit(f), kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
             }
             for c in e.commands {
-                let mut inner = wrappers.to_vec();
-                inner.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
-                self.nested_with(&c, inner);
+                self.nested_run_by(&c, words, wrappers);
             }
             if let Some(u) = e.unknown {
                 unknown.get_or_insert(u);
