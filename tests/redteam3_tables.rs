@@ -500,3 +500,73 @@ fn redteam3_npm_and_cargo_options_that_write_outside_are_writes() {
         &["cargo test --manifest-path sub/Cargo.toml", "npm run x --prefix sub", "npm run x -- --logs-dir=/tmp/x"],
     );
 }
+
+// ---- 11. git over-asks removed ----
+
+#[test]
+fn redteam3_git_read_only_listings_are_allowed() {
+    assert_all(
+        "allow",
+        &[
+            "git branch -av",
+            "git branch -rv",
+            "git branch -avv",
+            "git branch -vva",
+            "git branch --merg",
+            "git branch --merg main",
+            "git branch -a --no-merg",
+            "git remote -vv",
+            "git remote -v show",
+            "git symbolic-ref --short HEAD",
+            "git symbolic-ref HEAD",
+            "git symbolic-ref -q HEAD",
+            "git reflog -n 10",
+            "git reflog -10",
+            "git reflog --date=iso",
+            "git reflog --oneline",
+            "git reflog show --oneline main",
+            "git tag --contains HEAD",
+            "git tag -n",
+            "git tag -n5",
+            "git tag --points-at HEAD",
+            "git tag --merged",
+            "git tag --sort=-v:refname",
+            "git tag --sort=-creatordate -l 'v*'",
+            "git config --get-regexp alias",
+            "git config --get-urlmatch http.proxy https://x",
+            "git --no-optional-locks status",
+            "git -c color.ui=never log -1",
+            "git -c core.quotepath=off status",
+            "git -c log.showSignature=false log -1",
+            "git -c color.ui=always -c core.quotepath=false diff --stat",
+        ],
+    );
+    // The forms that write or run code stay not allowed.
+    for c in [
+        "git branch -d x",
+        "git branch -av newbranch",
+        "git branch -m a b",
+        "git branch --mo a b",
+        "git remote -v add x y",
+        "git symbolic-ref HEAD refs/heads/x",
+        "git symbolic-ref -d HEAD",
+        "git reflog expire --all",
+        "git reflog delete HEAD@{1}",
+        "git reflog --output=x",
+        "git tag v1",
+        "git tag -a v1 -m x",
+        "git tag -d v1",
+        "git tag --sort=x v1",
+        "git config alias.x status",
+        "git config edit --get-regexp",
+        "git config --get-regexp alias --edit",
+        "git -c core.pager=less log",
+        "git -c log.showSignature=true log -1",
+        "git -c pager.log=less log",
+        "git -c color.ui=never commit -m x",
+    ] {
+        let d = check(c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    assert_eq!(check("git -c core.pager='rm x' log")["decision"], "deny");
+}

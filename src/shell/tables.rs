@@ -429,7 +429,14 @@ fn git_read_only(args: &[&str]) -> bool {
     let mut args = args;
     loop {
         match args {
-            ["--no-pager" | "-P", rest @ ..] => args = rest,
+            ["--no-pager"
+            | "-P"
+            | "--no-optional-locks"
+            | "--literal-pathspecs"
+            | "--glob-pathspecs"
+            | "--noglob-pathspecs"
+            | "--icase-pathspecs", rest @ ..] => args = rest,
+            ["-c", kv, rest @ ..] if git_display_config(kv) => args = rest,
             ["-C", dir, rest @ ..]
                 if !dir.is_empty()
                     && !dir.starts_with(['/', '~', '-'])
@@ -444,48 +451,144 @@ fn git_read_only(args: &[&str]) -> bool {
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
     let rest = &args[1..];
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| spells_option(a, f)));
+    // Options as git's parse-options reads them: a long option abbreviated to a unique
+    // prefix is the whole option, a bundle of flag letters is each letter (`-av` is `-a -v`).
+    let expanded = |longs: &[&str], letters: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for a in rest {
+            match a.strip_prefix('-') {
+                Some(l) if !l.starts_with('-') && l.len() > 1 && l.chars().all(|c| letters.contains(c)) => {
+                    out.extend(l.chars().map(|c| format!("-{c}")))
+                }
+                _ => out.push(git_long(a, longs)),
+            }
+        }
+        out
+    };
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
         return !has(bad) && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
         // Listing with filters and patterns: `--merged main`, `-l 'feat*'`. Without a
         // listing option an operand creates a branch.
-        "branch" if branch_listing(rest) => true,
-        "branch" => rest.iter().all(|a| {
-            matches!(
-                *a,
-                "-a" | "--all"
-                    | "-r"
-                    | "--remotes"
-                    | "-v"
-                    | "-vv"
-                    | "--verbose"
-                    | "-l"
-                    | "--list"
-                    | "--show-current"
-                    | "--no-color"
-                    | "--color"
-            ) || a.starts_with("--contains")
-                || a.starts_with("--merged")
-                || a.starts_with("--no-merged")
-                || a.starts_with("--sort")
-                || a.starts_with("--format")
-        }),
-        "tag" => {
-            // Listing (`-l`/`--list`, with or without patterns); any other word creates,
-            // deletes or signs a tag.
-            let listing = rest.iter().any(|a| matches!(*a, "-l" | "--list"));
-            rest.is_empty()
-                || listing
-                    && rest.iter().all(|a| {
-                        !a.starts_with('-')
-                            || matches!(*a, "-l" | "--list" | "-n")
-                            || a.starts_with("--sort")
-                            || a.starts_with("--contains")
-                            || a.starts_with("--points-at")
-                    })
+        "branch" => {
+            let words = expanded(BRANCH_LONGS, "arvl");
+            let rest: Vec<&str> = words.iter().map(String::as_str).collect();
+            branch_listing(&rest) || branch_flags_only(&rest)
         }
-        "remote" => rest.is_empty() || matches!(rest, ["-v"] | ["--verbose"] | ["get-url", _] | ["show", _] | ["show"]),
+        "remote" => {
+            // `-v`, `-vv`, `--verbose` before the subcommand only add URLs.
+            let k = rest
+                .iter()
+                .take_while(|a| {
+                    matches!(**a, "--verbose")
+                        || a.strip_prefix('-').is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == 'v'))
+                })
+                .count();
+            matches!(&rest[k..], [] | ["get-url", _] | ["show", _] | ["show"])
+        }
+        // One operand: prints the ref it points to; a second sets it, `-d` deletes it.
+        "symbolic-ref" => {
+            let (flags, operands): (Vec<&str>, Vec<&str>) = rest.iter().partition(|a| a.starts_with('-'));
+            operands.len() == 1
+                && flags.iter().all(|a| matches!(*a, "-q" | "--quiet" | "--short" | "--recurse" | "--no-recurse"))
+        }
+        // `git reflog [show] [log options] [REF]`, `list`, `exists`: `show` reads like log.
+        "reflog" => {
+            !matches!(rest.first(), Some(&("expire" | "delete" | "drop" | "write")))
+                && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"])
+        }
+        _ => git_read_only_more(sub, rest),
+    }
+}
+
+/// Long options of `git branch`, for its abbreviations.
+#[rustfmt::skip]
+const BRANCH_LONGS: &[&str] = &[
+    "--verbose", "--quiet", "--track", "--no-track", "--set-upstream", "--set-upstream-to", "--unset-upstream",
+    "--color", "--no-color", "--remotes", "--contains", "--no-contains", "--abbrev", "--no-abbrev", "--all",
+    "--delete", "--move", "--copy", "--force", "--list", "--show-current", "--create-reflog", "--edit-description",
+    "--merged", "--no-merged", "--column", "--no-column", "--sort", "--points-at", "--ignore-case", "--omit-empty",
+    "--recurse-submodules", "--format", "--no-verbose", "--no-quiet", "--no-all", "--no-remotes", "--no-list",
+];
+
+/// A long option written as a unique prefix of one of `longs` (`--merg` for `--merged`),
+/// spelled whole with its `=value`; anything else as written.
+fn git_long(a: &str, longs: &[&str]) -> String {
+    let Some(given) = a.strip_prefix("--").filter(|g| !g.is_empty()) else { return a.to_string() };
+    let (name, value) = match given.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (given, None),
+    };
+    let exact = longs.iter().find(|l| l[2..] == *name);
+    let mut prefixed = longs.iter().filter(|l| l[2..].starts_with(name));
+    let full = match (exact, prefixed.next(), prefixed.next()) {
+        (Some(l), _, _) | (None, Some(l), None) => *l,
+        _ => return a.to_string(),
+    };
+    match value {
+        Some(v) => format!("{full}={v}"),
+        None => full.to_string(),
+    }
+}
+
+/// `git -c KEY=VALUE` settings that only change how git prints: colours, path quoting,
+/// abbreviations, dates, decorations; a pager or signature check only turned off.
+fn git_display_config(kv: &str) -> bool {
+    let Some((key, value)) = kv.split_once('=') else { return false };
+    let key = key.to_ascii_lowercase();
+    let off = matches!(value.to_ascii_lowercase().as_str(), "false" | "no" | "off" | "0");
+    const DISPLAY: &[&str] = &[
+        "core.quotepath",
+        "core.abbrev",
+        "log.date",
+        "log.decorate",
+        "log.abbrevcommit",
+        "diff.noprefix",
+        "diff.mnemonicprefix",
+        "diff.renames",
+        "diff.context",
+        "diff.interhunkcontext",
+        "status.short",
+        "status.branch",
+        "status.showuntrackedfiles",
+        "status.relativepaths",
+        "column.ui",
+    ];
+    (key.starts_with("color.") && !value.contains(['$', '`', '!']))
+        || key.starts_with("advice.")
+        || DISPLAY.contains(&key.as_str())
+        || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
+}
+
+/// `git branch` with flags that only list (no operand: an operand names a branch to create).
+fn branch_flags_only(rest: &[&str]) -> bool {
+    rest.iter().all(|a| {
+        matches!(
+            *a,
+            "-a" | "--all"
+                | "-r"
+                | "--remotes"
+                | "-v"
+                | "-vv"
+                | "--verbose"
+                | "-l"
+                | "--list"
+                | "--show-current"
+                | "--no-color"
+                | "--color"
+        ) || a.starts_with("--contains")
+            || a.starts_with("--merged")
+            || a.starts_with("--no-merged")
+            || a.starts_with("--sort")
+            || a.starts_with("--format")
+    })
+}
+
+/// The rest of [`git_read_only`]: subcommands that only read in some forms.
+fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
+    match sub {
+        "tag" => tag_listing(rest),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
         // Newer git's `config list` and `config get KEY` read; `config edit`, `set`, `unset`,
         // `rename-section`, `remove-section` edit (and `edit` opens an editor).
@@ -520,8 +623,35 @@ fn git_read_only(args: &[&str]) -> bool {
                 || a.starts_with("--fixed-value")
         }),
         "config" => {
-            // `git config KEY` (one operand, no value) reads, like `--get`. A key has a
-            // section: `git config edit` is the newer subcommand, not a key.
+            // A first word without `-` and without a section is newer git's subcommand
+            // (`edit`, `set`, ...): only `list` and `get` (above) read.
+            if rest.first().is_some_and(|a| !a.starts_with('-') && !a.contains('.')) {
+                return false;
+            }
+            let edits = |a: &&str| {
+                matches!(
+                    *a,
+                    "--add"
+                        | "--unset"
+                        | "--unset-all"
+                        | "--replace-all"
+                        | "--rename-section"
+                        | "--remove-section"
+                        | "-e"
+                        | "--edit"
+                )
+            };
+            if rest.iter().any(edits) {
+                return false;
+            }
+            // An action that reads: its operands are names, patterns and URLs.
+            if rest
+                .iter()
+                .any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp" | "--get-urlmatch"))
+            {
+                return true;
+            }
+            // `git config KEY` (one operand, no value) reads, like `--get`. A key has a section.
             if rest.iter().filter(|a| !a.starts_with('-')).any(|a| !a.contains('.')) {
                 return false;
             }
@@ -539,23 +669,8 @@ fn git_read_only(args: &[&str]) -> bool {
                         | "--null"
                 )
             });
-            (operands == 1 && read_flags)
-                || rest.iter().any(|a| matches!(*a, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
-                    && !rest.iter().any(|a| {
-                        matches!(
-                            *a,
-                            "--add"
-                                | "--unset"
-                                | "--unset-all"
-                                | "--replace-all"
-                                | "--rename-section"
-                                | "--remove-section"
-                                | "-e"
-                                | "--edit"
-                        )
-                    })
+            operands == 1 && read_flags
         }
-        "reflog" => rest.is_empty() || matches!(rest.first(), Some(&("show" | "list"))),
         "worktree" => {
             rest.first() == Some(&"list")
                 && rest[1..].iter().all(|a| matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z"))
@@ -564,6 +679,52 @@ fn git_read_only(args: &[&str]) -> bool {
         "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
         _ => false,
     }
+}
+
+/// `git tag` lists when told to (`-l`, `--list`), when a filter or `-n` implies it (git-tag(1):
+/// `--contains`, `--no-contains`, `--points-at`, `--merged`, `--no-merged`, `-n`), or when no
+/// tag is named; with display options only (`--sort`, `--format`, `--color`, `--column`, `-i`).
+fn tag_listing(rest: &[&str]) -> bool {
+    #[rustfmt::skip]
+    const LONGS: &[&str] = &[
+        "--list", "--delete", "--verify", "--annotate", "--sign", "--no-sign", "--local-user", "--force", "--message",
+        "--file", "--trailer", "--edit", "--cleanup", "--create-reflog", "--column", "--no-column", "--contains",
+        "--no-contains", "--points-at", "--merged", "--no-merged", "--sort", "--format", "--color", "--no-color",
+        "--ignore-case", "--omit-empty",
+    ];
+    const FILTERS: &[&str] = &["--contains", "--no-contains", "--points-at", "--merged", "--no-merged"];
+    let mut listing = false;
+    let mut operands = 0;
+    let mut k = 0;
+    while k < rest.len() {
+        let a = git_long(rest[k], LONGS);
+        let name = a.split('=').next().unwrap_or(&a);
+        if matches!(name, "-l" | "--list")
+            || a.strip_prefix("-n").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        {
+            listing = true;
+        } else if FILTERS.contains(&name) {
+            listing = true;
+            // The commit as the next word (a pattern otherwise: listing either way).
+            if !a.contains('=') && rest.get(k + 1).is_some_and(|v| !v.starts_with('-')) {
+                k += 1;
+            }
+        } else if matches!(name, "--sort" | "--format") {
+            if !a.contains('=') {
+                k += 1;
+            }
+        } else if matches!(
+            name,
+            "--color" | "--no-color" | "--column" | "--no-column" | "-i" | "--ignore-case" | "--omit-empty"
+        ) {
+        } else if !a.starts_with('-') {
+            operands += 1;
+        } else {
+            return false;
+        }
+        k += 1;
+    }
+    listing || operands == 0
 }
 
 /// `git branch` listing: a listing option (`-l`, `--list`, or a filter: `--merged`,
