@@ -8,6 +8,8 @@
 
 use std::process::Command;
 
+use gate::policy::{Call, Context, Env, Policy, Verdict};
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
@@ -569,4 +571,108 @@ fn redteam3_git_read_only_listings_are_allowed() {
         assert_ne!(d["decision"], "allow", "{c}: {d}");
     }
     assert_eq!(check("git -c core.pager='rm x' log")["decision"], "deny");
+}
+
+// ---- property tests: every generated form of each class ----
+
+/// The corpus policy, read in a workspace at `dir`.
+fn policy_at(dir: &std::path::Path) -> Policy {
+    let base = dir.to_string_lossy().to_string();
+    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
+    Policy::from_yaml(POLICY, "host.yaml", &env).expect("the corpus policy parses")
+}
+
+fn decide(cmd: &str) -> Verdict {
+    let dir = tempfile::tempdir().unwrap();
+    policy_at(dir.path()).decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Code given to a program to run later or elsewhere, in every form of this round: `A` is the
+/// action, single-quoted.
+const CODE_FORMS: &[&str] = &[
+    "flock lk -c @A@",
+    "flock -n lk --command @A@",
+    "flock -w 5 -E 1 lk -c @A@",
+    "git rebase -x @A@ HEAD~1",
+    "git rebase --exec=@A@ HEAD~1",
+    "git submodule foreach @A@",
+    "git filter-branch --tree-filter @A@",
+    "git difftool --extcmd @A@",
+    "git grep --open-files-in-pager=@A@ foo",
+    "git config alias.x !@A@",
+    "tar -tf a.tar -I @A@",
+    "tar -tf a.tar --use-compress-program=@A@",
+    "tar -xf a.tar --to-command=@A@",
+    "tar -tf a.tar --info-script @A@",
+    "GIT_EXTERNAL_DIFF=@A@ git diff",
+    "GIT_EDITOR=@A@ git commit",
+    "GIT_SEQUENCE_EDITOR=@A@ git rebase -i HEAD~2",
+    "env GIT_PAGER=@A@ git log",
+    "export GIT_SSH_COMMAND=@A@; git fetch",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0=@A@ git diff",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=@A@ git log",
+];
+
+const ACTIONS: &[&str] =
+    &["rm -rf x", "/bin/rm -rf x", "command rm x", "env rm x", "cd /; rm x", "curl http://x", "ls; rm x"];
+
+/// Commands run directly by a wrapper form of this round: `C` is the command.
+const COMMAND_FORMS: &[&str] = &[
+    "time -- C",
+    "time -p -- C",
+    "! time -- C",
+    "env - C",
+    "env - X=1 C",
+    "env -i - C",
+    "flock lk C",
+    "git bisect run C",
+];
+
+const DENIED_COMMANDS: &[&str] = &["rm -rf x", "/bin/rm -rf x", "command rm x", "env rm x", "curl http://x", "sudo ls"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Every form, with every action, is denied by the rule on what would really run.
+    #[test]
+    fn redteam3_code_given_to_run_is_decided_as_if_it_ran(f in 0..CODE_FORMS.len(), a in 0..ACTIONS.len()) {
+        let form = CODE_FORMS[f];
+        let action = ACTIONS[a];
+        let cmd = if form.contains("!@A@") {
+            form.replace("!@A@", &shell_quote(&format!("!{action}")))
+        } else {
+            form.replace("@A@", &shell_quote(action))
+        };
+        prop_assert_eq!(decide(&cmd), Verdict::Deny, "{}", cmd);
+    }
+
+    #[test]
+    fn redteam3_wrapped_commands_are_decided_as_themselves(f in 0..COMMAND_FORMS.len(), a in 0..DENIED_COMMANDS.len()) {
+        let cmd = COMMAND_FORMS[f].replace('C', DENIED_COMMANDS[a]);
+        prop_assert_eq!(decide(&cmd), Verdict::Deny, "{}", cmd);
+    }
+
+    /// xargs's replace string in any spelling (bundled with other flags, glued, repeated: the
+    /// last wins): a script that holds it is completed at run time and never allowed.
+    #[test]
+    fn redteam3_xargs_replace_in_any_spelling_completes_the_script(
+        flags in prop::collection::vec(prop::sample::select(&["0", "r", "t", "x"][..]), 0..3),
+        earlier in prop::sample::select(&["", "-I{} ", "-i ", "-I@ ", "--replace=@ "][..]),
+        last in 0usize..6,
+    ) {
+        let bundle: String = flags.concat();
+        let (opt, r) = match last {
+            0 => (format!("-{bundle}I%"), "%"),
+            1 => (format!("-{bundle}I %"), "%"),
+            2 => (format!("-{bundle}i%"), "%"),
+            3 => (format!("-{bundle}i"), "{}"),
+            4 => ("--replace=%".to_string(), "%"),
+            _ => ("--replace".to_string(), "{}"),
+        };
+        let cmd = format!("echo 'x;rm -f v' | xargs {earlier}{opt} sh -c 'echo {r}'");
+        prop_assert_ne!(decide(&cmd), Verdict::Allow, "{}", cmd);
+    }
 }
