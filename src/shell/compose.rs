@@ -21,6 +21,9 @@ pub const WRAPPERS: &[&str] = &[
     "builtin",
     "doas",
     "timeout -s KILL 9",
+    "time -p --",
+    "env -",
+    "flock -n /tmp/l",
 ];
 
 /// The number of forms [`compose`] knows.
