@@ -2128,7 +2128,7 @@ impl Walker<'_> {
                 continue;
             };
             // Only a value with no expansion: resolving it walks nothing a second time.
-            if v.value.contains(['$', '`']) {
+            if v.value.contains(['$', '`', '<', '>']) {
                 continue;
             }
             if let Word::Lit(value) = self.word(&v.value).word {
