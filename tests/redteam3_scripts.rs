@@ -304,3 +304,171 @@ proptest! {
         }
     }
 }
+
+// ---- F11: awk regex literals; F12: ARGV and ARGC ----
+
+#[test]
+fn redteam3_awk_regex_hides_nothing() {
+    assert_all(
+        "deny",
+        &[
+            "awk '/#/{}; BEGIN{system(\"rm -rf x\")}' /dev/null",
+            "awk '$0 ~ /\"/; BEGIN{system(\"rm -rf x\")} #\"' /dev/null",
+            "awk '/#/{}; BEGIN{print \"x\" > \".env\"}' /dev/null",
+            // After an operand: division in mawk, a regex in gawk after `if (...)`.
+            "awk 'BEGIN { if (1) /#/; system(\"rm -rf x\") }'",
+            "awk '{ x = a /#/; system(\"rm -rf x\") }' f",
+            "awk '{ x = a / 2 # /; system(\"rm -rf x\")\n}' f",
+        ],
+    );
+    assert_none_allowed(&[
+        "awk '/#/{}; BEGIN{while((getline l < \"/etc/shadow\")>0) print l}' /dev/null",
+        "awk '/#/; {print | \"sh\"}' /dev/null",
+        "awk '/[/]/; BEGIN{system(\"ls\")}' f",
+        "awk '{print > \".e\" \"nv\"}' f",
+        "awk 'BEGIN{\"cat \" \"/etc/shadow\" | getline; print}'",
+        "awk '{getline a[1] < \"/etc/shadow\"; print a[1]}' f",
+    ]);
+}
+
+#[test]
+fn redteam3_awk_argv_assignment_reads_unknown_files() {
+    assert_none_allowed(&[
+        "awk 'BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2} {print}'",
+        "awk 'BEGIN{ARGV[ARGC++]=\"/root/.ssh/id_rsa\"} 1'",
+        "awk 'BEGIN{split(\"x /etc/shadow\", ARGV); ARGC=3} 1'",
+        "awk 'function f(a) { a[1] = \"/etc/shadow\" } BEGIN { f(ARGV); ARGC = 2 } 1'",
+        "awk 'BEGIN{SYMTAB[\"ARGC\"] = 2} 1'",
+        "awk -v ARGC=3 1 f",
+        "awk 1 ARGC=3 f",
+        "awk -fprog.awk f",
+        "awk -d.env 1 f",
+    ]);
+}
+
+#[test]
+fn redteam3_awk_harmless_programs_stay_allowed() {
+    assert_all(
+        "allow",
+        &[
+            "awk '/foo/ {print $1}' f",
+            "awk -F: '{print $1}' f",
+            "awk '{s+=$1} END {print s/NR}' f",
+            "awk '$1 ~ /^#/ {next} {print}' f",
+            "awk '{print $1/$2, $3/$4}' f",
+            "awk '$1 > \"2024\" {print}' f",
+            "awk 'NR%2==0 {print; next} {printf \"%s \", $0}' f",
+            "awk '{ gsub(/[[:space:]]+/, \" \"); print }' f",
+            "awk 'BEGIN{FS=\",\"} {sum[$1]+=$2} END{for(k in sum) print k, sum[k]}' f",
+            "awk '!seen[$0]++' f",
+            "awk 'BEGIN { for (i = 1; i < ARGC; i++) print ARGV[i] }' a b",
+            "awk -v n=3 'NR <= n' f",
+        ],
+    );
+}
+
+/// Regex contents with what hides code from a reader that does not know regexes.
+fn regex_body() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        proptest::sample::select(vec!["#", "\"", ";", " ", "a", "\\/", "}", "{", "[#]", "[[:space:]]", "'"]),
+        0..5,
+    )
+    .prop_map(|v| v.concat())
+}
+
+/// Harmful awk code, each with an effect the oracle run can see (`awk_effects`).
+const AWK_HARMFUL: &[&str] = &[
+    "BEGIN{system(\"rm -rf x\")}",
+    "BEGIN{print \"x\" > \".env\"}",
+    "BEGIN{while((getline l < \"../secret\")>0) print l}",
+    "{print | \"rm x\"}",
+    "BEGIN{\"rm x\" | getline}",
+    "BEGIN{ARGV[1]=\"../secret\"; ARGC=2} {print}",
+];
+
+/// Where a regex can stand, and where a `/` may be division.
+const AWK_REGEX_PLACES: &[&str] =
+    &["/R/{}; ", "$0 ~ /R/; ", "{ x = a /R/ }\n", "BEGIN { if (1) /R/ }\n", "!/R/ {next} ", "{ gsub(/R/, \"\") } "];
+
+fn awk_program() -> impl Strategy<Value = String> {
+    (
+        proptest::collection::vec((proptest::sample::select(AWK_REGEX_PLACES.to_vec()), regex_body()), 1..3),
+        proptest::sample::select(AWK_HARMFUL.to_vec()),
+    )
+        .prop_map(|(places, harmful)| {
+            let mut p: String = places.iter().map(|(place, body)| place.replace('R', body)).collect();
+            p.push_str(harmful);
+            p
+        })
+}
+
+/// Run the system's awk on `program` in a scratch workspace beside a secret file, with a PATH
+/// holding only an `rm` that leaves a mark: the secret printed, a file written, or a command
+/// run. `None` when it did nothing of that (awk rejecting the program included).
+fn awk_effects(program: &str) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    let bin = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(ws.join("f"), "a\n").unwrap();
+    std::fs::write(dir.path().join("secret"), "SECRET\n").unwrap();
+    let rm = bin.path().join("rm");
+    std::fs::write(&rm, "#!/bin/sh\n: > ran_rm\n").unwrap();
+    std::fs::set_permissions(&rm, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(on_path("awk"))
+        .arg(program)
+        .arg("f")
+        .current_dir(&ws)
+        .env("PATH", bin.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&ws).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    if String::from_utf8_lossy(&out.stdout).contains("SECRET") {
+        return Some("printed the secret".into());
+    }
+    (names != ["f"]).then(|| format!("left {names:?} in the workspace"))
+}
+
+#[test]
+fn redteam3_awk_oracle_sees_what_awk_does() {
+    for h in AWK_HARMFUL {
+        assert!(awk_effects(h).is_some(), "{h}");
+    }
+    assert!(awk_effects("/#/{}; BEGIN{system(\"rm -rf x\")}").is_some());
+    assert!(awk_effects("{print $1}").is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// A regex holding `#`, `"`, `;`, braces or quotes, wherever a regex or a division can
+    /// stand, then harmful code: never allowed.
+    #[test]
+    fn redteam3_awk_regex_never_hides_a_harmful_suffix(program in awk_program()) {
+        let cmd = format!("awk {} f", shell_quote(&program));
+        let dir = tempfile::tempdir().unwrap();
+        prop_assert_ne!(decide(&policy_at(dir.path()), &cmd), Verdict::Allow, "{}", cmd);
+    }
+
+    /// The system's awk as the oracle: a program built of regexes and divisions in every place
+    /// and harmless code, when gate allows it, prints no secret, writes nothing, runs nothing.
+    #[test]
+    fn redteam3_awk_allowed_programs_do_nothing_harmful(
+        places in proptest::collection::vec((proptest::sample::select(AWK_REGEX_PLACES.to_vec()), regex_body()), 1..4),
+        tail in proptest::sample::select(vec!["{print}", "", "END{print NR}"]),
+        harmful in proptest::option::of(proptest::sample::select(AWK_HARMFUL.to_vec())),
+    ) {
+        let mut program: String = places.iter().map(|(place, body)| place.replace('R', body)).collect();
+        program.push_str(tail);
+        program.push_str(harmful.unwrap_or(""));
+        let cmd = format!("awk {} f", shell_quote(&program));
+        let dir = tempfile::tempdir().unwrap();
+        if decide(&policy_at(dir.path()), &cmd) == Verdict::Allow {
+            let did = awk_effects(&program);
+            prop_assert!(did.is_none(), "gate allows {} but awk {:?}", cmd, did);
+        }
+    }
+}

@@ -3,11 +3,13 @@
 //! `awk 'BEGIN{system("rm -rf x")}'` runs `rm -rf x`, `sed -n '1w out' f` writes `out`,
 //! `sed '1e rm x' f` runs `rm x`.
 //!
-//! The readers are deliberately rough: they find every literal target and command they can,
-//! and report as unknown what they cannot name (a target in a variable, `s///e`, which runs
-//! the pattern space). Finding a target that is not one (a comparison with a string in awk)
-//! only adds a path to decide; missing one cannot allow anything, because neither awk nor a
-//! writing sed is on the safe list. Pure: text in, effects out.
+//! gate allows awk and sed when they only read, so these readers must see every command the
+//! real program runs: sed's is a port of GNU sed's own compiler; awk's lexes strings, regex
+//! literals and comments, and follows both readings of a `/` after an operand (division in
+//! mawk, a regex in gawk after `if (...)`), adding up what each finds. What they cannot name
+//! (a target in a variable, `s///e`, which runs the pattern space, an awk program that sets
+//! `ARGV`) or what awks and seds read differently is reported as unknown. Finding a target
+//! that is not one only adds a path to decide. Pure: text in, effects out.
 
 use super::Word;
 
@@ -39,111 +41,322 @@ impl Effects {
 pub(crate) struct AwkArgs {
     /// The program texts: `-e`/`--source` values, else the first operand.
     pub programs: Vec<Word>,
-    /// An option that loads a program or extension from a file gate cannot see (`-f`).
+    /// An option whose effect gate cannot see: a program or extension loaded from a file
+    /// (`-f`, `-i`, `-l`, `-E`, mawk's `-W exec`), a file gawk writes (`-d`, `-o`, `-p`), an
+    /// option gate does not know.
     pub from_file: Option<String>,
-    /// Only `-F`, `-v` and `-e`/`--source` (as separate words, or `-F:`, `-vX=1`) were given.
+    /// Only `-F`, `-v` and `-e`/`--source` (as separate words, or `-F:`, `-vX=1`) were given,
+    /// and no assignment (`-v`, or an operand `NAME=value`) sets `ARGV` or `ARGC`.
     pub plain: bool,
 }
+
+/// Whether an awk assignment (`-v NAME=value`, an operand `NAME=value`) sets the list of
+/// files awk reads.
+fn sets_args(assignment: &str) -> bool {
+    let name = assignment.split('=').next().unwrap_or("");
+    matches!(name.trim(), "ARGC" | "ARGV" | "SYMTAB")
+}
+
+/// Whether a `-v` value is one assignment, to a variable other than `ARGV`/`ARGC`: a literal,
+/// or a name, `=` and one double-quoted run-time value (`n="$N"`). An unquoted run-time value
+/// may be several words, the next one taken for the program.
+fn one_assignment(v: &Word) -> bool {
+    match v {
+        Word::Lit(s) => !sets_args(s),
+        Word::Dyn(raw) => raw.split_once('=').is_some_and(|(name, value)| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !sets_args(raw)
+                && value.len() >= 2
+                && value.starts_with('"')
+                && value.ends_with('"')
+                && !value[1..value.len() - 1].replace("\\\\", "").replace("\\\"", "").contains('"')
+        }),
+    }
+}
+
+/// Short options: the letters that take a value (the rest of the word, or the next one), and
+/// those whose value, if any, is glued (gawk's `-d[FILE]`, `-o[FILE]`, `-p[FILE]`, `-D`, `-L`).
+const AWK_VALUE: &str = "FfveEilWZ";
+const AWK_GLUED: &str = "dDLop";
+const AWK_FLAGS: &str = "bcCghnNOMPrsStVY";
 
 pub(crate) fn awk_args(args: &[Word]) -> AwkArgs {
     let mut a = AwkArgs { programs: Vec::new(), from_file: None, plain: true };
     let mut i = 0;
+    let unseen = |a: &mut AwkArgs, o: &str| {
+        a.from_file.get_or_insert_with(|| o.to_string());
+        a.plain = false;
+    };
     while let Some(w) = args.get(i) {
-        match w.lit() {
-            Some("--") => {
+        // A run-time word here may be an option, or several words: what follows is not known.
+        let Some(o) = w.lit() else { break };
+        match o {
+            "--" => {
                 i += 1;
                 break;
             }
-            Some("-v" | "-F") => i += 2,
-            Some("--assign" | "--field-separator") => {
-                a.plain = false;
+            "-" => break,
+            "--source" | "--assign" | "--field-separator" => {
+                let v = args.get(i + 1).cloned();
+                match o {
+                    "--source" => a.programs.extend(v),
+                    "--assign" => {
+                        a.plain = false;
+                        if v.as_ref().is_none_or(|v| !one_assignment(v)) {
+                            unseen(&mut a, o);
+                        }
+                    }
+                    _ => a.plain = false,
+                }
                 i += 2;
             }
-            Some("-e" | "--source") => {
-                a.programs.extend(args.get(i + 1).cloned());
-                i += 2;
-            }
-            Some(o) if o.starts_with("--source=") => {
+            o if o.starts_with("--source=") => {
                 a.programs.push(Word::Lit(o["--source=".len()..].to_string()));
                 a.plain = false;
                 i += 1;
             }
-            Some(o @ ("-f" | "--file" | "-i" | "--include" | "-l" | "--load" | "-E" | "--exec")) => {
-                a.from_file.get_or_insert_with(|| o.to_string());
+            o if o.starts_with("--assign=") || o.starts_with("--field-separator=") => {
                 a.plain = false;
-                i += 2;
-            }
-            Some(o) if o.starts_with("-F") || o.starts_with("-v") && o.contains('=') => i += 1,
-            Some(o) if o.starts_with('-') && o.len() > 1 => {
-                a.plain = false;
+                if o.starts_with("--assign=") && sets_args(&o["--assign=".len()..]) {
+                    unseen(&mut a, o);
+                }
                 i += 1;
+            }
+            o if o.starts_with("--") => {
+                // `--file`, `--include`, `--load`, `--exec`, `--profile=F`, their prefixes, and
+                // every long option gate has no table for.
+                unseen(&mut a, o);
+                i += if o.contains('=') { 1 } else { 2 };
+            }
+            o if o.starts_with('-') => {
+                let letters: Vec<char> = o[1..].chars().collect();
+                let mut step = 1;
+                for (n, &l) in letters.iter().enumerate() {
+                    if AWK_VALUE.contains(l) {
+                        let glued: String = letters[n + 1..].iter().collect();
+                        let value = if glued.is_empty() {
+                            step = 2;
+                            args.get(i + 1).cloned()
+                        } else {
+                            Some(Word::Lit(glued))
+                        };
+                        match l {
+                            'F' => {
+                                if value.as_ref().is_none_or(super::grammar::could_be_several) {
+                                    unseen(&mut a, o);
+                                }
+                            }
+                            'v' => {
+                                if value.as_ref().is_none_or(|v| !one_assignment(v)) {
+                                    unseen(&mut a, o);
+                                }
+                            }
+                            'e' => a.programs.extend(value),
+                            _ => unseen(&mut a, o),
+                        }
+                        if n > 0 || l == 'e' && !o[2..].is_empty() {
+                            a.plain = false;
+                        }
+                        break;
+                    } else if AWK_GLUED.contains(l) {
+                        unseen(&mut a, o);
+                        break;
+                    } else if AWK_FLAGS.contains(l) {
+                        a.plain = false;
+                    } else {
+                        unseen(&mut a, o);
+                        break;
+                    }
+                }
+                i += step;
             }
             _ => break,
         }
     }
     if a.programs.is_empty() && a.from_file.is_none() {
         a.programs.extend(args.get(i).cloned());
+        i += 1;
+    }
+    // Operands that are assignments: one to `ARGC` changes which operands are read.
+    if args[i.min(args.len())..].iter().any(|w| w.lit().is_some_and(|s| s.contains('=') && sets_args(s))) {
+        a.plain = false;
     }
     a
 }
 
 /// One awk token that matters here.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Str(String),
+    /// A regex literal (`/re/`); its text never matters.
+    Re,
     Word(String),
+    /// Any other character; `\n` for a line's end (not one a `\` continues).
     Punct(char),
-    /// `>>`, `|&`.
+    /// `>>`, `|&`, `||`, `&&`, `++`, `--`.
     Two(&'static str),
 }
 
-fn awk_tokens(program: &str) -> Vec<Tok> {
+/// Keywords after which every awk reads an operand: a `/` there starts a regex.
+const AWK_OPERAND_NEXT: &[&str] = &["print", "printf", "return", "else", "do", "in"];
+
+/// Whether a token can end an operand: a `/` after it may be division (mawk reads it so after
+/// a name, a number, a string, a regex, `)`, `]`, `++`, `--`, `getline`) or start a regex
+/// (gawk after `if (...)`).
+fn ends_operand(t: Option<&Tok>) -> bool {
+    match t {
+        Some(Tok::Str(_) | Tok::Re | Tok::Punct(')' | ']') | Tok::Two("++" | "--")) => true,
+        Some(Tok::Word(w)) => !AWK_OPERAND_NEXT.contains(&w.as_str()),
+        _ => false,
+    }
+}
+
+/// The most readings of an awk program's slashes gate follows.
+const AWK_READINGS: usize = 64;
+
+/// An awk program's tokens, in every reading of its slashes that lexes. A `/` where an
+/// operand is expected starts a regex in every awk; a `/` after an operand is division in
+/// some awks and a regex in others (or in some places): both readings are followed, and
+/// their effects are added up. A reading in which a string or regex does not end (awk
+/// rejects it) is dropped; a regex holding a `/` in a bracket expression (awks differ) is
+/// not modelled.
+fn awk_readings(program: &str) -> Result<Vec<Vec<Tok>>, String> {
     let chars: Vec<char> = program.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
+    let mut todo: Vec<(usize, Vec<Tok>, bool)> = vec![(0, Vec::new(), false)];
+    let mut done = Vec::new();
+    let mut forks = 1;
+    while let Some((start, toks, as_regex)) = todo.pop() {
+        match awk_lex(&chars, start, toks, as_regex)? {
+            Lexed::Done(t) => done.push(t),
+            Lexed::Invalid => {}
+            Lexed::Fork(at, t) => {
+                forks += 1;
+                if forks > AWK_READINGS {
+                    return Err("awk program with more slashes than gate follows".into());
+                }
+                let mut division = t.clone();
+                division.push(Tok::Punct('/'));
+                todo.push((at, t, true));
+                todo.push((at + 1, division, false));
+            }
+        }
+    }
+    if done.is_empty() {
+        return Err("awk program gate cannot read (a string or regex does not end)".into());
+    }
+    Ok(done)
+}
+
+enum Lexed {
+    Done(Vec<Tok>),
+    /// A string or regex that does not end: awk rejects this reading.
+    Invalid,
+    /// A `/` at this index after an operand: to be read both ways.
+    Fork(usize, Vec<Tok>),
+}
+
+/// Lex from `i`; `regex_here`: the `/` at `i` is read as a regex (a fork's choice).
+fn awk_lex(chars: &[char], mut i: usize, mut out: Vec<Tok>, regex_here: bool) -> Result<Lexed, String> {
+    let mut forced = regex_here;
     while i < chars.len() {
         let c = chars[i];
+        let next = chars.get(i + 1).copied();
         match c {
+            '\\' if next == Some('\n') => i += 2,
+            '\\' if next == Some('\r') && chars.get(i + 2) == Some(&'\n') => i += 3,
             '#' => {
                 while i < chars.len() && chars[i] != '\n' {
                     i += 1;
                 }
             }
+            '\n' => {
+                out.push(Tok::Punct('\n'));
+                i += 1;
+            }
             '"' => {
                 let mut s = String::new();
                 i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    if chars[i] == '\\' && i + 1 < chars.len() {
-                        i += 1;
-                        s.push(match chars[i] {
-                            'n' => '\n',
-                            't' => '\t',
-                            other => other,
-                        });
-                    } else {
-                        s.push(chars[i]);
+                loop {
+                    match chars.get(i) {
+                        None | Some('\n') => return Ok(Lexed::Invalid),
+                        Some('"') => break,
+                        Some('\\') => {
+                            i += 1;
+                            match chars.get(i) {
+                                None => return Ok(Lexed::Invalid),
+                                Some('\n') => {}
+                                Some('n') => s.push('\n'),
+                                Some('t') => s.push('\t'),
+                                Some(&o) => {
+                                    // An escape whose meaning awks differ on (`\/`, `\q`,
+                                    // octal): the string is kept, marked unreadable.
+                                    if !matches!(o, '"' | '\\') {
+                                        s.push('\u{0}');
+                                    }
+                                    s.push(o)
+                                }
+                            }
+                        }
+                        Some(&o) => s.push(o),
                     }
                     i += 1;
                 }
                 out.push(Tok::Str(s));
                 i += 1;
             }
+            '/' if forced || !ends_operand(out.iter().rev().find(|t| **t != Tok::Punct('\n'))) => {
+                forced = false;
+                i += 1;
+                loop {
+                    match chars.get(i) {
+                        None | Some('\n') => return Ok(Lexed::Invalid),
+                        Some('/') => break,
+                        Some('\\') => {
+                            if matches!(chars.get(i + 1), None | Some('\n')) {
+                                return Ok(Lexed::Invalid);
+                            }
+                            i += 2;
+                            continue;
+                        }
+                        Some('[') => i = awk_bracket(chars, i)?,
+                        Some(_) => {}
+                    }
+                    i += 1;
+                }
+                out.push(Tok::Re);
+                i += 1;
+            }
+            '/' => return Ok(Lexed::Fork(i, out)),
             c if c.is_alphanumeric() || c == '_' || c == '$' => {
                 let start = i;
-                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$') {
+                i += 1;
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                     i += 1;
                 }
                 out.push(Tok::Word(chars[start..i].iter().collect()));
             }
-            '>' if chars.get(i + 1) == Some(&'>') => {
-                out.push(Tok::Two(">>"));
-                i += 2;
+            '>' | '|' | '&' | '+' | '-' => {
+                let two = match (c, next) {
+                    ('>', Some('>')) => Some(">>"),
+                    ('|', Some('&')) => Some("|&"),
+                    ('|', Some('|')) => Some("||"),
+                    ('&', Some('&')) => Some("&&"),
+                    ('+', Some('+')) => Some("++"),
+                    ('-', Some('-')) => Some("--"),
+                    _ => None,
+                };
+                match two {
+                    Some(t) => {
+                        out.push(Tok::Two(t));
+                        i += 2;
+                    }
+                    None => {
+                        out.push(Tok::Punct(c));
+                        i += 1;
+                    }
+                }
             }
-            '|' if chars.get(i + 1) == Some(&'&') => {
-                out.push(Tok::Two("|&"));
-                i += 2;
-            }
-            '|' if chars.get(i + 1) == Some(&'|') => i += 2, // logical or
             c if c.is_whitespace() => i += 1,
             c => {
                 out.push(Tok::Punct(c));
@@ -151,14 +364,80 @@ fn awk_tokens(program: &str) -> Vec<Tok> {
             }
         }
     }
-    out
+    Ok(Lexed::Done(out))
+}
+
+/// A bracket expression in a regex, its `[` at `i`: the index of its `]`. A `/` or a line's
+/// end inside is where awks differ (gawk and mawk read on, others end the regex).
+fn awk_bracket(chars: &[char], mut i: usize) -> Result<usize, String> {
+    let ambiguous = || Err("awk regex with a `/` in a bracket expression (awks read it differently)".to_string());
+    i += 1;
+    if chars.get(i) == Some(&'^') {
+        i += 1;
+    }
+    if chars.get(i) == Some(&']') {
+        i += 1;
+    }
+    loop {
+        match chars.get(i) {
+            None | Some('\n' | '/') => return ambiguous(),
+            Some(']') => return Ok(i),
+            Some('[') if matches!(chars.get(i + 1), Some(':' | '.' | '=')) => {
+                let d = chars[i + 1];
+                let mut j = i + 2;
+                loop {
+                    match chars.get(j) {
+                        None | Some('\n' | '/') => return ambiguous(),
+                        Some(&x) if x == d && chars.get(j + 1) == Some(&']') => break,
+                        _ => j += 1,
+                    }
+                }
+                i = j + 2;
+            }
+            Some('\\') => {
+                // Inside brackets a backslash escapes in gawk and mawk, not in POSIX.
+                if chars.get(i + 1).is_some_and(|c| matches!(c, '/' | ']' | '\n')) {
+                    return ambiguous();
+                }
+                i += 2;
+            }
+            Some(_) => i += 1,
+        }
+    }
 }
 
 /// What an awk program writes (`print > "F"`, `>> "F"`), runs (`system("C")`, `print |
-/// "C"`, `"C" | getline`) and reads (`getline < "F"`).
+/// "C"`, `"C" | getline`) and reads (`getline < "F"`, and files it names in `ARGV`), in every
+/// reading of its slashes (`awk_readings`).
 pub(crate) fn awk(program: &str) -> Effects {
-    let t = awk_tokens(program);
     let mut e = Effects::default();
+    match awk_readings(program) {
+        Ok(readings) => {
+            for t in &readings {
+                awk_effects(t, &mut e);
+            }
+        }
+        Err(why) => e.unknown = Some(why),
+    }
+    for v in [&mut e.writes, &mut e.commands, &mut e.reads] {
+        let mut seen = std::collections::HashSet::new();
+        v.retain(|x| seen.insert(x.clone()));
+    }
+    e
+}
+
+/// Where an operand ends a statement or a parenthesised part: a literal target or command
+/// followed by anything else may be concatenated with it (`print > ".e" "nv"`).
+fn ends_target(t: Option<&Tok>) -> bool {
+    matches!(t, None | Some(Tok::Punct(';' | '}' | '\n' | ')') | Tok::Two("&&" | "||")))
+}
+
+/// Builtins that do not assign their arguments, and statements whose parentheses hold a
+/// condition: `ARGV` inside them is only read.
+const AWK_READS_ARGS: &[&str] =
+    &["length", "substr", "index", "sprintf", "printf", "print", "tolower", "toupper", "int", "close", "if", "while"];
+
+fn awk_effects(t: &[Tok], e: &mut Effects) {
     let unknown = |e: &mut Effects, why: &str| {
         e.unknown.get_or_insert_with(|| why.to_string());
     };
@@ -168,43 +447,140 @@ pub(crate) fn awk(program: &str) -> Effects {
         match tok {
             Tok::Word(w) if w == "system" => match (next, t.get(k + 2)) {
                 (Some(Tok::Punct('(')), Some(Tok::Str(c))) if t.get(k + 3) == Some(&Tok::Punct(')')) => {
-                    e.commands.push(c.clone())
+                    if let Some(c) = literal(e, c, "awk's `system()` runs a command gate cannot read") {
+                        e.commands.push(c);
+                    }
                 }
-                _ => unknown(&mut e, "awk's `system()` runs a command built at run time"),
+                _ => unknown(e, "awk's `system()` runs a command built at run time"),
             },
-            Tok::Punct('>') | Tok::Two(">>") => match next {
-                Some(Tok::Str(f)) => e.writes.push(f.clone()),
-                // `a > b` may be a comparison: only a print's target counts.
-                Some(_) if in_print(&t, k) => unknown(&mut e, "awk writes to a file named at run time"),
-                _ => {}
+            Tok::Word(w) if w == "ARGV" || w == "ARGC" => {
+                if assigns(t, k) {
+                    unknown(e, "awk program sets `ARGV`/`ARGC`: the files it reads are known only at run time");
+                }
+            }
+            Tok::Word(w) if w == "SYMTAB" || w == "FUNCTAB" => {
+                unknown(e, "awk program reaches variables by name (gawk's `SYMTAB`)")
+            }
+            Tok::Punct('@') => unknown(e, "gawk's `@` directives and indirect calls are not modelled"),
+            Tok::Punct('>') | Tok::Two(">>") if in_print(t, k) => match next {
+                Some(Tok::Str(f)) if ends_target(t.get(k + 2)) => {
+                    if let Some(f) = literal(e, f, "awk writes to a file gate cannot name") {
+                        e.writes.push(f);
+                    }
+                }
+                _ => unknown(e, "awk writes to a file named at run time"),
             },
-            Tok::Punct('|') | Tok::Two("|&") => match (prev, next) {
-                (_, Some(Tok::Word(g))) if g == "getline" => match prev {
-                    Some(Tok::Str(c)) => e.commands.push(c.clone()),
-                    _ => unknown(&mut e, "awk runs a command built at run time (`| getline`)"),
+            Tok::Punct('|') | Tok::Two("|&") => match next {
+                Some(Tok::Word(g)) if g == "getline" => match prev {
+                    // `"a" "b" | getline` is `("a" "b") | getline` in gawk, not in others.
+                    Some(Tok::Str(c)) if !ends_operand(k.checked_sub(2).and_then(|p| t.get(p))) => {
+                        if let Some(c) = literal(e, c, "awk runs a command gate cannot read") {
+                            e.commands.push(c);
+                        }
+                    }
+                    _ => unknown(e, "awk runs a command built at run time (`| getline`)"),
                 },
-                (_, Some(Tok::Str(c))) => e.commands.push(c.clone()),
-                _ => unknown(&mut e, "awk pipes to a command built at run time"),
+                Some(Tok::Str(c)) if in_print(t, k) && ends_target(t.get(k + 2)) => {
+                    if let Some(c) = literal(e, c, "awk pipes to a command gate cannot read") {
+                        e.commands.push(c);
+                    }
+                }
+                _ => unknown(e, "awk pipes to a command built at run time"),
             },
-            Tok::Punct('<') if prev == Some(&Tok::Word("getline".into())) || getline_before(&t, k) => match next {
-                Some(Tok::Str(f)) => e.reads.push(f.clone()),
-                _ => unknown(&mut e, "awk reads a file named at run time"),
+            Tok::Punct('<') if getline_before(t, k) => match next {
+                Some(Tok::Str(f)) if ends_target(t.get(k + 2)) => {
+                    if let Some(f) = literal(e, f, "awk reads a file gate cannot name") {
+                        e.reads.push(f);
+                    }
+                }
+                _ => unknown(e, "awk reads a file named at run time"),
             },
             _ => {}
         }
     }
-    e
+}
+
+/// A string literal as awk sees it, or `None` (and the program unmodelled) when it holds an
+/// escape awks read differently.
+fn literal(e: &mut Effects, s: &str, why: &str) -> Option<String> {
+    if s.contains('\u{0}') {
+        e.unknown.get_or_insert_with(|| why.to_string());
+        None
+    } else {
+        Some(s.to_string())
+    }
+}
+
+/// Whether the `ARGV`/`ARGC` at `k` is assigned: the target of `=`, an operator-assignment,
+/// `++`/`--`, `getline`, a `for (... in ...)`, or passed to a function that may assign it
+/// (`split(s, ARGV)`, `sub(/x/, "y", ARGV[1])`, a user function given the array).
+fn assigns(t: &[Tok], k: usize) -> bool {
+    let prev = k.checked_sub(1).and_then(|p| t.get(p));
+    if matches!(prev, Some(Tok::Two("++" | "--"))) || matches!(prev, Some(Tok::Word(w)) if w == "getline") {
+        return true;
+    }
+    let mut j = k + 1;
+    if t.get(j) == Some(&Tok::Punct('[')) {
+        let mut depth = 0;
+        while let Some(x) = t.get(j) {
+            match x {
+                Tok::Punct('[') => depth += 1,
+                Tok::Punct(']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        j += 1;
+    }
+    let at = |n: usize| t.get(j + n);
+    let assign = match at(0) {
+        Some(Tok::Punct('=')) => at(1) != Some(&Tok::Punct('=')),
+        Some(Tok::Punct('+' | '-' | '*' | '/' | '%' | '^')) => {
+            at(1) == Some(&Tok::Punct('=')) || at(1) == Some(&Tok::Punct('*')) && at(2) == Some(&Tok::Punct('='))
+        }
+        Some(Tok::Two("++" | "--")) => true,
+        _ => false,
+    };
+    if assign {
+        return true;
+    }
+    // An argument of a call, or a `for (x in a)`: the `(` it sits in, and the word before it.
+    if matches!(prev, Some(Tok::Punct('(' | ','))) {
+        let mut depth = 0;
+        for p in (0..k).rev() {
+            match &t[p] {
+                Tok::Punct(')') => depth += 1,
+                Tok::Punct('(') if depth == 0 => {
+                    return match p.checked_sub(1).map(|q| &t[q]) {
+                        Some(Tok::Word(w)) => !AWK_READS_ARGS.contains(&w.as_str()),
+                        _ => false,
+                    };
+                }
+                Tok::Punct('(') => depth -= 1,
+                Tok::Punct(';' | '{' | '}') => return false,
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// Whether token `k` sits in a print or printf statement (scanning back to the statement's
-/// start), outside parentheses.
+/// start), outside parentheses. A line's end does not stop the scan (`print a,` goes on on
+/// the next line): a comparison on a later line may be taken for a redirection, never the
+/// other way round.
 fn in_print(t: &[Tok], k: usize) -> bool {
     let mut depth = 0i32;
     for tok in t[..k].iter().rev() {
         match tok {
             Tok::Punct(')') => depth += 1,
             Tok::Punct('(') => depth -= 1,
-            Tok::Punct(';' | '{' | '}' | '\n') if depth <= 0 => return false,
+            Tok::Punct(';' | '{' | '}') if depth <= 0 => return false,
             Tok::Word(w) if depth == 0 && (w == "print" || w == "printf") => return true,
             _ => {}
         }
@@ -212,8 +588,14 @@ fn in_print(t: &[Tok], k: usize) -> bool {
     false
 }
 
+/// Whether a `getline` comes before token `k` in its statement (`getline < F`, `getline var
+/// < F`, `getline a[i] < F`): a `<` after one is taken for a redirection.
 fn getline_before(t: &[Tok], k: usize) -> bool {
-    t[..k].iter().rev().take(3).any(|x| matches!(x, Tok::Word(w) if w == "getline"))
+    t[..k]
+        .iter()
+        .rev()
+        .take_while(|x| !matches!(x, Tok::Punct(';' | '{' | '}')))
+        .any(|x| matches!(x, Tok::Word(w) if w == "getline"))
 }
 
 /// What a sed script writes (`w F`, `W F`, `s///w F`), reads (`r F`, `R F`) and runs (`e C`,
@@ -636,6 +1018,87 @@ mod tests {
         assert!(awk(r#"{ print > $2 }"#).unknown.is_some());
         assert_eq!(awk(r#"$1 > 3 { print $2 }"#), Effects::default());
         assert!(awk("{ system(cmd) }").unknown.is_some());
+    }
+
+    #[test]
+    fn awk_regex_literals_hide_nothing() {
+        let e = awk(r#"/#/{}; BEGIN{system("rm -rf x")}"#);
+        assert_eq!(e.commands, vec!["rm -rf x"]);
+        let e = awk(r#"$0 ~ /"/; BEGIN{print "x" > ".env"} #""#);
+        assert_eq!(e.writes, vec![".env"]);
+        assert_eq!(awk(r#"/#/; {print | "sh"}"#).commands, vec!["sh"]);
+        assert_eq!(awk(r#"/#/{}; BEGIN{getline l < "/etc/shadow"}"#).reads, vec!["/etc/shadow"]);
+        // After an operand a `/` is division in mawk, a regex in gawk after `if (...)`: both.
+        assert_eq!(awk(r#"BEGIN { if (1) /#/; system("rm x") }"#).commands, vec!["rm x"]);
+        assert_eq!(awk(r#"{ x = a /#/; system("rm x") }"#).commands, vec!["rm x"]);
+        // Division then a comment in mawk; a regex then code in the other reading: both count.
+        assert_eq!(awk("{ x = a / 2 # / ; system(\"rm x\")\n}").commands, vec!["rm x"]);
+        // Regexes and divisions that hide nothing.
+        assert_eq!(awk(r#"$1 ~ /^#/ {next} {print}"#), Effects::default());
+        assert_eq!(awk(r#"{s+=$1} END {print s/NR}"#), Effects::default());
+        assert_eq!(awk(r#"{print $1/$2, $3/$4}"#), Effects::default());
+        assert_eq!(awk(r#"{ gsub(/[[:space:]]+/, " "); print }"#), Effects::default());
+        // A `/` in a bracket expression, an unterminated string: not modelled.
+        assert!(awk(r#"/[/]/; BEGIN{system("rm x")}"#).unknown.is_some());
+        assert!(awk(r#"BEGIN { print "a }"#).unknown.is_some());
+        // A comparison with a string is no write; a print's target concatenated is not known.
+        assert_eq!(awk(r#"$1 > "2024" {print}"#), Effects::default());
+        assert!(awk(r#"{print > ".e" "nv"}"#).unknown.is_some());
+        assert!(awk(r#"BEGIN{"rm " "x" | getline}"#).unknown.is_some());
+        assert!(awk(r#"BEGIN{system("rm\/x")}"#).unknown.is_some());
+        assert_eq!(awk(r#"{getline a[1] < "/etc/shadow"}"#).reads, vec!["/etc/shadow"]);
+    }
+
+    #[test]
+    fn awk_argv_assignments_are_unknown() {
+        for p in [
+            r#"BEGIN{ARGV[1]="/etc/shadow"; ARGC=2} {print}"#,
+            r#"BEGIN{ARGV[ARGC++]="/root/.ssh/id_rsa"} 1"#,
+            r#"BEGIN{ARGC += 1}"#,
+            r#"BEGIN{split("a /etc/shadow", ARGV)}"#,
+            r#"BEGIN{sub(/x/, "/etc/shadow", ARGV[1])}"#,
+            r#"function f(a) { a[1] = "/etc/shadow" } BEGIN{ f(ARGV) }"#,
+            r#"BEGIN{getline ARGV[1] < "list"}"#,
+            r#"BEGIN{for (ARGC in a) x}"#,
+            r#"BEGIN{SYMTAB["ARGC"] = 3}"#,
+            r#"BEGIN{ARGV[1] /= 2}"#,
+        ] {
+            assert!(awk(p).unknown.is_some(), "{p}");
+        }
+        for p in [
+            r#"BEGIN { for (i = 1; i < ARGC; i++) print ARGV[i] }"#,
+            r#"BEGIN { if (ARGC > 2) print length(ARGV[1]) }"#,
+            r#"{ if (ARGV[1] == "-") print }"#,
+        ] {
+            assert_eq!(awk(p), Effects::default(), "{p}");
+        }
+    }
+
+    #[test]
+    fn awk_command_lines() {
+        let lit = |v: &[&str]| v.iter().map(|s| Word::Lit(s.to_string())).collect::<Vec<_>>();
+        let a = awk_args(&lit(&["-F:", "-v", "n=1", "{print}", "f"]));
+        assert!(a.plain && a.from_file.is_none());
+        assert_eq!(a.programs, lit(&["{print}"]));
+        for bad in [
+            &["-v", "ARGC=3", "1"][..],
+            &["-vARGC=3", "1"],
+            &["--assign=ARGC=3", "1"],
+            &["-fprog.awk", "f"],
+            &["-bf", "prog.awk", "f"],
+            &["-d.env", "1"],
+            &["--profile=.env", "1"],
+            &["-W", "exec", "p"],
+        ] {
+            let a = awk_args(&lit(bad));
+            assert!(!a.plain && a.from_file.is_some(), "{bad:?}");
+        }
+        assert!(!awk_args(&lit(&["1", "ARGC=3", "f"])).plain);
+        // A run-time value may be several words, the next taken for the program.
+        let dy = vec![Word::Lit("-v".into()), Word::Dyn("n=$N".into()), Word::Lit("1".into())];
+        assert!(awk_args(&dy).from_file.is_some());
+        let quoted = vec![Word::Lit("-v".into()), Word::Dyn("n=\"$N\"".into()), Word::Lit("1".into())];
+        assert!(awk_args(&quoted).from_file.is_none());
     }
 
     #[test]

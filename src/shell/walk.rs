@@ -2185,7 +2185,7 @@ impl Walker<'_> {
         if awk {
             let a = super::scripts::awk_args(&words[1..]);
             if let Some(o) = a.from_file {
-                unknown.get_or_insert_with(|| format!("`{name} {o}` runs an awk program from a file gate cannot see"));
+                unknown.get_or_insert_with(|| format!("`{name} {o}`: an awk option gate does not model (a program or extension from a file, a file it writes, or `ARGV`/`ARGC` set)"));
             }
             texts = a.programs;
         } else if name == "sed" {
