@@ -453,10 +453,8 @@ fn awk_effects(t: &[Tok], e: &mut Effects) {
                 }
                 _ => unknown(e, "awk's `system()` runs a command built at run time"),
             },
-            Tok::Word(w) if w == "ARGV" || w == "ARGC" => {
-                if assigns(t, k) {
-                    unknown(e, "awk program sets `ARGV`/`ARGC`: the files it reads are known only at run time");
-                }
+            Tok::Word(w) if (w == "ARGV" || w == "ARGC") && assigns(t, k) => {
+                unknown(e, "awk program sets `ARGV`/`ARGC`: the files it reads are known only at run time");
             }
             Tok::Word(w) if w == "SYMTAB" || w == "FUNCTAB" => {
                 unknown(e, "awk program reaches variables by name (gawk's `SYMTAB`)")
