@@ -277,3 +277,21 @@ fn redteam3_a_script_read_from_standard_input_is_decided() {
 fn redteam3_a_prompt_bash_expands_runs_its_substitutions() {
     assert_all("deny", &["x='$(rm x)'; echo \"${x@P}\"", "set -x; PS4='$(rm x)'; ls", "PS4='$(rm x)' bash -xc true"]);
 }
+
+#[test]
+fn redteam3_overask_a_declared_name_is_literal_when_only_its_value_is_not() {
+    assert_all("allow", &["declare -a files=(src/*.rs)", "local -a f=(src/*)", "export X=$(ls)"]);
+    // The value still names files, runs code, or is arithmetic; the name still matters.
+    assert_all(
+        "ask",
+        &[
+            "export TZ=$(echo /etc/shadow); date",
+            "f=src/a.rs; declare f=$(echo /etc/shadow); cat \"$f\"",
+            "declare -i x=$(echo 1)",
+            "export PATH=$(pwd)/bin:$PATH",
+            "declare \"f=$(ls)\"",
+            "declare -a x=([$i]=1)",
+        ],
+    );
+    assert_eq!(check("export x=$(rm y)")["decision"], "deny");
+}

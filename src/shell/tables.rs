@@ -1430,11 +1430,32 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             return Some(format!("sets {n}, which changes what runs"));
         }
     }
+    // `declare -a files=(src/*.rs)`, `export X=$(ls)`: the name is literal, only the value is
+    // known at run time (the walker gives it to the name and decides what it runs). Not for
+    // `-i`, whose value is arithmetic, nor a compound value with subscripts.
+    let declares = matches!(name, "declare" | "typeset" | "local" | "export" | "readonly");
+    let named = |d: &str| -> Option<String> {
+        let (n, v) = d.split_once('=')?;
+        let ident = n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        (ident && !has_flag('i') && !(v.starts_with('(') && v.contains('['))).then(|| n.to_string())
+    };
+    for w in &args {
+        if let (true, Word::Dyn(d)) = (declares, w) {
+            if let Some(n) = named(d).filter(|n| is_dangerous_variable(n)) {
+                return Some(format!("sets {n}, which changes what runs"));
+            }
+        }
+    }
+    let unknown_name = |w: &&Word| match w {
+        Word::Dyn(d) => !(declares && named(d).is_some()),
+        Word::Lit(_) => false,
+    };
     // A name only known at run time could be any of them.
     if matches!(
         name,
         "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "mapfile" | "readarray"
-    ) && args.iter().any(|w| matches!(w, Word::Dyn(_)))
+    ) && args.iter().any(unknown_name)
         && !matches!(name, "printf" if !lits().any(|a| a.starts_with("-v")))
     {
         return Some(format!("`{name}` assigns a variable named only at run time"));
