@@ -8,6 +8,8 @@
 // them: Cargo.toml [lints]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod check_common;
+
 use std::process::Command;
 
 use gate::policy::{Call, Context, Env, Policy, Verdict};
@@ -17,26 +19,16 @@ use serde_json::{json, Value};
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const POLICY: &str = "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Write(**/.env*)\" ]\n";
 
-/// `gate check --json` of one call of `tool`, in an empty workspace holding [`POLICY`].
 fn check_args(tool: &str, args: Value) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    std::fs::write(dir.path().join("src/a.rs"), "fn main() {}\n").unwrap();
-    let out =
-        Command::new(GATE).current_dir(dir.path()).args(["check", "--json", tool, &args.to_string()]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_call(POLICY, tool, &args)
 }
 
 fn check(command: &str) -> Value {
-    check_args("Bash", json!({ "command": command }))
+    check_common::check_command(POLICY, command)
 }
 
 fn assert_all(expect: &str, commands: &[&str]) {
-    for c in commands {
-        let d = check(c);
-        assert_eq!(d["decision"], expect, "{c}: {d}");
-    }
+    check_common::assert_all_with(POLICY, expect, commands)
 }
 
 fn policy() -> (tempfile::TempDir, Policy) {

@@ -6,6 +6,8 @@
 // them: Cargo.toml [lints]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod check_common;
+
 use std::process::Command;
 
 use gate::policy::{Call, Context, Env, Policy, Verdict};
@@ -15,20 +17,12 @@ use serde_json::{json, Value};
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const POLICY: &str = include_str!("corpus/host.yaml");
 
-/// `gate check --json` of one shell command, in an empty workspace holding the corpus policy.
 fn check(command: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("host.yaml"), POLICY).unwrap();
-    let args = json!({ "command": command }).to_string();
-    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_command(POLICY, command)
 }
 
 fn assert_all(expect: &str, commands: &[&str]) {
-    for c in commands {
-        let d = check(c);
-        assert_eq!(d["decision"], expect, "{c}: {d}");
-    }
+    check_common::assert_all_with(POLICY, expect, commands)
 }
 
 // ---- 1. options whose value is a list of files read ----

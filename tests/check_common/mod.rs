@@ -1,0 +1,34 @@
+//! `gate check --json` through the real binary, for the tests that hold decisions to cases:
+//! one call, in a fresh empty workspace holding the given policy (and `src/a.rs`).
+// Test code: unwrap, expect and panic are how it fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+const GATE: &str = env!("CARGO_BIN_EXE_gate");
+
+/// The decision of one call of `tool` with `args`, as JSON.
+pub fn check_call(policy: &str, tool: &str, args: &Value) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/a.rs"), "fn main() {}\n").unwrap();
+    let out =
+        Command::new(GATE).current_dir(dir.path()).args(["check", "--json", tool, &args.to_string()]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The decision of one shell command.
+pub fn check_command(policy: &str, command: &str) -> Value {
+    check_call(policy, "Bash", &json!({ "command": command }))
+}
+
+/// Every command gets `expect` (`allow`, `ask` or `deny`).
+pub fn assert_all_with(policy: &str, expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check_command(policy, c);
+        assert_eq!(d["decision"], expect, "{c}: {d}");
+    }
+}
