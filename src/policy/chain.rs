@@ -102,7 +102,9 @@ fn glob_leaves(pattern: &str) -> Vec<String> {
                 _ => depth += 1,
             }
             if depth < 0 {
-                out.push("..".into());
+                // Where it climbs to, when the climb is literal (`../shared/*.md`: `../shared`,
+                // so that a rule on a sibling folder still applies); else the parent.
+                out.push(shell::glob_base(&alt).unwrap_or_else(|| "..".into()));
                 break;
             }
         }
