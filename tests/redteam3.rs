@@ -218,10 +218,8 @@ fn redteam3_overask_arithmetic_on_numbers_bash_itself_gives() {
             "x=5; [[ $x -gt 3 ]]",
             "files=(src/*.rs); [[ ${#files[@]} -gt 0 ]]",
             "files=(src/*.rs); echo $(( ${#files[@]} + 1 ))",
-            "for ((i=0;i<3;i++)); do echo $i; done",
             "let x=1+2",
             "((x=5))",
-            "i=0; ((i++)); echo $((i*2))",
             "while IFS= read -r line; do echo $line; done < src/a.rs",
             "IFS=, read -r a b <<< 'x,y'",
         ],
@@ -286,4 +284,40 @@ fn redteam3_overask_a_declared_name_is_literal_when_only_its_value_is_not() {
         ],
     );
     assert_eq!(check("export x=$(rm y)")["decision"], "deny");
+}
+
+/// A review of this round found that treating names arithmetic assigned as numbers afterwards
+/// let bash evaluate a string as arithmetic: an assignment that fails (read-only, division by
+/// zero), runs elsewhere (a background job, a subshell, `<(...)`, a function never called), or
+/// is undone later (a loop body's `read`, `getopts`). None of these is allowed.
+#[test]
+fn review_a_name_arithmetic_assigned_is_not_assumed_a_number_afterwards() {
+    let not_allowed = [
+        "((n=0)); while read -r l; do echo $((n)); read n; done <<< 'x'",
+        "readonly n='a[$(rm src/a.rs)]'; ((n=0)); echo $((n)); ls src",
+        "n='a[$(rm src/a.rs)]'; ((n=1/0)); echo $((n)); ls src",
+        "n='a[$(rm src/a.rs)]'; { ((n=0)); } & wait; [[ $n -eq 0 ]]; ls src",
+        "n='a[$(rm src/a.rs)]'; f(){ ((n=0)); }; [[ $n -eq 0 ]]; ls src",
+        "n='a[$(rm src/a.rs)]'; (:; ((n=0))); [[ $n -eq 0 ]]; ls src",
+        "n='a[$(rm src/a.rs)]'; diff <(((n=0))) src/a.rs; echo $((n)); ls src",
+        "a='b[$(rm src/a.rs)]'; ((n=0)); getopts \"${1:-a}\" n -a; [[ $n -eq 0 ]]; ls src",
+    ];
+    for c in not_allowed {
+        let d = check(c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
+
+/// `mapfile -t x y` fills `x` (review of this round: gate forgot `y` instead), and a script's
+/// own function named `read` is not the builtin whose IFS only splits.
+#[test]
+fn review_mapfile_fills_its_first_name_and_a_function_read_is_not_read() {
+    for c in [
+        "x=ls; mapfile -t x y <<< rm; $x src/a.rs",
+        "f=src/a.rs; mapfile -t f g <<< /tmp/x; cat \"$f\"",
+        "read(){ f=x/etc/shadow; cat $f; }; IFS=x read",
+    ] {
+        let d = check(c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
 }

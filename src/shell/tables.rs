@@ -1328,18 +1328,21 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
             }
         }
         "mapfile" | "readarray" => {
-            let mut last = None;
+            // bash fills the first name; every word that could be one is taken as assigned
+            // (found in review: `mapfile -t x y` fills `x`, not `y`).
             while let Some(a) = it.next() {
                 match a {
                     "-d" | "-n" | "-O" | "-s" | "-u" | "-c" | "-C" => {
                         it.next();
                     }
                     a if a.starts_with('-') => {}
-                    a => last = Some(a.to_string()),
+                    a => names.push(a.to_string()),
                 }
             }
             // Without a name, mapfile fills MAPFILE.
-            names.push(last.unwrap_or_else(|| "MAPFILE".into()));
+            if names.is_empty() {
+                names.push("MAPFILE".into());
+            }
         }
         "getopts" => names.extend(it.filter(|a| !a.starts_with('-')).nth(1).map(str::to_string)),
         "wait" => {

@@ -41,7 +41,6 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         alt_cwd: None,
         rewalks: 0,
         globbed: false,
-        numbers: Vec::new(),
     };
     w.script(text);
 }
@@ -100,9 +99,6 @@ struct Walker<'a> {
     rewalks: usize,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
-    /// Variables that hold a plain integer, value unknown: set by arithmetic that read only
-    /// known numbers (`i=0`, `i++` after it, `x=1+2`). Arithmetic may read them.
-    numbers: Vec<String>,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -249,7 +245,6 @@ impl Walker<'_> {
             alt_cwd: None,
             rewalks: self.rewalks,
             globbed: false,
-            numbers: Vec::new(),
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -288,7 +283,6 @@ impl Walker<'_> {
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base);
-        self.numbers.retain(|n| n != base);
         self.assigned.push(base.to_string());
     }
 
@@ -799,9 +793,6 @@ impl Walker<'_> {
     fn arithmetic(&mut self, expr: &str) {
         let known = self.arithmetic_known(expr);
         self.arithmetic_assigns(expr);
-        if known {
-            self.arithmetic_numbers(expr);
-        }
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
@@ -858,26 +849,19 @@ impl Walker<'_> {
             })
         };
         // In order, each comma-separated expression: the targets of a plain `=` are written,
-        // not read, and hold a number after it.
+        // not read, and hold a number for the rest of this expression (an assignment that
+        // fails, to a read-only name or by division by zero, ends the expression). Nothing is
+        // assumed after it: a failed, backgrounded or never-called assignment leaves the old
+        // value (found in review).
         let mut assigned: Vec<String> = Vec::new();
         for part in text.split(',') {
             let (targets, rhs) = assignment_targets(part);
-            if !identifiers(rhs).iter().all(|n| number(n) || self.numbers.contains(n) || assigned.contains(n)) {
+            if !identifiers(rhs).iter().all(|n| number(n) || assigned.contains(n)) {
                 return false;
             }
             assigned.extend(targets);
         }
         !text.contains(['$', '`', '['])
-    }
-
-    /// After arithmetic that read only known numbers, every name in it holds one: those it
-    /// read did, and what it assigns (`=`, `+=`, `++`) is an integer.
-    fn arithmetic_numbers(&mut self, expr: &str) {
-        for n in identifiers(&lengths_as_numbers(expr)) {
-            if !self.numbers.contains(&n) {
-                self.numbers.push(n);
-            }
-        }
     }
 
     /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
@@ -1275,9 +1259,6 @@ impl Walker<'_> {
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
         let known = self.arithmetic_known(expr);
         self.arithmetic_assigns(expr);
-        if known {
-            self.arithmetic_numbers(expr);
-        }
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
@@ -1504,7 +1485,9 @@ impl Walker<'_> {
             }
         }
         // `IFS=, read -r a b`: for `read` alone, IFS only says where it splits its input.
-        let splits_only = command && words.first().and_then(Word::lit).is_some_and(|p| p == "read");
+        let splits_only = command
+            && words.first().and_then(Word::lit).is_some_and(|p| p == "read")
+            && !self.functions.iter().any(|f| f == "read");
         if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n) && !(splits_only && *n == "IFS"))
         {
             unknown = Some(format!("sets {d}, which changes what runs"));
@@ -2302,7 +2285,6 @@ impl Walker<'_> {
                 alt_cwd: None,
                 rewalks: self.rewalks,
                 globbed: false,
-                numbers: Vec::new(),
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
