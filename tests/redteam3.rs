@@ -158,7 +158,18 @@ proptest! {
 
 #[test]
 fn redteam3_a_glob_tools_pattern_that_climbs_or_braces_out_is_outside() {
-    for pattern in ["src/../../*", "*/../../*", "**/../../*", "{/etc,src}/*", "{..,x}/*", "..*/*", "../x/*", "/etc/*"] {
+    for pattern in [
+        "src/../../*",
+        "*/../../*",
+        "**/../../*",
+        "{/etc,src}/*",
+        "{..,x}/*",
+        "..*/*",
+        "../x/*",
+        "/etc/*",
+        ".\\./*",
+        "..\\/*",
+    ] {
         let d = check_args("glob", json!({ "pattern": pattern }));
         assert_eq!(d["decision"], "ask", "{pattern}: {d}");
     }
@@ -192,6 +203,10 @@ fn redteam3_links_are_followed_in_every_path_field_and_through_braces() {
         ("mcp__fs__read", json!({"path": "lnk/passwd"})),
         ("Bash", json!({"command": "cat {lnk,src}/passwd"})),
         ("Bash", json!({"command": "cat lnk{,}/passwd"})),
+        // Review of this round: a directory field and a listed glob's directory through a link.
+        ("Bash", json!({"command": "cat hostname", "cwd": "lnk"})),
+        ("Bash", json!({"command": "cat hostname", "cwd": "src/../lnk"})),
+        ("Bash", json!({"command": "echo lnk/*"})),
     ] {
         let d = run(tool, args.clone());
         assert_eq!(d["decision"], "ask", "{tool} {args}: {d}");

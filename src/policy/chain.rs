@@ -86,6 +86,12 @@ fn glob_leaves(pattern: &str) -> Vec<String> {
     };
     let mut out = Vec::new();
     for alt in alternatives {
+        // An escape (`.\./*` is `../*` to the glob libraries and to bash): not read, so
+        // taken as climbing (found in review).
+        if alt.contains('\\') {
+            out.push("..".into());
+            continue;
+        }
         if alt.starts_with(['/', '~']) {
             out.push(shell::glob_base(&alt).unwrap_or(alt));
             continue;

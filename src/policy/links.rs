@@ -61,10 +61,18 @@ impl Policy {
                     }
                     links.push(format!("`{word}` leads to `{to}`"));
                 }
+                // The directory a shell tool's field moves the command to, where it lands.
+                let mut args = call.arguments.clone();
+                for k in shell::SHELL_DIR_FIELDS {
+                    let Some(raw) = args.get(*k).and_then(Value::as_str).map(str::to_string) else { continue };
+                    if let Some(to) = lexical(&raw).and_then(|p| real(&p)) {
+                        links.push(format!("`{raw}` leads to `{}`", to.display()));
+                        args[*k] = Value::String(to.display().to_string());
+                    }
+                }
                 if links.is_empty() {
                     return None;
                 }
-                let mut args = call.arguments.clone();
                 args[field] = Value::String(command);
                 Some((Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
@@ -124,6 +132,12 @@ fn path_words(command: &str) -> Vec<String> {
     }
     for w in a.writes.iter().chain(a.reads.iter()) {
         add(&w.path);
+        // A glob's literal directory (`echo lnk/*` lists where `lnk` leads).
+        if let Word::Dyn(d) = &w.path {
+            if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
+                add(&Word::Lit(base));
+            }
+        }
     }
     out
 }
