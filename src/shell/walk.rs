@@ -1682,14 +1682,12 @@ impl Walker<'_> {
                     }
                     Some(EnvResult::Script(text, rest)) => {
                         self.keep_unknown(&words, &wrappers, &mut unknown);
-                        let mut inner = wrappers.clone();
-                        inner.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                         let mut joined = text;
                         for w in &rest {
                             joined.push(' ');
                             joined.push_str(&w.display());
                         }
-                        self.nested_with(&joined, inner);
+                        self.nested_run_by(&joined, &words, &wrappers);
                         return;
                     }
                     None => break,
@@ -2054,11 +2052,6 @@ impl Walker<'_> {
             let Some((key, value)) = c.split_once('=') else { continue };
             let lower = key.to_ascii_lowercase();
             if let Some(name) = lower.strip_prefix("alias.") {
-                let inner = || {
-                    let mut w = wrappers.to_vec();
-                    w.push(Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent });
-                    w
-                };
                 let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name));
                 if let Some(script) = value.strip_prefix('!') {
                     // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
@@ -2069,7 +2062,7 @@ impl Walker<'_> {
                             text.push_str(&tables::as_shell_text(w));
                         }
                     }
-                    self.nested_with(&text, inner());
+                    self.nested_run_by(&text, words, wrappers);
                     if used {
                         step = GitStep::Ran;
                     }
@@ -2081,7 +2074,7 @@ impl Walker<'_> {
                     step = GitStep::Expanded(expanded);
                 } else if k == stored {
                     // `git config alias.x 'reset --hard'`: later `git x` runs git with these words.
-                    self.nested_with(&format!("git {value}"), inner());
+                    self.nested_run_by(&format!("git {value}"), words, wrappers);
                 }
             } else if tables::git_key_runs_code(&lower) {
                 let script = value.strip_prefix('!').unwrap_or(value);
