@@ -14,7 +14,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-const GATE: &str = env!("CARGO_BIN_EXE_gate");
+/// The gate under test: this build's, or `GATE_BENCH_GATE` (to compare two builds in one run).
+fn gate() -> String {
+    std::env::var("GATE_BENCH_GATE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_gate").to_string())
+}
 
 fn update_line(i: usize) -> String {
     format!(
@@ -60,12 +63,14 @@ fn main() {
 
     // Also `cat | cat`: the cost of any process in the middle, with nothing to decide.
     let mut best = (f64::MAX, f64::MAX, f64::MAX);
-    for _ in 0..5 {
+    // Best of ROUNDS (default 15): one stream takes about 2 ms, so a single run is noisy.
+    let rounds = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(15);
+    for _ in 0..rounds {
         let mut cat = Command::new("cat");
         cat.arg(&file);
         let (c, n) = drain(cat, 10_000);
         assert_eq!(n, 10_000);
-        let mut g = Command::new(GATE);
+        let mut g = Command::new(gate());
         g.current_dir(dir.path()).args(["run", "--protocol", "acp", "--", "cat"]).arg(&file);
         let (t, n) = drain(g, 10_000);
         assert_eq!(n, 10_000);
@@ -101,7 +106,7 @@ sys.stderr.write("%f\n"%((time.perf_counter()-t)/n))
     );
     let rtt = |through_gate: bool| -> f64 {
         let mut cmd = if through_gate {
-            let mut c = Command::new(GATE);
+            let mut c = Command::new(gate());
             c.current_dir(dir.path()).args(["run", "--protocol", "acp", "--", "python3", "-c", &agent]);
             c
         } else {

@@ -143,7 +143,12 @@ pub struct Reader {
     warned_discard: bool,
 }
 
-const READ_SIZE: usize = 64 * 1024;
+/// Half a default pipe (64 KiB): a write of one read, with the part line held before it,
+/// then fits beside the previous one, so gate and the program reading its output work at the
+/// same time instead of taking turns. Measured on the ACP passthrough benchmark (two CPUs,
+/// alternating builds): 64 KiB 0.71-0.74 of `cat`, 32 KiB 0.80-0.91, 24 KiB 0.73-0.83, 16 KiB
+/// 0.68-0.73.
+const READ_SIZE: usize = 32 * 1024;
 const FLUSH_AT: usize = 64 * 1024;
 
 impl Reader {
