@@ -60,10 +60,57 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "xvfb-run", kind: T, positionals: 0, value_flags: &["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol"] },
     WrapperSpec { name: "caffeinate", kind: T, positionals: 0, value_flags: &["-t", "-w"] },
     WrapperSpec { name: "chpst", kind: P, positionals: 0, value_flags: &["-u", "-U", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c", "-r", "-t"] },
+    // Launchers gate does not model option by option (see `opaque_wrapper`): the command is
+    // found for deny and ask rules, and the call is never allowed.
+    WrapperSpec { name: "strace", kind: T, positionals: 0, value_flags: &["-a", "-b", "-e", "-I", "-o", "-O", "-p", "-P", "-s", "-S", "-u", "-U", "-E", "-X", "--output", "--attach", "--user", "--env", "--string-limit", "--trace-path", "--columns", "--detach-on", "--summary-sort-by"] },
+    WrapperSpec { name: "ltrace", kind: T, positionals: 0, value_flags: &["-a", "-A", "-D", "-e", "-F", "-l", "-n", "-o", "-p", "-s", "-u", "-w", "-x", "--align", "--output", "--library", "--indent", "--where"] },
+    WrapperSpec { name: "valgrind", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "gdb", kind: T, positionals: 0, value_flags: &["-ex", "-iex", "-x", "-ix", "-p", "-c", "-cd", "-d", "-e", "-s", "-se", "-b", "-l", "--eval-command", "--init-eval-command", "--command", "--init-command", "--pid", "--core", "--cd", "--directory", "--exec", "--symbols", "--se"] },
+    WrapperSpec { name: "parallel", kind: T, positionals: 0, value_flags: &["-j", "-P", "-a", "-d", "-E", "-I", "-S", "-n", "-N", "-L", "-l", "-s", "--jobs", "--arg-file", "--delimiter", "--results", "--joblog", "--sshlogin", "--workdir", "--tmpdir", "--max-args", "--max-replace-args", "--colsep", "--timeout", "--delay"] },
+    WrapperSpec { name: "chrt", kind: T, positionals: 1, value_flags: &["-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"] },
+    WrapperSpec { name: "numactl", kind: T, positionals: 0, value_flags: &["-i", "-N", "-m", "-p", "-C", "-P", "--interleave", "--cpunodebind", "--membind", "--preferred", "--physcpubind", "--preferred-many"] },
+    WrapperSpec { name: "prlimit", kind: T, positionals: 0, value_flags: &["-p", "-o", "--pid", "--output"] },
+    WrapperSpec { name: "eatmydata", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "nocache", kind: T, positionals: 0, value_flags: &["-n"] },
+    WrapperSpec { name: "fakeroot", kind: T, positionals: 0, value_flags: &["-l", "-s", "-i", "-b", "--lib", "--faked"] },
+    WrapperSpec { name: "fakechroot", kind: T, positionals: 0, value_flags: &["-l", "-d", "-e", "-c", "-b", "-s", "--lib", "--elfloader", "--environment", "--config-dir", "--bindir"] },
+    WrapperSpec { name: "proot", kind: T, positionals: 0, value_flags: &["-r", "-b", "-m", "-w", "-q", "-k", "--rootfs", "--bind", "--mount", "--pwd", "--cwd", "--qemu", "--kernel-release"] },
+    WrapperSpec { name: "bwrap", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "cgexec", kind: T, positionals: 0, value_flags: &["-g"] },
+    WrapperSpec { name: "systemd-inhibit", kind: T, positionals: 0, value_flags: &["--what", "--who", "--why", "--mode"] },
+    WrapperSpec { name: "sshpass", kind: T, positionals: 0, value_flags: &["-f", "-d", "-p", "-P"] },
+    WrapperSpec { name: "trickle", kind: T, positionals: 0, value_flags: &["-d", "-u", "-w", "-t", "-l", "-n"] },
+    WrapperSpec { name: "setarch", kind: T, positionals: 1, value_flags: &[] },
+    WrapperSpec { name: "linux32", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "linux64", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "choom", kind: T, positionals: 0, value_flags: &["-n", "-p", "--adjust", "--pid"] },
 ];
 
 pub(crate) fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
     WRAPPERS.iter().find(|w| w.name == name)
+}
+
+/// Launchers whose options gate does not model one by one: tracers and debuggers (which can
+/// write logs, attach to other processes, or run commands of their own: `gdb -ex 'shell
+/// ...'`), `parallel` (which builds its commands from templates at run time), sandboxes and
+/// preload tricks. The command they start is still found, so a deny rule on it holds, but the
+/// call is never allowed: the reason is returned.
+pub(crate) fn opaque_wrapper(name: &str) -> Option<String> {
+    let what = match name {
+        "strace" | "ltrace" | "valgrind" => {
+            "traces the command and can write logs, attach to other processes or change its system calls"
+        }
+        "gdb" => "debugs the command and runs commands of its own (`-ex`, `shell`)",
+        "parallel" => "builds the commands it runs from templates and input at run time",
+        "chrt" | "numactl" | "prlimit" | "choom" | "setarch" | "linux32" | "linux64" | "cgexec" | "systemd-inhibit"
+        | "trickle" => "changes how the command runs (or acts on another process) in ways gate does not model",
+        "eatmydata" | "nocache" | "fakeroot" | "fakechroot" | "proot" | "bwrap" => {
+            "runs the command under a preloaded library or another root, which gate does not model"
+        }
+        "sshpass" => "feeds a password to the command it runs",
+        _ => return None,
+    };
+    Some(format!("`{name}` {what}"))
 }
 
 /// Shells whose `-c` string is parsed again, and whose script or stdin gate cannot see.

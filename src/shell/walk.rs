@@ -1733,6 +1733,9 @@ impl Walker<'_> {
                 _ => {}
             }
             if let Some(spec) = tables::wrapper(&name) {
+                if let Some(why) = tables::opaque_wrapper(&name) {
+                    unknown.get_or_insert(why);
+                }
                 // Files the wrapper itself writes (`time -o F`, `script -O F`), the directory
                 // it moves to (`sudo -D`).
                 self.wrapper_effects(&words, &mut unknown);
