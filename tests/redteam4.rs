@@ -52,3 +52,58 @@ fn a_launcher_gate_does_not_model_is_never_allowed_even_around_a_safe_command() 
         ],
     );
 }
+
+#[test]
+fn brace_alternatives_with_quotes_or_escapes_are_separate_words() {
+    assert_all("deny", &["eval echo '$'{x,' ;rm -rf y'}", "ls {src,'docs'}; {rm,'x'}", "{rm,\"-rf\"} x", "{r\\m,x} y"]);
+    assert_all(
+        "ask",
+        &[
+            "find src {-delete,'-print'}",
+            "git log {--output=src/a.rs,'x'}",
+            "git log {--output=src/a.rs,\"x\"}",
+            "sort {-o,'src/a.rs'} src/a.rs",
+            "cat {/etc/passwd,'src/a.rs'}",
+            "cat {/etc/passwd,\\src/a.rs}",
+            "cat {/etc/passwd,$'src/a.rs'}",
+            "cat {/etc,\"src\"}/passwd",
+            // bash 5.2: a `}` before the group's first comma is a letter (`a}` and `-delete`).
+            "find src {a},-delete}",
+        ],
+    );
+    assert_all("allow", &["ls {src,'docs'}", "cat {src,\"docs\"}/a.rs", "echo \"${x:-{a,b}}\""]);
+}
+
+#[test]
+fn a_backslash_newline_in_an_unquoted_heredoc_is_joined_as_bash_joins_it() {
+    for c in
+        ["cat <<EOF\nEO\\\nF\nrm -rf x\nEOF", "cat <<-EOF\n\tE\\\nOF\nrm -rf x\nEOF", "cat <<EOF\n$\\\n(rm -rf y)\nEOF"]
+    {
+        let d = check_common::check_command(POLICY, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    // A quoted delimiter joins nothing.
+    assert_all("allow", &["cat <<'EOF'\na \\\nEOF"]);
+}
+
+#[test]
+fn a_heredoc_in_a_substitution_ended_by_its_delimiter_and_a_parenthesis() {
+    assert_all("deny", &["x=$(cat <<EOF\nhi\nEOF)\nrm -rf y\nEOF\n)"]);
+    assert_all("ask", &["echo $(cat <<EOF\nhi\nEOF)\nls\nEOF\n)"]);
+    assert_all("allow", &["echo $(cat <<EOF\nhi\nEOF\n)"]);
+}
+
+#[test]
+fn a_hash_right_after_a_process_substitution_is_part_of_the_word() {
+    assert_all(
+        "deny",
+        &["echo <(ls)#c; rm -rf y", "cat <(echo hi)#x; rm -rf y", "echo >(cat)#x; rm -rf y", "echo x<(ls)#x; rm -rf y"],
+    );
+    assert_all("allow", &["diff <(ls src) <(ls docs)"]);
+}
+
+#[test]
+fn backquotes_in_double_quotes_lose_the_backslash_before_a_double_quote() {
+    assert_all("deny", &["echo \"`echo \\\"'\\\"; rm -rf y; echo \\\"'\\\"`\""]);
+    assert_all("allow", &["echo \"`echo \\\"hi\\\"`\""]);
+}

@@ -8,6 +8,7 @@ use super::dirs::Cwd;
 use super::grammar;
 use super::tables::{self, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
+use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
 use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
@@ -180,6 +181,20 @@ impl Walker<'_> {
             sanitized.as_str()
         } else {
             text
+        };
+        let hashes = super::words::hash_after_process_substitution(text);
+        let unhashed: String;
+        let text = if hashes.is_empty() {
+            text
+        } else {
+            // Read as bash reads it: the `#` is a letter of the word. Asked all the same.
+            self.a.unknown.push("`#` right after a process substitution: bash reads it as part of the word".into());
+            let mut bytes = text.as_bytes().to_vec();
+            for h in hashes {
+                bytes[h] = b'_';
+            }
+            unhashed = String::from_utf8_lossy(&bytes).into_owned();
+            unhashed.as_str()
         };
         if huge_number(text) {
             // The parser panics on a descriptor number that overflows (found by fuzzing).
@@ -924,6 +939,9 @@ impl Walker<'_> {
                 T::ProcessSubstitution(_, sub) => self.subshell(sub),
             },
             ast::IoRedirect::HereDocument(fd, doc) => {
+                if let Some(why) = heredoc_read_otherwise(doc) {
+                    self.a.unknown.push(why);
+                }
                 let dynamic = doc.requires_expansion && (doc.doc.value.contains('$') || doc.doc.value.contains('`'));
                 if doc.requires_expansion {
                     self.substitutions_in(&doc.doc.value);
@@ -982,9 +1000,12 @@ impl Walker<'_> {
         if let Some(pieces) = self.split_by_default_ifs(raw) {
             return pieces.iter().flat_map(|p| self.words(p)).collect();
         }
-        let alternatives = match super::words::brace_expand(raw) {
-            Some(alternatives) => alternatives.into_iter().filter(|a| !a.is_empty()).collect(),
-            None => vec![raw.to_string()],
+        let alternatives = match super::words::shell_brace_expand(raw) {
+            Braces::Words(alternatives) => alternatives.into_iter().filter(|a| !a.is_empty()).collect(),
+            Braces::None => vec![raw.to_string()],
+            // More than gate follows: words only known at run time (where that matters, as a
+            // program name, an option or a path, the command is not allowed).
+            Braces::TooMany => return vec![Resolved { word: Word::Dyn(raw.to_string()), unknown: None }],
         };
         alternatives
             .iter()
@@ -1059,6 +1080,12 @@ impl Walker<'_> {
         for p in pieces {
             match &p.piece {
                 WordPiece::Text(t) => {
+                    if !quoted && t.contains('\n') {
+                        // The word reader ended a substitution before where the tokenizer did
+                        // (`$(cat <<EOF` ... `EOF)` ... `)`, as bash does): what follows is
+                        // commands to bash and text to gate (found by the fourth red team).
+                        self.a.unknown.push(format!("a line break outside quotes inside the word `{}`", t.trim()));
+                    }
                     if !quoted && expands(t) {
                         *dynamic = true;
                         self.globbed = true;
@@ -1095,7 +1122,7 @@ impl Walker<'_> {
                 }
                 WordPiece::BackquotedCommandSubstitution(s) => {
                     *dynamic = true;
-                    let unescaped = unescape_backquoted(s);
+                    let unescaped = unescape_backquoted(s, quoted);
                     self.nested(&unescaped, None);
                 }
                 WordPiece::EscapeSequence(e) => {
@@ -2684,17 +2711,44 @@ fn is_assignment(s: &str) -> bool {
     }
 }
 
+/// Where bash may end a here-document elsewhere than the parser gate uses, or read its body
+/// differently (found by the fourth red team): in an unquoted one, a line that ends with a
+/// backslash is joined to the next before the end is looked for, so `EO\` + `F` ends it and
+/// `$\` + `(rm x)` is a substitution; and inside `$(...)` a line `EOF)` ends both the document
+/// and the substitution. Then the text after it may be commands that gate took as text.
+fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
+    let body = &doc.doc.value;
+    if doc.requires_expansion && body.lines().any(|l| (l.len() - l.trim_end_matches('\\').len()) % 2 == 1) {
+        return Some(
+            "a line of an unquoted here-document ends with a backslash: bash joins it to the next line".into(),
+        );
+    }
+    let end: String = doc.here_end.value.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+    let ends_early = body.lines().any(|l| {
+        let l = if doc.remove_tabs { l.trim_start_matches('\t') } else { l };
+        l.strip_prefix(end.as_str()).is_some_and(|rest| rest.starts_with(')'))
+    });
+    ends_early.then(|| format!("a here-document line starts with its end `{end}` and a `)`: bash may end it there"))
+}
+
 fn all_literal(words: &[Word]) -> Option<Vec<String>> {
     words.iter().map(|w| w.lit().map(str::to_string)).collect()
 }
 
-fn unescape_backquoted(s: &str) -> String {
+fn unescape_backquoted(s: &str, in_double_quotes: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\' {
             if let Some(&n) = chars.peek() {
-                if matches!(n, '$' | '`' | '\\') {
+                if n == '\n' {
+                    // A line continuation.
+                    chars.next();
+                    continue;
+                }
+                // Inside double quotes bash also removes the backslash before `"` (found by
+                // the fourth red team: `"`echo \"'\"; rm x; echo \"'\"`"` hid `rm x`).
+                if matches!(n, '$' | '`' | '\\') || (in_double_quotes && n == '"') {
                     out.push(n);
                     chars.next();
                     continue;

@@ -254,6 +254,186 @@ fn brace_expand_within(raw: &str, budget: &mut usize) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// What bash's brace expansion makes of one shell word ([`shell_brace_expand`]).
+#[derive(Debug, PartialEq)]
+pub(crate) enum Braces {
+    /// No unquoted `{...,...}` group: the word stays one word.
+    None,
+    /// The words it becomes, each still in shell syntax (quotes kept, as bash expands braces
+    /// before removing quotes): `{-delete,'-print'}` is `-delete` and `'-print'`.
+    Words(Vec<String>),
+    /// More alternatives, or more work, than gate follows.
+    TooMany,
+}
+
+/// Which bytes of a shell word are an unquoted `{`, `,` or `}` that brace expansion sees:
+/// not inside quotes, after a backslash, or inside `${...}`, `$(...)`, `$((...))` or
+/// backquotes. `None` when the word cannot be scanned (an unterminated quote).
+fn brace_specials(raw: &str) -> Option<Vec<bool>> {
+    let b = raw.as_bytes();
+    let mut mask = vec![false; b.len()];
+    let mut i = 0;
+    while i < b.len() {
+        i = match b[i] {
+            b'{' | b',' | b'}' => {
+                mask[i] = true;
+                i + 1
+            }
+            _ => skip_quoted(b, i)?.unwrap_or(i + 1),
+        };
+    }
+    Some(mask)
+}
+
+/// If a quoted or substituted span starts at `i`, the index after it: `Some(None)` when
+/// nothing special starts there, `None` when it does not end.
+fn skip_quoted(b: &[u8], i: usize) -> Option<Option<usize>> {
+    let end = match (b[i], b.get(i + 1)) {
+        (b'\\', _) => i + 2,
+        (b'\'', _) => i + 1 + b[i + 1..].iter().position(|&c| c == b'\'')? + 1,
+        (b'$', Some(b'\'')) => {
+            let mut j = i + 2;
+            loop {
+                match b.get(j)? {
+                    b'\\' => j += 2,
+                    b'\'' => break j + 1,
+                    _ => j += 1,
+                }
+            }
+        }
+        (b'"', _) | (b'$', Some(b'"')) => {
+            let mut j = if b[i] == b'$' { i + 2 } else { i + 1 };
+            loop {
+                match b.get(j)? {
+                    b'"' => break j + 1,
+                    // Inside double quotes only these open spans (`$'` is two plain letters).
+                    b'$' if matches!(b.get(j + 1), Some(b'(' | b'{')) => j = skip_quoted(b, j)?.unwrap_or(j + 1),
+                    b'`' | b'\\' => j = skip_quoted(b, j)?.unwrap_or(j + 1),
+                    _ => j += 1,
+                }
+            }
+        }
+        (b'$', Some(b'{')) => skip_nested(b, i + 2, b'{', b'}')?,
+        (b'$', Some(b'(')) => skip_nested(b, i + 2, b'(', b')')?,
+        (b'<' | b'>', Some(b'(')) => skip_nested(b, i + 2, b'(', b')')?,
+        (b'`', _) => {
+            let mut j = i + 1;
+            loop {
+                match b.get(j)? {
+                    b'\\' => j += 2,
+                    b'`' => break j + 1,
+                    _ => j += 1,
+                }
+            }
+        }
+        _ => return Some(None),
+    };
+    Some(Some(end.min(b.len())))
+}
+
+/// From just inside an opening bracket, the index after its matching close, skipping quoted
+/// and substituted spans.
+fn skip_nested(b: &[u8], mut j: usize, open: u8, close: u8) -> Option<usize> {
+    let mut depth = 1;
+    while j < b.len() {
+        let c = b[j];
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(j + 1);
+            }
+        } else if let Some(end) = skip_quoted(b, j)? {
+            j = end;
+            continue;
+        }
+        j += 1;
+    }
+    None
+}
+
+/// Brace expansion of a shell word as bash does it, before every other expansion and before
+/// quote removal: only unquoted braces and commas count, and quoted text inside a group goes
+/// with its alternative (`{/etc/passwd,'src/a.rs'}` is two words, found by the fourth red
+/// team: gate read it as one literal word). Sequences (`{1..3}`) are left to the caller.
+pub(crate) fn shell_brace_expand(raw: &str) -> Braces {
+    if !raw.contains('{') {
+        return Braces::None;
+    }
+    let mut budget = 256;
+    match shell_brace_within(raw, &mut budget) {
+        Ok(Some(words)) => Braces::Words(words),
+        Ok(None) => Braces::None,
+        Err(()) => Braces::TooMany,
+    }
+}
+
+fn shell_brace_within(raw: &str, budget: &mut usize) -> Result<Option<Vec<String>>, ()> {
+    if *budget == 0 {
+        return Err(());
+    }
+    *budget -= 1;
+    // An unterminated quote: the parser refuses the word anyway.
+    let Some(mask) = brace_specials(raw) else { return Ok(None) };
+    let b = raw.as_bytes();
+    let special = |i: usize, c: u8| mask[i] && b[i] == c;
+    // The first unquoted `{` with a matching `}` and a comma at its level. As bash 5.2 reads
+    // it (measured): a `}` at the group's level before any comma there is a letter (`{a}b,c}`
+    // is `a}b` and `c`), and a `{` at the start of the word directly followed by `}` opens
+    // nothing (`{},x}` is literal).
+    let mut from = 0;
+    let (open, commas, close) = loop {
+        let Some(open) = (from..b.len()).find(|&i| special(i, b'{') && !(i == 0 && b.get(1) == Some(&b'}'))) else {
+            return Ok(None);
+        };
+        let mut depth = 0;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for i in open..b.len() {
+            if special(i, b'{') {
+                depth += 1;
+            } else if special(i, b'}') {
+                if depth == 1 && commas.is_empty() {
+                    // `{1..3}` may be a sequence, which gate leaves to run time.
+                    if raw[open..i].contains("..") {
+                        return Err(());
+                    }
+                    continue;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            } else if depth == 1 && special(i, b',') {
+                commas.push(i);
+            }
+        }
+        match close {
+            Some(close) => break (open, commas, close),
+            // An unclosed `{` is a letter: look further on.
+            None => from = open + 1,
+        }
+    };
+    let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
+    let mut bounds = vec![open];
+    bounds.extend(&commas);
+    bounds.push(close);
+    let mut out = Vec::new();
+    for w in bounds.windows(2) {
+        let joined = format!("{prefix}{}{suffix}", &raw[w[0] + 1..w[1]]);
+        match shell_brace_within(&joined, budget)? {
+            Some(more) => out.extend(more),
+            None => out.push(joined),
+        }
+        if out.len() > 64 {
+            return Err(());
+        }
+    }
+    Ok(Some(out))
+}
+
 /// The body of a `${ cmd; }` or `${| cmd; }` function substitution, if the word has one.
 /// (The parser drops the space after `${`, so a name followed by a blank or `;` gives it away:
 /// no parameter expansion has one there.)
@@ -272,6 +452,24 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
     let end = rest.rfind('}')?;
     let body = rest[..end].trim_start_matches('|');
     Some(body.to_string())
+}
+
+/// Where a `#` follows a process substitution's `)` directly (`<(ls)#c`): bash keeps it in the
+/// word, the parser gate uses takes it as the start of a comment and so hides the rest of the
+/// line (found by the fourth red team: `echo <(ls)#c; rm -rf y`).
+pub(crate) fn hash_after_process_substitution(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for i in 0..b.len().saturating_sub(1) {
+        if matches!(b[i], b'<' | b'>') && b[i + 1] == b'(' {
+            if let Some(end) = skip_nested(b, i + 2, b'(', b')') {
+                if b.get(end) == Some(&b'#') {
+                    out.push(end);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether `<<` appears inside a `${...}` (`${x:-<<E}`, `${x:1<<2}`): bash reads it as text
@@ -350,5 +548,75 @@ mod tests {
         assert!(!arithmetic_reads_variables("0x1f * 2"));
         assert!(arithmetic_reads_variables("x+1"));
         assert!(arithmetic_reads_variables("a[$(rm x)]"));
+    }
+
+    /// Quote removal for the pieces the property below builds from.
+    fn unquote(word: &str) -> String {
+        let mut out = String::new();
+        let mut chars = word.chars();
+        let mut dq = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '$' if !dq && chars.as_str().starts_with('\'') => {
+                    chars.next();
+                    out.extend(chars.by_ref().take_while(|&c| c != '\''));
+                }
+                '\'' if !dq => out.extend(chars.by_ref().take_while(|&c| c != '\'')),
+                '"' => dq = !dq,
+                '\\' => out.extend(chars.next()),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn quoted_alternatives_are_split_as_bash_splits_them() {
+        let cases: &[(&str, &[&str])] = &[
+            ("{-delete,'-print'}", &["-delete", "'-print'"]),
+            ("{/etc,\"src\"}/passwd", &["/etc/passwd", "\"src\"/passwd"]),
+            ("{a,\\src}", &["a", "\\src"]),
+            ("{a,$'b'}", &["a", "$'b'"]),
+            ("'{a,b}'", &[]),
+            ("\\{a,b}", &[]),
+            ("${x:-{a,b}}", &[]),
+            ("$(echo {a,b})", &[]),
+            ("\"{a,b}\"", &[]),
+            ("{x}{a,'b,c'}", &["{x}a", "{x}'b,c'"]),
+        ];
+        for (word, want) in cases {
+            let got = match shell_brace_expand(word) {
+                Braces::Words(w) => w,
+                Braces::None => Vec::new(),
+                Braces::TooMany => panic!("{word}"),
+            };
+            assert_eq!(got, *want, "{word}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Real bash is the oracle: a word built from braces, commas, quoted and escaped
+        /// pieces expands to the words bash prints.
+        #[test]
+        fn brace_expansion_matches_bash(pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "{", "}", ",", "a", "b", "'x,y'", "'{'", "\"c\"", "\"}\"", "\\,", "\\{", "$'d'", "e",
+        ]), 1..10)) {
+            let word: String = pieces.concat();
+            let Ok(out) = std::process::Command::new("bash").arg("-c").arg(format!("printf '<%s>\\n' {word}")).output() else {
+                return Ok(());
+            };
+            proptest::prop_assume!(out.status.success());
+            let bash: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim_start_matches('<').trim_end_matches('>').to_string()).collect();
+            let ours: Vec<String> = match shell_brace_expand(&word) {
+                // The caller drops alternatives that are empty before quote removal, as bash does.
+                Braces::Words(w) => w.iter().filter(|a| !a.is_empty()).map(|a| unquote(a)).collect(),
+                Braces::None => vec![unquote(&word)],
+                Braces::TooMany => return Ok(()),
+            };
+            // No words at all: printf then prints its format once.
+            proptest::prop_assume!(!ours.is_empty());
+            proptest::prop_assert_eq!(ours, bash, "{}", word);
+        }
     }
 }
