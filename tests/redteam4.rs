@@ -107,3 +107,59 @@ fn backquotes_in_double_quotes_lose_the_backslash_before_a_double_quote() {
     assert_all("deny", &["echo \"`echo \\\"'\\\"; rm -rf y; echo \\\"'\\\"`\""]);
     assert_all("allow", &["echo \"`echo \\\"hi\\\"`\""]);
 }
+
+#[test]
+fn text_a_posix_sh_runs_with_bash_only_syntax_is_never_allowed() {
+    assert_all(
+        "ask",
+        &[
+            "sh -c '[[ a || rm == src/a.rs ]]'",
+            "sh -c '[[ a > src/a.rs ]]'",
+            "dash -c '[[ x || ls > src/a.rs ]]'",
+            "sh -s <<< '[[ a || rm == y ]]'",
+            "git -c \"alias.st=!echo \\$'\\\\' ; rm -rf x #'\" st",
+            "git -c 'alias.st=!rm=1; rf=1; x=1; ((rm -rf x))' st",
+            "watch -n1 \"echo \\$'\\\\' ; rm -rf x #'\"",
+            "flock lk -c '[[ a || rm == y ]]'",
+        ],
+    );
+    assert_all("allow", &["sh -c 'echo $((1+2))'", "sh -c 'ls src'", "git -c 'alias.st=!ls' st"]);
+}
+
+#[test]
+fn values_bash_changes_without_naming_them_are_not_believed() {
+    assert_all(
+        "ask",
+        &[
+            "REPLY=ls; read <<< rm; $REPLY -rf y",
+            "REPLY=src/a.rs; read <<< /etc/passwd; cat \"$REPLY\"",
+            "OPTARG=ls; getopts a: o -a rm; \"$OPTARG\" -rf y",
+            "OPTARG=src/a.rs; getopts a: o -a /etc/passwd; cat \"$OPTARG\"",
+            "_=ls; : rm; \"$_\" -rf y",
+            "_=src/a.rs; echo /etc/passwd; cat \"$_\"",
+            "f=src/a.rs; trap 'f=$(printf %s $(echo r)m)' DEBUG; f=ls; $f -rf y",
+            "trap 'f=/etc/passwd' INT; f=src/a.rs; kill -INT $$; cat \"$f\"",
+            "REPLY=1; read -r <<< 'a[$(rm -rf y)]'; echo $((REPLY))",
+            "_=1; : 'a[$(rm -rf y)]'; echo $((_))",
+        ],
+    );
+    // An EXIT trap runs after everything: values before it still hold.
+    assert_all("allow", &["f=src/a.rs; trap 'echo bye' EXIT; cat \"$f\"", "read x <<< a; f=src/a.rs; cat \"$f\""]);
+}
+
+#[test]
+fn constructs_brush_ends_elsewhere_than_bash_are_never_allowed() {
+    assert_all(
+        "deny",
+        &[
+            "echo $( # )'\nrm -rf y #'$(echo\n)",
+            "x=$(echo a; # )'\nrm -rf y #'$(echo\n)",
+            "[[ x == @('(') ]]; rm -rf y # ) ]]",
+            "shopt -s extglob\nx=@('(') ; rm -rf y # )",
+        ],
+    );
+    assert_all(
+        "allow",
+        &["echo $(echo \"#\")", "echo $((2*(3+4)))", "echo $(ls src)#x", "echo $(git log --format=%H#%s)"],
+    );
+}

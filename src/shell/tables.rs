@@ -1373,6 +1373,8 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
                     a => names.push(a.to_string()),
                 }
             }
+            // Without a name, read fills REPLY (found by the fourth red team).
+            names.push("REPLY".into());
         }
         "mapfile" | "readarray" => {
             // bash fills the first name; every word that could be one is taken as assigned
@@ -1391,7 +1393,10 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
                 names.push("MAPFILE".into());
             }
         }
-        "getopts" => names.extend(it.filter(|a| !a.starts_with('-')).nth(1).map(str::to_string)),
+        "getopts" => {
+            names.extend(it.filter(|a| !a.starts_with('-')).nth(1).map(str::to_string));
+            names.extend(["OPTARG".to_string(), "OPTIND".to_string()]);
+        }
         "wait" => {
             while let Some(a) = it.next() {
                 if a == "-p" {

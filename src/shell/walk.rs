@@ -41,6 +41,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         in_eval: false,
         alt_cwd: None,
         rewalks: 0,
+        untrusted_values: false,
         globbed: false,
     };
     w.script(text);
@@ -98,6 +99,10 @@ struct Walker<'a> {
     /// How many such walks enclose this point (at most [`MAX_REWALKS`]; beyond, the directory
     /// is forgotten).
     rewalks: usize,
+    /// A trap that runs at any later point (DEBUG before every command, ERR, RETURN, a
+    /// signal the script can send itself) is installed: its action may assign any variable
+    /// between any two commands, so no value is believed from here on (fourth red team).
+    untrusted_values: bool,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
 }
@@ -196,6 +201,9 @@ impl Walker<'_> {
             unhashed = String::from_utf8_lossy(&bytes).into_owned();
             unhashed.as_str()
         };
+        if let Some(what) = super::words::parser_reads_otherwise(text) {
+            self.a.unknown.push(format!("{what}: bash reads it otherwise than gate's parser"));
+        }
         if huge_number(text) {
             // The parser panics on a descriptor number that overflows (found by fuzzing).
             self.a.unknown.push("a descriptor or directory-stack number too large to be real".into());
@@ -259,6 +267,7 @@ impl Walker<'_> {
             in_eval: false,
             alt_cwd: None,
             rewalks: self.rewalks,
+            untrusted_values: self.untrusted_values,
             globbed: false,
         };
         if let Some(wr) = wrapper {
@@ -303,6 +312,10 @@ impl Walker<'_> {
 
     fn bind(&mut self, name: &str, values: Vec<Word>) {
         self.unbind(name);
+        // bash sets `$_` to the last word of every command: a value given to it does not last.
+        if self.untrusted_values || name == "_" {
+            return;
+        }
         self.bound.push((name.to_string(), values));
     }
 
@@ -1669,6 +1682,14 @@ impl Walker<'_> {
                         }
                         break;
                     }
+                    let later = words.iter().skip(i + 1).any(|w| {
+                        w.lit()
+                            .is_none_or(|s| !matches!(s.to_ascii_uppercase().trim_start_matches("SIG"), "EXIT" | "0"))
+                    });
+                    if !listing && later && words.len() > i + 1 {
+                        self.untrusted_values = true;
+                        self.unbind_all();
+                    }
                     match words.get(i) {
                         _ if listing => {}
                         Some(Word::Lit(action)) if action != "-" => {
@@ -1746,6 +1767,12 @@ impl Walker<'_> {
                     if let Some(rest) = rest.filter(|r| !r.is_empty()) {
                         match all_literal(&rest) {
                             Some(parts) => {
+                                // watch runs its words with `sh -c`.
+                                if let Some(what) = super::words::posix_sh_reads_otherwise(&parts.join(" ")) {
+                                    unknown.get_or_insert_with(|| {
+                                        format!("watch runs the command with /bin/sh, which may not read {what} as bash does")
+                                    });
+                                }
                                 self.keep_unknown(&words, &wrappers, &mut unknown);
                                 self.nested_run_by(&parts.join(" "), &words, &wrappers);
                                 return;
@@ -1774,6 +1801,14 @@ impl Walker<'_> {
                 if let Some(script) = script_flag(&words, spec) {
                     match script {
                         Some(text) => {
+                            // Run by `$SHELL -c` or the user's shell, often a POSIX `sh`.
+                            if let Some(what) = super::words::posix_sh_reads_otherwise(&text) {
+                                unknown.get_or_insert_with(|| {
+                                    format!(
+                                        "`{name} -c` runs the text with a shell that may not read {what} as bash does"
+                                    )
+                                });
+                            }
                             let mut inner = wrappers.clone();
                             inner.push(Wrapper { words: words.clone(), kind: spec.kind });
                             self.nested_with(&text, inner);
@@ -2085,6 +2120,11 @@ impl Walker<'_> {
                 let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name));
                 if let Some(script) = value.strip_prefix('!') {
                     // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
+                    if let Some(what) = super::words::posix_sh_reads_otherwise(script) {
+                        let mut u =
+                            Some(format!("git runs the alias with /bin/sh, which may not read {what} as bash does"));
+                        self.keep_unknown(words, wrappers, &mut u);
+                    }
                     let mut text = script.to_string();
                     if used {
                         for w in &words[i + 1..] {
@@ -2307,6 +2347,7 @@ impl Walker<'_> {
                 in_eval: false,
                 alt_cwd: None,
                 rewalks: self.rewalks,
+                untrusted_values: self.untrusted_values,
                 globbed: false,
             };
             w.script(text);
@@ -2375,11 +2416,15 @@ impl Walker<'_> {
         let dialect = program_name(words[0].lit().unwrap_or(""));
         let foreign = match dialect {
             "bash" | "rbash" => None,
-            "sh" | "dash" | "ash" | "busybox-sh" => words
-                .get(i)
-                .and_then(Word::lit)
-                .filter(|t| t.contains("$'") || t.contains("$\""))
-                .map(|_| format!("`{dialect}` does not read `$'...'` as bash does")),
+            "sh" | "dash" | "ash" | "busybox-sh" => {
+                let text = if has_c {
+                    words.get(i).and_then(Word::lit)
+                } else {
+                    self.stdin_script.as_ref().and_then(|s| s.as_ref().ok()).map(String::as_str)
+                };
+                text.and_then(super::words::posix_sh_reads_otherwise)
+                    .map(|what| format!("`{dialect}` (a POSIX shell) does not read {what} as bash does"))
+            }
             other => Some(format!("`{other}` syntax differs from bash's")),
         };
         if has_c {
@@ -2419,6 +2464,10 @@ impl Walker<'_> {
             unknown
                 .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
         } else if let Some(Ok(text)) = self.stdin_script.take() {
+            if let Some(f) = foreign {
+                let mut u = Some(format!("{f}: gate cannot be sure what the script on its input runs"));
+                self.keep_unknown(words, wrappers, &mut u);
+            }
             // `bash <<'EOF' ... EOF`, `sh <<< '...'`, `bash -s -- ARGS <<< ...`,
             // `bash /dev/stdin <<< ...`: the script is right here; what follows `-s` (or the
             // `/dev/stdin` operand) is its `$1`...

@@ -454,6 +454,95 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
     Some(body.to_string())
 }
 
+/// Places where the parser gate uses (brush) ends a construct elsewhere than bash does, so
+/// that text bash runs would be a quoted string or a comment to gate (found by the fourth red
+/// team). Checked on the raw text; the call is then asked, and a deny rule's words in the
+/// text still deny.
+/// - A comment inside `$(...)`: bash reads `#` at the start of a word there as a comment to
+///   the end of the line, `)` included; brush closes the substitution at that `)`.
+/// - An extended glob (`@(`, `!(`, `?(`, `*(`, `+(`) with a quoted parenthesis: bash skips
+///   quoted text when it looks for the pattern's end, brush counts every parenthesis.
+pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
+    let b = text.as_bytes();
+    for i in 0..b.len().saturating_sub(1) {
+        if b[i + 1] != b'(' {
+            continue;
+        }
+        if b[i] == b'$' && b.get(i + 2) != Some(&b'(') {
+            let mut j = i + 2;
+            let end = skip_nested(b, j, b'(', b')').unwrap_or(b.len());
+            while j < end {
+                let word_start =
+                    j == i + 2 || matches!(b[j - 1], b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'(' | b')');
+                if b[j] == b'#' && word_start {
+                    return Some("a comment inside `$(...)`");
+                }
+                j = match skip_quoted(b, j) {
+                    Some(Some(e)) => e,
+                    Some(None) => j + 1,
+                    None => break,
+                };
+            }
+        }
+        if matches!(b[i], b'@' | b'!' | b'?' | b'*' | b'+') {
+            let naive = {
+                let mut depth = 0usize;
+                let mut k = i + 1;
+                let mut end = None;
+                while k < b.len() {
+                    match b[k] {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = Some(k + 1);
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                end
+            };
+            if naive != skip_nested(b, i + 2, b'(', b')') {
+                return Some("a parenthesis in quotes inside an extended glob");
+            }
+        }
+    }
+    None
+}
+
+/// Bash syntax that a POSIX `sh` such as dash (Debian's `/bin/sh`) reads otherwise: `[[`
+/// is a plain command there, so its `||` and `>` are shell syntax (`sh -c '[[ a || rm x ]]'`
+/// runs `rm`), `((...))` is two subshells, `$'...'` is `$` and a quote, `&>` backgrounds.
+/// gate parses text with bash's grammar; for text a POSIX shell runs (`sh -c`, git's `!`
+/// aliases, `watch`) any of these means it may run something else (fourth red team). The
+/// construct found, if any. Crude on purpose: a false match only asks.
+pub(crate) fn posix_sh_reads_otherwise(text: &str) -> Option<&'static str> {
+    const BASH_ONLY: &[(&str, &str)] = &[
+        ("[[", "`[[`"),
+        ("$'", "`$'...'`"),
+        ("$\"", "`$\"...\"`"),
+        ("<(", "process substitution"),
+        (">(", "process substitution"),
+        ("<<<", "`<<<`"),
+        ("&>", "`&>`"),
+        ("|&", "`|&`"),
+        (";&", "`;&`"),
+        ("=(", "arrays"),
+        ("function ", "`function`"),
+        ("coproc", "`coproc`"),
+        ("select ", "`select`"),
+    ];
+    // `((` (not `$((`, which POSIX has) is arithmetic to bash, two subshells to dash.
+    let double_paren = text.match_indices("((").any(|(i, _)| !text[..i].ends_with('$'));
+    if double_paren {
+        return Some("`((`");
+    }
+    BASH_ONLY.iter().find(|(pat, _)| text.contains(pat)).map(|(_, what)| *what)
+}
+
 /// Where a `#` follows a process substitution's `)` directly (`<(ls)#c`): bash keeps it in the
 /// word, the parser gate uses takes it as the start of a comment and so hides the rest of the
 /// line (found by the fourth red team: `echo <(ls)#c; rm -rf y`).
