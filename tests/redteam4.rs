@@ -163,3 +163,79 @@ fn constructs_brush_ends_elsewhere_than_bash_are_never_allowed() {
         &["echo $(echo \"#\")", "echo $((2*(3+4)))", "echo $(ls src)#x", "echo $(git log --format=%H#%s)"],
     );
 }
+
+#[test]
+fn find_ends_an_exec_command_at_a_plus_only_right_after_braces() {
+    assert_all("deny", &["find src -name a.rs -exec tee + .env \\;"]);
+    assert_all("ask", &["find src -name a.rs -exec cat + /etc/passwd \\;"]);
+    assert_all("allow", &["find src -name '*.rs' -exec grep -l x {} +"]);
+}
+
+#[test]
+fn find_execdir_commands_run_in_each_match_s_directory() {
+    assert_all("ask", &["find src -maxdepth 1 -name docs -execdir tee docs/x.md \\;", "find . -execdir cat a.rs \\;"]);
+}
+
+#[test]
+fn env_split_string_is_split_by_env_s_rules() {
+    assert_all("deny", &["env -S 'A=b\\_rm\\_-rf\\_src'", "env -S'A=1\\_curl\\_http://x'"]);
+    assert_all("ask", &["env -S 'ls ${HOME}'"]);
+}
+
+#[test]
+fn options_that_set_variables_write_files_or_list_directories_are_modelled() {
+    assert_all(
+        "ask",
+        &[
+            "echo x | xargs --process-slot-var=PATH echo hi",
+            "echo x | xargs --process-slot-var=BASH_ENV bash -c ls",
+            "tree -R -H . -L 1",
+            "compgen -f /root/",
+            "compgen -A file /root/",
+            "compgen -d /root/",
+        ],
+    );
+    assert_all("allow", &["compgen -c gi", "tree -L 1 src"]);
+}
+
+#[test]
+fn node_variables_that_write_files_are_not_harmless() {
+    assert_all(
+        "ask",
+        &["NODE_V8_COVERAGE=src npm test", "NODE_REDIRECT_WARNINGS=x npm test", "NODE_COMPILE_CACHE=c npm test"],
+    );
+    let policy = "version: 1\npermissions:\n  allow: [ \"Bash(npm test)\" ]\n  deny: [ \"Write(**/.env*)\" ]\n";
+    check_common::assert_all_with(policy, "allow", &["NODE_ENV=test npm test", "npm test"]);
+}
+
+#[test]
+fn launchers_without_an_option_table_are_unwrapped_but_never_allowed() {
+    assert_all(
+        "ask",
+        &[
+            "unshare -w /etc cat hostname",
+            "systemd-run --user -P cat .ssh/id_rsa",
+            "systemd-run -P -p 'ExecStartPre=rm -rf src' ls",
+            "xvfb-run -e .env ls",
+            "firejail --output=.env ls",
+            "dbus-run-session --dbus-daemon=./evil ls",
+            "busybox ls",
+        ],
+    );
+    assert_all("deny", &["faketime -f now rm ls -rf src", "unshare --map-user 0 rm -rf src", "busybox rm x"]);
+    assert_all("allow", &["taskset -c 0 ls", "ionice -c3 ls", "chronic ls"]);
+}
+
+#[test]
+fn a_locale_bash_reads_otherwise_is_not_harmless() {
+    assert_all(
+        "ask",
+        &[
+            "LC_ALL=zh_TW.BIG5 bash -c 'echo hi'",
+            "LC_ALL=zh_TW.BIG5\necho hi",
+            "export LANG=zh_TW.BIG5; ls",
+            "LANG=ja_JP.SJIS ls",
+        ],
+    );
+    assert_all("allow", &["LC_ALL=C sort src/a.rs", "LANG=en_US.UTF-8 ls", "LC_ALL=C; ls", "LC_CTYPE=POSIX ls"]);
+}

@@ -595,7 +595,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("time", "posix", "-a --append -o:/W --output=/W -f: --format= -p --portability -q --quiet -v --verbose -V --version --help"),
     ("xargs", "posix",
      "-0 --null -a:/R --arg-file=/R -d: --delimiter= -E: -e:: --eof=? -I: -i:: --replace=? -L: --max-lines= -l:: \
-      -n: --max-args= -o --open-tty -P: --max-procs= -p --interactive --process-slot-var= -r --no-run-if-empty \
+      -n: --max-args= -o --open-tty -P: --max-procs= -p --interactive --process-slot-var=/X -r --no-run-if-empty \
       -s: --max-chars= --show-limits -t --verbose -x --exit --help --version"),
     ("script", "posix",
      "-I:/W --log-in=/W -O:/W --log-out=/W -B:/W --log-io=/W -T:/W --log-timing=/W -t::/W --timing=?/W \
@@ -611,10 +611,16 @@ static TABLE: &[(&str, &str, &str)] = &[
       -R:/D --chroot=/D -r: --role= -S --stdin -s --shell -T: --command-timeout= -t: --type= -U: --other-user= \
       -u: --user= -V --version -v --validate"),
     ("doas", "posix", "-C:/R -L -n -s -u:"),
+    ("taskset", "posix", "-a --all-tasks -p/X --pid/X -c --cpu-list -h --help -V --version"),
+    ("ionice", "posix",
+     "-c: --class= -n: --classdata= -p:/X --pid=/X -P:/X --pgid=/X -u:/X --uid=/X -t --ignore -h --help -V --version"),
+    ("unbuffer", "posix", "-p"),
+    ("chronic", "posix", "-e -v"),
+    ("caffeinate", "posix", "-d -i -m -s -u -t: -w:/X"),
     // ---- builtins that store code to run later ----
     ("trap", "posix", "-l -p -P"),
     ("complete|compgen", "posix",
-     "-a -b -c -d -e -f -g -j -k -s -u -v -D -E -I -p -r -o: -A: -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
+     "-a -b -c -d/L -e -f/L -g -j -k -s -u -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----
     ("ls|dir|vdir", "files",
      "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \
@@ -750,7 +756,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --json -r: --tree= -i: --tree-id= -p: --tree-parent= -c: --output-width= -o: --output-separator= -s: \
       --separator= -x --fillrows -h --help -V --version"),
     ("tree", "files whole",
-     "-a -d -l/L -f -x -L: -R -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
+     "-a -d -l/L -f -x -L: -R/X -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
       --infofile=/R --noreport --charset= --filelimit= -o:/W -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F \
       --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H: -T: --nolinks \
       --hintro=/R --houtro=/R --fromfile --fromtabfile --help --version -V"),

@@ -45,8 +45,8 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "su-exec", kind: P, positionals: 1, value_flags: &[] },
     WrapperSpec { name: "setpriv", kind: P, positionals: 0, value_flags: &["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"] },
     WrapperSpec { name: "nsenter", kind: P, positionals: 0, value_flags: &["-t", "--target", "-S", "-G", "--setuid", "--setgid", "-w", "-r"] },
-    WrapperSpec { name: "unshare", kind: T, positionals: 0, value_flags: &["--propagation", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"] },
-    WrapperSpec { name: "systemd-run", kind: T, positionals: 0, value_flags: &["-p", "--property", "-u", "--unit", "-E", "--setenv", "--slice", "--description", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active"] },
+    WrapperSpec { name: "unshare", kind: T, positionals: 0, value_flags: &["--propagation", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--map-users", "--map-groups", "--load-interp", "--monotonic", "--boottime"] },
+    WrapperSpec { name: "systemd-run", kind: P, positionals: 0, value_flags: &["-p", "--property", "-u", "--unit", "-E", "--setenv", "--slice", "--description", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active", "--nice", "--service-type", "--path-property", "--socket-property", "--timer-property", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-clock-change", "--on-timezone-change"] },
     WrapperSpec { name: "script", kind: T, positionals: 0, value_flags: &["-E", "--echo", "-O", "--log-out", "-I", "--log-in", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"] },
     WrapperSpec { name: "sg", kind: P, positionals: 1, value_flags: &[] },
     WrapperSpec { name: "firejail", kind: T, positionals: 0, value_flags: &[] },
@@ -55,7 +55,7 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "torsocks", kind: T, positionals: 0, value_flags: &["-u", "-p", "-a", "-P"] },
     WrapperSpec { name: "chronic", kind: T, positionals: 0, value_flags: &[] },
     WrapperSpec { name: "catchsegv", kind: T, positionals: 0, value_flags: &[] },
-    WrapperSpec { name: "faketime", kind: T, positionals: 1, value_flags: &["-m", "-f"] },
+    WrapperSpec { name: "faketime", kind: T, positionals: 1, value_flags: &["-p", "--date-prog"] },
     WrapperSpec { name: "dbus-run-session", kind: T, positionals: 0, value_flags: &["--config-file", "--dbus-daemon"] },
     WrapperSpec { name: "xvfb-run", kind: T, positionals: 0, value_flags: &["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol"] },
     WrapperSpec { name: "caffeinate", kind: T, positionals: 0, value_flags: &["-t", "-w"] },
@@ -108,6 +108,13 @@ pub(crate) fn opaque_wrapper(name: &str) -> Option<String> {
             "runs the command under a preloaded library or another root, which gate does not model"
         }
         "sshpass" => "feeds a password to the command it runs",
+        "unshare" | "systemd-run" | "firejail" | "dbus-run-session" | "xvfb-run" | "faketime" => {
+            "has options that move, set up or log the command in ways gate does not model"
+        }
+        "proxychains" | "proxychains4" | "torsocks" | "catchsegv" => {
+            "runs the command with a preloaded library gate does not model"
+        }
+        "busybox" | "toybox" => "runs its own versions of programs, whose options gate does not model",
         _ => return None,
     };
     Some(format!("`{name}` {what}"))
@@ -131,6 +138,10 @@ const DANGEROUS_EXACT: &[&str] = &[
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
+    // How bash reads its text: in BIG5, GBK or SJIS a `\\` can be a character's second byte,
+    // so quotes gate sees as escaped are live (fourth red team). `C`, `POSIX` and UTF-8 values
+    // before a command are harmless (see walk.rs).
+    "LC_ALL", "LC_CTYPE", "LANG",
     // Options read from the environment (`TAR_OPTIONS=--checkpoint-action=exec=...`), and
     // tar's default archive (`host:file` is opened through rsh).
     "TAR_OPTIONS", "TAPE", "RSH", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT", "GZIP", "XZ_OPT", "XZ_DEFAULTS",
@@ -141,7 +152,7 @@ const DANGEROUS_EXACT: &[&str] = &[
 
 #[rustfmt::skip]
 const DANGEROUS_PREFIXES: &[&str] = &[
-    "LD_", "DYLD_", "PYTHON", "BASH_", "GIT_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "CARGO_", "RUSTC",
+    "LD_", "DYLD_", "NODE_", "PYTHON", "BASH_", "GIT_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "CARGO_", "RUSTC",
     "RUSTDOC", "RUSTUP_", "PIP_", "UV_", "POETRY_", "GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOPROXY",
 ];
 
@@ -151,6 +162,9 @@ const HARMLESS: &[&str] = &[
     "CARGO_TERM_COLOR", "CARGO_TERM_VERBOSE", "CARGO_TERM_QUIET", "CARGO_TERM_PROGRESS_WHEN", "CARGO_INCREMENTAL",
     "CARGO_NET_OFFLINE", "CARGO_HTTP_TIMEOUT", "GIT_TERMINAL_PROMPT", "GIT_PAGER_IN_USE", "PYTHONUNBUFFERED",
     "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONHASHSEED", "BASH_XTRACEFD",
+    // Node: only behaviour, no files or code (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS and
+    // NODE_COMPILE_CACHE write files: found by the fourth red team).
+    "NODE_ENV", "NODE_NO_WARNINGS", "NODE_DISABLE_COLORS", "NODE_PENDING_DEPRECATION",
 ];
 
 pub fn is_dangerous_variable(name: &str) -> bool {

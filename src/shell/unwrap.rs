@@ -143,18 +143,22 @@ pub(super) fn option_commands(words: &[Word]) -> Vec<Result<String, String>> {
 }
 
 /// Split `find ... -exec cmd {} ;` into find's own words and the commands it runs.
-pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
+pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<(Vec<Word>, bool)>) {
     let mut own = Vec::new();
     let mut execs = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let is_exec = words[i].lit().is_some_and(|s| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir"));
         if is_exec {
+            let in_dir = words[i].lit().is_some_and(|s| s.ends_with("dir"));
             let mut cmd = Vec::new();
             i += 1;
             while i < words.len() {
                 match words[i].lit() {
-                    Some(";") | Some("+") => break,
+                    Some(";") => break,
+                    // GNU find ends the command at `+` only right after `{}`: elsewhere it is
+                    // an argument (found by the fourth red team: `-exec cat + /etc/passwd ;`).
+                    Some("+") if words[i - 1].lit() == Some("{}") => break,
                     Some("{}") => cmd.push(Word::Dyn("{}".into())),
                     _ => cmd.push(words[i].clone()),
                 }
@@ -164,7 +168,7 @@ pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
             if cmd.is_empty() {
                 cmd.push(Word::Dyn("(missing command)".into()));
             }
-            execs.push(cmd);
+            execs.push((cmd, in_dir));
             continue;
         }
         own.push(words[i].clone());

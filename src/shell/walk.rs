@@ -1411,6 +1411,9 @@ impl Walker<'_> {
                             harmless_value = matches!(
                                 (name.as_str(), r.word.lit()),
                                 ("PAGER" | "GIT_PAGER", Some("cat" | "")) | ("GIT_OPTIONAL_LOCKS", Some("0" | "1"))
+                            ) || matches!(
+                                (name.as_str(), r.word.lit()),
+                                ("LC_ALL" | "LC_CTYPE" | "LANG", Some(v)) if plain_locale(v)
                             );
                         }
                         ast::AssignmentValue::Array(items) => {
@@ -1729,6 +1732,15 @@ impl Walker<'_> {
                         continue;
                     }
                     Some(EnvResult::Script(text, rest)) => {
+                        // env's own splitter: `\_` separates words, and `\c`, `${VAR}`, `#`
+                        // and its quoting rules differ from bash (fourth red team:
+                        // `env -S 'A=b\_rm\_x'` runs `rm x`).
+                        let text = text.replace("\\_", " ");
+                        if text.contains(['\\', '$', '#']) {
+                            unknown.get_or_insert_with(|| {
+                                "`env -S` splits its text by its own rules, which gate does not model".into()
+                            });
+                        }
                         self.keep_unknown(&words, &wrappers, &mut unknown);
                         let mut joined = text;
                         for w in &rest {
@@ -1742,11 +1754,20 @@ impl Walker<'_> {
                 },
                 "find" => {
                     let (own, execs) = split_find(&words);
-                    for e in execs {
+                    for (e, in_dir) in execs {
                         let mut w = wrappers.clone();
                         w.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
                         let saved = self.replace_str.replace("{}".into());
+                        // `-execdir`/`-okdir` run the command in each match's directory.
+                        let cwd = in_dir.then(|| {
+                            let c = self.cwd.clone();
+                            self.cwd.forget();
+                            c
+                        });
                         self.unwrap(e, w, true, None);
+                        if let Some(c) = cwd {
+                            *self.cwd = c;
+                        }
                         self.replace_str = saved;
                     }
                     words = own;
@@ -2778,6 +2799,13 @@ fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
         l.strip_prefix(end.as_str()).is_some_and(|rest| rest.starts_with(')'))
     });
     ends_early.then(|| format!("a here-document line starts with its end `{end}` and a `)`: bash may end it there"))
+}
+
+/// A locale value under which bash reads text as gate does: empty, `C`, `POSIX`, or UTF-8.
+fn plain_locale(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    let charset = l.split('@').next().unwrap_or(&l);
+    matches!(charset, "" | "c" | "posix") || charset.ends_with(".utf-8") || charset.ends_with(".utf8")
 }
 
 fn all_literal(words: &[Word]) -> Option<Vec<String>> {
