@@ -239,3 +239,19 @@ fn a_locale_bash_reads_otherwise_is_not_harmless() {
     );
     assert_all("allow", &["LC_ALL=C sort src/a.rs", "LANG=en_US.UTF-8 ls", "LC_ALL=C; ls", "LC_CTYPE=POSIX ls"]);
 }
+
+#[test]
+fn the_new_scanners_stay_linear_and_shallow_on_hostile_text() {
+    // Deep or unbalanced nesting must neither overflow the stack nor take quadratic time, and
+    // is never allowed; many unclosed braces are run-time text.
+    for (unit, n) in [("$(", 20_000), ("\"$(", 8_000), ("<(", 20_000), ("*(", 20_000), ("$({a,b}", 8_000)] {
+        let c = format!("echo {}", unit.repeat(n));
+        let d = check_common::check_command(POLICY, &c);
+        assert_eq!(d["decision"], "ask", "{unit} x {n}: {}", d["reason"]);
+    }
+    for (unit, n) in [("{a},", 20_000), ("{'a',\"b\"}", 8_000)] {
+        let c = format!("echo {}", unit.repeat(n));
+        let d = check_common::check_command(POLICY, &c);
+        assert_eq!(d["decision"], "allow", "{unit} x {n}: {}", d["reason"]);
+    }
+}

@@ -288,6 +288,17 @@ fn brace_specials(raw: &str) -> Option<Vec<bool>> {
 /// If a quoted or substituted span starts at `i`, the index after it: `Some(None)` when
 /// nothing special starts there, `None` when it does not end.
 fn skip_quoted(b: &[u8], i: usize) -> Option<Option<usize>> {
+    skip_quoted_at(b, i, 0)
+}
+
+/// Nesting deeper than this is not followed: the scan gives up as on an unterminated span
+/// (the recursion must not exhaust the stack on `$($($(...`; gate refuses such text anyway).
+const SCAN_DEPTH: usize = 64;
+
+fn skip_quoted_at(b: &[u8], i: usize, depth: usize) -> Option<Option<usize>> {
+    if depth > SCAN_DEPTH {
+        return None;
+    }
     let end = match (b[i], b.get(i + 1)) {
         (b'\\', _) => i + 2,
         (b'\'', _) => i + 1 + b[i + 1..].iter().position(|&c| c == b'\'')? + 1,
@@ -307,15 +318,17 @@ fn skip_quoted(b: &[u8], i: usize) -> Option<Option<usize>> {
                 match b.get(j)? {
                     b'"' => break j + 1,
                     // Inside double quotes only these open spans (`$'` is two plain letters).
-                    b'$' if matches!(b.get(j + 1), Some(b'(' | b'{')) => j = skip_quoted(b, j)?.unwrap_or(j + 1),
-                    b'`' | b'\\' => j = skip_quoted(b, j)?.unwrap_or(j + 1),
+                    b'$' if matches!(b.get(j + 1), Some(b'(' | b'{')) => {
+                        j = skip_quoted_at(b, j, depth + 1)?.unwrap_or(j + 1)
+                    }
+                    b'`' | b'\\' => j = skip_quoted_at(b, j, depth + 1)?.unwrap_or(j + 1),
                     _ => j += 1,
                 }
             }
         }
-        (b'$', Some(b'{')) => skip_nested(b, i + 2, b'{', b'}')?,
-        (b'$', Some(b'(')) => skip_nested(b, i + 2, b'(', b')')?,
-        (b'<' | b'>', Some(b'(')) => skip_nested(b, i + 2, b'(', b')')?,
+        (b'$', Some(b'{')) => skip_nested_at(b, i + 2, b'{', b'}', depth + 1)?,
+        (b'$', Some(b'(')) => skip_nested_at(b, i + 2, b'(', b')', depth + 1)?,
+        (b'<' | b'>', Some(b'(')) => skip_nested_at(b, i + 2, b'(', b')', depth + 1)?,
         (b'`', _) => {
             let mut j = i + 1;
             loop {
@@ -333,7 +346,14 @@ fn skip_quoted(b: &[u8], i: usize) -> Option<Option<usize>> {
 
 /// From just inside an opening bracket, the index after its matching close, skipping quoted
 /// and substituted spans.
-fn skip_nested(b: &[u8], mut j: usize, open: u8, close: u8) -> Option<usize> {
+fn skip_nested(b: &[u8], j: usize, open: u8, close: u8) -> Option<usize> {
+    skip_nested_at(b, j, open, close, 0)
+}
+
+fn skip_nested_at(b: &[u8], mut j: usize, open: u8, close: u8, scan_depth: usize) -> Option<usize> {
+    if scan_depth > SCAN_DEPTH {
+        return None;
+    }
     let mut depth = 1;
     while j < b.len() {
         let c = b[j];
@@ -344,7 +364,7 @@ fn skip_nested(b: &[u8], mut j: usize, open: u8, close: u8) -> Option<usize> {
             if depth == 0 {
                 return Some(j + 1);
             }
-        } else if let Some(end) = skip_quoted(b, j)? {
+        } else if let Some(end) = skip_quoted_at(b, j, scan_depth + 1)? {
             j = end;
             continue;
         }
@@ -412,8 +432,12 @@ fn shell_brace_within(raw: &str, budget: &mut usize) -> Result<Option<Vec<String
         }
         match close {
             Some(close) => break (open, commas, close),
-            // An unclosed `{` is a letter: look further on.
-            None => from = open + 1,
+            // An unclosed `{` is a letter: look further on (each try costs the rest of the word).
+            None if *budget > 0 => {
+                *budget -= 1;
+                from = open + 1;
+            }
+            None => return Err(()),
         }
     };
     let (prefix, suffix) = (&raw[..open], &raw[close + 1..]);
@@ -463,6 +487,7 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
 /// - An extended glob (`@(`, `!(`, `?(`, `*(`, `+(`) with a quoted parenthesis: bash skips
 ///   quoted text when it looks for the pattern's end, brush counts every parenthesis.
 pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
+    const UNMATCHED: &str = "a `(` whose end gate cannot find as bash would";
     let b = text.as_bytes();
     for i in 0..b.len().saturating_sub(1) {
         if b[i + 1] != b'(' {
@@ -470,7 +495,9 @@ pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
         }
         if b[i] == b'$' && b.get(i + 2) != Some(&b'(') {
             let mut j = i + 2;
-            let end = skip_nested(b, j, b'(', b')').unwrap_or(b.len());
+            // Unbalanced as bash's quoting reads it (or nested too deep): not matched up, so
+            // not allowed (and going on would be quadratic).
+            let Some(end) = skip_nested(b, j, b'(', b')') else { return Some(UNMATCHED) };
             while j < end {
                 let word_start =
                     j == i + 2 || matches!(b[j - 1], b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'(' | b')');
@@ -485,6 +512,7 @@ pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
             }
         }
         if matches!(b[i], b'@' | b'!' | b'?' | b'*' | b'+') {
+            let Some(aware) = skip_nested(b, i + 2, b'(', b')') else { return Some(UNMATCHED) };
             let naive = {
                 let mut depth = 0usize;
                 let mut k = i + 1;
@@ -505,7 +533,7 @@ pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
                 }
                 end
             };
-            if naive != skip_nested(b, i + 2, b'(', b')') {
+            if naive != Some(aware) {
                 return Some("a parenthesis in quotes inside an extended glob");
             }
         }
@@ -551,10 +579,10 @@ pub(crate) fn hash_after_process_substitution(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     for i in 0..b.len().saturating_sub(1) {
         if matches!(b[i], b'<' | b'>') && b[i + 1] == b'(' {
-            if let Some(end) = skip_nested(b, i + 2, b'(', b')') {
-                if b.get(end) == Some(&b'#') {
-                    out.push(end);
-                }
+            // Unbalanced: nothing more to find (and going on would be quadratic).
+            let Some(end) = skip_nested(b, i + 2, b'(', b')') else { break };
+            if b.get(end) == Some(&b'#') {
+                out.push(end);
             }
         }
     }
