@@ -1018,7 +1018,15 @@ impl Walker<'_> {
             Braces::None => vec![raw.to_string()],
             // More than gate follows: words only known at run time (where that matters, as a
             // program name, an option or a path, the command is not allowed).
-            Braces::TooMany => return vec![Resolved { word: Word::Dyn(raw.to_string()), unknown: None }],
+            // The word is still walked: its substitutions run and its globs list (review:
+            // `echo {1..3}$(rm -rf ~)` was left unwalked).
+            Braces::TooMany => {
+                let (r, globbed) = self.word_globbed(raw);
+                if globbed {
+                    self.listing(&r.word);
+                }
+                return vec![Resolved { word: Word::Dyn(raw.to_string()), unknown: r.unknown }];
+            }
         };
         alternatives
             .iter()
@@ -2375,7 +2383,14 @@ impl Walker<'_> {
             let integers = std::mem::take(&mut w.integers);
             let assigned = std::mem::take(&mut w.assigned);
             let jumps = w.jumps;
+            let untrusted = w.untrusted_values;
             self.add_integers(integers);
+            // A trap `eval` set runs between this shell's later commands (review: `eval "trap
+            // p=rm DEBUG"; p=echo; $p x`); for another shell's text this only errs on the safe side.
+            if untrusted && !self.untrusted_values {
+                self.untrusted_values = true;
+                self.unbind_all();
+            }
             // `eval` runs in this shell: what it assigned is no longer known here.
             for n in assigned {
                 self.unbind(&n);
@@ -2788,12 +2803,33 @@ fn is_assignment(s: &str) -> bool {
 /// and the substitution. Then the text after it may be commands that gate took as text.
 fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
     let body = &doc.doc.value;
-    if doc.requires_expansion && body.lines().any(|l| (l.len() - l.trim_end_matches('\\').len()) % 2 == 1) {
-        return Some(
-            "a line of an unquoted here-document ends with a backslash: bash joins it to the next line".into(),
-        );
-    }
     let end: String = doc.here_end.value.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+    if doc.requires_expansion {
+        // Join the lines as bash does. It matters where a joined line is the end, or where a
+        // join meets a `$` or a backquote (`$\` + `(rm x)`); a plain continuation does not.
+        let mut joined = String::new();
+        for l in body.lines() {
+            let l = if doc.remove_tabs && joined.is_empty() { l.trim_start_matches('\t') } else { l };
+            if (l.len() - l.trim_end_matches('\\').len()) % 2 == 1 {
+                let part = &l[..l.len() - 1];
+                if part.ends_with(['$', '`']) {
+                    return Some(
+                        "a here-document line ends in `$` or a backquote and a backslash: bash joins it to the next"
+                            .into(),
+                    );
+                }
+                joined.push_str(part);
+                continue;
+            }
+            if !joined.is_empty() {
+                joined.push_str(l);
+                if joined == end {
+                    return Some(format!("here-document lines that bash joins spell its end `{end}`"));
+                }
+                joined.clear();
+            }
+        }
+    }
     let ends_early = body.lines().any(|l| {
         let l = if doc.remove_tabs { l.trim_start_matches('\t') } else { l };
         l.strip_prefix(end.as_str()).is_some_and(|rest| rest.starts_with(')'))

@@ -489,11 +489,12 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
 pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
     const UNMATCHED: &str = "a `(` whose end gate cannot find as bash would";
     let b = text.as_bytes();
+    let mut extglobs = 0;
     for i in 0..b.len().saturating_sub(1) {
         if b[i + 1] != b'(' {
             continue;
         }
-        if b[i] == b'$' && b.get(i + 2) != Some(&b'(') {
+        if (b[i] == b'$' && b.get(i + 2) != Some(&b'(')) || matches!(b[i], b'<' | b'>') {
             let mut j = i + 2;
             // Unbalanced as bash's quoting reads it (or nested too deep): not matched up, so
             // not allowed (and going on would be quadratic).
@@ -512,6 +513,12 @@ pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
             }
         }
         if matches!(b[i], b'@' | b'!' | b'?' | b'*' | b'+') {
+            // Each check scans to the group's end: nested groups make that quadratic (review:
+            // an 80 KB `@(a@(a...` took seconds). More than a text needs is asked.
+            extglobs += 1;
+            if extglobs > 256 {
+                return Some("more extended-glob groups than gate checks");
+            }
             let Some(aware) = skip_nested(b, i + 2, b'(', b')') else { return Some(UNMATCHED) };
             let naive = {
                 let mut depth = 0usize;
