@@ -284,3 +284,51 @@ fn review_nested_extended_globs_are_not_quadratic() {
         assert_eq!(d["decision"], "ask", "{unit}");
     }
 }
+
+// The fifth red team: values and the directory gate believed.
+
+#[test]
+fn attributes_and_special_variables_keep_values_gate_cannot_believe() {
+    assert_all(
+        "ask",
+        &[
+            "x=rm; readonly x; x=ls\n$x foo",
+            "declare -r x=rm\nx=ls\n$x foo",
+            "x=echo; wait -np x; $x rm foo",
+            "x=echo; wait -fpx; $x rm foo",
+            "x=ls; read -ax <<< rm; $x foo",
+            "x=ls; read -rax <<< rm; $x foo",
+            "declare -l f; f=docs/.ENVx.md; echo hi > \"$f\"",
+            "declare -u f; f=docs/a.md; echo hi > \"$f\"",
+            "FUNCNAME=echo; $FUNCNAME rm foo",
+        ],
+    );
+    assert_all("allow", &["f=src/a.rs; cat \"$f\"", "read -r line <<< x; f=src/a.rs; cat \"$f\""]);
+}
+
+#[test]
+fn a_failed_cd_is_only_believed_to_end_the_script_where_it_does() {
+    let p = "cat ../../../../../../../../etc/passwd";
+    let cases: Vec<String> = [
+        "set -- -e; cd a/b/c/d/e/f/g/h; P",
+        "set -o errexit +o errexit; cd a/b/c/d/e/f/g/h; P",
+        "set -e; ! { cd a/b/c/d/e/f/g/h; P; }",
+        "set -e; if { cd a/b/c/d/e/f/g/h; P; }; then :; fi",
+        "set -e; ( cd a/b/c/d/e/f/g/h; P ) || true",
+        "set -e; { cd a/b/c/d/e/f/g/h; P; } && true",
+        "set -e; for i in 1; do cd a/b/c/d/e/f/g/h; P; done || true",
+        "cd a/b/c/d/e/f/g/h || return; P",
+        "cd a/b/c/d/e/f/g/h || { exit & }; P",
+        "exit() { :; }; cd a/b/c/d/e/f/g/h || exit; P",
+        "cd a/b/c/d/e/f/g/h || exit 0<&7; P",
+    ]
+    .iter()
+    .map(|c| c.replace('P', p))
+    .collect();
+    let refs: Vec<&str> = cases.iter().map(String::as_str).collect();
+    for c in refs {
+        let d = check_common::check_command(POLICY, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    assert_all("allow", &["cd src || exit 1; cat a.rs", "set -e; cd src; cat a.rs"]);
+}

@@ -1378,13 +1378,20 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
         }
         "read" => {
             while let Some(a) = it.next() {
-                match a {
-                    "-a" => names.extend(it.next().map(str::to_string)),
-                    "-d" | "-i" | "-n" | "-N" | "-p" | "-t" | "-u" => {
-                        it.next();
+                match a.strip_prefix('-').filter(|f| !f.is_empty()) {
+                    // A bundle (`-rax NAME`, `-aNAME`): the first letter that takes a value
+                    // takes the rest of the word or the next word (fifth red team).
+                    Some(flags) => {
+                        if let Some(k) = flags.find(['a', 'd', 'i', 'n', 'N', 'p', 't', 'u']) {
+                            let rest = &flags[k + 1..];
+                            let value =
+                                if rest.is_empty() { it.next().map(str::to_string) } else { Some(rest.to_string()) };
+                            if flags[k..].starts_with('a') {
+                                names.extend(value);
+                            }
+                        }
                     }
-                    a if a.starts_with('-') => {}
-                    a => names.push(a.to_string()),
+                    None => names.push(a.to_string()),
                 }
             }
             // Without a name, read fills REPLY (found by the fourth red team).
@@ -1413,8 +1420,10 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
         }
         "wait" => {
             while let Some(a) = it.next() {
-                if a == "-p" {
-                    names.extend(it.next().map(str::to_string));
+                // `-p NAME` in any bundle (`-np x`, `-fpx`).
+                if let Some(k) = a.strip_prefix('-').and_then(|f| f.find('p')) {
+                    let rest = &a[k + 2..];
+                    names.extend(if rest.is_empty() { it.next().map(str::to_string) } else { Some(rest.to_string()) });
                 }
             }
         }

@@ -42,6 +42,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         alt_cwd: None,
         rewalks: 0,
         untrusted_values: false,
+        attributed: Vec::new(),
         globbed: false,
     };
     w.script(text);
@@ -103,6 +104,9 @@ struct Walker<'a> {
     /// signal the script can send itself) is installed: its action may assign any variable
     /// between any two commands, so no value is believed from here on (fourth red team).
     untrusted_values: bool,
+    /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
+    /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
+    attributed: Vec<String>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
 }
@@ -148,18 +152,55 @@ impl Branches {
 
 /// Whether a pipeline is `exit` or `return` (or a group that ends with one): the failure path
 /// it is on ends there.
-fn ends_script(p: &ast::Pipeline) -> bool {
+/// `in_function`: `return` ends something only inside a function (at the top level it fails
+/// and bash goes on); `functions`: names the script defines (an `exit` function ends nothing).
+/// A redirection that fails (`exit 0<&7`) skips the command, and `exit &` ends only a
+/// background subshell (fifth red team).
+fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bool {
     let [c] = p.seq.as_slice() else { return false };
     match c {
         ast::Command::Simple(sc) => {
-            sc.word_or_name.as_ref().is_some_and(|w| matches!(w.value.as_str(), "exit" | "return"))
+            let plain = sc.prefix.is_none()
+                && sc
+                    .suffix
+                    .as_ref()
+                    .is_none_or(|s| s.0.iter().all(|i| matches!(i, ast::CommandPrefixOrSuffixItem::Word(_))));
+            plain
+                && sc.word_or_name.as_ref().is_some_and(|w| {
+                    (w.value == "exit" || (w.value == "return" && in_function)) && !functions.contains(&w.value)
+                })
         }
-        ast::Command::Compound(ast::CompoundCommand::BraceGroup(b), _) => {
-            b.list.0.last().is_some_and(|item| item.0.additional.is_empty() && ends_script(&item.0.first))
-        }
+        ast::Command::Compound(ast::CompoundCommand::BraceGroup(b), None) => b.list.0.last().is_some_and(|item| {
+            item.0.additional.is_empty()
+                && matches!(item.1, ast::SeparatorOperator::Sequence)
+                && ends_script(&item.0.first, in_function, functions)
+        }),
         _ => false,
     }
 }
+
+/// Variables whose assigned value bash ignores or replaces by itself: `$_` (every command sets
+/// it), `FUNCNAME` (assignments ignored: fifth red team), and the ones bash recomputes.
+const UNBINDABLE: &[&str] = &[
+    "_",
+    "FUNCNAME",
+    "GROUPS",
+    "PPID",
+    "UID",
+    "EUID",
+    "BASHPID",
+    "SECONDS",
+    "RANDOM",
+    "SRANDOM",
+    "LINENO",
+    "EPOCHSECONDS",
+    "EPOCHREALTIME",
+    "HISTCMD",
+    "PIPESTATUS",
+    "BASH_COMMAND",
+    "BASH_REMATCH",
+    "DIRSTACK",
+];
 
 /// Result of resolving one word.
 struct Resolved {
@@ -268,6 +309,7 @@ impl Walker<'_> {
             alt_cwd: None,
             rewalks: self.rewalks,
             untrusted_values: self.untrusted_values,
+            attributed: self.attributed.clone(),
             globbed: false,
         };
         if let Some(wr) = wrapper {
@@ -313,7 +355,7 @@ impl Walker<'_> {
     fn bind(&mut self, name: &str, values: Vec<Word>) {
         self.unbind(name);
         // bash sets `$_` to the last word of every command: a value given to it does not last.
-        if self.untrusted_values || name == "_" {
+        if self.untrusted_values || UNBINDABLE.contains(&name) || self.attributed.iter().any(|n| n == name) {
             return;
         }
         self.bound.push((name.to_string(), values));
@@ -553,7 +595,9 @@ impl Walker<'_> {
         let log0 = self.assigned.len();
         self.pipeline(&l.first);
         let first_log = self.assigned.len();
-        let mut guarded = l.additional.is_empty() && self.errexit;
+        // bash ignores errexit for a negated pipeline (and in conditions and lists, which
+        // `compound` and the `&&`/`||` cases below account for).
+        let mut guarded = l.additional.is_empty() && self.errexit && !l.first.bang;
         for (k, next) in l.additional.iter().enumerate() {
             match next {
                 ast::AndOr::And(p) => self.pipeline(p),
@@ -570,7 +614,7 @@ impl Walker<'_> {
                     }
                     self.pipeline(p);
                     let last = k + 1 == l.additional.len();
-                    if last && ends_script(p) {
+                    if last && ends_script(p, !self.defining.is_empty(), &self.functions) {
                         *self.cwd = success;
                         guarded = true;
                     }
@@ -719,6 +763,15 @@ impl Walker<'_> {
     }
 
     fn compound(&mut self, cc: &ast::CompoundCommand) {
+        // Inside a compound command errexit may be ignored (a condition, a list the compound
+        // is part of, `!`): gate does not follow which, so it is not relied on there, nor
+        // after it (fifth red team: `set -e; ! { cd x; cat ../y; }`).
+        self.errexit = false;
+        self.compound_inner(cc);
+        self.errexit = false;
+    }
+
+    fn compound_inner(&mut self, cc: &ast::CompoundCommand) {
         use ast::CompoundCommand as C;
         let saved = self.cwd.clone();
         match cc {
@@ -1932,12 +1985,30 @@ impl Walker<'_> {
                 n @ ("set" | "shift") => {
                     self.params = None;
                     if n == "set" {
-                        for a in words[1..].iter().filter_map(Word::lit) {
-                            if a.starts_with('-') && !a.starts_with("--") && a.contains('e') || a == "errexit" {
-                                self.errexit = a != "errexit" || words.iter().any(|w| w.lit() == Some("-o"));
-                            }
-                            if a.starts_with('+') && a.contains('e') {
+                        // Options as bash reads them, the last one winning; `--` or `-` and the
+                        // first operand end them (`set -- -e` sets `$1`: fifth red team).
+                        let mut o_on: Option<bool> = None;
+                        for w in &words[1..] {
+                            let Some(a) = w.lit() else {
                                 self.errexit = false;
+                                break;
+                            };
+                            if let Some(on) = o_on.take() {
+                                if a == "errexit" {
+                                    self.errexit = on;
+                                }
+                                continue;
+                            }
+                            if a == "--" || a == "-" || !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
+                                break;
+                            }
+                            let on = a.starts_with('-');
+                            for c in a[1..].chars() {
+                                match c {
+                                    'e' => self.errexit = on,
+                                    'o' => o_on = Some(on),
+                                    _ => {}
+                                }
                             }
                         }
                     }
@@ -2235,6 +2306,16 @@ impl Walker<'_> {
                         .filter(|a| !a.starts_with(['-', '+']))
                         .map(|a| a.split('=').next().unwrap_or(a).to_string()),
                 );
+                // Read-only names keep their value; `-l`/`-u` change every later value.
+                let attributes = name == "readonly"
+                    || (name != "unset"
+                        && args
+                            .iter()
+                            .filter_map(Word::lit)
+                            .any(|a| a.starts_with('-') && a.contains(['r', 'l', 'u'])));
+                if attributes {
+                    self.attributed.extend(names.iter().cloned());
+                }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
                 names.extend(tables::input_assigned(words))
@@ -2377,6 +2458,7 @@ impl Walker<'_> {
                 alt_cwd: None,
                 rewalks: self.rewalks,
                 untrusted_values: self.untrusted_values,
+                attributed: self.attributed.clone(),
                 globbed: false,
             };
             w.script(text);
