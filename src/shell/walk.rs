@@ -1074,23 +1074,20 @@ impl Walker<'_> {
             // The word is still walked: its substitutions run and its globs list (review:
             // `echo {1..3}$(rm -rf ~)` was left unwalked).
             Braces::TooMany => {
-                let (r, globbed) = self.word_globbed(raw);
-                if globbed {
-                    self.listing(&r.word);
-                }
+                let r = self.word_listed(raw);
                 return vec![Resolved { word: Word::Dyn(raw.to_string()), unknown: r.unknown }];
             }
         };
-        alternatives
-            .iter()
-            .map(|a| {
-                let (r, globbed) = self.word_globbed(a);
-                if globbed {
-                    self.listing(&r.word);
-                }
-                r
-            })
-            .collect()
+        alternatives.iter().map(|a| self.word_listed(a)).collect()
+    }
+
+    /// [`Walker::word`], and a glob in it decided as the listing bash makes of its directory.
+    fn word_listed(&mut self, raw: &str) -> Resolved {
+        let (r, globbed) = self.word_globbed(raw);
+        if globbed {
+            self.listing(&r.word);
+        }
+        r
     }
 
     /// bash expands a glob by reading the directories it names, whichever program gets the
@@ -1495,10 +1492,7 @@ impl Walker<'_> {
                                         _ => text = None,
                                     }
                                 }
-                                let (r, globbed) = this.word_globbed(&v.value);
-                                if globbed {
-                                    this.listing(&r.word);
-                                }
+                                let r = this.word_listed(&v.value);
                                 let bindable = k.is_none()
                                     && match &r.word {
                                         Word::Lit(_) => true,
@@ -1850,13 +1844,12 @@ impl Walker<'_> {
                         match all_literal(&rest) {
                             Some(parts) => {
                                 // watch runs its words with `sh -c`.
-                                if let Some(what) = super::words::posix_sh_reads_otherwise(&parts.join(" ")) {
-                                    unknown.get_or_insert_with(|| {
-                                        format!("watch runs the command with /bin/sh, which may not read {what} as bash does")
-                                    });
+                                let text = parts.join(" ");
+                                if let Some(u) = posix_sh_note("`watch`", &text) {
+                                    unknown.get_or_insert(u);
                                 }
                                 self.keep_unknown(&words, &wrappers, &mut unknown);
-                                self.nested_run_by(&parts.join(" "), &words, &wrappers);
+                                self.nested_run_by(&text, &words, &wrappers);
                                 return;
                             }
                             None => {
@@ -1884,12 +1877,8 @@ impl Walker<'_> {
                     match script {
                         Some(text) => {
                             // Run by `$SHELL -c` or the user's shell, often a POSIX `sh`.
-                            if let Some(what) = super::words::posix_sh_reads_otherwise(&text) {
-                                unknown.get_or_insert_with(|| {
-                                    format!(
-                                        "`{name} -c` runs the text with a shell that may not read {what} as bash does"
-                                    )
-                                });
+                            if let Some(u) = posix_sh_note(&format!("`{name} -c`"), &text) {
+                                unknown.get_or_insert(u);
                             }
                             let mut inner = wrappers.clone();
                             inner.push(Wrapper { words: words.clone(), kind: spec.kind });
@@ -2220,11 +2209,8 @@ impl Walker<'_> {
                 let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name));
                 if let Some(script) = value.strip_prefix('!') {
                     // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
-                    if let Some(what) = super::words::posix_sh_reads_otherwise(script) {
-                        let mut u =
-                            Some(format!("git runs the alias with /bin/sh, which may not read {what} as bash does"));
-                        self.keep_unknown(words, wrappers, &mut u);
-                    }
+                    let mut u = posix_sh_note("git's `!` alias", script);
+                    self.keep_unknown(words, wrappers, &mut u);
                     let mut text = script.to_string();
                     if used {
                         for w in &words[i + 1..] {
@@ -2540,8 +2526,7 @@ impl Walker<'_> {
                 } else {
                     self.stdin_script.as_ref().and_then(|s| s.as_ref().ok()).map(String::as_str)
                 };
-                text.and_then(super::words::posix_sh_reads_otherwise)
-                    .map(|what| format!("`{dialect}` (a POSIX shell) does not read {what} as bash does"))
+                text.and_then(|t| posix_sh_note(&format!("`{dialect}`"), t))
             }
             other => Some(format!("`{other}` syntax differs from bash's")),
         };
@@ -2924,6 +2909,13 @@ fn plain_locale(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
     let charset = l.split('@').next().unwrap_or(&l);
     matches!(charset, "" | "c" | "posix") || charset.ends_with(".utf-8") || charset.ends_with(".utf8")
+}
+
+/// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
+/// than gate, which reads it with bash's grammar, sees it.
+fn posix_sh_note(runner: &str, text: &str) -> Option<String> {
+    super::words::posix_sh_reads_otherwise(text)
+        .map(|what| format!("{runner} runs it with a POSIX sh, which may not read {what} as bash does"))
 }
 
 fn all_literal(words: &[Word]) -> Option<Vec<String>> {
