@@ -7,14 +7,15 @@
 // them: Cargo.toml [lints]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod check_common;
+
 use std::path::Path;
 use std::process::Command;
 
-use gate::policy::{Call, Context, Env, Policy, Verdict};
+use gate::policy::{Call, Context, Policy, Verdict};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const POLICY: &str =
     "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\", \"Bash(touch pwned)\", \"Bash(git reset *)\", \
                       \"Write(**/.env*)\", \"Read(**/.env)\", \"Read(src/secret.txt)\" ]\n";
@@ -23,31 +24,20 @@ fn check(command: &str) -> Value {
     check_with(POLICY, command)
 }
 
-/// `gate check --json` of one shell command, in an empty workspace holding `policy`.
+/// `gate check --json` of one shell command, in a fresh workspace holding `policy`.
 fn check_with(policy: &str, command: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
-    let args = json!({ "command": command }).to_string();
-    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_command(policy, command)
 }
 
 fn assert_all(expect: &str, commands: &[&str]) {
-    for c in commands {
-        let d = check(c);
-        assert_eq!(d["decision"], expect, "{c}: {d}");
-    }
+    check_common::assert_all_with(POLICY, expect, commands)
 }
 
 fn policy_at(dir: &Path) -> Policy {
-    let base = dir.to_string_lossy().to_string();
-    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
-    Policy::from_yaml(POLICY, "host.yaml", &env).expect("test policy parses")
+    check_common::policy_at(POLICY, dir)
 }
 
-fn decide(p: &Policy, cmd: &str) -> Verdict {
-    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
-}
+use check_common::decide_command as decide;
 
 fn bash() -> &'static str {
     // bash is part of every machine the tests run on (Debian's essential set); a missing one
@@ -164,9 +154,7 @@ const CLASS4_FORMS: &[&str] = &[
 
 const CLASS4_ACTIONS: &[&str] = &["rm -rf x", "\\rm -rf x", "/bin/rm -rf x", "command rm x", "env rm x", "cd /; rm x"];
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
+use check_common::shell_quote;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

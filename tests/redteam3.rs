@@ -12,7 +12,7 @@ mod check_common;
 
 use std::process::Command;
 
-use gate::policy::{Call, Context, Env, Policy, Verdict};
+use gate::policy::{Policy, Verdict};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -33,15 +33,11 @@ fn assert_all(expect: &str, commands: &[&str]) {
 
 fn policy() -> (tempfile::TempDir, Policy) {
     let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().to_string_lossy().to_string();
-    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
-    let p = Policy::from_yaml(POLICY, "host.yaml", &env).expect("test policy parses");
+    let p = check_common::policy_at(POLICY, dir.path());
     (dir, p)
 }
 
-fn decide(p: &Policy, cmd: &str) -> Verdict {
-    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
-}
+use check_common::decide_command as decide;
 
 #[test]
 fn redteam3_a_nul_ends_an_ansi_c_string_as_bash_ends_it() {

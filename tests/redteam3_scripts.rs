@@ -8,10 +8,12 @@
 // them: Cargo.toml [lints]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod check_common;
+
 use std::path::Path;
 use std::process::Command;
 
-use gate::policy::{Call, Context, Env, Policy, Verdict};
+use gate::policy::{Policy, Verdict};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -49,18 +51,10 @@ fn assert_none_allowed(commands: &[&str]) {
 }
 
 fn policy_at(dir: &Path) -> Policy {
-    let base = dir.to_string_lossy().to_string();
-    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
-    Policy::from_yaml(HOST, "host.yaml", &env).expect("corpus policy parses")
+    check_common::policy_at(HOST, dir)
 }
 
-fn decide(p: &Policy, cmd: &str) -> Verdict {
-    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
+use check_common::{decide_command as decide, shell_quote};
 
 // ---- F1, F1b: sed labels, and every other place sed's compiler ends a part ----
 

@@ -8,13 +8,10 @@
 
 mod check_common;
 
-use std::process::Command;
-
-use gate::policy::{Call, Context, Env, Policy, Verdict};
+use gate::policy::Verdict;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-const GATE: &str = env!("CARGO_BIN_EXE_gate");
 const POLICY: &str = include_str!("corpus/host.yaml");
 
 fn check(command: &str) -> Value {
@@ -249,11 +246,7 @@ fn redteam3_xargs_replace_string_comes_from_the_option_table() {
 
 /// `gate check --json` with a policy of the test's own.
 fn check_with(policy: &str, command: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
-    let args = json!({ "command": command }).to_string();
-    let out = Command::new(GATE).current_dir(dir.path()).args(["check", "--json", "Bash", &args]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_command(policy, command)
 }
 
 #[test]
@@ -569,21 +562,12 @@ fn redteam3_git_read_only_listings_are_allowed() {
 
 // ---- property tests: every generated form of each class ----
 
-/// The corpus policy, read in a workspace at `dir`.
-fn policy_at(dir: &std::path::Path) -> Policy {
-    let base = dir.to_string_lossy().to_string();
-    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
-    Policy::from_yaml(POLICY, "host.yaml", &env).expect("the corpus policy parses")
-}
-
 fn decide(cmd: &str) -> Verdict {
     let dir = tempfile::tempdir().unwrap();
-    policy_at(dir.path()).decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
+    check_common::decide_command(&check_common::policy_at(POLICY, dir.path()), cmd)
 }
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
+use check_common::shell_quote;
 
 /// Code given to a program to run later or elsewhere, in every form of this round: `A` is the
 /// action, single-quoted.

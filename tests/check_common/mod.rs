@@ -3,8 +3,10 @@
 // Test code: unwrap, expect and panic are how it fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
+use std::path::Path;
 use std::process::Command;
 
+use gate::policy::{Call, Context, Env, Policy, Verdict};
 use serde_json::{json, Value};
 
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
@@ -23,6 +25,23 @@ pub fn check_call(policy: &str, tool: &str, args: &Value) -> Value {
 /// The decision of one shell command.
 pub fn check_command(policy: &str, command: &str) -> Value {
     check_call(policy, "Bash", &json!({ "command": command }))
+}
+
+/// `s` single-quoted for the shell.
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// `yaml` as the host.yaml of a workspace at `dir`, with a home directory that does not exist.
+pub fn policy_at(yaml: &str, dir: &Path) -> Policy {
+    let base = dir.to_string_lossy().to_string();
+    let env = Env { base_dir: base.clone().into(), home: Some("/nonexistent-home".into()), cwd: base.into() };
+    Policy::from_yaml(yaml, "host.yaml", &env).expect("the test policy parses")
+}
+
+/// The verdict of one shell command under `p`, decided in this process.
+pub fn decide_command(p: &Policy, cmd: &str) -> Verdict {
+    p.decide(&Call::new("bash", json!({ "command": cmd })), &Context::default()).decision
 }
 
 /// Every command gets `expect` (`allow`, `ask` or `deny`).
