@@ -9,7 +9,9 @@
 //! - peak memory of `gate run` with a 10,000-rule policy.
 //!
 //! Run: `cargo run --release --features dev-tools --bin gate-bench` (options: `--requests N`,
-//! `--mb N`, `--starts N`). The modes `agent`, `spew` and `responder` are its own helpers.
+//! `--mb N`, `--starts N`). `GATE_BENCH_CALL` (and optionally `GATE_BENCH_CALL2`, alternated with
+//! it so that the doom-loop check does not fire) replaces the agent's four calls with one's own,
+//! e.g. `"tool":"noop","arguments":{}`, to measure what one kind of call costs. The modes `agent`, `spew` and `responder` are its own helpers.
 //! Behind the `dev-tools` feature so that `cargo install` does not install it.
 // Test and development code: unwrap, expect and panic are how it fails (gate itself denies
 // them: Cargo.toml [lints]); it drives processes and terminals with libc calls.
@@ -48,6 +50,11 @@ fn agent(args: &[String]) -> i32 {
         r#""tool":"read_file","arguments":{"file_path":"src/lib.rs"}"#,
         r#""tool":"bash","arguments":{"command":"ls -la src | grep rs"}"#,
     ];
+    let custom = std::env::var("GATE_BENCH_CALL").ok();
+    let custom2 = std::env::var("GATE_BENCH_CALL2").ok();
+    let custom_calls =
+        custom.as_deref().map(|c| [c, custom2.as_deref().unwrap_or(c), c, custom2.as_deref().unwrap_or(c)]);
+    let calls = custom_calls.as_ref().unwrap_or(&calls);
     let start = Instant::now();
     let mut line = String::new();
     let mut approved = 0u64;
