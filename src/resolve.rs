@@ -28,6 +28,12 @@ impl Resolver {
     /// (applying `..` after each link, as the kernel does), and a result inside the workspace
     /// spelled with the workspace's own (lexical) path; `None` when that is the path as written.
     fn resolve(&self, written: &Path) -> Option<PathBuf> {
+        if written.components().any(|c| is_glob(c.as_os_str())) {
+            let mut budget = GLOB_BUDGET;
+            let dirs_only = written.as_os_str().to_string_lossy().ends_with('/');
+            let parts: Vec<Component> = written.components().skip(1).collect();
+            return self.glob(PathBuf::from("/"), &parts, dirs_only, &mut budget);
+        }
         let real = kernel_path(written, &self.seen)?;
         let real = match real.strip_prefix(&self.ws_real) {
             Ok(rest) => self.ws_lex.join(rest),
@@ -40,6 +46,67 @@ impl Resolver {
         };
         (real != lexical_in_ws).then_some(real)
     }
+}
+
+impl Resolver {
+    /// A glob's names matched against the directories as bash would (`*/passwd`, `p*`): the
+    /// first name that leads elsewhere through a link, where it leads, with the rest of the
+    /// pattern after it (`lnk/*` -> `/etc/*`, so a listing stays a listing); `None` when no
+    /// matched name does. More names than [`GLOB_BUDGET`] lead to `/`: decided as outside.
+    fn glob(&self, base: PathBuf, rest: &[Component], dirs_only: bool, budget: &mut usize) -> Option<PathBuf> {
+        let (first, tail) = rest.split_first()?;
+        let name = first.as_os_str();
+        if !is_glob(name) {
+            return self.glob(base.join(name), tail, dirs_only, budget);
+        }
+        // The directory to list is itself reached through a link (`lnk/*`).
+        if let Some(real) = self.resolve(&base) {
+            return Some(rest.iter().fold(real, |p, c| p.join(c.as_os_str())));
+        }
+        let pattern = name.to_string_lossy();
+        // A pattern globset cannot read (an extended glob): every name matches.
+        let matcher = globset::GlobBuilder::new(&pattern)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .ok()
+            .map(|g| g.compile_matcher());
+        // A link that leads inside the workspace is kept only if none leads outside.
+        let mut inside = None;
+        for entry in std::fs::read_dir(&base).ok()?.flatten() {
+            if *budget == 0 {
+                return Some(PathBuf::from("/"));
+            }
+            *budget -= 1;
+            let entry_name = entry.file_name();
+            if matcher.as_ref().is_some_and(|m| !m.is_match(&entry_name)) {
+                continue;
+            }
+            let path = base.join(&entry_name);
+            // A name followed by more of the pattern (or by `/`) matches only as a directory.
+            if (dirs_only || !tail.is_empty()) && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                continue;
+            }
+            let found = match self.resolve(&path) {
+                Some(real) => Some(tail.iter().fold(real, |p, c| p.join(c.as_os_str()))),
+                None if !tail.is_empty() => self.glob(path, tail, dirs_only, budget),
+                None => None,
+            };
+            match found {
+                Some(f) if !f.starts_with(&self.ws_lex) => return Some(f),
+                Some(f) => inside = inside.or(Some(f)),
+                None => {}
+            }
+        }
+        inside
+    }
+}
+
+/// How many directory entries one glob may look at before it is decided as outside.
+const GLOB_BUDGET: usize = 20_000;
+
+fn is_glob(name: &std::ffi::OsStr) -> bool {
+    name.to_str().is_some_and(|n| n.contains(['*', '?', '[']))
 }
 
 /// A resolver for [`crate::policy::Policy::decide_real`], for one decision in `workspace`.

@@ -119,6 +119,7 @@ impl Policy {
 fn path_words(command: &str) -> Vec<String> {
     let a = shell::analyze(command);
     let mut out: Vec<String> = Vec::new();
+    let mut globs: Vec<String> = Vec::new();
     let mut add = |w: &Word| {
         if let Some(s) = w.lit() {
             let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
@@ -132,11 +133,24 @@ fn path_words(command: &str) -> Vec<String> {
     }
     for w in a.writes.iter().chain(a.reads.iter()) {
         add(&w.path);
-        // A glob's literal directory (`echo lnk/*` lists where `lnk` leads).
+        // A glob's literal directory (`echo lnk/*` lists where `lnk` leads), and a glob of
+        // plain text itself: the edge matches it against the directories, and a name it
+        // matches that is a link leads where the link does (`cat */passwd` through
+        // `lnk` -> `/etc`, `cat p*` through `pw` -> `/etc/passwd`).
         if let Word::Dyn(d) = &w.path {
             if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
                 add(&Word::Lit(base));
             }
+            let plain = !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '~'])
+                && !d.contains(char::is_whitespace);
+            if plain && d.contains(['*', '?', '[']) {
+                globs.push(d.clone());
+            }
+        }
+    }
+    for g in globs {
+        if !out.contains(&g) {
+            out.push(g);
         }
     }
     out

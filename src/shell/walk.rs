@@ -44,6 +44,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         untrusted_values: false,
         attributed: Vec::new(),
         globbed: false,
+        assigning: false,
     };
     w.script(text);
 }
@@ -109,6 +110,9 @@ struct Walker<'a> {
     attributed: Vec<String>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
+    /// The word being resolved is an assignment's value: bash neither splits nor globs it
+    /// (`x=/etc/*` stores the text `/etc/*`).
+    assigning: bool,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -311,6 +315,7 @@ impl Walker<'_> {
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
             globbed: false,
+            assigning: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -1087,7 +1092,100 @@ impl Walker<'_> {
         if globbed {
             self.listing(&r.word);
         }
+        for glob in self.expansion_globs(raw) {
+            self.listing(&glob);
+        }
         r
+    }
+
+    /// Unquoted expansions of known values that hold a glob (`x=/etc/*; echo $x`,
+    /// `set -- '/etc/*'; echo $1`): bash globs the expanded text, so each is a listing. The
+    /// glob pieces of a word that is one expansion; the whole word (a directory only known at
+    /// run time) where the value is part of a larger one (`$x/a`).
+    fn expansion_globs(&self, raw: &str) -> Vec<Word> {
+        if !raw.contains('$') {
+            return Vec::new();
+        }
+        let mut values: Vec<&Word> = Vec::new();
+        let mut refs = 0;
+        let (mut single, mut double, mut escaped) = (false, false, false);
+        let b = raw.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            i += 1;
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' if !single => escaped = true,
+                b'\'' if !double => single = !single,
+                b'"' if !single => double = !double,
+                b'$' if !single && !double => {
+                    let braced = b.get(i) == Some(&b'{');
+                    let start = i + usize::from(braced);
+                    let mut end = start;
+                    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+                        end += 1;
+                        if b[start].is_ascii_digit() && !braced {
+                            break;
+                        }
+                    }
+                    if end == start && matches!(b.get(start), Some(b'@' | b'*')) {
+                        end += 1;
+                    }
+                    let name = &raw[start..end];
+                    refs += 1;
+                    // `${x:-/etc/*}`, `${x/a/*}`: the text bash puts in is globbed too.
+                    if braced {
+                        let close = raw[end..].find('}').map_or(raw.len(), |k| end + k);
+                        let rest = &raw[end..close];
+                        let put = ["[@]", "[*]", ""].iter().filter_map(|sub| rest.strip_prefix(sub)).find_map(|r| {
+                            let r = r.strip_prefix(':').unwrap_or(r);
+                            r.strip_prefix(['-', '+', '=', '?'])
+                                .or_else(|| r.strip_prefix('/').and_then(|x| x.split_once('/')).map(|(_, to)| to))
+                        });
+                        if put.is_some_and(expands) {
+                            return vec![Word::Dyn(raw.to_string())];
+                        }
+                    }
+                    if name.is_empty() {
+                        continue;
+                    }
+                    if name.bytes().all(|d| d.is_ascii_digit()) || name == "@" || name == "*" {
+                        if let Some(params) = &self.params {
+                            let n: usize = name.parse().unwrap_or(0);
+                            values.extend(
+                                params.iter().enumerate().filter(|(k, _)| n == 0 || k + 1 == n).map(|(_, w)| w),
+                            );
+                        }
+                    } else if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
+                        values.extend(v.iter());
+                    }
+                    i = end;
+                }
+                _ => {}
+            }
+        }
+        let globs: Vec<&str> = values
+            .iter()
+            .filter_map(|w| w.lit())
+            .flat_map(str::split_whitespace)
+            .filter(|piece| expands(piece))
+            .collect();
+        if globs.is_empty() {
+            return Vec::new();
+        }
+        let whole = refs == 1 && {
+            let inner = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$'));
+            inner.is_some_and(|n| {
+                let n = n.strip_suffix("[@]").or_else(|| n.strip_suffix("[*]")).unwrap_or(n);
+                n.bytes().all(|d| d.is_ascii_alphanumeric() || d == b'_') || n == "@" || n == "*"
+            })
+        };
+        if whole {
+            globs.into_iter().map(|g| Word::Dyn(g.to_string())).collect()
+        } else {
+            vec![Word::Dyn(raw.to_string())]
+        }
     }
 
     /// bash expands a glob by reading the directories it names, whichever program gets the
@@ -1157,7 +1255,7 @@ impl Walker<'_> {
                         // commands to bash and text to gate (found by the fourth red team).
                         self.a.unknown.push(format!("a line break outside quotes inside the word `{}`", t.trim()));
                     }
-                    if !quoted && expands(t) {
+                    if !quoted && !self.assigning && expands(t) {
                         *dynamic = true;
                         self.globbed = true;
                     }
@@ -1429,7 +1527,9 @@ impl Walker<'_> {
                     let mut resolved: Option<Vec<Word>> = Some(Vec::new());
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
+                            this.assigning = true;
                             let r = this.word(&v.value);
+                            this.assigning = false;
                             // A prompt bash expands (PS4 before each command under `set -x`):
                             // its substitutions are decided as if they ran.
                             if let (true, Word::Lit(t)) =
@@ -2446,6 +2546,7 @@ impl Walker<'_> {
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
                 globbed: false,
+                assigning: false,
             };
             w.script(text);
             let integers = std::mem::take(&mut w.integers);
