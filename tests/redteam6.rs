@@ -86,3 +86,113 @@ fn glob_text_stored_in_a_variable_is_a_listing_where_it_is_expanded() {
         &["x=src/*; echo $x", "echo \"${x:-/etc/*}\"", "echo ${x#*/}", "echo ${x%.*}", "x=$(date); echo $x"],
     );
 }
+
+/// The corpus policy's verdicts, as a case set decides them.
+fn assert_not_allowed(commands: &[&str]) {
+    for c in commands {
+        let d = check_common::check_command(POLICY, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
+
+#[test]
+fn a_function_that_shadows_a_builtin_leaves_the_builtin_decided_too() {
+    assert_all(
+        "deny",
+        &["if false; then let(){ :; }; fi; let 'a[$(rm victim)]=1'", "let(){ :; }; unset -f let; let 'x=a[$(rm y)]'"],
+    );
+    assert_not_allowed(&[
+        "bash -c 'if false; then shift(){ :; }; fi; shift; \"$1\" victim' _ true rm",
+        "bash -c 'shift(){ :; }; unset -f shift; shift; \"$1\" victim' _ true rm",
+        "bash -c 'false && set(){ :; }; set -- rm victim; \"$1\" \"$2\"' _ true x",
+        "bash -c 'shift(){ :; }; POSIXLY_CORRECT=1; shift; \"$1\" victim' _ true rm",
+    ]);
+}
+
+#[test]
+fn background_lists_coprocesses_and_process_substitutions_keep_their_state_to_themselves() {
+    assert_all(
+        "deny",
+        &[
+            "x=rm; x=echo & $x victim",
+            "x=rm; coproc { x=echo; }; $x victim",
+            "x=rm; coproc x=echo; $x victim",
+            "x=rm; cat <(x=echo); $x victim",
+            "x=rm; : >(x=echo); $x victim",
+        ],
+    );
+    assert_not_allowed(&["set -e; cd src & cat ../outside/secret", "cd src || exit & cat ../outside/secret"]);
+}
+
+#[test]
+fn case_fall_through_carries_a_branchs_state_into_the_next() {
+    assert_all(
+        "deny",
+        &["x=echo; case a in a) x=rm ;& b) $x victim ;; esac", "x=echo; case a in a) x=rm ;;& *) $x victim ;; esac"],
+    );
+    assert_not_allowed(&["cd src || exit; case a in a) cd .. ;& b) cat ../outside/secret ;; esac"]);
+}
+
+#[test]
+fn a_later_redirection_of_standard_input_replaces_the_here_string() {
+    assert_not_allowed(&[
+        "bash <<< 'echo hi' < docs/x.md",
+        "bash <<< 'echo hi' 3<docs/x.md 0<&3",
+        "bash <<< 'echo hi' 0<>docs/x.md",
+        "sh <<EOF 0<docs/x.md\necho hi\nEOF",
+    ]);
+    // The last one wins, as in bash.
+    assert_all("allow", &["bash < /dev/null <<< 'echo hi'", "git status < /dev/null", "wc -l < /dev/null"]);
+}
+
+#[test]
+fn an_unquoted_here_document_loses_its_backslashes_before_the_shell_reads_it() {
+    assert_all(
+        "deny",
+        &["sh <<EOF\necho \\\\'\nrm victim\necho \\\\'\nEOF", "bash <<EOF\necho \\\\'\nrm victim\necho \\\\'\nEOF"],
+    );
+    // Quoted, the text is as written: one echo of a quoted string.
+    assert_all("allow", &["sh <<'EOF'\necho \\\\'\nrm victim\necho \\\\'\nEOF"]);
+}
+
+#[test]
+fn an_integer_attribute_given_later_reaches_the_code_that_assigns_it() {
+    assert_not_allowed(&[
+        "f(){ x='a[$(rm victim)]'; }; declare -i x; f",
+        "while :; do x='a[$(rm victim)]'; declare -i x; [[ -e victim ]] || break; done",
+    ]);
+}
+
+#[test]
+fn arithmetic_that_assigns_ifs_changes_how_later_words_split() {
+    assert_not_allowed(&[
+        "x=victim0-delete; ((IFS=0)); find $x",
+        "x=victim0-delete; a[IFS=0]=1; find $x",
+        "x=victim0-delete; echo ${x:IFS=0:0}; find $x",
+        "x=src/a.rs1../outside/secret; ((IFS=1)); cat $x",
+    ]);
+}
+
+#[test]
+fn positional_parameters_are_the_functions_own_and_change_in_loops_evals_and_traps() {
+    assert_not_allowed(&[
+        "bash -c 'echo(){ \"$1\" \"$2\"; }; echo rm victim' _ true x",
+        "sh -c 'ls(){ \"$1\" \"$2\"; }; ls rm victim' _ true x",
+        "bash -c 'echo(){ cat \"$1\"; }; echo ../outside/secret' _ src/a.rs",
+        "sh -c 'while [ -e victim ]; do \"$1\" victim; shift; done' _ true rm",
+        "sh -c 'while [ $# -gt 0 ]; do cat \"$1\"; shift; done' _ src/a.rs ../outside/secret",
+        "sh -c 'eval \"set -- rm victim\"; \"$1\" \"$2\"' _ true x",
+        "bash -c 'eval shift; \"$1\" victim' _ true rm",
+        "bash -c 'trap \"set -- rm victim\" DEBUG; \"$1\" \"$2\"' _ true x",
+    ]);
+}
+
+#[test]
+fn function_bodies_and_trap_actions_are_decided_where_they_run() {
+    assert_not_allowed(&[
+        "cd src || exit; ls(){ cat ../outside/secret; }; cd .. || exit; ls",
+        "cd src || exit; trap 'cat ../outside/secret' EXIT; cd .. || exit",
+        "cd docs || exit; ls(){ echo pwned > a.md; }; cd ../src || exit; ls",
+    ]);
+    assert_all("allow", &["trap 'echo done' EXIT; cd src && ls"]);
+}

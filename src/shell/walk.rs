@@ -32,6 +32,9 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         params: None,
         next_params: None,
         functions: Vec::new(),
+        bodies: Vec::new(),
+        traps: Vec::new(),
+        rewalked: 0,
         defining: Vec::new(),
         integers: Vec::new(),
         errexit: false,
@@ -74,6 +77,14 @@ struct Walker<'a> {
     next_params: Option<Vec<Word>>,
     /// Functions this script defines (a call of one may do anything its body does).
     functions: Vec<String>,
+    /// Their bodies and where they were defined, walked again where one is called from
+    /// another directory: a body runs in the caller's directory, not where it was defined (sixth red team: `cd src; ls(){ cat ../x; }; cd ..; ls`).
+    bodies: Vec<(String, ast::FunctionBody, Cwd)>,
+    /// Trap actions set so far, walked again after every change of directory: an action runs
+    /// wherever the shell is when it fires.
+    traps: Vec<String>,
+    /// How many bodies and actions were walked again (at most [`MAX_REWALKED`]).
+    rewalked: usize,
     /// The functions whose bodies are being walked: a call of one of them from its own body
     /// recurses (`:(){ :|:& };:`, the fork bomb) and is never allowed.
     defining: Vec<String>,
@@ -116,6 +127,8 @@ struct Walker<'a> {
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
+/// How many function bodies and trap actions one command walks again where they run.
+const MAX_REWALKED: usize = 64;
 const MAX_REWALKS: usize = 2;
 
 /// Branches of `if` and `case`: each starts from the state before them; afterwards the
@@ -303,6 +316,9 @@ impl Walker<'_> {
             params: None,
             next_params: None,
             functions: self.functions.clone(),
+            bodies: self.bodies.clone(),
+            traps: self.traps.clone(),
+            rewalked: self.rewalked,
             defining: self.defining.clone(),
             integers: self.integers.clone(),
             errexit: false,
@@ -328,6 +344,13 @@ impl Walker<'_> {
     fn add_integers(&mut self, names: Vec<String>) {
         for n in names {
             if !self.integers.contains(&n) {
+                // A function defined before may assign it, and was walked when it was not an
+                // integer yet (sixth red team: `f(){ x='a[$(rm y)]'; }; declare -i x; f`).
+                if !self.functions.is_empty() {
+                    self.a.unknown.push(format!(
+                        "{n} gets the integer attribute after functions were defined that may assign it"
+                    ));
+                }
                 self.integers.push(n);
             }
         }
@@ -368,6 +391,8 @@ impl Walker<'_> {
 
     /// Nothing about any variable's value is known any more (a function call, `source`).
     fn unbind_all(&mut self) {
+        // `set --` and `shift` in what ran (a sourced file, a trap action) change `$1`...
+        self.params = None;
         let names: Vec<String> = self.bound.iter().map(|(n, _)| n.clone()).collect();
         for n in names {
             self.unbind(&n);
@@ -460,15 +485,26 @@ impl Walker<'_> {
         let cwd0 = self.cwd.clone();
         let bound0 = self.bound.clone();
         let log0 = self.assigned.len();
+        let params0 = self.params.clone();
+        let integers0 = self.integers.len();
         walk(self);
         let changed: Vec<String> = self.assigned[log0..].to_vec();
         let cwd_changed = *self.cwd != cwd0;
-        if cwd_changed || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n)) {
+        // `shift` or `set --` in the body: the next pass sees other `$1`... (sixth red team).
+        let params_changed = self.params != params0;
+        // An integer attribute given in the body applies to its assignments on the next pass.
+        let integers_changed = self.integers.len() != integers0;
+        if cwd_changed
+            || params_changed
+            || integers_changed
+            || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n))
+        {
             self.truncate(m);
             *self.cwd = cwd0;
             if cwd_changed {
                 self.cwd.forget();
             }
+            self.params = if params_changed { None } else { params0 };
             self.bound = bound0.into_iter().filter(|(n, _)| !changed.contains(n)).collect();
             walk(self);
         }
@@ -543,6 +579,12 @@ impl Walker<'_> {
 
     fn items(&mut self, items: &[ast::CompoundListItem]) {
         for (k, item) in items.iter().enumerate() {
+            if matches!(item.1, ast::SeparatorOperator::Async) {
+                // `LIST &` runs in a subshell: its `cd` and assignments never reach this shell
+                // (sixth red team: `x=rm; x=echo & $x victim`).
+                self.apart(&|w: &mut Self| w.and_or(&item.0));
+                continue;
+            }
             self.and_or(&item.0);
             if let Some(alt) = self.alt_cwd.take() {
                 let rest = &items[k + 1..];
@@ -692,11 +734,15 @@ impl Walker<'_> {
             }
             ast::Command::Function(f) => {
                 self.functions.push(f.fname.value.clone());
+                self.bodies.push((f.fname.value.clone(), f.body.clone(), self.cwd.clone()));
                 // The body runs whenever the function is called: its commands are parts. A
                 // function that shadows a command (`:`, `ls`) is decided by that body.
                 let saved = self.cwd.clone();
-                // Its variables hold what they hold when it is called: unknown here.
+                // Its variables hold what they hold when it is called: unknown here; so do its
+                // positional parameters, the call's arguments (sixth red team:
+                // `sh -c 'echo(){ "$1" "$2"; }; echo rm x' _ true y`).
                 let bound = std::mem::take(&mut self.bound);
+                let params = self.params.take();
                 let log0 = self.assigned.len();
                 self.defining.push(f.fname.value.clone());
                 self.compound(&f.body.0);
@@ -706,6 +752,7 @@ impl Walker<'_> {
                 self.defining.pop();
                 *self.cwd = saved;
                 self.bound = bound;
+                self.params = params;
                 // Defining it assigns nothing.
                 self.assigned.truncate(log0);
             }
@@ -830,6 +877,26 @@ impl Walker<'_> {
             C::CaseClause(c) => {
                 let r = self.word(&c.value.value);
                 self.note_unknown(r.unknown);
+                // `;&` and `;;&` go on into the next branch with the state this one left: walked
+                // in order, as a loop body is, so what a branch changes is unknown to the
+                // next (sixth red team: `x=echo; case a in a) x=rm ;& b) $x victim ;; esac`).
+                if c.cases.iter().any(|i| !matches!(i.post_action, ast::CaseItemPostAction::ExitCase)) {
+                    self.loop_body(&|w: &mut Self| {
+                        for item in &c.cases {
+                            for p in &item.patterns {
+                                let r = w.word(&p.value);
+                                w.note_unknown(r.unknown);
+                            }
+                            if let Some(l) = &item.cmd {
+                                w.compound_list(l);
+                            }
+                        }
+                    });
+                    if *self.cwd != saved {
+                        self.cwd.forget();
+                    }
+                    return;
+                }
                 let mut branches = Branches::start(self);
                 for item in &c.cases {
                     for p in &item.patterns {
@@ -868,7 +935,10 @@ impl Walker<'_> {
                     x.compound_list(&w.1.list);
                 });
             }
-            C::Coprocess(c) => self.command(&c.body),
+            C::Coprocess(c) => {
+                self.apart(&|w: &mut Self| w.command(&c.body));
+                return;
+            }
         }
         // A `cd` that may or may not have happened leaves the directory unknown.
         if *self.cwd != saved {
@@ -899,6 +969,12 @@ impl Walker<'_> {
             });
         if assigns {
             for n in identifiers(expr) {
+                // `((IFS=0))` splits later words on `0` (sixth red team).
+                if tables::is_dangerous_variable(&n) || n == "IFS" {
+                    self.a
+                        .unknown
+                        .push(format!("arithmetic `{}` may assign {n}, which changes what runs", expr.trim()));
+                }
                 self.unbind(&n);
             }
         }
@@ -976,39 +1052,15 @@ impl Walker<'_> {
 
     fn redirect(&mut self, io: &ast::IoRedirect) {
         use ast::IoFileRedirectKind as K;
-        use ast::IoFileRedirectTarget as T;
         match io {
-            ast::IoRedirect::File(_, kind, target) => match target {
-                T::Filename(w) => {
-                    let r = self.word(&w.value);
-                    self.note_unknown(r.unknown);
-                    match kind {
-                        K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
-                        K::Append => self.write(r.word, WriteKind::Append),
-                        K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
-                        K::Read => self.a.reads.push(Write {
-                            path: r.word,
-                            kind: WriteKind::Redirect,
-                            cwd: self.cwd.0.clone(),
-                        }),
-                        K::DuplicateInput => {}
-                    }
+            ast::IoRedirect::File(fd, kind, target) => {
+                // A later redirection of standard input replaces a here-string or
+                // here-document before it (sixth red team: `bash <<< "echo hi" < x.md`).
+                if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) && fd.is_none_or(|f| f == 0) {
+                    self.stdin_script = Some(Err(()));
                 }
-                T::Duplicate(w) => {
-                    let r = self.word(&w.value);
-                    self.note_unknown(r.unknown);
-                    let is_fd = r
-                        .word
-                        .lit()
-                        .is_some_and(|s| s == "-" || s.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()));
-                    if !is_fd && matches!(kind, K::DuplicateOutput) {
-                        // `>&file` writes to a file.
-                        self.write(r.word, WriteKind::Redirect);
-                    }
-                }
-                T::Fd(_) => {}
-                T::ProcessSubstitution(_, sub) => self.subshell(sub),
-            },
+                self.file_redirect(kind, target);
+            }
             ast::IoRedirect::HereDocument(fd, doc) => {
                 if let Some(why) = heredoc_read_otherwise(doc) {
                     self.a.unknown.push(why);
@@ -1018,7 +1070,12 @@ impl Walker<'_> {
                     self.substitutions_in(&doc.doc.value);
                 }
                 if fd.is_none_or(|f| f == 0) {
-                    self.stdin_script = Some(if dynamic { Err(()) } else { Ok(doc.doc.value.clone()) });
+                    // An unquoted here-document loses the backslash of `\\`, `\$`, `` \` `` and
+                    // of a line's end before the shell reading it sees the text (sixth red team:
+                    // `sh <<EOF` with `echo \\'` lines around `rm victim`).
+                    let text =
+                        if doc.requires_expansion { heredoc_unescape(&doc.doc.value) } else { doc.doc.value.clone() };
+                    self.stdin_script = Some(if dynamic { Err(()) } else { Ok(text) });
                 }
             }
             ast::IoRedirect::HereString(fd, w) => {
@@ -1039,16 +1096,97 @@ impl Walker<'_> {
         }
     }
 
+    fn file_redirect(&mut self, kind: &ast::IoFileRedirectKind, target: &ast::IoFileRedirectTarget) {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
+        match target {
+            T::Filename(w) => {
+                let r = self.word(&w.value);
+                self.note_unknown(r.unknown);
+                match kind {
+                    K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
+                    K::Append => self.write(r.word, WriteKind::Append),
+                    K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
+                    // Reading a device that holds nothing reads nothing.
+                    K::Read if r.word.lit().is_some_and(|p| matches!(p, "/dev/null" | "/dev/zero")) => {}
+                    K::Read => {
+                        self.a.reads.push(Write { path: r.word, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() })
+                    }
+                    K::DuplicateInput => {}
+                }
+            }
+            T::Duplicate(w) => {
+                let r = self.word(&w.value);
+                self.note_unknown(r.unknown);
+                let is_fd = r
+                    .word
+                    .lit()
+                    .is_some_and(|s| s == "-" || s.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()));
+                if !is_fd && matches!(kind, K::DuplicateOutput) {
+                    // `>&file` writes to a file.
+                    self.write(r.word, WriteKind::Redirect);
+                }
+            }
+            T::Fd(_) => {}
+            T::ProcessSubstitution(_, sub) => self.subshell(sub),
+        }
+    }
+
     fn subshell(&mut self, sub: &ast::SubshellCommand) {
-        let saved = self.cwd.clone();
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.a.unknown.push(format!("commands nested more than {MAX_DEPTH} levels deep"));
         } else {
-            self.compound_list(&sub.list);
+            self.apart(&|w: &mut Self| w.compound_list(&sub.list));
         }
         self.depth -= 1;
-        *self.cwd = saved;
+    }
+
+    /// A call of a function of this script from another directory than it was defined in:
+    /// its body, walked again from here, unless it is being walked already (recursion).
+    fn call_function(&mut self, name: &str) {
+        if self.defining.iter().any(|d| d == name) {
+            return;
+        }
+        let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
+        let Some((_, body, _)) = last.filter(|(_, _, at)| at != &*self.cwd).cloned() else { return };
+        self.walk_again(|w| {
+            let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
+            w.defining.push(name.to_string());
+            w.compound(&body.0);
+            if let Some(r) = &body.1 {
+                w.redirect_list(r);
+            }
+            w.defining.pop();
+            *w.cwd = cwd0;
+            w.bound = bound0;
+            w.params = params0;
+            w.assigned.truncate(log0);
+        });
+    }
+
+    /// Code walked again where it runs (a function's body, a trap's action), at most
+    /// [`MAX_REWALKED`] times in all: beyond, what it does there is not followed.
+    fn walk_again(&mut self, walk: impl FnOnce(&mut Self)) {
+        if self.rewalked >= MAX_REWALKED {
+            self.a.unknown.push("functions and traps run in more places than gate follows".to_string());
+            return;
+        }
+        self.rewalked += 1;
+        walk(self);
+    }
+
+    /// Walks what runs in a subshell (a process substitution, a background list, a
+    /// coprocess): its directory, variables, positional parameters and errexit end with it.
+    fn apart(&mut self, walk: &dyn Fn(&mut Self)) {
+        let (cwd0, bound0, params0, errexit0) =
+            (self.cwd.clone(), self.bound.clone(), self.params.clone(), self.errexit);
+        walk(self);
+        self.alt_cwd = None;
+        *self.cwd = cwd0;
+        self.bound = bound0;
+        self.params = params0;
+        self.errexit = errexit0;
     }
 
     fn write(&mut self, path: Word, kind: WriteKind) {
@@ -1794,6 +1932,8 @@ impl Walker<'_> {
                         self.in_eval = true;
                         self.nested_with(&text.join(" "), inner_wrappers);
                         self.in_eval = false;
+                        // Its `set --` or `shift` changed this shell's `$1`... (sixth red team).
+                        self.params = None;
                         // The eval part itself: transparent, decided by what it runs.
                         return;
                     }
@@ -1852,6 +1992,7 @@ impl Walker<'_> {
                         _ if listing => {}
                         Some(Word::Lit(action)) if action != "-" => {
                             let action = action.clone();
+                            self.traps.push(action.clone());
                             self.keep_unknown(&words, &wrappers, &mut unknown);
                             self.nested_run_by(&action, &words, &wrappers);
                             return;
@@ -2050,14 +2191,25 @@ impl Walker<'_> {
                     "function `{p}` calls itself: it can recurse without end (the fork bomb `:(){{ :|:& }};:`)"
                 ));
             }
+            // A function of this script runs: it may change directory (a function named `cd`
+            // or `pushd` included) and assign any variable. Its definition may not have run
+            // (`if false; then let(){ :; }; fi`, `unset -f let`), so a builtin of that name is
+            // decided as well (sixth red team).
+            let function = self.functions.iter().any(|f| f == program_name(p));
+            if function {
+                self.call_function(program_name(p));
+                let mut c = self.cwd.clone();
+                c.forget();
+                new_cwd = Some(c);
+                self.unbind_all();
+            }
             match program_name(p) {
-                name if self.functions.iter().any(|f| f == name) => {
-                    // A function of this script runs: it may change directory (a function
-                    // named `cd` or `pushd` included) and assign any variable.
-                    let mut c = self.cwd.clone();
-                    c.forget();
-                    new_cwd = Some(c);
-                    self.unbind_all();
+                "cd" | "pushd" | "popd" | "dirs" if function => {}
+                n @ ("set" | "shift") if function => {
+                    self.params = None;
+                    if n == "set" {
+                        self.errexit = false;
+                    }
                 }
                 "break" | "continue" | "return" | "exit" => self.jumps += 1,
                 "cd" | "pushd" | "popd" | "dirs" => {
@@ -2157,7 +2309,13 @@ impl Walker<'_> {
         let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
         self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None, lands });
         if let Some(c) = new_cwd {
+            let moved = *self.cwd != c;
             *self.cwd = c;
+            if moved {
+                for action in self.traps.clone() {
+                    self.walk_again(|w| w.nested(&action, None));
+                }
+            }
         }
     }
 
@@ -2532,6 +2690,9 @@ impl Walker<'_> {
                 params: self.next_params.take(),
                 next_params: None,
                 functions: self.functions.clone(),
+                bodies: self.bodies.clone(),
+                traps: self.traps.clone(),
+                rewalked: self.rewalked,
                 defining: self.defining.clone(),
                 integers: self.integers.clone(),
                 errexit: false,
@@ -3050,6 +3211,29 @@ fn unescape_backquoted(s: &str, in_double_quotes: bool) -> String {
 
 /// The directories whose paths a command prints one per line, when that is all it prints:
 /// `find` with its start points, without actions that print anything else.
+/// The text of an unquoted here-document as the shell reading it gets it: a backslash before
+/// `\\`, `$`, `` ` `` or a line break is removed (with the line break), every other one kept.
+fn heredoc_unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\n') => {}
+            Some(n @ ('\\' | '$' | '`')) => out.push(n),
+            Some(n) => {
+                out.push('\\');
+                out.push(n);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
     if c.unknown.is_some() || c.program() != Some("find") {
         return None;
