@@ -5,14 +5,20 @@
 //! doing the I/O at the edge ([`crate::resolve`]). The call is decided as written and as
 //! resolved, and the stricter decision wins: deny if either is denied, outside the workspace
 //! if either is, gate's own files by their resolved identity.
+//!
+//! A relative path lands relative to the directory it is used in, not the workspace: a shell
+//! word from where the analysis says its command runs (after `cd docs`, in a shell tool's
+//! `cwd` field, after `git -C docs`), a non-shell path from the agent's directory. A word used
+//! in several directories is decided where it lands from each of them.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::chain::{arg_paths, path_text, shell_text};
 use super::model::ToolKind;
 use super::{Call, Context, Decision, Policy};
-use crate::shell::{self, Word};
+use crate::shell::{self, SimpleCommand, Word};
 
 /// Maps a path as written (absolute, unnormalized) to where the kernel would reach it, in the
 /// workspace's spelling when it lands inside; `None` when that is the path as written.
@@ -35,77 +41,95 @@ impl Policy {
         d
     }
 
+    /// `raw` as an absolute path, used in `dir` (relative to the workspace, or absolute;
+    /// `None` when the analysis could not follow it): `None` when that is not known.
+    fn lexical(&self, raw: &str, dir: Option<&str>) -> Option<PathBuf> {
+        if raw.is_empty() {
+            return None;
+        }
+        if raw == "~" || raw.starts_with("~/") {
+            return self.home.as_deref().map(|h| PathBuf::from(format!("{h}{}", &raw[1..])));
+        }
+        if raw.starts_with('~') {
+            return None; // another user's home: decided as unknown as written
+        }
+        if raw.starts_with('/') {
+            return Some(PathBuf::from(raw));
+        }
+        Some(self.cwd.join(dir?).join(raw))
+    }
+
     fn resolved_call(&self, call: &Call, real: Real) -> Option<(Call, String)> {
         let tools = &self.model.tools;
-        let lexical = |raw: &str| -> Option<PathBuf> {
-            if raw.is_empty() || raw.starts_with('~') {
-                return None;
-            }
-            Some(if raw.starts_with('/') { PathBuf::from(raw) } else { self.cwd.join(raw) })
-        };
         let mut links = Vec::new();
         let spec = tools.spec(tools.canonical(&call.tool));
         match spec.map(|s| s.kind) {
             Some(ToolKind::Shell) => {
                 let spec = spec?;
                 let field = spec.command.as_deref().unwrap_or("command");
-                let mut command = call.arguments.get(field)?.as_str()?.to_string();
-                for word in path_words(&command) {
-                    let Some(to) = lexical(&word).and_then(|p| real(&p)) else { continue };
-                    let to = to.display().to_string();
-                    match replace_word(&command, &word, &to) {
-                        Some(new) => command = new,
-                        // A word the text spells another way (`{lnk,src}/passwd`, `lnk{,}/x`):
-                        // decided as a read of where it lands as well.
-                        None => command = format!("{command}\ncat -- {}", shell::shell_word(&to)),
+                // The text as decided, moved by the tool's directory field: its `cd` word and
+                // every word after it resolved from where they are used.
+                let mut command = shell_text(call, field).ok()??;
+                let mut extra = String::new();
+                for (word, uses) in path_words(&command) {
+                    // Where the word lands from each directory it is used in.
+                    let mut dests: Vec<(String, Use)> = Vec::new();
+                    for (dir, how) in uses {
+                        let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real(&p)) else { continue };
+                        let to = to.display().to_string();
+                        if !dests.iter().any(|(d, _)| *d == to) {
+                            dests.push((to, how));
+                        }
                     }
-                    links.push(format!("`{word}` leads to `{to}`"));
-                }
-                // The directory a shell tool's field moves the command to, where it lands.
-                let mut args = call.arguments.clone();
-                for k in shell::SHELL_DIR_FIELDS {
-                    let Some(raw) = args.get(*k).and_then(Value::as_str).map(str::to_string) else { continue };
-                    if let Some(to) = lexical(&raw).and_then(|p| real(&p)) {
-                        links.push(format!("`{raw}` leads to `{}`", to.display()));
-                        args[*k] = Value::String(to.display().to_string());
+                    for (i, (to, how)) in dests.iter().enumerate() {
+                        links.push(format!("`{word}` leads to `{to}`"));
+                        // The first place replaces the word; a word that also lands elsewhere
+                        // from another directory, or that the text spells another way
+                        // (`{lnk,src}/passwd`, `lnk{,}/x`), is decided as a read or write of
+                        // where it lands as well. (A use whose word lands where it is written
+                        // is decided so by the call as written.)
+                        let replaced = i == 0 && replace_word(&command, &word, to).map(|new| command = new).is_some();
+                        if !replaced {
+                            let to = shell::shell_word(to);
+                            extra.push_str(&match how {
+                                Use::Write => format!("\n: >> {to}"),
+                                Use::Read => format!("\ncat -- {to}"),
+                            });
+                        }
                     }
                 }
                 if links.is_empty() {
                     return None;
                 }
+                command.push_str(&extra);
+                // The directory field is in the text now (`cd -- DIR || exit 1; ...`).
+                let mut args = call.arguments.clone();
+                if let Some(obj) = args.as_object_mut() {
+                    for k in shell::SHELL_DIR_FIELDS {
+                        obj.remove(*k);
+                    }
+                }
                 args[field] = Value::String(command);
                 Some((Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
             _ => {
-                // Every field that names a path (issue 15 class 5: `path`, `paths`, `cwd`, an
-                // MCP tool's `source`, ...), strings or arrays of them, and a glob's literal
-                // directory, each where it lands.
-                let declared = spec.and_then(|s| s.path.as_deref());
+                // Every string that names a path (issue 15 class 5: `path`, `paths`, `cwd`, an
+                // MCP tool's `source`, `files[0].path`, a `file:` URI, ...), and a glob's
+                // literal directory, each where it lands.
                 let mut args = call.arguments.clone();
-                let obj = args.as_object_mut()?;
-                for (k, v) in obj.iter_mut() {
-                    let glob = super::chain::is_glob_field(&call.tool, k);
-                    if !(glob || Some(k.as_str()) == declared || super::chain::is_path_field(k)) {
-                        continue;
-                    }
-                    let mut one = |v: &mut Value| {
-                        let Some(raw) = v.as_str() else { return };
-                        let (base, rest) = if glob {
-                            match shell::glob_base(raw).filter(|b| b != "." && raw.starts_with(b.as_str())) {
-                                Some(b) => (b.clone(), raw[b.len()..].to_string()),
-                                None => return,
-                            }
-                        } else {
-                            (raw.to_string(), String::new())
-                        };
-                        if let Some(to) = lexical(&base).and_then(|p| real(&p)) {
-                            links.push(format!("`{base}` leads to `{}`", to.display()));
-                            *v = Value::String(format!("{}{rest}", to.display()));
+                for a in arg_paths(&call.tool, spec, &call.arguments).ok()? {
+                    let (base, rest) = if a.glob {
+                        match shell::glob_base(&a.text).filter(|b| b != "." && a.text.starts_with(b.as_str())) {
+                            Some(b) => (b.clone(), a.text[b.len()..].to_string()),
+                            None => continue,
                         }
+                    } else {
+                        (path_text(&a.text).into_owned(), String::new())
                     };
-                    match v {
-                        Value::Array(items) => items.iter_mut().for_each(&mut one),
-                        v => one(v),
+                    let Some(to) = self.lexical(&base, Some("")).and_then(|p| real(&p)) else { continue };
+                    links.push(format!("`{base}` leads to `{}`", to.display()));
+                    if let Some(v) = args.pointer_mut(&a.pointer) {
+                        *v = Value::String(format!("{}{rest}", to.display()));
                     }
                 }
                 (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")))
@@ -114,46 +138,107 @@ impl Policy {
     }
 }
 
-/// The literal words of a shell text that may name files: every command's words (options'
-/// `=VALUE` parts included) and every read and write target.
-fn path_words(command: &str) -> Vec<String> {
+/// How a word is used: a write target, or anything else (decided as a read).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Use {
+    Read,
+    Write,
+}
+
+/// One use of a word: the directory it is used in and how.
+type WordUse = (Option<String>, Use);
+
+/// The literal words of a shell text that may name files, each with the directories it is
+/// used in (relative to the start, or absolute; `None` where the analysis lost track) and
+/// how: every command's words (options' `=VALUE` parts included) and every read and write
+/// target.
+fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
     let a = shell::analyze(command);
-    let mut out: Vec<String> = Vec::new();
-    let mut globs: Vec<String> = Vec::new();
-    let mut add = |w: &Word| {
-        if let Some(s) = w.lit() {
-            let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
-            if !s.is_empty() && !out.iter().any(|o| o == s) {
-                out.push(s.to_string());
-            }
+    let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();
+    let mut globs: Vec<(String, Option<String>, Use)> = Vec::new();
+    let mut add = |w: &Word, dir: &Option<String>, how: Use| {
+        let Some(s) = w.lit() else { return };
+        let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
+        if s.is_empty() {
+            return;
+        }
+        let one = (dir.clone(), how);
+        match out.iter_mut().find(|(o, _)| o == s) {
+            Some((_, uses)) if uses.contains(&one) => {}
+            Some((_, uses)) => uses.push(one),
+            None => out.push((s.to_string(), vec![one])),
         }
     };
     for c in &a.commands {
-        c.words.iter().skip(1).for_each(&mut add);
+        for (w, dir) in c.words.iter().zip(word_dirs(c)).skip(1) {
+            add(w, &dir, Use::Read);
+        }
     }
-    for w in a.writes.iter().chain(a.reads.iter()) {
-        add(&w.path);
+    let targets = a.writes.iter().map(|w| (w, Use::Write)).chain(a.reads.iter().map(|r| (r, Use::Read)));
+    for (w, how) in targets {
+        add(&w.path, &w.cwd, how);
         // A glob's literal directory (`echo lnk/*` lists where `lnk` leads), and a glob of
         // plain text itself: the edge matches it against the directories, and a name it
         // matches that is a link leads where the link does (`cat */passwd` through
         // `lnk` -> `/etc`, `cat p*` through `pw` -> `/etc/passwd`).
         if let Word::Dyn(d) = &w.path {
             if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
-                add(&Word::Lit(base));
+                add(&Word::Lit(base), &w.cwd, how);
             }
             let plain = !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '~'])
                 && !d.contains(char::is_whitespace);
             if plain && d.contains(['*', '?', '[']) {
-                globs.push(d.clone());
+                globs.push((d.clone(), w.cwd.clone(), how));
             }
         }
     }
-    for g in globs {
-        if !out.contains(&g) {
-            out.push(g);
-        }
+    for (g, dir, how) in globs {
+        add(&Word::Lit(g), &dir, how);
     }
     out
+}
+
+/// The directory each of a command's words is used in: where the command runs, except that
+/// git's `-C DIR` options move it one after another (`git -C docs -C dl/repo log` reads
+/// `docs/dl/repo`), each `DIR` from where the ones before it led and every other word from
+/// the last.
+fn word_dirs(c: &SimpleCommand) -> Vec<Option<String>> {
+    if c.program() != Some("git") {
+        return vec![c.cwd.clone(); c.words.len()];
+    }
+    let mut cur = c.cwd.clone();
+    // Each `-C` value's index and the directory it is read from.
+    let mut c_values: Vec<(usize, Option<String>)> = Vec::new();
+    let mut i = 1;
+    while let Some(Word::Lit(a)) = c.words.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        if a == "-C" {
+            c_values.push((i + 1, cur.clone()));
+            cur = match (cur, c.words.get(i + 1)) {
+                (Some(cur), Some(Word::Lit(d))) if d.starts_with('/') || cur.is_empty() => Some(d.clone()),
+                (Some(cur), Some(Word::Lit(d))) if !d.starts_with('~') => Some(format!("{cur}/{d}")),
+                // `~`, or a directory known only at run time: the words after it are not
+                // resolved here (the analysis does not take such a git as read-only).
+                _ => None,
+            };
+        }
+        i += if git_takes_value(a) { 2 } else { 1 };
+    }
+    let mut dirs = vec![cur; c.words.len()];
+    for (j, d) in c_values {
+        if let Some(slot) = dirs.get_mut(j) {
+            *slot = d;
+        }
+    }
+    dirs
+}
+
+/// Whether git's global option `a` takes the next word as its value (`-C DIR`, `-c K=V`), as
+/// the analysis reads git's options: where the subcommand is found after `a x`.
+fn git_takes_value(a: &str) -> bool {
+    shell::git_subcommand_at(&[Word::Lit(a.to_string()), Word::Lit("x".into())]) == 2
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the
