@@ -15,7 +15,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 /// The corpus policy's shape: writes allowed under `docs/**/*.md`, `.env` never written.
-const POLICY: &str = "version: 1\nmode: default\npermissions:\n  allow:\n    - Bash(git diff *)\n    - Bash(git log *)\n    - { tool: write, when: { file_path: \"docs/**/*.md\" } }\n  deny:\n    - Bash(rm *)\n    - { tool: write, when: { file_path: \"**/.env*\" } }\n    - { tool: read, when: { file_path: \"**/secrets/**\" } }\n";
+const POLICY: &str = "version: 1\nmode: default\npermissions:\n  allow:\n    - Bash(git diff *)\n    - Bash(git log *)\n    - { tool: write, when: { file_path: \"docs/**/*.md\" } }\n  deny:\n    - Bash(rm *)\n    - { tool: write, when: { file_path: \"**/.env*\" } }\n    - { tool: read, when: { file_path: \"src/secrets/**\" } }\n";
 
 /// A workspace `ws` holding `.env`, `docs/a.md`, `src/a.rs`, the links `docs/e.md` ->
 /// `../.env` and `docs/dl` -> a directory outside (`out`, holding `secretfile` and a git
@@ -77,7 +77,7 @@ fn a_link_is_followed_from_the_directory_a_cd_moved_to() {
         "cd docs && cat dl/secretfile",
         "cd docs && cat < dl/secretfile",
         "cd docs && echo dl/*",
-        "cd docs && cat d?/secretfile",
+        "cd docs && cat */secretfile",
     ] {
         let v = shell_in(&ws, c);
         assert_eq!(v["decision"], "ask", "{c}: {v}");
@@ -135,6 +135,22 @@ fn paths_after_git_dash_c_are_followed_from_the_directory_it_moves_to() {
         let v = shell_in(&ws, c);
         assert_eq!(v["decision"], "allow", "{c}: {v}");
     }
+}
+
+#[test]
+fn a_read_deny_rule_reaches_the_operands_git_reads_after_its_dash_c() {
+    let d = linked();
+    let ws = d.path().join("ws");
+    for c in [
+        "git -C src diff --no-index secrets/key a.rs",
+        "git -C src log -p -- secrets/key",
+        "git -C src -C secrets diff --no-index key ../a.rs",
+        "cd src && git diff --no-index secrets/key a.rs",
+    ] {
+        let v = shell_in(&ws, c);
+        assert_eq!(v["decision"], "deny", "{c}: {v}");
+    }
+    assert_eq!(shell_in(&ws, "git -C src diff --no-index a.rs a.rs")["decision"], "allow");
 }
 
 #[test]

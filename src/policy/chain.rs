@@ -300,6 +300,49 @@ pub(crate) fn shell_text(call: &Call, field: &str) -> Result<Option<String>, Str
     }))
 }
 
+/// The directory each of a command's words is used in: where the command runs, except that
+/// git's `-C DIR` options move it one after another (`git -C docs -C dl/repo log` reads
+/// `docs/dl/repo`), each `DIR` from where the ones before it led and every other word from
+/// the last.
+pub(crate) fn word_dirs(c: &SimpleCommand) -> Vec<Option<String>> {
+    if c.program() != Some("git") {
+        return vec![c.cwd.clone(); c.words.len()];
+    }
+    let mut cur = c.cwd.clone();
+    // Each `-C` value's index and the directory it is read from.
+    let mut c_values: Vec<(usize, Option<String>)> = Vec::new();
+    let mut i = 1;
+    while let Some(Word::Lit(a)) = c.words.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        if a == "-C" {
+            c_values.push((i + 1, cur.clone()));
+            cur = match (cur, c.words.get(i + 1)) {
+                (Some(cur), Some(Word::Lit(d))) if d.starts_with('/') || cur.is_empty() => Some(d.clone()),
+                (Some(cur), Some(Word::Lit(d))) if !d.starts_with('~') => Some(format!("{cur}/{d}")),
+                // `~`, or a directory known only at run time: the words after it are not
+                // resolved here (the analysis does not take such a git as read-only).
+                _ => None,
+            };
+        }
+        i += if git_takes_value(a) { 2 } else { 1 };
+    }
+    let mut dirs = vec![cur; c.words.len()];
+    for (j, d) in c_values {
+        if let Some(slot) = dirs.get_mut(j) {
+            *slot = d;
+        }
+    }
+    dirs
+}
+
+/// Whether git's global option `a` takes the next word as its value (`-C DIR`, `-c K=V`), as
+/// the analysis reads git's options: where the subcommand is found after `a x`.
+fn git_takes_value(a: &str) -> bool {
+    shell::git_subcommand_at(&[Word::Lit(a.to_string()), Word::Lit("x".into())]) == 2
+}
+
 /// Where a glob tool's pattern can reach outside where it starts: for each alternative of its
 /// braces (`{/etc,src}/*`), the literal base of one that starts at `/` or `~`, and `..` for
 /// one whose `..` segments climb above its start (`src/../../*`, `*/../../*`, `**/../x`; a
@@ -830,8 +873,12 @@ impl Policy {
                     paths.extend(c.args_from.iter().cloned());
                 }
             }
-            for path in paths.into_iter().chain(wrapper_reads) {
-                if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
+            // git reads its operands from where its `-C` options lead (`git -C src diff
+            // --no-index secrets/key a.rs` reads `src/secrets/key`).
+            let from = word_dirs(c).pop().unwrap_or_else(|| c.cwd.clone());
+            let reads = paths.into_iter().map(|p| (p, from.clone()));
+            for (path, dir) in reads.chain(wrapper_reads.map(|p| (p, c.cwd.clone()))) {
+                if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
             }

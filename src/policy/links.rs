@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::chain::{arg_paths, path_text, shell_text};
+use super::chain::{arg_paths, path_text, shell_text, word_dirs};
 use super::model::ToolKind;
 use super::{Call, Context, Decision, Policy};
-use crate::shell::{self, SimpleCommand, Word};
+use crate::shell::{self, Word};
 
 /// Maps a path as written (absolute, unnormalized) to where the kernel would reach it, in the
 /// workspace's spelling when it lands inside; `None` when that is the path as written.
@@ -196,49 +196,6 @@ fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
         add(&Word::Lit(g), &dir, how);
     }
     out
-}
-
-/// The directory each of a command's words is used in: where the command runs, except that
-/// git's `-C DIR` options move it one after another (`git -C docs -C dl/repo log` reads
-/// `docs/dl/repo`), each `DIR` from where the ones before it led and every other word from
-/// the last.
-fn word_dirs(c: &SimpleCommand) -> Vec<Option<String>> {
-    if c.program() != Some("git") {
-        return vec![c.cwd.clone(); c.words.len()];
-    }
-    let mut cur = c.cwd.clone();
-    // Each `-C` value's index and the directory it is read from.
-    let mut c_values: Vec<(usize, Option<String>)> = Vec::new();
-    let mut i = 1;
-    while let Some(Word::Lit(a)) = c.words.get(i) {
-        if !a.starts_with('-') {
-            break;
-        }
-        if a == "-C" {
-            c_values.push((i + 1, cur.clone()));
-            cur = match (cur, c.words.get(i + 1)) {
-                (Some(cur), Some(Word::Lit(d))) if d.starts_with('/') || cur.is_empty() => Some(d.clone()),
-                (Some(cur), Some(Word::Lit(d))) if !d.starts_with('~') => Some(format!("{cur}/{d}")),
-                // `~`, or a directory known only at run time: the words after it are not
-                // resolved here (the analysis does not take such a git as read-only).
-                _ => None,
-            };
-        }
-        i += if git_takes_value(a) { 2 } else { 1 };
-    }
-    let mut dirs = vec![cur; c.words.len()];
-    for (j, d) in c_values {
-        if let Some(slot) = dirs.get_mut(j) {
-            *slot = d;
-        }
-    }
-    dirs
-}
-
-/// Whether git's global option `a` takes the next word as its value (`-C DIR`, `-c K=V`), as
-/// the analysis reads git's options: where the subcommand is found after `a x`.
-fn git_takes_value(a: &str) -> bool {
-    shell::git_subcommand_at(&[Word::Lit(a.to_string()), Word::Lit("x".into())]) == 2
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the
