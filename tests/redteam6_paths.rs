@@ -257,3 +257,34 @@ fn common_calls_that_mention_paths_in_text_stay_allowed() {
         assert_eq!(v["decision"], "allow", "{tool} {args}: {v}");
     }
 }
+
+/// `gate hook claude`'s answer for a `tool` call with `input` that runs in `cwd`, in the
+/// session `ws`.
+fn hook_in(ws: &Path, cwd: &Path, tool: &str, input: &Value) -> String {
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+                       "cwd": cwd, "tool_use_id": "t1"});
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gate"))
+        .current_dir(ws)
+        .env_remove("GATE_SOCKET")
+        .env("CLAUDE_PROJECT_DIR", ws)
+        .args(["hook", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), event.to_string().as_bytes()).unwrap();
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+}
+
+#[test]
+fn a_nested_relative_path_in_a_hook_call_is_read_from_the_calls_directory() {
+    let d = linked();
+    let ws = d.path().join("ws");
+    let src = ws.join("src");
+    let out = hook_in(&ws, &src, "read_file", &json!({"files":[{"path":"secrets/key"}]}));
+    assert!(out.contains("\"deny\""), "{out}");
+    let out = hook_in(&ws, &src, "read_file", &json!({"file_path":{"path":"secrets/key"}}));
+    assert!(out.contains("\"deny\""), "{out}");
+    let out = hook_in(&ws, &src, "read_file", &json!({"files":[{"path":"a.rs"}]}));
+    assert!(out.contains("\"allow\""), "{out}");
+}

@@ -154,6 +154,8 @@ pub(crate) struct ArgPath {
     pub label: String,
     pub text: String,
     pub glob: bool,
+    /// Below a field whose name says it holds paths (not only text that looks like one).
+    pub named: bool,
     /// The string of the tool's own path field at the top: decided by the tool's own rules.
     pub declared: bool,
 }
@@ -209,6 +211,7 @@ impl ArgWalk<'_> {
                     label: label.clone(),
                     text: s.clone(),
                     glob: held == Held::Glob,
+                    named: held == Held::Path,
                     declared,
                 });
             }
