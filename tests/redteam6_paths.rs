@@ -288,3 +288,26 @@ fn a_nested_relative_path_in_a_hook_call_is_read_from_the_calls_directory() {
     let out = hook_in(&ws, &src, "read_file", &json!({"files":[{"path":"a.rs"}]}));
     assert!(out.contains("\"allow\""), "{out}");
 }
+
+#[test]
+fn a_glob_is_matched_from_the_path_beside_it() {
+    let d = linked();
+    let ws = d.path().join("ws");
+    for (tool, args) in [
+        ("glob", json!({"pattern":"dl/*","path":"docs"})),
+        ("glob", json!({"pattern":"*/secretfile","path":"docs"})),
+        ("grep", json!({"pattern":"x","glob":"dl/*","path":"docs"})),
+        ("glob", json!({"pattern":"../../*","path":"docs"})),
+    ] {
+        let v = check_in(&ws, tool, &args);
+        assert_eq!(v["decision"], "ask", "{tool} {args}: {v}");
+    }
+    for (tool, args) in [
+        ("glob", json!({"pattern":"*.md","path":"docs"})),
+        ("glob", json!({"pattern":"../src/*.rs","path":"docs"})),
+        ("glob", json!({"pattern":"**/*.rs","path":"src"})),
+    ] {
+        let v = check_in(&ws, tool, &args);
+        assert_eq!(v["decision"], "allow", "{tool} {args}: {v}");
+    }
+}

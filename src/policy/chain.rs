@@ -78,6 +78,11 @@ fn is_text_field(tool: &str, spec: Option<&ToolSpec>, key: &str) -> bool {
         "question",
         "comment",
         "instructions",
+        "plan",
+        "code",
+        "code_edit",
+        "replace",
+        "replacement",
     ];
     const SEARCH: &[&str] = &["pattern", "patterns", "regex", "query", "q", "search", "term"];
     let k = key.to_ascii_lowercase();
@@ -156,6 +161,9 @@ pub(crate) struct ArgPath {
     pub glob: bool,
     /// Below a field whose name says it holds paths (not only text that looks like one).
     pub named: bool,
+    /// For a glob, the directory a relative one is matched from: the path field beside it
+    /// (`{"pattern": "dl/*", "path": "docs"}`), else the agent's directory.
+    pub base: Option<String>,
     /// The string of the tool's own path field at the top: decided by the tool's own rules.
     pub declared: bool,
 }
@@ -167,7 +175,7 @@ pub(crate) struct ArgPath {
 /// [`MAX_ARG_DEPTH`]: what lies below is not modelled.
 pub(crate) fn arg_paths(tool: &str, spec: Option<&ToolSpec>, args: &Value) -> Result<Vec<ArgPath>, String> {
     let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false };
-    w.walk(args, &mut String::new(), &mut String::new(), Held::Any, 0);
+    w.walk(args, &mut String::new(), &mut String::new(), Held::Any, None, 0);
     if w.too_deep {
         return Err(format!(
             "its arguments nest deeper than {MAX_ARG_DEPTH} levels, where gate does not look for paths"
@@ -195,7 +203,15 @@ struct ArgWalk<'a> {
 }
 
 impl ArgWalk<'_> {
-    fn walk(&mut self, v: &Value, pointer: &mut String, label: &mut String, held: Held, depth: usize) {
+    fn walk(
+        &mut self,
+        v: &Value,
+        pointer: &mut String,
+        label: &mut String,
+        held: Held,
+        base: Option<&str>,
+        depth: usize,
+    ) {
         if depth > MAX_ARG_DEPTH {
             self.too_deep = true;
             return;
@@ -212,6 +228,7 @@ impl ArgWalk<'_> {
                     text: s.clone(),
                     glob: held == Held::Glob,
                     named: held == Held::Path,
+                    base: base.filter(|_| held == Held::Glob).map(str::to_string),
                     declared,
                 });
             }
@@ -219,12 +236,18 @@ impl ArgWalk<'_> {
                 for (i, item) in items.iter().enumerate() {
                     pointer.push_str(&format!("/{i}"));
                     label.push_str(&format!("[{i}]"));
-                    self.walk(item, pointer, label, held, depth + 1);
+                    self.walk(item, pointer, label, held, base, depth + 1);
                     pointer.truncate(p_len);
                     label.truncate(l_len);
                 }
             }
             Value::Object(obj) => {
+                // The directory a glob beside it is matched from.
+                let beside = obj.iter().find_map(|(k, v)| {
+                    let path =
+                        is_path_field(k) && !is_glob_field(self.tool, k) && !is_text_field(self.tool, self.spec, k);
+                    v.as_str().filter(|d| path && !d.is_empty())
+                });
                 for (k, item) in obj {
                     if is_text_field(self.tool, self.spec, k) {
                         continue;
@@ -243,7 +266,8 @@ impl ArgWalk<'_> {
                         label.push('.');
                     }
                     label.push_str(k);
-                    self.walk(item, pointer, label, held, depth + 1);
+                    let base = if held == Held::Glob { beside.or(base) } else { base };
+                    self.walk(item, pointer, label, held, base, depth + 1);
                     pointer.truncate(p_len);
                     label.truncate(l_len);
                 }
@@ -269,7 +293,12 @@ pub(crate) fn call_paths(
             continue;
         }
         if a.glob {
-            out.extend(glob_leaves(&a.text).into_iter().map(|p| (a.label.clone(), p)));
+            // A relative glob's leaves are where they are from the path beside it.
+            let from = |leaf: String| match &a.base {
+                Some(b) if !leaf.starts_with(['/', '~']) => format!("{}/{leaf}", path_text(b)),
+                _ => leaf,
+            };
+            out.extend(glob_leaves(&a.text).into_iter().map(|p| (a.label.clone(), from(p))));
         } else {
             out.push((a.label, path_text(&a.text).into_owned()));
         }

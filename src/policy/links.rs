@@ -118,16 +118,31 @@ impl Policy {
                 // literal directory, each where it lands.
                 let mut args = call.arguments.clone();
                 for a in arg_paths(&call.tool, spec, &call.arguments).ok()? {
-                    let (base, rest) = if a.glob {
-                        match shell::glob_base(&a.text).filter(|b| b != "." && a.text.starts_with(b.as_str())) {
-                            Some(b) => (b.clone(), a.text[b.len()..].to_string()),
-                            None => continue,
-                        }
-                    } else {
-                        (path_text(&a.text).into_owned(), String::new())
+                    let text = match &a.base {
+                        Some(b) if a.glob && !a.text.starts_with(['/', '~']) => format!("{}/{}", path_text(b), a.text),
+                        _ if a.glob => a.text.clone(),
+                        _ => path_text(&a.text).into_owned(),
                     };
-                    let Some(to) = self.lexical(&base, Some("")).and_then(|p| real(&p)) else { continue };
-                    links.push(format!("`{base}` leads to `{}`", to.display()));
+                    // A glob's literal directory where it leads, with the rest of the pattern
+                    // after it (`docs/dl/*` -> `/out/*`), else the first name its pattern
+                    // matches through a link (`*/secretfile` through `docs/dl`).
+                    let literal =
+                        match shell::glob_base(&text).filter(|b| a.glob && b != "." && text.starts_with(b.as_str())) {
+                            Some(b) => Some((b.clone(), text[b.len()..].to_string())),
+                            None if a.glob => None,
+                            None => Some((text.clone(), String::new())),
+                        };
+                    let found = literal
+                        .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real(&p))?, rest)))
+                        .or_else(|| {
+                            let plain = a.glob && !text.contains(['{', '}', '\\']);
+                            Some((
+                                self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real(&p))?,
+                                String::new(),
+                            ))
+                        });
+                    let Some((to, rest)) = found else { continue };
+                    links.push(format!("`{text}` leads to `{}{rest}`", to.display()));
                     if let Some(v) = args.pointer_mut(&a.pointer) {
                         *v = Value::String(format!("{}{rest}", to.display()));
                     }
