@@ -9,8 +9,8 @@ use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
-/// The arguments of a tool call that name files (SPEC 5.1; issue 15 class 5): a string or
-/// an array of strings.
+/// The argument names that hold a path (SPEC 5.1; issue 15 class 5), at any depth of a call's
+/// arguments: a string, or every string inside an array or object.
 pub(crate) const MCP_PATH_FIELDS: &[&str] = &[
     "path",
     "paths",
@@ -20,10 +20,16 @@ pub(crate) const MCP_PATH_FIELDS: &[&str] = &[
     "directory",
     "dir",
     "cwd",
+    "workdir",
     "notebook_path",
+    "file",
     "files",
     "folder",
     "root",
+    "base",
+    "uri",
+    "target",
+    "location",
 ];
 
 /// Whether an argument's name says it holds a path, for fields gate has no entry for
@@ -31,46 +37,342 @@ pub(crate) const MCP_PATH_FIELDS: &[&str] = &[
 pub(crate) fn is_path_field(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     MCP_PATH_FIELDS.contains(&n.as_str())
-        || ["path", "paths", "_file", "_dir", "_directory", "_folder", "_root", "filename", "dirname"]
+        || ["path", "paths", "_file", "_files", "_dir", "_directory", "_folder", "_root", "filename", "dirname"]
             .iter()
             .any(|s| n.ends_with(s))
 }
 
-/// Every path a non-shell call names: its path fields (strings or arrays of strings), and
-/// the literal base of a glob that starts outside (`/etc/*`, `~/.ssh/**`, `../x/*`) in a
-/// `glob` field or a glob tool's `pattern`.
-pub(crate) fn call_paths<'a>(tool: &str, args: &'a Value, skip: Option<&str>) -> Vec<(&'a str, String)> {
-    let mut out = Vec::new();
-    let Some(obj) = args.as_object() else { return out };
-    for (k, v) in obj {
-        if Some(k.as_str()) == skip {
-            continue;
-        }
-        let is_glob_field = is_glob_field(tool, k);
-        if !is_path_field(k) && !is_glob_field {
-            continue;
-        }
-        let strings: Vec<&str> = match v {
-            Value::String(s) => vec![s.as_str()],
-            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-            _ => continue,
-        };
-        for s in strings {
-            if is_glob_field {
-                out.extend(glob_leaves(s).into_iter().map(|p| (k.as_str(), p)));
+/// A field that holds a glob of paths: `glob` (`globs`, `include`), or a globbing tool's
+/// `pattern` (`patterns`; a search tool's `pattern` is a regular expression).
+pub(crate) fn is_glob_field(tool: &str, key: &str) -> bool {
+    let t = tool.to_ascii_lowercase();
+    matches!(key, "glob" | "globs" | "include" | "includes")
+        || (matches!(key, "pattern" | "patterns") && (t.contains("glob") || t.contains("find") || t.contains("list")))
+}
+
+/// A field known to hold text that is not a path: what a file is to contain or an edit
+/// replaces, a description or prompt for people, and a search tool's pattern or query. Its
+/// value is never read as a path however it looks (`content` mentioning `/etc/passwd`).
+fn is_text_field(tool: &str, spec: Option<&ToolSpec>, key: &str) -> bool {
+    const TEXT: &[&str] = &[
+        "content",
+        "contents",
+        "text",
+        "new_string",
+        "old_string",
+        "new_str",
+        "old_str",
+        "new_source",
+        "file_text",
+        "insert_text",
+        "diff",
+        "patch",
+        "description",
+        "prompt",
+        "message",
+        "explanation",
+        "reason",
+        "title",
+        "body",
+        "summary",
+        "question",
+        "comment",
+        "instructions",
+        "plan",
+        "code",
+        "code_edit",
+        "replace",
+        "replacement",
+    ];
+    const SEARCH: &[&str] = &["pattern", "patterns", "regex", "query", "q", "search", "term"];
+    let k = key.to_ascii_lowercase();
+    let t = tool.to_ascii_lowercase();
+    TEXT.contains(&k.as_str())
+        || spec.and_then(|s| s.content.as_deref()) == Some(key)
+        || ((t.contains("grep") || t.contains("search")) && SEARCH.contains(&k.as_str()))
+}
+
+/// Whether text in a field gate does not know reads as a path: absolute, in a home directory
+/// (`~`, `~user`), climbing with `..`, or a `file:` URI. Such a string is decided as a read
+/// of it (issue 15 class 5: "a path-like field that gate does not know is decided as a read").
+fn looks_like_path(s: &str) -> bool {
+    s.starts_with(['/', '~']) || is_file_uri(s) || s.split('/').any(|seg| seg == "..")
+}
+
+fn is_file_uri(s: &str) -> bool {
+    s.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:"))
+}
+
+/// The path a path field's text names: a `file:` URI's path (percent-decoded, without its
+/// query or fragment; another host's `file://host/p` as `//host/p`, which is outside), any
+/// other text as it is.
+pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !is_file_uri(raw) {
+        return raw.into();
+    }
+    let rest = &raw[5..];
+    let path = match rest.strip_prefix("//") {
+        Some(auth_path) => {
+            let (host, path) = auth_path.find('/').map_or((auth_path, ""), |i| auth_path.split_at(i));
+            if host.is_empty() || host.eq_ignore_ascii_case("localhost") {
+                path.to_string()
             } else {
-                out.push((k.as_str(), s.to_string()));
+                format!("//{host}{path}")
+            }
+        }
+        None => rest.to_string(),
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    percent_decode(path).unwrap_or_else(|| path.to_string()).into()
+}
+
+/// `%XX` escapes decoded; `None` when that is not UTF-8 (the text is then decided as written).
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
             }
         }
     }
-    out
+    String::from_utf8(out).ok()
 }
 
-/// A field that holds a glob of paths: `glob`, or a globbing tool's `pattern` (a search
-/// tool's `pattern` is a regular expression).
-pub(crate) fn is_glob_field(tool: &str, key: &str) -> bool {
-    let t = tool.to_ascii_lowercase();
-    key == "glob" || (key == "pattern" && (t.contains("glob") || t.contains("find") || t.contains("list")))
+/// How deep a call's arguments are walked for paths. Deeper nesting is not modelled, so the
+/// call is not allowed.
+pub(crate) const MAX_ARG_DEPTH: usize = 12;
+
+/// One string of a non-shell call's arguments that names a path or a glob of paths.
+pub(crate) struct ArgPath {
+    /// Where it is, as a JSON pointer (`/files/0/path`), to put where it leads in its place.
+    pub pointer: String,
+    /// Where it is, as a person reads it (`files[0].path`).
+    pub label: String,
+    pub text: String,
+    pub glob: bool,
+    /// Below a field whose name says it holds paths (not only text that looks like one).
+    pub named: bool,
+    /// For a glob, the directory a relative one is matched from: the path field beside it
+    /// (`{"pattern": "dl/*", "path": "docs"}`), else the agent's directory.
+    pub base: Option<String>,
+    /// The string of the tool's own path field at the top: decided by the tool's own rules.
+    pub declared: bool,
+}
+
+/// Every path a non-shell call's arguments name (issue 15 class 5: every path in every tool
+/// call), walked through objects and arrays: a path field's strings (`path`, `file_path`,
+/// `files[0].path`, `path.dir`), a glob field's strings, and in any other field not known to
+/// hold text a string that looks like a path. `Err` when the arguments nest deeper than
+/// [`MAX_ARG_DEPTH`]: what lies below is not modelled.
+pub(crate) fn arg_paths(tool: &str, spec: Option<&ToolSpec>, args: &Value) -> Result<Vec<ArgPath>, String> {
+    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false };
+    w.walk(args, &mut String::new(), &mut String::new(), Held::Any, None, 0);
+    if w.too_deep {
+        return Err(format!(
+            "its arguments nest deeper than {MAX_ARG_DEPTH} levels, where gate does not look for paths"
+        ));
+    }
+    Ok(w.out)
+}
+
+/// What the strings below a field are.
+#[derive(Clone, Copy, PartialEq)]
+enum Held {
+    /// Paths (below a path field).
+    Path,
+    /// Globs of paths (below a glob field).
+    Glob,
+    /// Unknown: a string is a path when it looks like one.
+    Any,
+}
+
+struct ArgWalk<'a> {
+    tool: &'a str,
+    spec: Option<&'a ToolSpec>,
+    out: Vec<ArgPath>,
+    too_deep: bool,
+}
+
+impl ArgWalk<'_> {
+    fn walk(
+        &mut self,
+        v: &Value,
+        pointer: &mut String,
+        label: &mut String,
+        held: Held,
+        base: Option<&str>,
+        depth: usize,
+    ) {
+        if depth > MAX_ARG_DEPTH {
+            self.too_deep = true;
+            return;
+        }
+        let (p_len, l_len) = (pointer.len(), label.len());
+        match v {
+            Value::String(s) if held != Held::Any || looks_like_path(s) => {
+                let declared = depth == 1
+                    && held == Held::Path
+                    && self.spec.and_then(|s| s.path.as_deref()) == Some(&pointer[1..]);
+                self.out.push(ArgPath {
+                    pointer: pointer.clone(),
+                    label: label.clone(),
+                    text: s.clone(),
+                    glob: held == Held::Glob,
+                    named: held == Held::Path,
+                    base: base.filter(|_| held == Held::Glob).map(str::to_string),
+                    declared,
+                });
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    pointer.push_str(&format!("/{i}"));
+                    label.push_str(&format!("[{i}]"));
+                    self.walk(item, pointer, label, held, base, depth + 1);
+                    pointer.truncate(p_len);
+                    label.truncate(l_len);
+                }
+            }
+            Value::Object(obj) => {
+                // The directory a glob beside it is matched from.
+                let beside = obj.iter().find_map(|(k, v)| {
+                    let path =
+                        is_path_field(k) && !is_glob_field(self.tool, k) && !is_text_field(self.tool, self.spec, k);
+                    v.as_str().filter(|d| path && !d.is_empty())
+                });
+                for (k, item) in obj {
+                    if is_text_field(self.tool, self.spec, k) {
+                        continue;
+                    }
+                    let declared = depth == 0 && self.spec.and_then(|s| s.path.as_deref()) == Some(k.as_str());
+                    let held = if is_glob_field(self.tool, k) {
+                        Held::Glob
+                    } else if declared || is_path_field(k) {
+                        Held::Path
+                    } else {
+                        held
+                    };
+                    pointer.push('/');
+                    pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    if !label.is_empty() {
+                        label.push('.');
+                    }
+                    label.push_str(k);
+                    let base = if held == Held::Glob { beside.or(base) } else { base };
+                    self.walk(item, pointer, label, held, base, depth + 1);
+                    pointer.truncate(p_len);
+                    label.truncate(l_len);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every path a non-shell call names, by where it is: its path fields, strings that look like
+/// paths, and the literal base of a glob that starts outside (`/etc/*`, `~/.ssh/**`, `../x/*`)
+/// in a glob field. The tool's own path field is left out when `skip_declared` (the tool's
+/// own rules decide it).
+pub(crate) fn call_paths(
+    tool: &str,
+    spec: Option<&ToolSpec>,
+    args: &Value,
+    skip_declared: bool,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for a in arg_paths(tool, spec, args)? {
+        if a.declared && skip_declared {
+            continue;
+        }
+        if a.glob {
+            // A relative glob's leaves are where they are from the path beside it.
+            let from = |leaf: String| match &a.base {
+                Some(b) if !leaf.starts_with(['/', '~']) => format!("{}/{leaf}", path_text(b)),
+                _ => leaf,
+            };
+            out.extend(glob_leaves(&a.text).into_iter().map(|p| (a.label.clone(), from(p))));
+        } else {
+            out.push((a.label, path_text(&a.text).into_owned()));
+        }
+    }
+    Ok(out)
+}
+
+/// The shell text a shell tool's call runs, as gate decides it: its `field` string, moved by a
+/// directory field (issue 15 classes 5 and 8) with a `cd` there that must succeed, so that a
+/// directory outside the workspace is seen and relative paths are read from there. `Ok(None)`
+/// without a command string; `Err` when a directory field is not one directory gate can read.
+pub(crate) fn shell_text(call: &Call, field: &str) -> Result<Option<String>, String> {
+    let Some(command) = call.arguments.get(field).and_then(Value::as_str) else { return Ok(None) };
+    let mut dir: Option<&str> = None;
+    for k in shell::SHELL_DIR_FIELDS {
+        match call.arguments.get(*k) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(d)) if d.is_empty() || dir.is_none_or(|o| o == d) => {
+                dir = (!d.is_empty()).then_some(d.as_str()).or(dir);
+            }
+            Some(_) => {
+                return Err(format!(
+                    "the `{k}` field is not one directory gate can read: where the command runs is unknown"
+                ))
+            }
+        }
+    }
+    Ok(Some(match dir.filter(|d| *d != ".") {
+        Some(d) => shell::run_in(d, command),
+        None => command.to_string(),
+    }))
+}
+
+/// The directory each of a command's words is used in: where the command runs, except that
+/// git's `-C DIR` options move it one after another (`git -C docs -C dl/repo log` reads
+/// `docs/dl/repo`), each `DIR` from where the ones before it led and every other word from
+/// the last.
+pub(crate) fn word_dirs(c: &SimpleCommand) -> Vec<Option<String>> {
+    if c.program() != Some("git") {
+        return vec![c.cwd.clone(); c.words.len()];
+    }
+    let mut cur = c.cwd.clone();
+    // Each `-C` value's index and the directory it is read from.
+    let mut c_values: Vec<(usize, Option<String>)> = Vec::new();
+    let mut i = 1;
+    while let Some(Word::Lit(a)) = c.words.get(i) {
+        if !a.starts_with('-') {
+            break;
+        }
+        if a == "-C" {
+            c_values.push((i + 1, cur.clone()));
+            cur = match (cur, c.words.get(i + 1)) {
+                (Some(cur), Some(Word::Lit(d))) if d.starts_with('/') || cur.is_empty() => Some(d.clone()),
+                (Some(cur), Some(Word::Lit(d))) if !d.starts_with('~') => Some(format!("{cur}/{d}")),
+                // `~`, or a directory known only at run time: the words after it are not
+                // resolved here (the analysis does not take such a git as read-only).
+                _ => None,
+            };
+        }
+        i += if git_takes_value(a) { 2 } else { 1 };
+    }
+    let mut dirs = vec![cur; c.words.len()];
+    for (j, d) in c_values {
+        if let Some(slot) = dirs.get_mut(j) {
+            *slot = d;
+        }
+    }
+    dirs
+}
+
+/// Whether git's global option `a` takes the next word as its value (`-C DIR`, `-c K=V`), as
+/// the analysis reads git's options: where the subcommand is found after `a x`.
+fn git_takes_value(a: &str) -> bool {
+    shell::git_subcommand_at(&[Word::Lit(a.to_string()), Word::Lit("x".into())]) == 2
 }
 
 /// Where a glob tool's pattern can reach outside where it starts: for each alternative of its
@@ -248,29 +550,10 @@ impl Policy {
         let session = self.session_rules(ctx);
         if let Some(spec) = spec.filter(|s| s.kind == ToolKind::Shell) {
             let field = spec.command.as_deref().unwrap_or("command");
-            // A directory field moves the command (issue 15 classes 5 and 8): decided as a
-            // `cd` there that must succeed, so a directory outside the workspace is seen.
-            let mut command = call.arguments.get(field).and_then(Value::as_str).map(str::to_string);
-            let mut dir: Option<&str> = None;
-            for k in shell::SHELL_DIR_FIELDS {
-                let unknown = match call.arguments.get(*k) {
-                    None | Some(Value::Null) => false,
-                    Some(Value::String(d)) if d.is_empty() || dir.is_none_or(|o| o == d) => {
-                        dir = (!d.is_empty()).then_some(d.as_str()).or(dir);
-                        false
-                    }
-                    Some(_) => true,
-                };
-                if unknown && command.is_some() {
-                    let why = format!(
-                        "the `{k}` field is not one directory gate can read: where the command runs is unknown"
-                    );
-                    return Decision::new(Verdict::Ask, Layer::Workspace, None, why);
-                }
-            }
-            if let (Some(d), Some(c)) = (dir.filter(|d| *d != "."), command.as_mut()) {
-                *c = shell::run_in(d, c);
-            }
+            let command = match shell_text(call, field) {
+                Ok(c) => c,
+                Err(why) => return Decision::new(Verdict::Ask, Layer::Workspace, None, why),
+            };
             return match command.as_deref() {
                 Some(cmd) => self.decide_shell(&tool, cmd, ctx, &session),
                 None => Decision::new(
@@ -310,10 +593,15 @@ impl Policy {
         let Some(sub_spec) = self.model.tools.specs.get(as_tool) else { return d };
         let sub_field = sub_spec.path.clone().unwrap_or_else(|| "file_path".into());
         // The field the tool's own spec names is decided already, by the tool's own rules.
-        let skip = if mcp { None } else { spec.and_then(|s| s.path.as_deref()) };
         // (The sub-call below names only its tool's own path field, which is skipped there:
         // no recursion, and the read and write tools' other fields are decided too.)
-        let paths = call_paths(&call.tool, &call.arguments, skip);
+        let paths = match call_paths(&call.tool, spec, &call.arguments, !mcp) {
+            Ok(p) => p,
+            Err(why) => {
+                let v = self.unknown_verdict(&why);
+                return if v.verdict > d.decision { Decision::new(v.verdict, v.layer, v.rule, v.reason) } else { d };
+            }
+        };
         let mut out = d;
         for (field, p) in paths {
             let sub = Call {
@@ -422,7 +710,7 @@ impl Policy {
     fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
         let field = spec?.path.as_deref()?;
         let raw = args.get(field)?.as_str()?;
-        Some(self.resolve_path(raw, ""))
+        Some(self.resolve_path(&path_text(raw), ""))
     }
 
     /// Resolve a path as the agent would: `~`, relative to the working directory (plus a
@@ -617,8 +905,12 @@ impl Policy {
                     paths.extend(c.args_from.iter().cloned());
                 }
             }
-            for path in paths.into_iter().chain(wrapper_reads) {
-                if let Some(v) = self.decide_read(&path, c.cwd.as_deref(), ctx, session) {
+            // git reads its operands from where its `-C` options lead (`git -C src diff
+            // --no-index secrets/key a.rs` reads `src/secrets/key`).
+            let from = word_dirs(c).pop().unwrap_or_else(|| c.cwd.clone());
+            let reads = paths.into_iter().map(|p| (p, from.clone()));
+            for (path, dir) in reads.chain(wrapper_reads.map(|p| (p, c.cwd.clone()))) {
+                if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
             }

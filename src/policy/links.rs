@@ -5,11 +5,17 @@
 //! doing the I/O at the edge ([`crate::resolve`]). The call is decided as written and as
 //! resolved, and the stricter decision wins: deny if either is denied, outside the workspace
 //! if either is, gate's own files by their resolved identity.
+//!
+//! A relative path lands relative to the directory it is used in, not the workspace: a shell
+//! word from where the analysis says its command runs (after `cd docs`, in a shell tool's
+//! `cwd` field, after `git -C docs`), a non-shell path from the agent's directory. A word used
+//! in several directories is decided where it lands from each of them.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::chain::{arg_paths, path_text, shell_text, word_dirs};
 use super::model::ToolKind;
 use super::{Call, Context, Decision, Policy};
 use crate::shell::{self, Word};
@@ -35,77 +41,110 @@ impl Policy {
         d
     }
 
+    /// `raw` as an absolute path, used in `dir` (relative to the workspace, or absolute;
+    /// `None` when the analysis could not follow it): `None` when that is not known.
+    fn lexical(&self, raw: &str, dir: Option<&str>) -> Option<PathBuf> {
+        if raw.is_empty() {
+            return None;
+        }
+        if raw == "~" || raw.starts_with("~/") {
+            return self.home.as_deref().map(|h| PathBuf::from(format!("{h}{}", &raw[1..])));
+        }
+        if raw.starts_with('~') {
+            return None; // another user's home: decided as unknown as written
+        }
+        if raw.starts_with('/') {
+            return Some(PathBuf::from(raw));
+        }
+        Some(self.cwd.join(dir?).join(raw))
+    }
+
     fn resolved_call(&self, call: &Call, real: Real) -> Option<(Call, String)> {
         let tools = &self.model.tools;
-        let lexical = |raw: &str| -> Option<PathBuf> {
-            if raw.is_empty() || raw.starts_with('~') {
-                return None;
-            }
-            Some(if raw.starts_with('/') { PathBuf::from(raw) } else { self.cwd.join(raw) })
-        };
         let mut links = Vec::new();
         let spec = tools.spec(tools.canonical(&call.tool));
         match spec.map(|s| s.kind) {
             Some(ToolKind::Shell) => {
                 let spec = spec?;
                 let field = spec.command.as_deref().unwrap_or("command");
-                let mut command = call.arguments.get(field)?.as_str()?.to_string();
-                for word in path_words(&command) {
-                    let Some(to) = lexical(&word).and_then(|p| real(&p)) else { continue };
-                    let to = to.display().to_string();
-                    match replace_word(&command, &word, &to) {
-                        Some(new) => command = new,
-                        // A word the text spells another way (`{lnk,src}/passwd`, `lnk{,}/x`):
-                        // decided as a read of where it lands as well.
-                        None => command = format!("{command}\ncat -- {}", shell::shell_word(&to)),
+                // The text as decided, moved by the tool's directory field: its `cd` word and
+                // every word after it resolved from where they are used.
+                let mut command = shell_text(call, field).ok()??;
+                let mut extra = String::new();
+                for (word, uses) in path_words(&command) {
+                    // Where the word lands from each directory it is used in.
+                    let mut dests: Vec<(String, Use)> = Vec::new();
+                    for (dir, how) in uses {
+                        let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real(&p)) else { continue };
+                        let to = to.display().to_string();
+                        if !dests.iter().any(|(d, _)| *d == to) {
+                            dests.push((to, how));
+                        }
                     }
-                    links.push(format!("`{word}` leads to `{to}`"));
-                }
-                // The directory a shell tool's field moves the command to, where it lands.
-                let mut args = call.arguments.clone();
-                for k in shell::SHELL_DIR_FIELDS {
-                    let Some(raw) = args.get(*k).and_then(Value::as_str).map(str::to_string) else { continue };
-                    if let Some(to) = lexical(&raw).and_then(|p| real(&p)) {
-                        links.push(format!("`{raw}` leads to `{}`", to.display()));
-                        args[*k] = Value::String(to.display().to_string());
+                    for (i, (to, how)) in dests.iter().enumerate() {
+                        links.push(format!("`{word}` leads to `{to}`"));
+                        // The first place replaces the word; a word that also lands elsewhere
+                        // from another directory, or that the text spells another way
+                        // (`{lnk,src}/passwd`, `lnk{,}/x`), is decided as a read or write of
+                        // where it lands as well. (A use whose word lands where it is written
+                        // is decided so by the call as written.)
+                        let replaced = i == 0 && replace_word(&command, &word, to).map(|new| command = new).is_some();
+                        if !replaced {
+                            let to = shell::shell_word(to);
+                            extra.push_str(&match how {
+                                Use::Write => format!("\n: >> {to}"),
+                                Use::Read => format!("\ncat -- {to}"),
+                            });
+                        }
                     }
                 }
                 if links.is_empty() {
                     return None;
                 }
+                command.push_str(&extra);
+                // The directory field is in the text now (`cd -- DIR || exit 1; ...`).
+                let mut args = call.arguments.clone();
+                if let Some(obj) = args.as_object_mut() {
+                    for k in shell::SHELL_DIR_FIELDS {
+                        obj.remove(*k);
+                    }
+                }
                 args[field] = Value::String(command);
                 Some((Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
             _ => {
-                // Every field that names a path (issue 15 class 5: `path`, `paths`, `cwd`, an
-                // MCP tool's `source`, ...), strings or arrays of them, and a glob's literal
-                // directory, each where it lands.
-                let declared = spec.and_then(|s| s.path.as_deref());
+                // Every string that names a path (issue 15 class 5: `path`, `paths`, `cwd`, an
+                // MCP tool's `source`, `files[0].path`, a `file:` URI, ...), and a glob's
+                // literal directory, each where it lands.
                 let mut args = call.arguments.clone();
-                let obj = args.as_object_mut()?;
-                for (k, v) in obj.iter_mut() {
-                    let glob = super::chain::is_glob_field(&call.tool, k);
-                    if !(glob || Some(k.as_str()) == declared || super::chain::is_path_field(k)) {
-                        continue;
-                    }
-                    let mut one = |v: &mut Value| {
-                        let Some(raw) = v.as_str() else { return };
-                        let (base, rest) = if glob {
-                            match shell::glob_base(raw).filter(|b| b != "." && raw.starts_with(b.as_str())) {
-                                Some(b) => (b.clone(), raw[b.len()..].to_string()),
-                                None => return,
-                            }
-                        } else {
-                            (raw.to_string(), String::new())
-                        };
-                        if let Some(to) = lexical(&base).and_then(|p| real(&p)) {
-                            links.push(format!("`{base}` leads to `{}`", to.display()));
-                            *v = Value::String(format!("{}{rest}", to.display()));
-                        }
+                for a in arg_paths(&call.tool, spec, &call.arguments).ok()? {
+                    let text = match &a.base {
+                        Some(b) if a.glob && !a.text.starts_with(['/', '~']) => format!("{}/{}", path_text(b), a.text),
+                        _ if a.glob => a.text.clone(),
+                        _ => path_text(&a.text).into_owned(),
                     };
-                    match v {
-                        Value::Array(items) => items.iter_mut().for_each(&mut one),
-                        v => one(v),
+                    // A glob's literal directory where it leads, with the rest of the pattern
+                    // after it (`docs/dl/*` -> `/out/*`), else the first name its pattern
+                    // matches through a link (`*/secretfile` through `docs/dl`).
+                    let literal =
+                        match shell::glob_base(&text).filter(|b| a.glob && b != "." && text.starts_with(b.as_str())) {
+                            Some(b) => Some((b.clone(), text[b.len()..].to_string())),
+                            None if a.glob => None,
+                            None => Some((text.clone(), String::new())),
+                        };
+                    let found = literal
+                        .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real(&p))?, rest)))
+                        .or_else(|| {
+                            let plain = a.glob && !text.contains(['{', '}', '\\']);
+                            Some((
+                                self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real(&p))?,
+                                String::new(),
+                            ))
+                        });
+                    let Some((to, rest)) = found else { continue };
+                    links.push(format!("`{text}` leads to `{}{rest}`", to.display()));
+                    if let Some(v) = args.pointer_mut(&a.pointer) {
+                        *v = Value::String(format!("{}{rest}", to.display()));
                     }
                 }
                 (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")))
@@ -114,44 +153,62 @@ impl Policy {
     }
 }
 
-/// The literal words of a shell text that may name files: every command's words (options'
-/// `=VALUE` parts included) and every read and write target.
-fn path_words(command: &str) -> Vec<String> {
+/// How a word is used: a write target, or anything else (decided as a read).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Use {
+    Read,
+    Write,
+}
+
+/// One use of a word: the directory it is used in and how.
+type WordUse = (Option<String>, Use);
+
+/// The literal words of a shell text that may name files, each with the directories it is
+/// used in (relative to the start, or absolute; `None` where the analysis lost track) and
+/// how: every command's words (options' `=VALUE` parts included) and every read and write
+/// target.
+fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
     let a = shell::analyze(command);
-    let mut out: Vec<String> = Vec::new();
-    let mut globs: Vec<String> = Vec::new();
-    let mut add = |w: &Word| {
-        if let Some(s) = w.lit() {
-            let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
-            if !s.is_empty() && !out.iter().any(|o| o == s) {
-                out.push(s.to_string());
-            }
+    let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();
+    let mut globs: Vec<(String, Option<String>, Use)> = Vec::new();
+    let mut add = |w: &Word, dir: &Option<String>, how: Use| {
+        let Some(s) = w.lit() else { return };
+        let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
+        if s.is_empty() {
+            return;
+        }
+        let one = (dir.clone(), how);
+        match out.iter_mut().find(|(o, _)| o == s) {
+            Some((_, uses)) if uses.contains(&one) => {}
+            Some((_, uses)) => uses.push(one),
+            None => out.push((s.to_string(), vec![one])),
         }
     };
     for c in &a.commands {
-        c.words.iter().skip(1).for_each(&mut add);
+        for (w, dir) in c.words.iter().zip(word_dirs(c)).skip(1) {
+            add(w, &dir, Use::Read);
+        }
     }
-    for w in a.writes.iter().chain(a.reads.iter()) {
-        add(&w.path);
+    let targets = a.writes.iter().map(|w| (w, Use::Write)).chain(a.reads.iter().map(|r| (r, Use::Read)));
+    for (w, how) in targets {
+        add(&w.path, &w.cwd, how);
         // A glob's literal directory (`echo lnk/*` lists where `lnk` leads), and a glob of
         // plain text itself: the edge matches it against the directories, and a name it
         // matches that is a link leads where the link does (`cat */passwd` through
         // `lnk` -> `/etc`, `cat p*` through `pw` -> `/etc/passwd`).
         if let Word::Dyn(d) = &w.path {
             if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
-                add(&Word::Lit(base));
+                add(&Word::Lit(base), &w.cwd, how);
             }
             let plain = !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '~'])
                 && !d.contains(char::is_whitespace);
             if plain && d.contains(['*', '?', '[']) {
-                globs.push(d.clone());
+                globs.push((d.clone(), w.cwd.clone(), how));
             }
         }
     }
-    for g in globs {
-        if !out.contains(&g) {
-            out.push(g);
-        }
+    for (g, dir, how) in globs {
+        add(&Word::Lit(g), &dir, how);
     }
     out
 }

@@ -2,7 +2,7 @@
 //! (SPEC section 3). Pure: it never reads files, the clock, the environment or a terminal;
 //! callers hand it text, paths and state, and get a [`Decision`] back.
 
-mod chain;
+pub(crate) mod chain;
 pub mod decision;
 pub mod glob;
 mod links;

@@ -326,12 +326,18 @@ pub fn anchored(mut call: Call, call_cwd: &std::path::Path, session_dir: &std::p
         }
         _ => {}
     }
-    for key in ["file_path", "path", "notebook_path"] {
-        if let Some(Value::String(p)) = call.arguments.get(key) {
-            if !p.starts_with('/') && !p.starts_with('~') {
-                let joined = call_cwd.join(p).display().to_string();
-                call.arguments[key] = Value::String(joined);
-            }
+    // Every path field's string, at any depth (`files[0].path`): the one walk the policy
+    // decides them by. Not a string that only looks like a path, nor a URL other than
+    // `file:` (a domain rule reads it as written).
+    let paths = crate::policy::chain::arg_paths(&call.tool, None, &call.arguments).unwrap_or_default();
+    for a in paths.iter().filter(|a| a.named && !a.glob) {
+        let p = crate::policy::chain::path_text(&a.text);
+        if p.is_empty() || p.starts_with(['/', '~']) || (p == a.text && a.text.contains("://")) {
+            continue;
+        }
+        let joined = call_cwd.join(p.as_ref()).display().to_string();
+        if let Some(v) = call.arguments.pointer_mut(&a.pointer) {
+            *v = Value::String(joined);
         }
     }
     call
