@@ -101,3 +101,21 @@ fn declare_p_only_prints() {
     // `export -p` and `readonly -p` still assign; an option after a name is a name.
     assert_all("ask", &["export -p PATH=/x", "readonly -p PATH=/x", "declare PATH=/x -p"]);
 }
+
+#[test]
+fn each_file_of_a_magic_file_list_is_a_read() {
+    assert_all(
+        "ask",
+        &[
+            "file -m x:/outside/secret src/a.rs",
+            "file --magic-file=src:/outside/x src/a.rs",
+            "file -mx:/outside/y src/a.rs",
+            "file --mag=src/a.rs:/etc/passwd src/a.rs",
+            "file -m \"$M\" src/a.rs",
+            // file prints the lines of a magic file it cannot parse.
+            "MAGIC=/etc/passwd file src/a.rs",
+            "MAGIC=src/a.rs file src/a.rs",
+        ],
+    );
+    assert_all("allow", &["file -m src/a.rs:docs/m src/a.rs", "file -m src/a.rs src/a.rs", "file src/a.rs"]);
+}

@@ -157,6 +157,9 @@ const DANGEROUS_EXACT: &[&str] = &[
     // bash's POSIX mode: special builtins are found before functions, and other rules change
     // (sixth red team).
     "POSIXLY_CORRECT",
+    // file's magic files, a `:` list like `file -m` (sixth red team): file prints what it
+    // cannot parse of them, so `MAGIC=/outside/secret file x` shows the secret's lines.
+    "MAGIC",
 ];
 
 /// Build tools and compiler flags that build scripts hand to the compiler they run (the cc
