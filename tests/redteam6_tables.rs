@@ -119,3 +119,40 @@ fn each_file_of_a_magic_file_list_is_a_read() {
     );
     assert_all("allow", &["file -m src/a.rs:docs/m src/a.rs", "file -m src/a.rs src/a.rs", "file src/a.rs"]);
 }
+
+#[test]
+fn unzip_writes_the_members_it_is_told_to_extract() {
+    assert_all(
+        "deny",
+        &[
+            "unzip -o x.zip .env",
+            "unzip x.zip '.env*'",
+            "unzip x.zip .env -x a",
+            "unzip x.zip -d docs .env",
+            "unzip -d docs x.zip .env",
+            "unzip -dsrc x.zip .env",
+            "unzip -qo x.zip src/.env.local",
+            // Junked paths land in the directory by their last name.
+            "unzip -j x.zip sub/.env",
+            // Lowercased names and case-blind matches.
+            "unzip -L x.zip .ENV",
+            "unzip -C x.zip .env",
+        ],
+    );
+    assert_all(
+        "ask",
+        &[
+            // unzip ignores a member after a `-d DIR` that does not follow the archive.
+            "unzip x.zip a.txt -d d .env",
+            // Excluded: the rest of the archive is extracted, files gate cannot name.
+            "unzip x.zip -x a.txt .env",
+            "unzip x.zip",
+            "unzip x.zip docs/a.md",
+            "unzip -: x.zip docs/a.md",
+            "unzip x.zip \"$M\"",
+            "unzip -p x.zip .env",
+        ],
+    );
+    // Listing and testing write nothing.
+    assert_all("allow", &["unzip -l x.zip .env", "unzip -t x.zip", "unzip -Z x.zip", "unzip -lv x.zip"]);
+}
