@@ -156,3 +156,36 @@ fn unzip_writes_the_members_it_is_told_to_extract() {
     // Listing and testing write nothing.
     assert_all("allow", &["unzip -l x.zip .env", "unzip -t x.zip", "unzip -Z x.zip", "unzip -lv x.zip"]);
 }
+
+#[test]
+fn a_git_option_whose_value_is_only_known_at_run_time_reads_nothing_unless_it_names_a_file() {
+    assert_all(
+        "allow",
+        &[
+            "git log --author=\"$(git config user.name)\"",
+            "git log --since=\"$(date -d '1 week ago' +%F)\"",
+            "git log --grep=\"$P\"",
+            "git log --max-count=\"$N\"",
+            "git log \"--author=$X\"",
+            "git log --format=\"%an $(date)\"",
+        ],
+    );
+    assert_all(
+        "ask",
+        &[
+            // Unquoted, the value can split into more options (`--output=/x`).
+            "git log --author=$(git config user.name)",
+            "git log --author=$X",
+            "git log --author=`whoami`",
+            "git log --author=\"$(echo \"x\")\"",
+            // The value is a file, abbreviated or not.
+            "git log --output=\"$P\"",
+            "git log --out=\"$P\"",
+            "git log --o=\"$P\"",
+            "git grep --open-files-in-pager=\"$X\" foo",
+            // A run-time operand may be a path outside the workspace.
+            "git diff $(git merge-base HEAD main)",
+            "git log \"$(git merge-base HEAD main)\"..HEAD",
+        ],
+    );
+}

@@ -272,8 +272,11 @@ pub(crate) fn option_values(args: &[Word], opts: &[&str]) -> Vec<Word> {
                 }
             }
             Word::Dyn(raw) => {
+                // `--name=VALUE` with its name as written, abbreviations included (`--out=$x`
+                // is `--output=$x`).
                 let text = raw.trim_start_matches(['"', '\'']);
-                if opts.iter().any(|o| o.starts_with("--") && text.starts_with(&format!("{o}="))) {
+                let name = text.split_once('=').map(|(n, _)| n).filter(|n| n.starts_with("--"));
+                if name.is_some_and(|n| opts.iter().any(|o| o.starts_with("--") && spells_option(n, o))) {
                     out.push(Word::Dyn(raw.clone()));
                 }
             }
@@ -1382,12 +1385,85 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         match w.lit() {
             Some("--") if !after_dd => after_dd = true,
             Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {}
+            None if !after_dd && git_option_with_runtime_value(w) => {}
             Some("-" | "/dev/null") => {}
             _ if skip_pattern => skip_pattern = false,
             _ => out.push(w.clone()),
         }
     }
     out
+}
+
+/// git options whose value is a file (read or written) or a program: a value only known at
+/// run time there is a path or a command gate cannot name.
+#[rustfmt::skip]
+const GIT_FILE_VALUES: &[&str] = &[
+    "--output", "--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "--file", "--blob",
+    "--exclude-per-directory", "--git-dir", "--work-tree", "--open-files-in-pager", "--textconv", "--ext-diff",
+    "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--config-env", "--exec-path", "--rotate-to",
+    "--skip-to",
+];
+
+/// Whether a run-time word is a git option written literally (`--author=`, `--since=`)
+/// whose value only is known at run time, and that value names no file or program: the
+/// option then reads nothing (sixth red team: `git log --author="$(git config user.name)"`
+/// was asked as a read of a path). The value must stay one word (its expansions inside
+/// double quotes: `--author=$(...)` unquoted can split into `--author=a --output=/x`), and
+/// the name must not be, or abbreviate, an option of [`GIT_FILE_VALUES`] (`--out=` is
+/// `--output=`).
+fn git_option_with_runtime_value(w: &Word) -> bool {
+    let Word::Dyn(raw) = w else { return false };
+    let text = raw.trim_start_matches(['"', '\'']);
+    let Some((name, _)) = text.strip_prefix("--").and_then(|t| t.split_once('=')) else { return false };
+    let literal = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let opt = format!("--{name}");
+    literal && stays_one_word(raw) && !GIT_FILE_VALUES.iter().any(|o| spells_option(&opt, o))
+}
+
+/// Whether a run-time word stays one word when bash expands it: every expansion in it
+/// (`$x`, `${x}`, `$(...)`, `$((...))`) sits inside double quotes, no backquote, and nothing
+/// outside quotes globs or brace-expands. Errs towards `false`.
+fn stays_one_word(raw: &str) -> bool {
+    let b: Vec<char> = raw.chars().collect();
+    let mut double = false;
+    let mut i = 0;
+    // The index of the `'` that closes a single-quoted string opened before `from`.
+    let closing = |from: usize| (from..b.len()).find(|&k| b[k] == '\'');
+    while i < b.len() {
+        match b[i] {
+            '\\' => i += 1,
+            '`' => return false,
+            '\'' if !double => match closing(i + 1) {
+                Some(k) => i = k,
+                None => return false,
+            },
+            '"' => double = !double,
+            '$' | '*' | '?' | '[' | '{' if !double => return false,
+            // A command substitution inside double quotes, to its `)`: single-quoted text in it
+            // is skipped, and anything else that quotes or nests is not followed.
+            '$' if b.get(i + 1) == Some(&'(') => {
+                let mut depth = 0usize;
+                i += 2;
+                loop {
+                    match b.get(i) {
+                        None | Some('"' | '`' | '\\') => return false,
+                        Some('(') => depth += 1,
+                        Some(')') if depth == 0 => break,
+                        Some(')') => depth -= 1,
+                        Some('\'') => match closing(i + 1) {
+                            Some(k) => i = k,
+                            None => return false,
+                        },
+                        Some(_) => {}
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    !double
 }
 
 /// Shell options that only change globbing and error handling (anything else may change
