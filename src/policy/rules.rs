@@ -207,10 +207,16 @@ impl WordPattern {
                             have.iter().any(|h| h == n)
                                 || dyns.iter().any(|d| could_spell(d, n) || could_spell_long(program, sub, d, n))
                         })
-                        // GNU and git parsers take any unambiguous prefix of a long option:
-                        // `git reset --ha` is `--hard` (found by the oracle red team).
+                        // GNU and git parsers take any unambiguous prefix of a long option,
+                        // down to one letter: `git reset --ha` and `git reset --h` are
+                        // `--hard` (oracle red team; sixth red team for the one letter). An
+                        // ambiguous prefix is an error that runs nothing, so meeting it here
+                        // costs nothing. Operands after `--` spell no option.
                         || s.starts_with("--")
-                            && have.iter().any(|h| h.len() >= 4 && h.starts_with("--") && s.starts_with(h.as_str()))
+                            && have
+                                .iter()
+                                .take_while(|h| *h != "--")
+                                .any(|h| h.len() >= 3 && h.starts_with("--") && s.starts_with(h.as_str()))
                 }
                 wild => have.iter().any(|h| wild.matches(h)),
             };
@@ -309,8 +315,10 @@ fn option_words_of(program: &str, git_sub: Option<&str>, words: &[&str]) -> Vec<
         } else if let Some(long) = w.strip_prefix("--") {
             let name = long.split('=').next().unwrap_or(long);
             let full = format!("--{name}");
-            // An unambiguous prefix of a long option in the table is that option (`--in-pl`).
-            let mut keys = table.iter().filter(|(k, _)| k.starts_with("--") && k.starts_with(&full) && name.len() >= 2);
+            // An unambiguous prefix of a long option in the table is that option (`--in-pl`),
+            // one letter included (`--f` for rm's `--force`: sixth red team).
+            let mut keys =
+                table.iter().filter(|(k, _)| k.starts_with("--") && k.starts_with(&full) && !name.is_empty());
             match (keys.next(), keys.next()) {
                 (Some((k, _)), None) if !table.iter().any(|(k, _)| *k == full) => push(&mut out, k),
                 _ => push(&mut out, &full),
@@ -866,9 +874,21 @@ impl RuleSet {
                                             }
                                         }
                                         let lits = words.iter().skip(1).filter_map(Word::lit);
+                                        let mut options = true;
                                         for w in option_words(program_name(w), lits) {
+                                            options &= w != "--";
                                             if let Some(v) = bucket.by_second.get(w.as_str()) {
                                                 v.iter().for_each(|&i| check(i, &mut best));
+                                            }
+                                            // A long option abbreviated (`--forc`, `--f`) is
+                                            // any pattern's option it starts (see
+                                            // `matches_options`).
+                                            if options && w.len() >= 3 && w.starts_with("--") {
+                                                for (k, v) in &bucket.by_second {
+                                                    if k.starts_with("--") && k.starts_with(w.as_str()) && *k != w {
+                                                        v.iter().for_each(|&i| check(i, &mut best));
+                                                    }
+                                                }
                                             }
                                         }
                                     }

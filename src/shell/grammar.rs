@@ -37,7 +37,9 @@ pub(crate) enum Val {
 /// command runs in, `P` it gives the pattern or script (so every operand is a file), `L` the
 /// program reads files gate cannot name: those listed in the option's value (`--files0-from`,
 /// `file -f`), or, for a flag, those listed in its file operands (`md5sum -c`) or reached
-/// through symbolic links that may leave the workspace (`grep -R`, `du -L`).
+/// through symbolic links that may leave the workspace (`grep -R`, `du -L`), `S` with `R`: the
+/// value is a list of files joined by `:`, each one read (`file -m a:b`: sixth red team, where
+/// gate read `x:/outside/secret` as one relative path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Opt {
     pub name: &'static str,
@@ -148,7 +150,18 @@ impl Parsed {
     /// The files the program reads: option values marked `R`, the file operands, and for an
     /// option marked `L` a path only known at run time (the files it names or reaches).
     pub fn reads(&self, g: &Grammar) -> Vec<Word> {
-        let mut out: Vec<Word> = self.with('R').filter_map(|f| f.value.clone()).collect();
+        let mut out: Vec<Word> = Vec::new();
+        for f in self.with('R') {
+            match &f.value {
+                // A list: each piece is a file. (A run-time value stays whole: a read of a
+                // path gate cannot name.)
+                Some(Word::Lit(v)) if f.opt.has('S') => {
+                    out.extend(v.split(':').filter(|p| !p.is_empty()).map(|p| Word::Lit(p.to_string())))
+                }
+                Some(v) => out.push(v.clone()),
+                None => {}
+            }
+        }
         for f in self.with('L').filter(|f| self.lists_files(g, f)) {
             out.push(Word::Dyn(match &f.value {
                 Some(Word::Lit(v)) if v == "-" => "(the files named on standard input)".to_string(),
@@ -186,7 +199,7 @@ impl Parsed {
 /// Effects that only add files the program reads: a run-time word in an option's place is at
 /// worst one of those reads, which are decided as reads of unknown paths anyway.
 pub(crate) fn only_reads(effect: char) -> bool {
-    matches!(effect, 'P' | 'R' | 'L')
+    matches!(effect, 'P' | 'R' | 'L' | 'S')
 }
 
 /// Whether a word only known at run time can become several words (unquoted: splitting and
@@ -682,7 +695,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("stat", "files",
      "-L --dereference -f --file-system --cached= -c: --format= --printf= -t --terse --help --version"),
     ("file", "files",
-     "--help -v --version -m:/R --magic-file=/R -z --uncompress -Z --uncompress-noreport -b --brief -c \
+     "--help -v --version -m:/RS --magic-file=/RS -z --uncompress -Z --uncompress-noreport -b --brief -c \
       --checking-printout -e: --exclude= --exclude-quiet= -f:/RL --files-from=/RL -F: --separator= -i --mime \
       --mime-encoding --apple --extension --mime-type -k --keep-going -l --list -L --dereference -h --no-dereference \
       -n --no-buffer -N --no-pad -0 --print0 -p --preserve-date -P: --parameter= -r --raw -s --special-files -S \
@@ -839,7 +852,7 @@ mod tests {
             for tok in spec.split_whitespace() {
                 let o = entry(tok);
                 assert!(o.eff != "X" || tok.contains("/X"), "{names}: malformed entry {tok}");
-                assert!(o.eff.chars().all(|c| "RWCXUDPL".contains(c)), "{names}: effect in {tok}");
+                assert!(o.eff.chars().all(|c| "RWCXUDPLS".contains(c)), "{names}: effect in {tok}");
             }
             for name in names.split('|') {
                 let g = grammar(name).unwrap();

@@ -134,7 +134,7 @@ const DANGEROUS_EXACT: &[&str] = &[
     "EXECIGNORE", "HISTFILE", "GLOBIGNORE", "FUNCNEST", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "LESSCLOSE",
     "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "RUSTFLAGS",
-    "CC", "CXX", "LD", "AR", "MAKEFLAGS", "MAKEFILES", "SHELL", "TERMINFO", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR",
+    "MAKEFLAGS", "MAKEFILES", "SHELL", "TERMINFO", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR",
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
@@ -148,12 +148,48 @@ const DANGEROUS_EXACT: &[&str] = &[
     "BZIP2", "BZIP", "LZOP",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
+    // gcc runs its passes and the linker's `collect2` from these directories, reads headers
+    // and libraries from these paths into what it builds, and writes make rules to these
+    // files (sixth red team: `COMPILER_PATH=/outside/bin cargo test` ran outside/bin/collect2
+    // through the linker).
+    "COMPILER_PATH", "GCC_EXEC_PREFIX", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+    "OBJC_INCLUDE_PATH", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES", "GCC_COMPARE_DEBUG",
+    // bash's POSIX mode: special builtins are found before functions, and other rules change
+    // (sixth red team).
+    "POSIXLY_CORRECT",
+    // file's magic files, a `:` list like `file -m` (sixth red team): file prints what it
+    // cannot parse of them, so `MAGIC=/outside/secret file x` shows the secret's lines.
+    "MAGIC",
 ];
+
+/// Build tools and compiler flags that build scripts hand to the compiler they run (the cc
+/// crate, cmake, autotools): a flag such as `-B DIR`, `-fplugin=`, `-wrapper` or `-specs=`
+/// runs programs of its own. The cc crate also reads each as `NAME_<target>` (dashes or
+/// underscores), `TARGET_NAME` and `HOST_NAME` (sixth red team: `CFLAGS`, `CXXFLAGS`, ...);
+/// `CMAKE_*` and `PKG_CONFIG_*` (a toolchain file is code, a `.pc` file's `Cflags` reach the
+/// compiler) are the same shape.
+#[rustfmt::skip]
+const BUILD_TOOL_VARIABLES: &[&str] = &[
+    "CC", "CXX", "CPP", "AR", "LD", "AS", "NM", "RANLIB", "OBJCOPY", "STRIP", "FC", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+    "LDFLAGS", "ASFLAGS", "ARFLAGS", "RANLIBFLAGS", "FFLAGS", "LDLIBS", "CC_KNOWN_WRAPPER_CUSTOM", "CMAKE", "PKG_CONFIG",
+    "PROTOC", "CLANG_PATH", "LIBCLANG_PATH", "BINDGEN_EXTRA_CLANG_ARGS", "CCACHE", "SCCACHE", "CXXSTDLIB",
+];
+
+/// Whether `name` is one of [`BUILD_TOOL_VARIABLES`] in any of the spellings build scripts
+/// look up.
+fn build_tool_variable(name: &str) -> bool {
+    let bare = name.strip_prefix("TARGET_").or_else(|| name.strip_prefix("HOST_")).unwrap_or(name);
+    BUILD_TOOL_VARIABLES
+        .iter()
+        .any(|v| bare.strip_prefix(v).is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '-'])))
+}
 
 #[rustfmt::skip]
 const DANGEROUS_PREFIXES: &[&str] = &[
     "LD_", "DYLD_", "NODE_", "PYTHON", "BASH_", "GIT_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "CARGO_", "RUSTC",
     "RUSTDOC", "RUSTUP_", "PIP_", "UV_", "POETRY_", "GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOPROXY",
+    // clang's and scan-build's overrides (`CCC_OVERRIDE_OPTIONS`, `CCC_CC`).
+    "CCC_",
 ];
 
 /// Variables under a dangerous prefix that only change presentation.
@@ -178,6 +214,7 @@ pub fn is_dangerous_variable(name: &str) -> bool {
     DANGEROUS_EXACT.contains(&name)
         || npm_config
         || DANGEROUS_PREFIXES.iter().any(|p| name.starts_with(p))
+        || build_tool_variable(name)
         || name.ends_with("_COMMAND")
         || name.ends_with("_CONFIG_PATH")
         || name.ends_with("_CONFIG_FILE")
@@ -194,7 +231,9 @@ pub(crate) fn spells_option(arg: &str, opt: &str) -> bool {
     if let Some(long) = opt.strip_prefix("--") {
         let Some(given) = arg.strip_prefix("--") else { return false };
         let name = given.split('=').next().unwrap_or(given);
-        return name.len() >= 2 && long.starts_with(name);
+        // Any prefix, one letter included: git and getopt_long take `--h` for `--hard` when
+        // it is unique (sixth red team).
+        return !name.is_empty() && long.starts_with(name);
     }
     if let Some(letter) = opt.strip_prefix('-').filter(|l| l.chars().count() == 1) {
         return arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(letter);
@@ -233,8 +272,11 @@ pub(crate) fn option_values(args: &[Word], opts: &[&str]) -> Vec<Word> {
                 }
             }
             Word::Dyn(raw) => {
+                // `--name=VALUE` with its name as written, abbreviations included (`--out=$x`
+                // is `--output=$x`).
                 let text = raw.trim_start_matches(['"', '\'']);
-                if opts.iter().any(|o| o.starts_with("--") && text.starts_with(&format!("{o}="))) {
+                let name = text.split_once('=').map(|(n, _)| n).filter(|n| n.starts_with("--"));
+                if name.is_some_and(|n| opts.iter().any(|o| o.starts_with("--") && spells_option(n, o))) {
                     out.push(Word::Dyn(raw.clone()));
                 }
             }
@@ -546,7 +588,23 @@ fn git_read_only(args: &[&str]) -> bool {
                         || a.strip_prefix('-').is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == 'v'))
                 })
                 .count();
-            matches!(&rest[k..], [] | ["get-url", _] | ["show", _] | ["show"])
+            match &rest[k..] {
+                [] | ["get-url", _] => true,
+                // `show` asks each remote for its branches: a name that is not a configured
+                // remote is taken as a URL or a path, so `show http://host/x` makes a request,
+                // `show ssh://host/x` runs ssh, `show /elsewhere/repo` reads another repository
+                // (sixth red team). With `-n` nothing is asked; otherwise only operands that
+                // can be nothing but a remote's name.
+                ["show", operands @ ..] => {
+                    operands.contains(&"-n")
+                        || operands.iter().all(|o| {
+                            !o.is_empty()
+                                && !o.starts_with('-')
+                                && o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                        })
+                }
+                _ => false,
+            }
         }
         // One operand: prints the ref it points to; a second sets it, `-d` deletes it.
         "symbolic-ref" => {
@@ -651,6 +709,19 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
     match sub {
         "tag" => tag_listing(rest),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
+        // `--includes` with a file named (`-f F`, `--file=F`, `--blob=B`) makes git also read
+        // the files that F's `include.path` and `includeIf` entries name: any path, out of
+        // gate's sight (sixth red team: `git config --list --includes --file docs/x.md`).
+        // Without a named file, git follows the includes of its usual files, as every git
+        // command does.
+        "config"
+            if rest.iter().any(|a| a.starts_with("--inc") && "--includes".starts_with(*a))
+                && rest
+                    .iter()
+                    .any(|a| spells_option(a, "--file") || spells_option(a, "-f") || spells_option(a, "--blob")) =>
+        {
+            false
+        }
         // Newer git's `config list` and `config get KEY` read; `config edit`, `set`, `unset`,
         // `rename-section`, `remove-section` edit (and `edit` opens an editor).
         "config" if matches!(rest.first(), Some(&("list" | "get"))) => rest[1..].iter().all(|a| {
@@ -1314,12 +1385,85 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         match w.lit() {
             Some("--") if !after_dd => after_dd = true,
             Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {}
+            None if !after_dd && git_option_with_runtime_value(w) => {}
             Some("-" | "/dev/null") => {}
             _ if skip_pattern => skip_pattern = false,
             _ => out.push(w.clone()),
         }
     }
     out
+}
+
+/// git options whose value is a file (read or written) or a program: a value only known at
+/// run time there is a path or a command gate cannot name.
+#[rustfmt::skip]
+const GIT_FILE_VALUES: &[&str] = &[
+    "--output", "--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "--file", "--blob",
+    "--exclude-per-directory", "--git-dir", "--work-tree", "--open-files-in-pager", "--textconv", "--ext-diff",
+    "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--config-env", "--exec-path", "--rotate-to",
+    "--skip-to",
+];
+
+/// Whether a run-time word is a git option written literally (`--author=`, `--since=`)
+/// whose value only is known at run time, and that value names no file or program: the
+/// option then reads nothing (sixth red team: `git log --author="$(git config user.name)"`
+/// was asked as a read of a path). The value must stay one word (its expansions inside
+/// double quotes: `--author=$(...)` unquoted can split into `--author=a --output=/x`), and
+/// the name must not be, or abbreviate, an option of [`GIT_FILE_VALUES`] (`--out=` is
+/// `--output=`).
+fn git_option_with_runtime_value(w: &Word) -> bool {
+    let Word::Dyn(raw) = w else { return false };
+    let text = raw.trim_start_matches(['"', '\'']);
+    let Some((name, _)) = text.strip_prefix("--").and_then(|t| t.split_once('=')) else { return false };
+    let literal = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let opt = format!("--{name}");
+    literal && stays_one_word(raw) && !GIT_FILE_VALUES.iter().any(|o| spells_option(&opt, o))
+}
+
+/// Whether a run-time word stays one word when bash expands it: every expansion in it
+/// (`$x`, `${x}`, `$(...)`, `$((...))`) sits inside double quotes, no backquote, and nothing
+/// outside quotes globs or brace-expands. Errs towards `false`.
+fn stays_one_word(raw: &str) -> bool {
+    let b: Vec<char> = raw.chars().collect();
+    let mut double = false;
+    let mut i = 0;
+    // The index of the `'` that closes a single-quoted string opened before `from`.
+    let closing = |from: usize| (from..b.len()).find(|&k| b[k] == '\'');
+    while i < b.len() {
+        match b[i] {
+            '\\' => i += 1,
+            '`' => return false,
+            '\'' if !double => match closing(i + 1) {
+                Some(k) => i = k,
+                None => return false,
+            },
+            '"' => double = !double,
+            '$' | '*' | '?' | '[' | '{' if !double => return false,
+            // A command substitution inside double quotes, to its `)`: single-quoted text in it
+            // is skipped, and anything else that quotes or nests is not followed.
+            '$' if b.get(i + 1) == Some(&'(') => {
+                let mut depth = 0usize;
+                i += 2;
+                loop {
+                    match b.get(i) {
+                        None | Some('"' | '`' | '\\') => return false,
+                        Some('(') => depth += 1,
+                        Some(')') if depth == 0 => break,
+                        Some(')') => depth -= 1,
+                        Some('\'') => match closing(i + 1) {
+                            Some(k) => i = k,
+                            None => return false,
+                        },
+                        Some(_) => {}
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    !double
 }
 
 /// Shell options that only change globbing and error handling (anything else may change
@@ -1440,6 +1584,18 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     let has_flag = |c: char| lits().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
     match name {
         "printf" | "read" => names.extend(input_assigned(words)),
+        // `declare -p NAME` (and typeset's, local's) only prints: with `-p` among its leading
+        // options bash assigns nothing, `NAME=VALUE` included ("not found"), and evaluates no
+        // subscript (sixth red team: `declare -p PATH` was read as setting PATH). Not so for
+        // `export -p` and `readonly -p`, which still assign.
+        "declare" | "typeset" | "local"
+            if args
+                .iter()
+                .take_while(|w| w.lit().is_some_and(|a| a.len() > 1 && a.starts_with(['-', '+']) && a != "--"))
+                .any(|w| w.lit().is_some_and(|a| a.starts_with('-') && a.contains('p'))) =>
+        {
+            return None;
+        }
         "declare" | "typeset" | "local" | "export" | "readonly" => {
             if has_flag('n') {
                 return Some(format!("`{name} -n` makes a name refer to another variable"));

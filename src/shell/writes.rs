@@ -402,10 +402,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
         },
         "tar" => tar_writes(args),
-        "unzip" => {
-            let dir = flagged(&["-d"]).into_iter().next();
-            dir.map(|d| all_under(&d)).into_iter().collect()
-        }
+        "unzip" => unzip_writes(args),
         // Compressors replace each file with its (de)compressed form, unless writing to stdout.
         "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd" | "unzstd" | "lz4" => {
             if has(&["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"]) {
@@ -567,6 +564,118 @@ fn tar_writes(args: &[Word]) -> Vec<Word> {
         // Words the table does not place (the part is unmodelled anyway): read generously.
         _ => tar_writes_loosely(args),
     }
+}
+
+/// What unzip extracts, read as unzip.c reads its words (sixth red team: `unzip -o x.zip .env`
+/// and `unzip x.zip '.env*'` overwrote `.env` while gate saw no write): bundles of option
+/// letters first (`-d DIR` and `-P PW` take the rest of the bundle or the next word), the
+/// archive, then member patterns up to `-x` (the exclusions) or a first `-d DIR` (after
+/// which more words are members only when `-d DIR` came right after the archive). Listing,
+/// testing and piping (`-l -v -t -z -c -p -T`, zipinfo's `-Z`) write nothing. Each member is
+/// written under DIR (or `.`); a pattern (unzip matches `*`, `?` and `[...]` itself, `*`
+/// across `/`), a case-blind match (`-C`) or a junked path (`-j`) names only its start; no
+/// member is all of DIR. `-:` lets names climb out of DIR, and words gate cannot place
+/// (a negated letter, an unknown one, a run-time word that could be an option) are files it
+/// cannot name.
+fn unzip_writes(args: &[Word]) -> Vec<Word> {
+    let unknown = |why: &str| vec![Word::Dyn(format!("(the files unzip extracts{why})"))];
+    if args.first().and_then(Word::lit).is_some_and(|a| a.starts_with("-Z")) {
+        return Vec::new(); // zipinfo
+    }
+    let mut exdir: Option<Word> = None;
+    let (mut extracts, mut junk, mut climbs, mut caseless, mut lower) = (true, false, false, false, false);
+    let mut i = 0;
+    // The value of `-d`/`-P`: the rest of the bundle, or the next word.
+    let value = |rest: &str, i: &mut usize| -> Option<Word> {
+        if rest.is_empty() {
+            *i += 1;
+            args.get(*i - 1).cloned()
+        } else {
+            Some(Word::Lit(rest.to_string()))
+        }
+    };
+    while let Some(w) = args.get(i) {
+        let a = match w {
+            Word::Lit(a) if a.starts_with('-') => a.as_str(),
+            Word::Dyn(raw) if grammar::could_be_option(raw) => return unknown(""),
+            _ => break,
+        };
+        i += 1;
+        for (k, c) in a.char_indices().skip(1) {
+            match c {
+                'd' | 'P' => {
+                    let v = value(&a[k + 1..], &mut i);
+                    if c == 'd' {
+                        exdir = v;
+                    }
+                    break;
+                }
+                'c' | 'p' | 'l' | 't' | 'v' | 'z' | 'T' | 'h' => extracts = false,
+                'j' => junk = true,
+                ':' => climbs = true,
+                'C' => caseless = true,
+                'L' => lower = true,
+                'a' | 'b' | 'B' | 'D' | 'e' | 'f' | 'u' | 'K' | 'M' | 'n' | 'o' | 'q' | 'U' | 'V' | 'W' | 'x' | 'X'
+                | '^' => {}
+                // `-` negates the next letter; anything else gate does not model.
+                _ => return unknown(""),
+            }
+        }
+    }
+    if !extracts || args.get(i).is_none() {
+        return Vec::new();
+    }
+    let first = i + 1; // after the archive
+    let mut members: Vec<Word> = Vec::new();
+    let (mut closed, mut excluding) = (false, false);
+    let mut k = first;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        match w {
+            Word::Lit(a) if exdir.is_none() && a.starts_with("-d") => {
+                exdir = value(&a[2..], &mut k);
+                // `ARCHIVE -d DIR A B`: the members follow; `ARCHIVE A -d DIR B`: B is ignored.
+                closed = k - 1 > first + usize::from(a == "-d") || excluding;
+            }
+            Word::Dyn(raw) if grammar::could_be_option(raw) => return unknown(""),
+            _ if excluding || closed => {}
+            Word::Lit(a) if a == "-x" => excluding = true,
+            _ => members.push(w.clone()),
+        }
+    }
+    let dir = exdir.unwrap_or_else(|| Word::Lit(".".into()));
+    if climbs {
+        return unknown(", which `-:` lets leave the directory");
+    }
+    if members.is_empty() {
+        return vec![all_under(&dir)];
+    }
+    let mut out = Vec::new();
+    for m in members {
+        let pattern = match &m {
+            Word::Lit(s) => s.contains(['*', '?', '[']) || caseless,
+            Word::Dyn(_) => true,
+        };
+        if junk {
+            out.push(if pattern { all_under(&dir) } else { under(Some(&dir), &base_name(&m)) });
+            continue;
+        }
+        let target = under(Some(&dir), &m);
+        // A case-blind name still matches its own spelling.
+        if caseless && matches!(&m, Word::Lit(s) if !s.contains(['*', '?', '['])) {
+            out.push(target.clone());
+        }
+        if lower {
+            if let Word::Lit(s) = &target {
+                out.push(Word::Lit(s.to_lowercase()));
+            }
+        }
+        out.push(match target {
+            Word::Lit(t) if pattern => Word::Dyn(t),
+            t => t,
+        });
+    }
+    out
 }
 
 fn tar_targets(mode: Option<char>, file: Option<Word>, dir: Option<Word>, members: &[Word]) -> Vec<Word> {
