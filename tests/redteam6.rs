@@ -196,3 +196,36 @@ fn function_bodies_and_trap_actions_are_decided_where_they_run() {
     ]);
     assert_all("allow", &["trap 'echo done' EXIT; cd src && ls"]);
 }
+
+#[test]
+fn a_call_of_a_function_whose_definition_certainly_ran_is_decided_by_its_body() {
+    assert_all(
+        "allow",
+        &[
+            "f() { ls; }; f",
+            "function f { git status; }; f",
+            "main() { git status; git log -1; }; main \"$@\"",
+            "cleanup() { echo bye; }; trap cleanup EXIT; git status",
+            "f(){ ls; }; x=$(f); echo $x",
+            "f(){ ls; }; cd src && f",
+        ],
+    );
+    // A definition that may not have run (a branch, `&&`, a subshell, a background list, a
+    // pipeline stage, another function's body, `unset -f`), or a wrapper that skips functions:
+    // the name may be a program on PATH.
+    assert_all(
+        "ask",
+        &[
+            "if true; then f(){ ls; }; fi; f",
+            "true && f(){ ls; }; f",
+            "(f(){ ls; }); f",
+            "f(){ ls; } & f",
+            "f(){ ls; } | cat; f",
+            "f(){ g(){ ls; }; }; g",
+            "f(){ ls; }; unset -f f; f",
+            "f(){ ls; }; command f",
+            "f(){ cat \"$1\"; }; f /etc/passwd",
+        ],
+    );
+    assert_all("deny", &["f(){ ls; }; f $(rm x)", "f(){ rm -rf x; }; f"]);
+}

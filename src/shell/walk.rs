@@ -32,6 +32,8 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         params: None,
         next_params: None,
         functions: Vec::new(),
+        sure: Vec::new(),
+        unsure: 0,
         bodies: Vec::new(),
         traps: Vec::new(),
         rewalked: 0,
@@ -77,6 +79,12 @@ struct Walker<'a> {
     next_params: Option<Vec<Word>>,
     /// Functions this script defines (a call of one may do anything its body does).
     functions: Vec<String>,
+    /// Those whose definition certainly ran before this point (not in a branch, a loop, the
+    /// right of `&&`/`||`, a subshell or another function) and was not unset since: a call of
+    /// one runs its body, which is decided where it was defined (or again where it is called).
+    sure: Vec<String>,
+    /// How many enclosing constructs may not run what they hold (or run it in a subshell).
+    unsure: usize,
     /// Their bodies and where they were defined, walked again where one is called from
     /// another directory: a body runs in the caller's directory, not where it was defined (sixth red team: `cd src; ls(){ cat ../x; }; cd ..; ls`).
     bodies: Vec<(String, ast::FunctionBody, Cwd)>,
@@ -127,6 +135,71 @@ struct Walker<'a> {
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
+/// bash's builtins: a function of the same name is decided as the builtin as well.
+const BASH_BUILTINS: &[&str] = &[
+    ":",
+    ".",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
 /// How many function bodies and trap actions one command walks again where they run.
 const MAX_REWALKED: usize = 64;
 const MAX_REWALKS: usize = 2;
@@ -316,6 +389,8 @@ impl Walker<'_> {
             params: None,
             next_params: None,
             functions: self.functions.clone(),
+            sure: self.sure.clone(),
+            unsure: self.unsure,
             bodies: self.bodies.clone(),
             traps: self.traps.clone(),
             rewalked: self.rewalked,
@@ -645,6 +720,7 @@ impl Walker<'_> {
         // bash ignores errexit for a negated pipeline (and in conditions and lists, which
         // `compound` and the `&&`/`||` cases below account for).
         let mut guarded = l.additional.is_empty() && self.errexit && !l.first.bang;
+        self.unsure += 1;
         for (k, next) in l.additional.iter().enumerate() {
             match next {
                 ast::AndOr::And(p) => self.pipeline(p),
@@ -668,6 +744,7 @@ impl Walker<'_> {
                 }
             }
         }
+        self.unsure -= 1;
         if *self.cwd != before && !guarded {
             // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
             // commands after it run in one of two known directories; the list walks both.
@@ -691,6 +768,7 @@ impl Walker<'_> {
         // changed is unknown.
         let staged = p.seq.len() > 1;
         let start = staged.then(|| (self.cwd.clone(), self.bound.clone(), self.assigned.len()));
+        self.unsure += usize::from(staged);
         let mut moved = false;
         for (k, c) in p.seq.iter().enumerate() {
             if let Some((cwd0, bound0, _)) = &start {
@@ -710,6 +788,7 @@ impl Walker<'_> {
             }
         }
         self.stdin_listing = None;
+        self.unsure -= usize::from(staged);
         if let Some((cwd0, bound0, log0)) = start {
             *self.cwd = cwd0;
             if moved {
@@ -735,6 +814,10 @@ impl Walker<'_> {
             ast::Command::Function(f) => {
                 self.functions.push(f.fname.value.clone());
                 self.bodies.push((f.fname.value.clone(), f.body.clone(), self.cwd.clone()));
+                if self.unsure == 0 {
+                    self.sure.push(f.fname.value.clone());
+                }
+                self.unsure += 1;
                 // The body runs whenever the function is called: its commands are parts. A
                 // function that shadows a command (`:`, `ls`) is decided by that body.
                 let saved = self.cwd.clone();
@@ -750,6 +833,7 @@ impl Walker<'_> {
                     self.redirect_list(r);
                 }
                 self.defining.pop();
+                self.unsure -= 1;
                 *self.cwd = saved;
                 self.bound = bound;
                 self.params = params;
@@ -819,7 +903,10 @@ impl Walker<'_> {
         // is part of, `!`): gate does not follow which, so it is not relied on there, nor
         // after it (fifth red team: `set -e; ! { cd x; cat ../y; }`).
         self.errexit = false;
+        let unsure = !matches!(cc, ast::CompoundCommand::BraceGroup(_));
+        self.unsure += usize::from(unsure);
         self.compound_inner(cc);
+        self.unsure -= usize::from(unsure);
         self.errexit = false;
     }
 
@@ -1153,7 +1240,9 @@ impl Walker<'_> {
         self.walk_again(|w| {
             let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
             w.defining.push(name.to_string());
+            w.unsure += 1;
             w.compound(&body.0);
+            w.unsure -= 1;
             if let Some(r) = &body.1 {
                 w.redirect_list(r);
             }
@@ -1181,7 +1270,9 @@ impl Walker<'_> {
     fn apart(&mut self, walk: &dyn Fn(&mut Self)) {
         let (cwd0, bound0, params0, errexit0) =
             (self.cwd.clone(), self.bound.clone(), self.params.clone(), self.errexit);
+        self.unsure += 1;
         walk(self);
+        self.unsure -= 1;
         self.alt_cwd = None;
         *self.cwd = cwd0;
         self.bound = bound0;
@@ -2204,6 +2295,14 @@ impl Walker<'_> {
                 self.unbind_all();
             }
             match program_name(p) {
+                "unset" => {
+                    // `unset NAME` (or `-f NAME`) may remove a function: its calls run a program.
+                    if words[1..].iter().any(|w| w.lit().is_none()) {
+                        self.sure.clear();
+                    }
+                    let names: Vec<&str> = words[1..].iter().filter_map(Word::lit).collect();
+                    self.sure.retain(|f| !names.contains(&f.as_str()));
+                }
                 "cd" | "pushd" | "popd" | "dirs" if function => {}
                 n @ ("set" | "shift") if function => {
                     self.params = None;
@@ -2307,7 +2406,18 @@ impl Walker<'_> {
         }
         let aliases = tables::aliases(&words);
         let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
-        self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None, lands });
+        // A call of a function whose definition certainly ran, by its plain name, runs its body
+        // (decided where it was defined, and again here if that was elsewhere), not a program
+        // of that name. A builtin's name is still decided as the builtin (POSIX mode runs a
+        // special builtin before a function).
+        let body_runs = unknown.is_none()
+            && wrappers.is_empty()
+            && words.first().and_then(Word::lit).is_some_and(|p| {
+                self.sure.iter().any(|f| f == p) && !BASH_BUILTINS.contains(&p) && !self.defining.iter().any(|d| d == p)
+            });
+        if !body_runs {
+            self.push(SimpleCommand { words, wrappers, aliases, open_args, args_from, unknown, cwd: None, lands });
+        }
         if let Some(c) = new_cwd {
             let moved = *self.cwd != c;
             *self.cwd = c;
@@ -2690,6 +2800,8 @@ impl Walker<'_> {
                 params: self.next_params.take(),
                 next_params: None,
                 functions: self.functions.clone(),
+                sure: self.sure.clone(),
+                unsure: self.unsure,
                 bodies: self.bodies.clone(),
                 traps: self.traps.clone(),
                 rewalked: self.rewalked,
