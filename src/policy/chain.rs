@@ -149,7 +149,7 @@ fn percent_decode(s: &str) -> Option<String> {
 
 /// How deep a call's arguments are walked for paths. Deeper nesting is not modelled, so the
 /// call is not allowed.
-pub(crate) const MAX_ARG_DEPTH: usize = 12;
+pub(crate) const MAX_ARG_DEPTH: usize = 64;
 
 /// One string of a non-shell call's arguments that names a path or a glob of paths.
 pub(crate) struct ArgPath {
@@ -218,7 +218,10 @@ impl ArgWalk<'_> {
         }
         let (p_len, l_len) = (pointer.len(), label.len());
         match v {
-            Value::String(s) if held != Held::Any || looks_like_path(s) => {
+            // Text that only looks like a path counts in the tools gate knows (reading,
+            // searching, listing, editing ones): an MCP tool's `route: "/api/users"` or
+            // `labels: ["~bug"]` is no file (review: such calls of allowed tools were asked).
+            Value::String(s) if held != Held::Any || (self.spec.is_some() && looks_like_path(s)) => {
                 let declared = depth == 1
                     && held == Held::Path
                     && self.spec.and_then(|s| s.path.as_deref()) == Some(&pointer[1..]);

@@ -82,7 +82,7 @@ impl Policy {
                         }
                     }
                     for (i, (to, how)) in dests.iter().enumerate() {
-                        links.push(format!("`{word}` leads to `{to}`"));
+                        links.push(leads(&word, to));
                         // The first place replaces the word; a word that also lands elsewhere
                         // from another directory, or that the text spells another way
                         // (`{lnk,src}/passwd`, `lnk{,}/x`), is decided as a read or write of
@@ -142,7 +142,7 @@ impl Policy {
                             ))
                         });
                     let Some((to, rest)) = found else { continue };
-                    links.push(format!("`{text}` leads to `{}{rest}`", to.display()));
+                    links.push(leads(&text, &format!("{}{rest}", to.display())));
                     if let Some(v) = args.pointer_mut(&a.pointer) {
                         *v = Value::String(format!("{}{rest}", to.display()));
                     }
@@ -162,6 +162,16 @@ enum Use {
 
 /// One use of a word: the directory it is used in and how.
 type WordUse = (Option<String>, Use);
+
+/// How a path's landing place is explained. A glob whose links lead to several places, or
+/// that would look at more names than the edge matches, comes back as `/`.
+fn leads(word: &str, to: &str) -> String {
+    if to == "/" && word.contains(['*', '?', '[']) {
+        format!("`{word}` matches links that lead to several places, or more names than gate looks at")
+    } else {
+        format!("`{word}` leads to `{to}`")
+    }
+}
 
 /// The literal words of a shell text that may name files, each with the directories it is
 /// used in (relative to the start, or absolute; `None` where the analysis lost track) and

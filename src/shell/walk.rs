@@ -882,6 +882,10 @@ impl Walker<'_> {
                 for w in [l, r] {
                     let res = self.word(&w.value);
                     self.note_unknown(res.unknown);
+                    if arithmetic {
+                        // `[[ IFS=0 -eq 0 ]]` assigns as arithmetic does (review).
+                        self.arithmetic_assigns(w.value.trim().trim_matches('"'));
+                    }
                     if arithmetic && !self.arithmetic_known(w.value.trim().trim_matches('"')) {
                         self.a
                             .unknown
@@ -1815,6 +1819,10 @@ impl Walker<'_> {
                                     // `$(...)` in it even inside quotes (`a=(['$(cmd)']=1)`).
                                     if let Some(u) = this.subscript_runs(&r.word) {
                                         *unknown = Some(u);
+                                    }
+                                    // `a=([IFS=0]=x)` assigns as arithmetic does (review).
+                                    if let Some(key) = r.word.lit() {
+                                        this.arithmetic_assigns(key);
                                     }
                                     match (&mut text, r.word.lit()) {
                                         (Some(t), Some(key)) => t.push_str(&format!("[{key}]=")),
