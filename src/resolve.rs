@@ -104,8 +104,9 @@ impl Resolver {
         // An unreadable directory matches nothing, in bash too.
         let Some(entries) = self.listing(&dir) else { return true };
         if pattern == "**" {
-            // globstar: no directory, or any number of them (bash does not descend into linked
-            // ones; each is decided where it leads all the same).
+            // globstar: no directory, or any number of them. bash does not descend into a
+            // linked directory here (nor does ripgrep, behind agents' glob tools); a link that
+            // the rest of the pattern matches is decided where it leads.
             if !self.glob(dir.clone(), tail, dirs_only, found) {
                 return false;
             }
@@ -113,12 +114,7 @@ impl Resolver {
                 if !self.charge() {
                     return false;
                 }
-                let path = dir.join(&e.name);
-                if e.link {
-                    if let Some(real) = self.plain(&path) {
-                        found.push(join(real, &rest[k..]));
-                    }
-                } else if e.dir && !self.glob(path, &rest[k..], dirs_only, found) {
+                if !e.link && e.dir && !self.glob(dir.join(&e.name), &rest[k..], dirs_only, found) {
                     return false;
                 }
             }

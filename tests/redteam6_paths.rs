@@ -227,7 +227,7 @@ fn arguments_nested_too_deep_to_walk_are_not_allowed() {
     let d = linked();
     let ws = d.path().join("ws");
     let mut args = json!("src/a.rs");
-    for _ in 0..20 {
+    for _ in 0..70 {
         args = json!({ "x": args });
     }
     let v = check_in(&ws, "read_file", &args);

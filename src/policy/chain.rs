@@ -218,10 +218,10 @@ impl ArgWalk<'_> {
         }
         let (p_len, l_len) = (pointer.len(), label.len());
         match v {
-            // Text that only looks like a path counts in the tools gate knows (reading,
-            // searching, listing, editing ones): an MCP tool's `route: "/api/users"` or
-            // `labels: ["~bug"]` is no file (review: such calls of allowed tools were asked).
-            Value::String(s) if held != Held::Any || (self.spec.is_some() && looks_like_path(s)) => {
+            // An MCP tool's fields are its server's own vocabulary: there, text that only looks
+            // like a path (`route: "/api/users"`, `labels: ["~bug"]`) is no file unless its
+            // field is named as one (review: such calls of allowed tools were asked).
+            Value::String(s) if held != Held::Any || (!self.tool.starts_with("mcp__") && looks_like_path(s)) => {
                 let declared = depth == 1
                     && held == Held::Path
                     && self.spec.and_then(|s| s.path.as_deref()) == Some(&pointer[1..]);
