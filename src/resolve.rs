@@ -143,7 +143,8 @@ impl Resolver {
                 match self.plain(&path) {
                     // A link into the workspace: the rest of the pattern is matched from there.
                     Some(real) if !tail.is_empty() && real.starts_with(&self.ws_lex) => {
-                        if !self.glob(real, tail, dirs_only, found) {
+                        let complete = self.glob(real, tail, dirs_only, found);
+                        if !complete {
                             return false;
                         }
                     }
