@@ -35,19 +35,23 @@ pub(crate) const MCP_PATH_FIELDS: &[&str] = &[
 /// Whether an argument's name says it holds a path, for fields gate has no entry for
 /// (`target_path`, `config_file`, `output_dir`): decided as a read of it.
 pub(crate) fn is_path_field(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    MCP_PATH_FIELDS.contains(&n.as_str())
+    // Without lowering a copy: this runs for every field of every call.
+    let ends =
+        |s: &str| name.len() >= s.len() && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes());
+    MCP_PATH_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(name))
         || ["path", "paths", "_file", "_files", "_dir", "_directory", "_folder", "_root", "filename", "dirname"]
             .iter()
-            .any(|s| n.ends_with(s))
+            .any(|s| ends(s))
 }
 
 /// A field that holds a glob of paths: `glob` (`globs`, `include`), or a globbing tool's
 /// `pattern` (`patterns`; a search tool's `pattern` is a regular expression).
 pub(crate) fn is_glob_field(tool: &str, key: &str) -> bool {
-    let t = tool.to_ascii_lowercase();
     matches!(key, "glob" | "globs" | "include" | "includes")
-        || (matches!(key, "pattern" | "patterns") && (t.contains("glob") || t.contains("find") || t.contains("list")))
+        || (matches!(key, "pattern" | "patterns") && {
+            let t = tool.to_ascii_lowercase();
+            t.contains("glob") || t.contains("find") || t.contains("list")
+        })
 }
 
 /// A field known to hold text that is not a path: what a file is to contain or an edit
@@ -85,11 +89,13 @@ fn is_text_field(tool: &str, spec: Option<&ToolSpec>, key: &str) -> bool {
         "replacement",
     ];
     const SEARCH: &[&str] = &["pattern", "patterns", "regex", "query", "q", "search", "term"];
-    let k = key.to_ascii_lowercase();
-    let t = tool.to_ascii_lowercase();
-    TEXT.contains(&k.as_str())
+    let listed = |list: &[&str]| list.iter().any(|f| f.eq_ignore_ascii_case(key));
+    listed(TEXT)
         || spec.and_then(|s| s.content.as_deref()) == Some(key)
-        || ((t.contains("grep") || t.contains("search")) && SEARCH.contains(&k.as_str()))
+        || (listed(SEARCH) && {
+            let t = tool.to_ascii_lowercase();
+            t.contains("grep") || t.contains("search")
+        })
 }
 
 /// Whether text in a field gate does not know reads as a path: absolute, in a home directory
@@ -164,8 +170,6 @@ pub(crate) struct ArgPath {
     /// For a glob, the directory a relative one is matched from: the path field beside it
     /// (`{"pattern": "dl/*", "path": "docs"}`), else the agent's directory.
     pub base: Option<String>,
-    /// The string of the tool's own path field at the top: decided by the tool's own rules.
-    pub declared: bool,
 }
 
 /// Every path a non-shell call's arguments name (issue 15 class 5: every path in every tool
@@ -174,7 +178,18 @@ pub(crate) struct ArgPath {
 /// hold text a string that looks like a path. `Err` when the arguments nest deeper than
 /// [`MAX_ARG_DEPTH`]: what lies below is not modelled.
 pub(crate) fn arg_paths(tool: &str, spec: Option<&ToolSpec>, args: &Value) -> Result<Vec<ArgPath>, String> {
-    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false };
+    arg_paths_keeping(tool, spec, args, true)
+}
+
+/// [`arg_paths`], leaving out the tool's own path field unless `keep_declared` (a decision
+/// that lets the tool's own rules decide it need not copy it: every call has one).
+fn arg_paths_keeping(
+    tool: &str,
+    spec: Option<&ToolSpec>,
+    args: &Value,
+    keep_declared: bool,
+) -> Result<Vec<ArgPath>, String> {
+    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false, keep_declared };
     w.walk(args, &mut String::new(), &mut String::new(), Held::Any, None, 0);
     if w.too_deep {
         return Err(format!(
@@ -200,6 +215,7 @@ struct ArgWalk<'a> {
     spec: Option<&'a ToolSpec>,
     out: Vec<ArgPath>,
     too_deep: bool,
+    keep_declared: bool,
 }
 
 impl ArgWalk<'_> {
@@ -225,6 +241,9 @@ impl ArgWalk<'_> {
                 let declared = depth == 1
                     && held == Held::Path
                     && self.spec.and_then(|s| s.path.as_deref()) == Some(&pointer[1..]);
+                if declared && !self.keep_declared {
+                    return;
+                }
                 self.out.push(ArgPath {
                     pointer: pointer.clone(),
                     label: label.clone(),
@@ -232,7 +251,6 @@ impl ArgWalk<'_> {
                     glob: held == Held::Glob,
                     named: held == Held::Path,
                     base: base.filter(|_| held == Held::Glob).map(str::to_string),
-                    declared,
                 });
             }
             Value::Array(items) => {
@@ -264,7 +282,11 @@ impl ArgWalk<'_> {
                         held
                     };
                     pointer.push('/');
-                    pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    if k.contains(['~', '/']) {
+                        pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    } else {
+                        pointer.push_str(k);
+                    }
                     if !label.is_empty() {
                         label.push('.');
                     }
@@ -291,10 +313,7 @@ pub(crate) fn call_paths(
     skip_declared: bool,
 ) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
-    for a in arg_paths(tool, spec, args)? {
-        if a.declared && skip_declared {
-            continue;
-        }
+    for a in arg_paths_keeping(tool, spec, args, !skip_declared)? {
         if a.glob {
             // A relative glob's leaves are where they are from the path beside it.
             let from = |leaf: String| match &a.base {
@@ -303,7 +322,11 @@ pub(crate) fn call_paths(
             };
             out.extend(glob_leaves(&a.text).into_iter().map(|p| (a.label.clone(), from(p))));
         } else {
-            out.push((a.label, path_text(&a.text).into_owned()));
+            let text = match path_text(&a.text) {
+                std::borrow::Cow::Borrowed(_) => a.text,
+                std::borrow::Cow::Owned(p) => p,
+            };
+            out.push((a.label, text));
         }
     }
     Ok(out)
