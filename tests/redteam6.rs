@@ -229,6 +229,19 @@ fn a_call_of_a_function_whose_definition_certainly_ran_is_decided_by_its_body() 
         ],
     );
     assert_all("deny", &["f(){ ls; }; f $(rm x)", "f(){ rm -rf x; }; f"]);
+    // Another shell process has none of this shell's functions: there the name is a program.
+    assert_all(
+        "deny",
+        &[
+            "rm(){ :; }; bash -c 'rm -rf x'",
+            "rm(){ :; }; sh -c 'rm -rf x'",
+            "rm(){ :; }; eval 'bash -c \"rm -rf x\"'",
+            "rm(){ :; }; find . -exec sh -c 'rm -rf x' \\;",
+            "rm(){ :; }; command rm -rf x",
+            "rm(){ :; }; unset -f rm; rm -rf x",
+            "if false; then rm(){ :; }; fi; rm -rf x",
+        ],
+    );
 }
 
 /// The decision of `tool` with `args` under `policy`, in a workspace `setup` prepared.

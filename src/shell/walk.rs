@@ -34,6 +34,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         functions: Vec::new(),
         sure: Vec::new(),
         unsure: 0,
+        same_shell: false,
         bodies: Vec::new(),
         traps: Vec::new(),
         rewalked: 0,
@@ -85,6 +86,9 @@ struct Walker<'a> {
     sure: Vec<String>,
     /// How many enclosing constructs may not run what they hold (or run it in a subshell).
     unsure: usize,
+    /// The text about to be nested runs in this shell, later (a trap's action): it has this
+    /// shell's functions.
+    same_shell: bool,
     /// Their bodies and where they were defined, walked again where one is called from
     /// another directory: a body runs in the caller's directory, not where it was defined (sixth red team: `cd src; ls(){ cat ../x; }; cd ..; ls`).
     bodies: Vec<(String, ast::FunctionBody, Cwd)>,
@@ -391,6 +395,7 @@ impl Walker<'_> {
             functions: self.functions.clone(),
             sure: self.sure.clone(),
             unsure: self.unsure,
+            same_shell: false,
             bodies: self.bodies.clone(),
             traps: self.traps.clone(),
             rewalked: self.rewalked,
@@ -2093,7 +2098,9 @@ impl Walker<'_> {
                             let action = action.clone();
                             self.traps.push(action.clone());
                             self.keep_unknown(&words, &wrappers, &mut unknown);
+                            self.same_shell = true;
                             self.nested_run_by(&action, &words, &wrappers);
+                            self.same_shell = false;
                             return;
                         }
                         Some(Word::Dyn(_)) => {
@@ -2808,8 +2815,12 @@ impl Walker<'_> {
                 params: self.next_params.take(),
                 next_params: None,
                 functions: self.functions.clone(),
-                sure: self.sure.clone(),
+                // Another shell process (`sh -c`, an alias, `find -exec sh -c`) has none of this
+                // shell's functions: a name there is a program (`rm(){ :; }; bash -c 'rm -rf x'`).
+                // Only `eval` and a trap's action run their text in this shell.
+                sure: if self.in_eval || self.same_shell { self.sure.clone() } else { Vec::new() },
                 unsure: self.unsure,
+                same_shell: false,
                 bodies: self.bodies.clone(),
                 traps: self.traps.clone(),
                 rewalked: self.rewalked,
