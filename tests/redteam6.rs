@@ -8,7 +8,6 @@
 mod check_common;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{json, Value};
 
@@ -21,21 +20,12 @@ fn assert_all(expect: &str, commands: &[&str]) {
 /// The decision of `command` in a workspace that also holds `lnk` -> `/etc`, `pw` ->
 /// `/etc/passwd` and `sl` -> `src`.
 fn check_with_links(command: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = check_common::workspace(POLICY);
     let ws = dir.path();
-    std::fs::write(ws.join("host.yaml"), POLICY).unwrap();
-    std::fs::create_dir_all(ws.join("src")).unwrap();
-    std::fs::write(ws.join("src/a.rs"), "fn main() {}\n").unwrap();
     link(Path::new("/etc"), &ws.join("lnk"));
     link(Path::new("/etc/passwd"), &ws.join("pw"));
     link(Path::new("src"), &ws.join("sl"));
-    let args = json!({ "command": command }).to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_gate"))
-        .current_dir(ws)
-        .args(["check", "--json", "Bash", &args])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_in_dir(ws, "Bash", &json!({ "command": command }))
 }
 
 fn link(to: &Path, at: &Path) {
@@ -246,18 +236,9 @@ fn a_call_of_a_function_whose_definition_certainly_ran_is_decided_by_its_body() 
 
 /// The decision of `tool` with `args` under `policy`, in a workspace `setup` prepared.
 fn check_in(policy: &str, setup: impl Fn(&Path), tool: &str, args: &Value) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path();
-    std::fs::write(ws.join("host.yaml"), policy).unwrap();
-    std::fs::create_dir_all(ws.join("src")).unwrap();
-    std::fs::write(ws.join("src/a.rs"), "fn main() {}\n").unwrap();
-    setup(ws);
-    let out = Command::new(env!("CARGO_BIN_EXE_gate"))
-        .current_dir(ws)
-        .args(["check", "--json", tool, &args.to_string()])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    let dir = check_common::workspace(policy);
+    setup(dir.path());
+    check_common::check_in_dir(dir.path(), tool, args)
 }
 
 fn bash_in(setup: impl Fn(&Path), command: &str) -> Value {

@@ -39,12 +39,7 @@ fn linked() -> tempfile::TempDir {
 }
 
 fn check_in(ws: &Path, tool: &str, args: &Value) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_gate"))
-        .current_dir(ws)
-        .args(["check", "--json", tool, &args.to_string()])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    check_common::check_in_dir(ws, tool, args)
 }
 
 fn shell_in(ws: &Path, command: &str) -> Value {

@@ -13,12 +13,22 @@ const GATE: &str = env!("CARGO_BIN_EXE_gate");
 
 /// The decision of one call of `tool` with `args`, as JSON.
 pub fn check_call(policy: &str, tool: &str, args: &Value) -> Value {
+    let dir = workspace(policy);
+    check_in_dir(dir.path(), tool, args)
+}
+
+/// A fresh empty workspace holding `policy` as its host.yaml, and `src/a.rs`.
+pub fn workspace(policy: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("host.yaml"), policy).unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/a.rs"), "fn main() {}\n").unwrap();
-    let out =
-        Command::new(GATE).current_dir(dir.path()).args(["check", "--json", tool, &args.to_string()]).output().unwrap();
+    dir
+}
+
+/// `gate check --json TOOL ARGS` run in the workspace `ws`, as JSON.
+pub fn check_in_dir(ws: &Path, tool: &str, args: &Value) -> Value {
+    let out = Command::new(GATE).current_dir(ws).args(["check", "--json", tool, &args.to_string()]).output().unwrap();
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
