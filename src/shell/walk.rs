@@ -979,33 +979,24 @@ impl Walker<'_> {
                 if c.cases.iter().any(|i| !matches!(i.post_action, ast::CaseItemPostAction::ExitCase)) {
                     self.loop_body(&|w: &mut Self| {
                         for item in &c.cases {
-                            for p in &item.patterns {
-                                let r = w.word(&p.value);
-                                w.note_unknown(r.unknown);
-                            }
+                            w.case_patterns(item);
                             if let Some(l) = &item.cmd {
                                 w.compound_list(l);
                             }
                         }
                     });
-                    if *self.cwd != saved {
-                        self.cwd.forget();
+                } else {
+                    let mut branches = Branches::start(self);
+                    for item in &c.cases {
+                        self.case_patterns(item);
+                        if let Some(l) = &item.cmd {
+                            branches.enter(self);
+                            self.compound_list(l);
+                            branches.leave(self);
+                        }
                     }
-                    return;
+                    branches.end(self);
                 }
-                let mut branches = Branches::start(self);
-                for item in &c.cases {
-                    for p in &item.patterns {
-                        let r = self.word(&p.value);
-                        self.note_unknown(r.unknown);
-                    }
-                    if let Some(l) = &item.cmd {
-                        branches.enter(self);
-                        self.compound_list(l);
-                        branches.leave(self);
-                    }
-                }
-                branches.end(self);
             }
             C::IfClause(i) => {
                 self.compound_list(&i.condition);
@@ -1039,6 +1030,14 @@ impl Walker<'_> {
         // A `cd` that may or may not have happened leaves the directory unknown.
         if *self.cwd != saved {
             self.cwd.forget();
+        }
+    }
+
+    /// A `case` item's patterns: words bash expands when it tries them.
+    fn case_patterns(&mut self, item: &ast::CaseItem) {
+        for p in &item.patterns {
+            let r = self.word(&p.value);
+            self.note_unknown(r.unknown);
         }
     }
 
