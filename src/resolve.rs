@@ -1,6 +1,13 @@
 //! Where a path really lands: the edge half of deciding on resolved paths ([`crate::policy`]
 //! decides on both forms; this module does the file-system look-ups it must not). Every
-//! decision of `gate run`, `gate check` and `gate hook` goes through [`real_for`].
+//! decision of `gate run`, `gate check` and `gate hook` goes through [`real_for`] or
+//! [`Resolver::watched`].
+//!
+//! A watched resolver also says what its decision depended on ([`Resolver::facts`]): every path
+//! it looked up, every directory it listed, and whether it met a symbolic link. `gate run`
+//! remembers decisions with those facts ([`crate::supervise::memo`]); a watcher is told of each
+//! directory before anything in it is looked up, so that no change after the look-up can go
+//! unseen.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -11,7 +18,7 @@ use std::rc::Rc;
 /// The workspace as written and as the kernel reaches it now, for one decision. Nothing is
 /// kept between decisions: a workspace reached through a link that is pointed elsewhere
 /// mid-session must not keep its old directory "inside".
-struct Resolver {
+pub struct Resolver<'w> {
     ws_lex: PathBuf,
     ws_real: PathBuf,
     /// What each path prefix is (missing, plain, a link and where to), looked up once per
@@ -22,6 +29,30 @@ struct Resolver {
     listings: RefCell<HashMap<PathBuf, Rc<Vec<Entry>>>>,
     /// How many more names the globs of this decision may look at (see [`GLOB_BUDGET`]).
     budget: Cell<usize>,
+    /// Told of each directory before a name in it is looked up or it is listed; `false`: it
+    /// cannot be watched, and the decision's facts are not complete.
+    watch: Option<&'w dyn Fn(&Path) -> bool>,
+    record: RefCell<Record>,
+}
+
+/// What a watched decision looked at.
+#[derive(Default)]
+struct Record {
+    looked: Vec<PathBuf>,
+    listed: Vec<PathBuf>,
+    /// A link was met, a directory could not be watched, or the workspace could not be walked:
+    /// the facts do not cover the decision.
+    incomplete: bool,
+}
+
+/// What a decision depended on in the file system, when that is known completely: no
+/// symbolic link on the way, every directory watched before it was looked in.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// Each path whose entry was looked up (missing, a file, a directory).
+    pub looked: Vec<PathBuf>,
+    /// Each directory whose names were listed (a glob).
+    pub listed: Vec<PathBuf>,
 }
 
 /// One name in a listed directory.
@@ -31,8 +62,8 @@ struct Entry {
     dir: bool,
 }
 
-impl Resolver {
-    fn new(workspace: &Path) -> Resolver {
+impl<'w> Resolver<'w> {
+    fn new(workspace: &Path) -> Resolver<'static> {
         let ws_lex = workspace.to_path_buf();
         let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
         Resolver {
@@ -41,7 +72,65 @@ impl Resolver {
             seen: RefCell::new(HashMap::new()),
             listings: RefCell::new(HashMap::new()),
             budget: Cell::new(GLOB_BUDGET),
+            watch: None,
+            record: RefCell::new(Record::default()),
         }
+    }
+
+    /// A resolver for one decision in `workspace` that calls `watch` with each directory before
+    /// it looks in it, and records what it looked at ([`Resolver::facts`]). The workspace is
+    /// walked as any path is; one reached through a link, or missing, is resolved as
+    /// [`real_for`] does and leaves the facts incomplete.
+    pub fn watched(workspace: &Path, watch: &'w dyn Fn(&Path) -> bool) -> Resolver<'w> {
+        let mut r = Resolver::new_unresolved(workspace);
+        r.watch = Some(watch);
+        let walked = r.kernel_path(workspace).filter(|_| !r.record.borrow().incomplete);
+        let plain = walked.filter(|w| *w == crate::policy::normalize_path(workspace) && w.is_dir());
+        r.ws_real = match plain {
+            Some(w) => w,
+            None => {
+                r.record.borrow_mut().incomplete = true;
+                std::fs::canonicalize(workspace).unwrap_or_else(|_| r.ws_lex.clone())
+            }
+        };
+        r
+    }
+
+    fn new_unresolved(workspace: &Path) -> Resolver<'w> {
+        Resolver {
+            ws_lex: workspace.to_path_buf(),
+            ws_real: workspace.to_path_buf(),
+            seen: RefCell::new(HashMap::new()),
+            listings: RefCell::new(HashMap::new()),
+            budget: Cell::new(GLOB_BUDGET),
+            watch: None,
+            record: RefCell::new(Record::default()),
+        }
+    }
+
+    /// Where `written` lands ([`Resolver::resolve`]), as [`crate::policy::links::Real`] wants.
+    pub fn real(&self, written: &Path) -> Option<PathBuf> {
+        self.resolve(written)
+    }
+
+    /// What the decisions made with this resolver depended on; `None` when that is not known
+    /// completely (a link, a directory that could not be watched, no watcher).
+    pub fn facts(self) -> Option<Facts> {
+        let r = self.record.into_inner();
+        (self.watch.is_some() && !r.incomplete).then_some(Facts { looked: r.looked, listed: r.listed })
+    }
+
+    /// Tell the watcher of `dir` before looking in it.
+    fn before(&self, dir: &Path) {
+        if let Some(w) = self.watch {
+            if !w(dir) {
+                self.record.borrow_mut().incomplete = true;
+            }
+        }
+    }
+
+    fn incomplete(&self) {
+        self.record.borrow_mut().incomplete = true;
     }
 
     /// Where `written` lands: symbolic links followed in the longest existing prefix of the path
@@ -70,7 +159,7 @@ impl Resolver {
     }
 
     fn plain(&self, written: &Path) -> Option<PathBuf> {
-        let real = kernel_path(written, &self.seen)?;
+        let real = self.kernel_path(written)?;
         let real = match real.strip_prefix(&self.ws_real) {
             Ok(rest) => self.ws_lex.join(rest),
             Err(_) => real,
@@ -136,6 +225,7 @@ impl Resolver {
             let path = dir.join(&e.name);
             let more = dirs_only || !tail.is_empty();
             if e.link {
+                self.incomplete();
                 // A name followed by more of the pattern (or by `/`) matches only as a directory.
                 if more && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
                     continue;
@@ -163,18 +253,37 @@ impl Resolver {
         if let Some(l) = self.listings.borrow().get(dir) {
             return Some(l.clone());
         }
-        let entries: Vec<Entry> = std::fs::read_dir(dir)
-            .ok()?
-            .flatten()
-            .map(|e| {
-                let t = e.file_type().ok();
-                Entry {
-                    name: e.file_name(),
-                    link: t.is_none_or(|t| t.is_symlink()),
-                    dir: t.is_some_and(|t| t.is_dir()),
+        self.before(dir);
+        if self.watch.is_some() {
+            self.record.borrow_mut().listed.push(dir.to_path_buf());
+        }
+        let read = match std::fs::read_dir(dir) {
+            Ok(r) => r,
+            Err(e) => {
+                // Not there: matches nothing, until it is created (its directory is watched).
+                // Not readable: whatever hides it may change unseen.
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    self.incomplete();
                 }
-            })
-            .collect();
+                return None;
+            }
+        };
+        let mut entries = Vec::new();
+        for e in read {
+            let Ok(e) = e else {
+                self.incomplete();
+                continue;
+            };
+            let t = e.file_type().ok();
+            if t.is_none() {
+                self.incomplete();
+            }
+            entries.push(Entry {
+                name: e.file_name(),
+                link: t.is_none_or(|t| t.is_symlink()),
+                dir: t.is_some_and(|t| t.is_dir()),
+            });
+        }
         let entries = Rc::new(entries);
         self.listings.borrow_mut().insert(dir.to_path_buf(), entries.clone());
         Some(entries)
@@ -206,6 +315,9 @@ pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
 #[derive(Clone)]
 enum Step {
     Missing,
+    /// Could not be looked up (no permission, not a directory on the way): walked as missing,
+    /// but what hides it may change without a change of names.
+    Hidden,
     Plain,
     /// A link and where it leads; `false` when the target does not exist (dangling).
     Link(PathBuf, bool),
@@ -221,48 +333,65 @@ fn step(cur: &Path) -> Step {
                     let base = cur.parent().map(Path::to_path_buf).unwrap_or_default();
                     Step::Link(crate::policy::normalize_path(&base.join(t)), false)
                 }
-                Err(_) => Step::Missing,
+                Err(_) => Step::Hidden,
             },
         },
         Ok(_) => Step::Plain,
-        Err(_) => Step::Missing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Step::Missing,
+        Err(_) => Step::Hidden,
     }
 }
 
-/// `p` (absolute) as the kernel walks it: each existing component's links followed before the
-/// next `..` applies; the rest, which does not exist, appended as written.
-fn kernel_path(p: &Path, seen: &RefCell<HashMap<PathBuf, Step>>) -> Option<PathBuf> {
-    if !p.is_absolute() {
-        return None;
-    }
-    let mut cur = PathBuf::from("/");
-    let mut exists = true;
-    for comp in p.components() {
-        match comp {
-            Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
-            Component::ParentDir => {
-                cur.pop();
-            }
-            Component::Normal(name) => {
-                cur.push(name);
-                if exists {
-                    let known = seen.borrow().get(&cur).cloned();
-                    let s = known.unwrap_or_else(|| {
-                        let s = step(&cur);
-                        seen.borrow_mut().insert(cur.clone(), s.clone());
-                        s
-                    });
+impl Resolver<'_> {
+    /// `p` (absolute) as the kernel walks it: each existing component's links followed before
+    /// the next `..` applies; the rest, which does not exist, appended as written. Each
+    /// component is looked up once per decision (`seen`), its directory watched first.
+    fn kernel_path(&self, p: &Path) -> Option<PathBuf> {
+        if !p.is_absolute() {
+            return None;
+        }
+        let mut cur = PathBuf::from("/");
+        let mut exists = true;
+        for comp in p.components() {
+            match comp {
+                Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
+                Component::ParentDir => {
+                    cur.pop();
+                }
+                Component::Normal(name) => {
+                    cur.push(name);
+                    if !exists {
+                        continue;
+                    }
+                    let known = self.seen.borrow().get(&cur).cloned();
+                    let s = match known {
+                        Some(s) => s,
+                        None => {
+                            if let Some(dir) = cur.parent() {
+                                self.before(dir);
+                            }
+                            let s = step(&cur);
+                            if matches!(s, Step::Link(..) | Step::Hidden) {
+                                self.incomplete();
+                            }
+                            if self.watch.is_some() {
+                                self.record.borrow_mut().looked.push(cur.clone());
+                            }
+                            self.seen.borrow_mut().insert(cur.clone(), s.clone());
+                            s
+                        }
+                    };
                     match s {
                         Step::Link(t, live) => {
                             cur = t;
                             exists = live;
                         }
                         Step::Plain => {}
-                        Step::Missing => exists = false,
+                        Step::Missing | Step::Hidden => exists = false,
                     }
                 }
             }
         }
+        Some(cur)
     }
-    Some(cur)
 }

@@ -26,6 +26,7 @@
 pub mod audit;
 mod editor;
 mod mcp;
+pub mod memo;
 mod middle;
 pub mod pi;
 pub mod proxy;

@@ -21,6 +21,7 @@ use std::time::{Instant, SystemTime};
 use serde_json::Value;
 
 use super::audit::{Audit, Record};
+use super::memo::Memo;
 use super::reader::{Budget, Event, OpenIds, ReplyTo};
 use super::watch::Shared;
 use super::writer::{Pause, ToAgent};
@@ -72,6 +73,10 @@ pub struct State {
     hard_stop: bool,
     doom_last: Option<u64>,
     doom_count: u32,
+    /// Counts the policies swapped in: decisions remembered under another are forgotten.
+    policy_gen: u64,
+    /// Decisions remembered while nothing they depended on changed ([`super::memo`]).
+    memo: Memo,
 }
 
 impl Session {
@@ -200,9 +205,11 @@ impl Session {
 
     /// The chain's decision on a call, with the doom-loop counter it would leave (not yet
     /// stored: a call handed on to the deciding thread is counted there).
-    fn chain(&self, r: &IncomingCall) -> (Decision, (u64, u32)) {
-        let mut d = self.policy_decide(&r.call);
-        let doom = self.doom_loop(&r.call, &mut d);
+    fn chain(&mut self, r: &IncomingCall) -> (Decision, (u64, u32)) {
+        let key = memo_key(&r.call);
+        let doom = self.doom_key(&key);
+        let mut d = self.remembered(&r.call, key);
+        let doom = self.doom_loop(&r.call, doom, &mut d);
         if r.agent_asks && d.decision == Verdict::Allow {
             // The agent's own settings ask about this call: gate is never looser than they are.
             d.decision = Verdict::Ask;
@@ -286,13 +293,41 @@ impl Session {
         }
     }
 
+    /// [`Session::policy_decide`], answered from the memo when nothing the decision depended
+    /// on has changed, and remembered when what it depended on is known ([`super::memo`]).
+    fn remembered(&mut self, call: &Call, key: String) -> Decision {
+        let st = &mut self.state;
+        if let Some(d) = st.memo.get(&key, st.policy_gen, &st.active_skills, &st.approvals.patterns) {
+            return d;
+        }
+        if !st.memo.is_on() {
+            return self.policy_decide(call);
+        }
+        let ctx = Context { active_skills: &st.active_skills, session: Some(&st.approvals) };
+        let memo = &st.memo;
+        let watch = |dir: &std::path::Path| memo.watch(dir);
+        let resolver = crate::resolve::Resolver::watched(self.policy.workspace(), &watch);
+        let d = match catch_unwind(AssertUnwindSafe(|| {
+            self.policy.decide_real(call, &ctx, &|p: &std::path::Path| resolver.real(p))
+        })) {
+            Ok(d) => d,
+            Err(p) => return Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
+        };
+        let facts = resolver.facts();
+        self.state.memo.put(key, &d, facts);
+        d
+    }
+
+    /// The doom-loop counter's key of a call.
+    fn doom_key(&self, key: &str) -> u64 {
+        let mut h = DefaultHasher::new();
+        key.hash(&mut h);
+        h.finish()
+    }
+
     /// The same tool with the same arguments `threshold` times in a row is decided as the
     /// permission `doom_loop` (SPEC 3.7). It only ever makes a decision stricter.
-    fn doom_loop(&self, call: &Call, d: &mut Decision) -> (u64, u32) {
-        let mut h = DefaultHasher::new();
-        call.tool.hash(&mut h);
-        call.arguments.to_string().hash(&mut h);
-        let key = h.finish();
+    fn doom_loop(&self, call: &Call, key: u64, d: &mut Decision) -> (u64, u32) {
         let n = if self.state.doom_last == Some(key) { self.state.doom_count.saturating_add(1) } else { 1 };
         let dl = self.policy.doom_loop();
         if dl.threshold > 0 && n >= dl.threshold && dl.action != Verdict::Allow && d.decision != Verdict::Deny {
@@ -455,6 +490,7 @@ impl Session {
             let declared = policy.skill_names();
             self.state.active_skills.retain(|s| declared.contains(s));
             self.policy = policy;
+            self.state.policy_gen += 1;
             let disabled = self.policy.disabled_tools();
             let what = if r.host_changed {
                 shared.sources().host.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
@@ -496,6 +532,19 @@ impl Drop for Released<'_> {
 pub trait Handoff: Send {
     fn release(&self);
     fn reclaim(&self);
+}
+
+/// What identifies a call for the memo and the doom-loop counter: its tool, arguments and
+/// annotations, as text.
+fn memo_key(call: &Call) -> String {
+    let mut key = call.tool.clone();
+    key.push('\0');
+    key.push_str(&call.arguments.to_string());
+    if let Some(a) = &call.annotations {
+        key.push('\0');
+        key.push_str(&a.to_string());
+    }
+    key
 }
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {

@@ -1,0 +1,253 @@
+//! Decisions remembered while nothing they depended on has changed, so that an agent's
+//! hundredth `git status` is not parsed and resolved a hundredth time (issue 13: round trips).
+//!
+//! A decision is a function of the policy, the session's state (active skills, session
+//! approvals), the call, and the file system as the resolver saw it ([`crate::resolve::Facts`]:
+//! each path it looked up, each directory it listed). The memo keeps a decision only when
+//! those facts are complete: no symbolic link met, and every directory watched with inotify
+//! *before* anything in it was looked up, so no later change can go unseen. It forgets every
+//! decision when:
+//! - a watched directory reports a name created, deleted or moved that a remembered decision
+//!   looked up or that is itself a watched directory, any such change in a listed directory,
+//!   a watched directory itself deleted or moved, or the event queue overflowed;
+//! - the policy, the active skills or the session approvals are not those it was filled with.
+//!
+//! Events are read before every look-up, on the deciding thread (one `read` that finds none).
+//! inotify queues an event within the system call that made the change, so a change the agent
+//! made before it sent a call is in the queue when that call is looked up.
+//!
+//! Attributes are not watched (a watch for them costs the kernel a walk of every cached name
+//! in the directory: 30 ms for a busy `/tmp`): a look-up or listing that permissions could
+//! have hidden leaves the facts incomplete ([`crate::resolve`]), and among complete facts a
+//! change of permissions changes no answer, since no link was met.
+//!
+//! Mounts are not watched (inotify does not report them): a decision never depended on them.
+//! An agent that can mount a directory over a path gate decided can mount the file it wants
+//! read there just as well, and gate, remembering or not, sees a plain file inside the
+//! workspace.
+//!
+//! It must not decide, and it must never answer from a decision whose facts it cannot check:
+//! when inotify cannot be used or reading its events fails, it remembers nothing. A decision that errored is not remembered.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::mem::MaybeUninit;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
+
+use crate::policy::{Decision, Layer};
+use crate::resolve::Facts;
+
+/// At most this many remembered decisions; past it the memo starts again empty.
+const MAX_ENTRIES: usize = 4096;
+/// At most this many watched directories; past it a decision's facts are incomplete.
+const MAX_WATCHES: usize = 4096;
+
+/// See the module documentation. [`Memo::off`] remembers nothing.
+pub struct Memo {
+    inner: Option<Inner>,
+    /// Look-ups answered and decisions remembered, for tests and `GATE_MEMO_STATS`.
+    pub hits: u64,
+    pub misses: u64,
+    /// How many times it was emptied because something changed.
+    pub clears: u64,
+}
+
+struct Inner {
+    inotify: OwnedFd,
+    watches: std::cell::RefCell<Watches>,
+    /// Paths whose entries remembered decisions looked up.
+    names: HashSet<PathBuf>,
+    /// Directories whose names remembered decisions listed.
+    listed: HashSet<PathBuf>,
+    entries: HashMap<String, Decision>,
+    /// The session state the entries were decided in.
+    stamp: Option<Stamp>,
+    buf: Vec<MaybeUninit<u8>>,
+}
+
+#[derive(Default)]
+struct Watches {
+    /// Each watch's directory, as it was last added.
+    dirs: HashMap<i32, PathBuf>,
+    /// Directories watched since the memo was last emptied.
+    watched: HashSet<PathBuf>,
+}
+
+/// What a remembered decision was decided in besides the call and the file system.
+#[derive(PartialEq)]
+struct Stamp {
+    policy: u64,
+    skills: Vec<String>,
+    approvals: Vec<String>,
+}
+
+impl Memo {
+    /// A memo that remembers nothing.
+    pub fn off() -> Memo {
+        Memo { inner: None, hits: 0, misses: 0, clears: 0 }
+    }
+
+    /// A memo watching with inotify; [`Memo::off`] when inotify cannot be used.
+    pub fn new() -> Memo {
+        let inner = (|| {
+            let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
+            Some(Inner {
+                inotify,
+                watches: Default::default(),
+                names: HashSet::new(),
+                listed: HashSet::new(),
+                entries: HashMap::new(),
+                stamp: None,
+                buf: vec![MaybeUninit::uninit(); 16 * 1024],
+            })
+        })();
+        Memo { inner, hits: 0, misses: 0, clears: 0 }
+    }
+
+    /// Whether it may remember anything.
+    pub fn is_on(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// The decision remembered for `key` in this state, if nothing it depended on changed.
+    pub fn get(&mut self, key: &str, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
+        self.changed();
+        let inner = self.inner.as_mut()?;
+        let same =
+            inner.stamp.as_ref().is_some_and(|s| s.policy == policy && s.skills == skills && s.approvals == approvals);
+        if !same {
+            inner.clear();
+            inner.stamp = Some(Stamp { policy, skills: skills.to_vec(), approvals: approvals.to_vec() });
+            return None;
+        }
+        let d = inner.entries.get(key).cloned();
+        match d {
+            Some(_) => self.hits += 1,
+            None => self.misses += 1,
+        }
+        d
+    }
+
+    /// Watch `dir` for changes of its names (the resolver calls this before it looks in it);
+    /// `false` when it cannot be watched.
+    pub fn watch(&self, dir: &Path) -> bool {
+        let Some(inner) = &self.inner else { return false };
+        let mut w = inner.watches.borrow_mut();
+        if w.watched.contains(dir) {
+            return true;
+        }
+        if w.watched.len() >= MAX_WATCHES {
+            return false;
+        }
+        let flags = WatchFlags::CREATE
+            | WatchFlags::DELETE
+            | WatchFlags::MOVED_FROM
+            | WatchFlags::MOVED_TO
+            | WatchFlags::DELETE_SELF
+            | WatchFlags::MOVE_SELF
+            | WatchFlags::DONT_FOLLOW
+            | WatchFlags::ONLYDIR;
+        match inotify::add_watch(&inner.inotify, dir, flags) {
+            Ok(wd) => {
+                w.dirs.insert(wd, dir.to_path_buf());
+                w.watched.insert(dir.to_path_buf());
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Remember `d` for `key`, decided in the state last given to [`Memo::get`], when its facts
+    /// are complete.
+    pub fn put(&mut self, key: String, d: &Decision, facts: Option<Facts>) {
+        let (Some(inner), Some(facts)) = (self.inner.as_mut(), facts) else { return };
+        if d.layer == Layer::Error || inner.stamp.is_none() {
+            return;
+        }
+        if inner.entries.len() >= MAX_ENTRIES {
+            inner.clear();
+            return;
+        }
+        inner.names.extend(facts.looked);
+        inner.listed.extend(facts.listed);
+        inner.entries.insert(key, d.clone());
+    }
+
+    /// Read what changed since the last look-up; forget everything if it matters.
+    fn changed(&mut self) {
+        let Some(inner) = self.inner.as_mut() else { return };
+        match inner.drain() {
+            None => self.inner = None,
+            Some(true) => self.clears += 1,
+            Some(false) => {}
+        }
+    }
+}
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        if std::env::var_os("GATE_MEMO_STATS").is_some() {
+            eprintln!("gate: memo: {} hits, {} misses, {} times emptied", self.hits, self.misses, self.clears);
+        }
+    }
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo::new()
+    }
+}
+
+impl Inner {
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.names.clear();
+        self.listed.clear();
+        // Watches stay (their events are judged against the names); each directory is added
+        // again by the next decision that looks in it, so that its watch is on what is there now.
+        self.watches.get_mut().watched.clear();
+    }
+
+    /// Read every queued event, forgetting everything if one matters (`Some(true)`); `None`
+    /// when the events cannot be read (the memo must then stop).
+    fn drain(&mut self) -> Option<bool> {
+        let mut reader = inotify::Reader::new(&self.inotify, &mut self.buf);
+        let mut matters = false;
+        loop {
+            let e = match reader.next() {
+                Ok(e) => e,
+                Err(rustix::io::Errno::AGAIN) => break,
+                Err(_) => return None,
+            };
+            if matters {
+                continue;
+            }
+            let flags = e.events();
+            let w = self.watches.get_mut();
+            let Some(dir) = w.dirs.get(&e.wd()) else {
+                // The queue overflowed, or a watch nobody knows: anything may have changed.
+                matters = true;
+                continue;
+            };
+            matters = match e.file_name() {
+                _ if flags.intersects(ReadFlags::QUEUE_OVERFLOW | ReadFlags::UNMOUNT) => true,
+                None => true,
+                Some(name) => {
+                    let path = dir.join(OsStr::from_bytes(name.to_bytes()));
+                    self.listed.contains(dir) || self.names.contains(&path) || w.watched.contains(&path)
+                }
+            };
+            if flags.contains(ReadFlags::IGNORED) {
+                w.dirs.remove(&e.wd());
+            }
+        }
+        if matters {
+            self.clear();
+        }
+        Some(matters)
+    }
+}
