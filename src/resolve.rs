@@ -63,7 +63,8 @@ struct Entry {
 }
 
 impl<'w> Resolver<'w> {
-    fn new(workspace: &Path) -> Resolver<'static> {
+    /// A resolver for one decision in `workspace` that watches nothing ([`real_for`]).
+    pub fn unwatched(workspace: &Path) -> Resolver<'static> {
         let ws_lex = workspace.to_path_buf();
         let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
         Resolver {
@@ -307,7 +308,7 @@ fn is_glob(name: &std::ffi::OsStr) -> bool {
 
 /// A resolver for [`crate::policy::Policy::decide_real`], for one decision in `workspace`.
 pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
-    let r = Resolver::new(workspace);
+    let r = Resolver::unwatched(workspace);
     move |written: &Path| r.resolve(written)
 }
 

@@ -15,6 +15,7 @@
 //! | `readall` | read stdin to its end |
 //! | `flood N` | send N requests (ids f0..) while a thread reads their N decisions |
 //! | `sleep MS` | sleep |
+//! | `sh CMD` | run `sh -c CMD` and wait for it; log `# sh exit CODE` |
 //! | `exit CODE` | exit with CODE |
 //! | `signal N` | send itself signal N (default action restored first) |
 //! | `ignore N` | ignore signal N |
@@ -250,6 +251,11 @@ fn main() {
             }
             "sleep" => {
                 std::thread::sleep(Duration::from_millis(arg(i).parse().expect("MS")));
+                i += 1;
+            }
+            "sh" => {
+                let status = std::process::Command::new("sh").arg("-c").arg(arg(i)).status().expect("sh");
+                log(&format!("# sh exit {}", status.code().unwrap_or(-1)));
                 i += 1;
             }
             "exit" => {

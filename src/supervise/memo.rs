@@ -38,8 +38,8 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 
-use crate::policy::{Decision, Layer};
-use crate::resolve::Facts;
+use crate::policy::{Call, Context, Decision, Layer, Policy};
+use crate::resolve::{Facts, Resolver};
 
 /// At most this many remembered decisions; past it the memo starts again empty.
 const MAX_ENTRIES: usize = 4096;
@@ -49,7 +49,7 @@ const MAX_WATCHES: usize = 4096;
 /// See the module documentation. [`Memo::off`] remembers nothing.
 pub struct Memo {
     inner: Option<Inner>,
-    /// Look-ups answered and decisions remembered, for tests and `GATE_MEMO_STATS`.
+    /// Look-ups answered and not, for tests and benchmarks ([`Memo::report`]).
     pub hits: u64,
     pub misses: u64,
     /// How many times it was emptied because something changed.
@@ -108,13 +108,47 @@ impl Memo {
         Memo { inner, hits: 0, misses: 0, clears: 0 }
     }
 
+    /// With `GATE_MEMO_STATS` set (tests, benchmarks): its counters, one line on stderr.
+    pub fn report(&self) {
+        if std::env::var_os("GATE_MEMO_STATS").is_some() {
+            eprintln!("gate: memo: {} hits, {} misses, {} times emptied", self.hits, self.misses, self.clears);
+        }
+    }
+
     /// Whether it may remember anything.
     pub fn is_on(&self) -> bool {
         self.inner.is_some()
     }
 
+    /// `policy`'s decision on `call` in `ctx` (`policy_gen` names the policy: another number,
+    /// another policy), as [`Policy::decide_real`] with [`crate::resolve::real_for`] makes it:
+    /// the one remembered for `key` (the call as text, see the session) if nothing it depended
+    /// on changed, else made now and remembered when what it depended on is known. A panic
+    /// while deciding is a denial.
+    pub fn decide(&mut self, policy: &Policy, ctx: &Context, policy_gen: u64, call: &Call, key: String) -> Decision {
+        let skills = ctx.active_skills;
+        let approvals = ctx.session.map(|s| s.patterns.as_slice()).unwrap_or_default();
+        if let Some(d) = self.get(&key, policy_gen, skills, approvals) {
+            return d;
+        }
+        let on = self.is_on();
+        let watch = |dir: &Path| self.watch(dir);
+        let resolver =
+            if on { Resolver::watched(policy.workspace(), &watch) } else { Resolver::unwatched(policy.workspace()) };
+        let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            policy.decide_real(call, ctx, &|p: &Path| resolver.real(p))
+        }));
+        let d = match decided {
+            Ok(d) => d,
+            Err(p) => return Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
+        };
+        let facts = resolver.facts();
+        self.put(key, &d, facts);
+        d
+    }
+
     /// The decision remembered for `key` in this state, if nothing it depended on changed.
-    pub fn get(&mut self, key: &str, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
+    fn get(&mut self, key: &str, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
         self.changed();
         let inner = self.inner.as_mut()?;
         let same =
@@ -163,7 +197,7 @@ impl Memo {
 
     /// Remember `d` for `key`, decided in the state last given to [`Memo::get`], when its facts
     /// are complete.
-    pub fn put(&mut self, key: String, d: &Decision, facts: Option<Facts>) {
+    fn put(&mut self, key: String, d: &Decision, facts: Option<Facts>) {
         let (Some(inner), Some(facts)) = (self.inner.as_mut(), facts) else { return };
         if d.layer == Layer::Error || inner.stamp.is_none() {
             return;
@@ -188,11 +222,14 @@ impl Memo {
     }
 }
 
-impl Drop for Memo {
-    fn drop(&mut self) {
-        if std::env::var_os("GATE_MEMO_STATS").is_some() {
-            eprintln!("gate: memo: {} hits, {} misses, {} times emptied", self.hits, self.misses, self.clears);
-        }
+/// What a panic said.
+pub fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
     }
 }
 

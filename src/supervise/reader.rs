@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
@@ -188,7 +188,7 @@ impl Reader {
     }
 
     /// Read the agent's stdout to its end. Sends [`Event::Eof`] last, whatever happens.
-    pub fn run<R: Read + AsRawFd>(mut self, mut agent_out: R) {
+    pub fn run<R: Read + AsRawFd + AsFd>(mut self, mut agent_out: R) {
         let fd: RawFd = agent_out.as_raw_fd();
         let wake_fd = self.wake.as_raw_fd();
         let mut buf = vec![0u8; READ_SIZE];
@@ -199,11 +199,17 @@ impl Reader {
         };
         let mut deadline: Option<Instant> = None;
         let own = self.own_fd && sys::set_nonblocking(fd).is_ok();
+        // Registered once; poll(2) each time if epoll cannot be had.
+        let waiter = sys::Readable::new([agent_out.as_fd(), self.wake.as_fd()]);
         // The last read filled the buffer: more is likely waiting, so read before waiting.
         let mut full = false;
         loop {
             if !draining && !full {
-                match sys::poll_readable(&[fd, wake_fd], -1) {
+                let ready = match &waiter {
+                    Ok(w) => w.wait(),
+                    Err(_) => sys::poll_readable(&[fd, wake_fd], -1).map(|r| [r[0], r[1]]),
+                };
+                match ready {
                     Ok(ready) if ready[1] && !ready[0] => {
                         // The agent exited and nothing is left to read right now: take what
                         // the pipe still holds without waiting for its other writers.

@@ -21,7 +21,7 @@ use std::time::{Instant, SystemTime};
 use serde_json::Value;
 
 use super::audit::{Audit, Record};
-use super::memo::Memo;
+use super::memo::{panic_text, Memo};
 use super::reader::{Budget, Event, OpenIds, ReplyTo};
 use super::watch::Shared;
 use super::writer::{Pause, ToAgent};
@@ -87,6 +87,7 @@ impl Session {
                 break;
             }
         }
+        self.state.memo.report();
     }
 
     /// One event from the reader. False at the end of the agent's output.
@@ -117,6 +118,7 @@ impl Session {
                 break;
             }
         }
+        this.lock().unwrap_or_else(|e| e.into_inner()).state.memo.report();
     }
 
     /// Send a line to the agent, or to the connection the message came on.
@@ -294,28 +296,11 @@ impl Session {
     }
 
     /// [`Session::policy_decide`], answered from the memo when nothing the decision depended
-    /// on has changed, and remembered when what it depended on is known ([`super::memo`]).
+    /// on has changed ([`super::memo`]).
     fn remembered(&mut self, call: &Call, key: String) -> Decision {
         let st = &mut self.state;
-        if let Some(d) = st.memo.get(&key, st.policy_gen, &st.active_skills, &st.approvals.patterns) {
-            return d;
-        }
-        if !st.memo.is_on() {
-            return self.policy_decide(call);
-        }
         let ctx = Context { active_skills: &st.active_skills, session: Some(&st.approvals) };
-        let memo = &st.memo;
-        let watch = |dir: &std::path::Path| memo.watch(dir);
-        let resolver = crate::resolve::Resolver::watched(self.policy.workspace(), &watch);
-        let d = match catch_unwind(AssertUnwindSafe(|| {
-            self.policy.decide_real(call, &ctx, &|p: &std::path::Path| resolver.real(p))
-        })) {
-            Ok(d) => d,
-            Err(p) => return Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
-        };
-        let facts = resolver.facts();
-        self.state.memo.put(key, &d, facts);
-        d
+        st.memo.decide(&self.policy, &ctx, st.policy_gen, call, key)
     }
 
     /// The doom-loop counter's key of a call.
@@ -545,14 +530,4 @@ fn memo_key(call: &Call) -> String {
         key.push_str(&a.to_string());
     }
     key
-}
-
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".into()
-    }
 }

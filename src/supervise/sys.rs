@@ -44,6 +44,48 @@ pub fn poll_readable(fds: &[RawFd], timeout_ms: i32) -> io::Result<Vec<bool>> {
     }
 }
 
+/// Waits until one of a fixed set of descriptors is readable (or at end of file, or in
+/// error). The set is registered once (epoll), so a wait costs less than [`poll_readable`],
+/// which registers every descriptor again on each call: the reader waits once per line.
+pub struct Readable {
+    ep: std::os::fd::OwnedFd,
+    n: usize,
+}
+
+impl Readable {
+    /// Watch two descriptors; [`Readable::wait`] reports each by its index. A descriptor closed
+    /// while registered leaves the set by itself.
+    pub fn new(fds: [std::os::fd::BorrowedFd<'_>; 2]) -> io::Result<Readable> {
+        use rustix::event::epoll;
+        let ep = epoll::create(epoll::CreateFlags::CLOEXEC)?;
+        for (i, fd) in fds.into_iter().enumerate() {
+            epoll::add(&ep, fd, epoll::EventData::new_u64(i as u64), epoll::EventFlags::IN)?;
+        }
+        Ok(Readable { ep, n: 2 })
+    }
+
+    /// Block until one is ready; per descriptor, whether it is.
+    pub fn wait(&self) -> io::Result<[bool; 2]> {
+        use rustix::event::epoll;
+        let mut out = [false; 2];
+        let mut events = [std::mem::MaybeUninit::<epoll::Event>::uninit(); 2];
+        loop {
+            match epoll::wait(&self.ep, &mut events[..self.n.min(2)], None) {
+                Ok((ready, _)) => {
+                    for e in ready.iter() {
+                        if let Some(slot) = out.get_mut(e.data.u64() as usize) {
+                            *slot = true;
+                        }
+                    }
+                    return Ok(out);
+                }
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}
+
 /// Put a descriptor in non-blocking mode.
 pub fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     // SAFETY: fcntl with F_GETFL/F_SETFL takes and returns plain integers and touches no
