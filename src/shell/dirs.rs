@@ -128,13 +128,33 @@ impl Cwd {
         }
     }
 
-    /// `~+` is the current directory; `~-` is OLDPWD, when known and absolute.
+    /// `~+` is the current directory; `~-` is OLDPWD, when known: as it is when absolute,
+    /// else as the way from the current directory back to it, when that is known too
+    /// (seventh red team: `cd src; echo hi > ~-/.env` writes the start's `.env`).
     pub(super) fn tilde(&self, plus: bool) -> Option<String> {
         if plus {
             return self.0.as_ref().map(|_| ".".to_string());
         }
-        match &self.1.old {
-            Some(Some(d)) if d.starts_with('/') => Some(d.clone()),
+        match (&self.1.old, &self.0) {
+            (Some(Some(d)), _) if d.starts_with('/') => Some(d.clone()),
+            (Some(Some(d)), Some(cur)) if !cur.starts_with('/') => {
+                // bash's `cd` is logical: `..` takes away the last name, as here.
+                let mut depth = 0usize;
+                for part in cur.split('/') {
+                    match part {
+                        "" | "." => {}
+                        ".." => depth = depth.checked_sub(1)?,
+                        _ => depth += 1,
+                    }
+                }
+                let up = vec![".."; depth].join("/");
+                Some(match (up.is_empty(), d.is_empty()) {
+                    (true, true) => ".".to_string(),
+                    (true, false) => d.clone(),
+                    (false, true) => up,
+                    (false, false) => format!("{up}/{d}"),
+                })
+            }
             _ => None,
         }
     }

@@ -203,11 +203,14 @@ pub(crate) fn only_reads(effect: char) -> bool {
 }
 
 /// Whether a word only known at run time can become several words (unquoted: splitting and
-/// globbing apply).
+/// globbing apply; not to a number parameter such as `$!` or `$#`).
 pub(crate) fn could_be_several(w: &Word) -> bool {
     match w {
         Word::Lit(_) => false,
-        Word::Dyn(raw) => !(raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"')),
+        Word::Dyn(raw) => {
+            let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
+            !(quoted || super::tables::number_parameter(raw))
+        }
     }
 }
 

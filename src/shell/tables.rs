@@ -134,7 +134,7 @@ const DANGEROUS_EXACT: &[&str] = &[
     "EXECIGNORE", "HISTFILE", "GLOBIGNORE", "FUNCNEST", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "LESSCLOSE",
     "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "RUSTFLAGS",
-    "MAKEFLAGS", "MAKEFILES", "SHELL", "TERMINFO", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR",
+    "MAKEFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "SHELL", "TERMINFO", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR",
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
@@ -146,6 +146,11 @@ const DANGEROUS_EXACT: &[&str] = &[
     // tar's default archive (`host:file` is opened through rsh).
     "TAR_OPTIONS", "TAPE", "RSH", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT", "GZIP", "XZ_OPT", "XZ_DEFAULTS",
     "BZIP2", "BZIP", "LZOP",
+    // less's options (`+!cmd` runs a command when git pages through it), its key bindings,
+    // the programs it runs (`v`'s editor, filename expansion, tags) and its history file
+    // (seventh red team: `LESS='+!cmd' git log`).
+    "LESS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM", "LESSKEY_CONTENT", "LESSEDIT", "LESSECHO",
+    "LESSGLOBALTAGS", "LESSHISTFILE", "LESSMETACHARS", "LESSMETAESCAPE",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
     // gcc runs its passes and the linker's `collect2` from these directories, reads headers
@@ -1033,7 +1038,18 @@ static SAFE: &[(&str, Args)] = &[
     ("command", Args::Any), ("zcat", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
     ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
     ("zipinfo", Args::Custom(zipinfo_lists)),
+    ("pgrep", Args::Custom(pgrep_lists)),
 ];
+
+/// `pgrep` only lists processes (it never signals: that is `pkill`), except that `-F FILE`
+/// (`--pidfile`, with `-L`/`--logpidfile`) reads a file: not with those, in a bundle or a
+/// long option abbreviated (`--pi`), nor after `--`.
+fn pgrep_lists(args: &[&str]) -> bool {
+    args.iter().all(|a| match a.strip_prefix("--") {
+        Some(long) => !(long.is_empty() || long.starts_with("pi") || long.starts_with("lo")),
+        None => !(a.starts_with('-') && a.contains(['F', 'L'])),
+    })
+}
 
 /// `unzip -l`, `-v`, `-t`, `-z`, `-Z` and `zipinfo` only list or test: one bundle of
 /// letters first, holding a listing letter (`unzip -q` alone extracts), then the archive and
@@ -1505,75 +1521,134 @@ pub(crate) fn compound_subscripts_not_literal(value: &str, associative: bool) ->
 /// The variables a builtin fills with text only known at run time: `read NAME`,
 /// `printf -v NAME`, `mapfile NAME`, `getopts OPTS NAME`, `wait -p NAME`.
 pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
-    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
-    let mut it = words[1..].iter().filter_map(Word::lit);
-    let mut names = Vec::new();
-    match name {
-        "printf" => {
-            while let Some(a) = it.next() {
-                if a == "-v" {
-                    names.extend(it.next().map(str::to_string));
-                } else if let Some(n) = a.strip_prefix("-v") {
-                    names.push(n.to_string());
-                } else if !a.starts_with('-') {
-                    break;
-                }
+    input_names(words).0
+}
+
+/// Whether a word only known at run time is one of the parameters that always expand to one
+/// number or to nothing (`$!`, `"$#"`, `${?}`, `$$`, `${#x}`): never an option, never a name.
+pub(crate) fn number_parameter(raw: &str) -> bool {
+    let t = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+    let Some(t) = t.strip_prefix('$') else { return false };
+    let braced = t.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
+    let inner = braced.unwrap_or(t);
+    matches!(inner, "!" | "#" | "?" | "$")
+        || braced.and_then(|b| b.strip_prefix('#')).is_some_and(|n| {
+            let n = n.strip_suffix("[@]").or_else(|| n.strip_suffix("[*]")).unwrap_or(n);
+            !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+/// A word only known at run time that could be, or split into, an option (`-p"$(...)"`,
+/// `"$x"`, `$x`).
+fn dyn_option(w: &Word) -> bool {
+    matches!(w, Word::Dyn(d) if grammar::could_be_option(d) && !number_parameter(d))
+}
+
+/// The variables a builtin that fills them from its input assigns, read as bash's
+/// `internal_getopt` reads its words, and whether a word that is or may be such a name (or an
+/// option that takes one) is only known at run time: then any variable may be assigned
+/// (seventh red team: `printf -v"$(echo PS4)" ...`, `wait -p "$(cat f)"`).
+fn input_names(words: &[Word]) -> (Vec<String>, bool) {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return (Vec::new(), false) };
+    // Letters that take a value, those whose value is a variable's name, which operands are
+    // names (`Some(None)`: all of them; `Some(Some(k))`: the k-th only), and the variable
+    // filled when no name is given.
+    let (takes, named, operands, default): (&str, &str, Option<Option<usize>>, &[&str]) = match name {
+        "printf" => ("v", "v", None, &[]),
+        "read" => ("adinNptu", "a", Some(None), &["REPLY"]),
+        // bash fills the first name; every word that could be one is taken as assigned
+        // (found in review: `mapfile -t x y` fills `x`, not `y`).
+        "mapfile" | "readarray" => ("dnOscCu", "", Some(None), &["MAPFILE"]),
+        "getopts" => ("", "", Some(Some(1)), &[]),
+        "wait" => ("p", "p", None, &[]),
+        _ => return (Vec::new(), false),
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut unknown = false;
+    let mut it = words[1..].iter().peekable();
+    // Options, as long as words start with `-`.
+    while let Some(w) = it.peek() {
+        match w {
+            Word::Lit(a) if a == "--" => {
+                it.next();
+                break;
             }
-        }
-        "read" => {
-            while let Some(a) = it.next() {
-                match a.strip_prefix('-').filter(|f| !f.is_empty()) {
-                    // A bundle (`-rax NAME`, `-aNAME`): the first letter that takes a value
-                    // takes the rest of the word or the next word (fifth red team).
-                    Some(flags) => {
-                        if let Some(k) = flags.find(['a', 'd', 'i', 'n', 'N', 'p', 't', 'u']) {
-                            let rest = &flags[k + 1..];
-                            let value =
-                                if rest.is_empty() { it.next().map(str::to_string) } else { Some(rest.to_string()) };
-                            if flags[k..].starts_with('a') {
-                                names.extend(value);
-                            }
+            Word::Lit(a) if a.len() > 1 && a.starts_with('-') => {
+                let flags = a[1..].to_string();
+                it.next();
+                // A bundle (`-rax NAME`, `-aNAME`, `-np x`): the first letter that takes a
+                // value takes the rest of the word or the next word (fifth red team).
+                if let Some(k) = flags.find(|c| takes.contains(c)) {
+                    let rest = &flags[k + 1..];
+                    let value = if rest.is_empty() { it.next().cloned() } else { Some(Word::Lit(rest.to_string())) };
+                    if flags[k..].starts_with(|c| named.contains(c)) {
+                        match value {
+                            Some(Word::Lit(n)) => names.push(n),
+                            Some(Word::Dyn(_)) => unknown = true,
+                            None => {}
                         }
                     }
-                    None => names.push(a.to_string()),
                 }
             }
-            // Without a name, read fills REPLY (found by the fourth red team).
-            names.push("REPLY".into());
-        }
-        "mapfile" | "readarray" => {
-            // bash fills the first name; every word that could be one is taken as assigned
-            // (found in review: `mapfile -t x y` fills `x`, not `y`).
-            while let Some(a) = it.next() {
-                match a {
-                    "-d" | "-n" | "-O" | "-s" | "-u" | "-c" | "-C" => {
-                        it.next();
-                    }
-                    a if a.starts_with('-') => {}
-                    a => names.push(a.to_string()),
-                }
+            // A word only known at run time may be an option that takes a name
+            // (`printf "$x"` with x=`-vPATH`). getopts takes none: there it is an error.
+            w if dyn_option(w) && name != "getopts" => {
+                unknown = true;
+                break;
             }
-            // Without a name, mapfile fills MAPFILE.
-            if names.is_empty() {
-                names.push("MAPFILE".into());
-            }
+            _ => break,
         }
-        "getopts" => {
-            names.extend(it.filter(|a| !a.starts_with('-')).nth(1).map(str::to_string));
-            names.extend(["OPTARG".to_string(), "OPTIND".to_string()]);
-        }
-        "wait" => {
-            while let Some(a) = it.next() {
-                // `-p NAME` in any bundle (`-np x`, `-fpx`).
-                if let Some(k) = a.strip_prefix('-').and_then(|f| f.find('p')) {
-                    let rest = &a[k + 2..];
-                    names.extend(if rest.is_empty() { it.next().map(str::to_string) } else { Some(rest.to_string()) });
-                }
-            }
-        }
-        _ => {}
     }
-    names
+    if let Some(which) = operands {
+        for (k, w) in it.enumerate() {
+            match which {
+                // A word that may split moves the name along (`getopts $x`).
+                Some(n) if k < n && grammar::could_be_several(w) => unknown = true,
+                Some(n) if k != n => {}
+                _ => match w {
+                    Word::Lit(n) => names.push(n.clone()),
+                    Word::Dyn(_) => unknown = true,
+                },
+            }
+        }
+    }
+    // Without a name, read fills REPLY (found by the fourth red team), mapfile MAPFILE.
+    if names.is_empty() || name == "read" {
+        names.extend(default.iter().map(|d| d.to_string()));
+    }
+    if name == "getopts" {
+        names.extend(["OPTARG".to_string(), "OPTIND".to_string()]);
+    }
+    (names, unknown)
+}
+
+/// `test -v NAME` / `[ -v NAME ]`: a subscript in NAME is arithmetic, which can run code.
+/// Each word that is or may be `-v` (one only known at run time may be it, or split into
+/// it) and the name after it: the reason when that name is not literal (seventh red team:
+/// `test -v a[x]`, `[ -v "$(cat f)" ]`), else the literal names, for the caller's checks.
+fn test_variable_operands(words: &[Word]) -> Result<Vec<String>, String> {
+    const BINARY: &[&str] = &["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
+    let mut names = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        if let Word::Dyn(d) = w {
+            if grammar::could_be_several(w) && dyn_option(w) {
+                return Err(format!("`{d}` may split into `-v NAME`, which evaluates a subscript that can run code"));
+            }
+        }
+        let may_be_v = w.lit().map_or_else(|| dyn_option(w), |a| a == "-v");
+        let Some(next) = words.get(k + 1).filter(|_| may_be_v) else { continue };
+        // A binary operator after it (with its right operand) makes it an operand itself.
+        if words.len() > k + 2 && next.lit().is_some_and(|b| BINARY.contains(&b)) {
+            continue;
+        }
+        match next {
+            Word::Dyn(d) => {
+                return Err(format!("`-v {d}`: a name only known at run time may hold a subscript, which can run code"))
+            }
+            Word::Lit(n) => names.push(n.clone()),
+        }
+    }
+    Ok(names)
 }
 
 pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
@@ -1583,7 +1658,16 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
     let has_flag = |c: char| lits().any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c));
     match name {
-        "printf" | "read" => names.extend(input_assigned(words)),
+        "printf" | "read" | "getopts" | "wait" | "mapfile" | "readarray" => {
+            if matches!(name, "mapfile" | "readarray") && has_flag('C') {
+                return Some(format!("`{name} -C` runs a callback"));
+            }
+            let (assigned, unknown) = input_names(words);
+            if unknown {
+                return Some(format!("`{name}` assigns a variable named only at run time"));
+            }
+            names.extend(assigned);
+        }
         // `declare -p NAME` (and typeset's, local's) only prints: with `-p` among its leading
         // options bash assigns nothing, `NAME=VALUE` included ("not found"), and evaluates no
         // subscript (sixth red team: `declare -p PATH` was read as setting PATH). Not so for
@@ -1625,19 +1709,27 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             }
         }
         "unset" => names.extend(lits().filter(|a| !a.starts_with('-')).map(str::to_string)),
-        "mapfile" | "readarray" => {
-            if has_flag('C') {
-                return Some(format!("`{name} -C` runs a callback"));
-            }
-            names.extend(input_assigned(words));
-        }
-        "getopts" | "wait" => names.extend(input_assigned(words)),
         "test" | "[" => {
-            if let Some(v) = lits().skip_while(|a| *a != "-v").nth(1) {
-                names.push(v.to_string());
+            let operands = match (name, words[1..].split_last()) {
+                ("[", Some((Word::Lit(close), rest))) if close == "]" => rest,
+                _ => &words[1..],
+            };
+            // Only tested, not assigned: a name with a subscript is what can run code.
+            match test_variable_operands(operands) {
+                Err(reason) => return Some(reason),
+                Ok(v) => {
+                    if let Some(n) = v.iter().find(|n| n.contains('[')) {
+                        return Some(format!("`{n}` names an array element whose subscript can run code"));
+                    }
+                    return None;
+                }
             }
         }
-        "hash" if lits().any(|a| a.starts_with("-p") || (a.starts_with('-') && a.contains('p'))) => {
+        // An option only known at run time may be `-p` (seventh red team: `hash -p"$(...)" ls`).
+        "hash"
+            if lits().any(|a| a.starts_with("-p") || (a.starts_with('-') && a.contains('p')))
+                || args.iter().any(|w| dyn_option(w)) =>
+        {
             return Some("`hash -p` makes a command name run another program".into());
         }
         "enable" if !args.is_empty() => return Some("`enable` loads or disables builtins".into()),
@@ -1686,11 +1778,8 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         Word::Lit(_) => false,
     };
     // A name only known at run time could be any of them.
-    if matches!(
-        name,
-        "read" | "printf" | "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "mapfile" | "readarray"
-    ) && args.iter().any(unknown_name)
-        && !matches!(name, "printf" if !lits().any(|a| a.starts_with("-v")))
+    if matches!(name, "declare" | "typeset" | "local" | "export" | "readonly" | "unset")
+        && args.iter().any(unknown_name)
     {
         return Some(format!("`{name}` assigns a variable named only at run time"));
     }

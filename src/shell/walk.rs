@@ -480,7 +480,7 @@ impl Walker<'_> {
     }
 
     /// `"$f"`, `${f}`, `"$arr"` of a bound variable: its (first) value. Unquoted, only a value
-    /// that splitting and globbing leave one word.
+    /// that splitting and globbing leave one word, or a number parameter's (`pid=$!`).
     fn bound_word(&self, raw: &str) -> Option<Word> {
         let (inner, quoted) = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(i) => (i, true),
@@ -500,7 +500,7 @@ impl Walker<'_> {
             {
                 Some(w.clone())
             }
-            w @ Word::Dyn(_) if quoted => Some(w.clone()),
+            w @ Word::Dyn(d) if quoted || tables::number_parameter(d) => Some(w.clone()),
             _ => None,
         }
     }
@@ -863,14 +863,26 @@ impl Walker<'_> {
             }
             E::Not(a) | E::Parenthesized(a) => self.extended_test(a),
             E::UnaryTest(pred, w) => {
+                let v = matches!(pred, ast::UnaryPredicate::ShellVariableIsSetAndAssigned);
+                // `[[ ]]` does not glob: `a[x]` there is that text, not a pattern.
+                let saved = self.assigning;
+                self.assigning |= v;
                 let r = self.word(&w.value);
+                self.assigning = saved;
                 self.note_unknown(r.unknown);
-                if matches!(pred, ast::UnaryPredicate::ShellVariableIsSetAndAssigned) {
-                    if let Word::Lit(name) = &r.word {
-                        if name.contains('[') {
+                if v {
+                    match &r.word {
+                        Word::Lit(name) if name.contains('[') => {
                             self.a.unknown.push(format!("`[[ -v {name} ]]` evaluates a subscript, which can run code"));
-                            self.substitutions_in(name);
+                            let name = name.clone();
+                            self.substitutions_in(&name);
+                            self.values_evaluated(name.split_once('[').map_or("", |(_, k)| k));
                         }
+                        Word::Lit(_) => {}
+                        // Seventh red team: `[[ -v $(cat f) ]]` with `a[$(cmd)]` in f.
+                        Word::Dyn(d) => self.a.unknown.push(format!(
+                            "`[[ -v {d} ]]`: a name only known at run time may hold a subscript, which can run code"
+                        )),
                     }
                 }
             }
@@ -1024,6 +1036,9 @@ impl Walker<'_> {
             }
             C::Coprocess(c) => {
                 self.apart(&|w: &mut Self| w.command(&c.body));
+                if let Some(u) = self.coproc_name(c.name.as_ref()) {
+                    self.a.unknown.push(u);
+                }
                 return;
             }
         }
@@ -1043,6 +1058,7 @@ impl Walker<'_> {
 
     fn arithmetic(&mut self, expr: &str) {
         let known = self.arithmetic_known(expr);
+        self.values_evaluated(expr);
         self.arithmetic_assigns(expr);
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
@@ -1071,6 +1087,21 @@ impl Walker<'_> {
                         .push(format!("arithmetic `{}` may assign {n}, which changes what runs", expr.trim()));
                 }
                 self.unbind(&n);
+            }
+        }
+    }
+
+    /// Arithmetic evaluates the value of each variable it reads as arithmetic in turn, and a
+    /// subscript there expands its `$(...)` (seventh red team: `x='a[$(rm y)]'; let z=x*1`):
+    /// where gate knows such a value, what it runs is decided as run (one level deep).
+    fn values_evaluated(&mut self, expr: &str) {
+        for n in identifiers(expr) {
+            let value = self.bound.iter().rev().find(|(b, _)| *b == n).map(|(_, v)| v.clone());
+            if let Some([Word::Lit(v)]) = value.as_deref() {
+                if v.contains('[') && (v.contains("$(") || v.contains('`')) {
+                    let v = v.clone();
+                    self.substitutions_in(&v);
+                }
             }
         }
     }
@@ -1543,6 +1574,7 @@ impl Walker<'_> {
                 WordPiece::ArithmeticExpression(e) => {
                     *dynamic = true;
                     let known = self.arithmetic_known(&e.value);
+                    self.values_evaluated(&e.value);
                     self.arithmetic_assigns(&e.value);
                     if e.value.contains("$(") || e.value.contains('`') {
                         self.substitutions_in(&e.value);
@@ -1675,22 +1707,57 @@ impl Walker<'_> {
         Some(format!("the subscript `[{text}]` is evaluated as arithmetic, which runs its substitution"))
     }
 
-    /// `{name[subscript]}>file` opens a descriptor into a variable (brush reads the `{...}`
-    /// as a word): bash evaluates the subscript, running a `$(...)` in it even inside quotes.
+    /// `{name}>file`, `{name[subscript]}<file` open a descriptor into a variable (brush reads
+    /// the `{...}` as a word): bash assigns the descriptor's number to it, so its known value
+    /// is gone, and a variable that changes what runs is not allowed (seventh red team:
+    /// `{IFS}>f` makes IFS `10`, and gate's word splitting wrong). A subscript is evaluated,
+    /// running a `$(...)` in it even inside quotes.
     fn fd_variable(&mut self, word: &Word) -> Option<String> {
         let inner = word.lit()?.strip_prefix('{')?.strip_suffix('}')?;
-        let (name, rest) = inner.split_once('[')?;
+        let (name, rest) = match inner.split_once('[') {
+            Some((n, r)) => (n, Some(r)),
+            None => (inner, None),
+        };
         let is_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !is_name {
             return None;
         }
-        let key = rest.strip_suffix(']').unwrap_or(rest);
-        self.subscript_runs(&Word::Lit(key.to_string()))
+        self.unbind(name);
+        let dangerous =
+            tables::is_dangerous_variable(name).then(|| format!("`{{{name}}}>` sets {name}, which changes what runs"));
+        match rest {
+            Some(rest) => {
+                let key = rest.strip_suffix(']').unwrap_or(rest);
+                self.subscript_runs(&Word::Lit(key.to_string())).or(dangerous)
+            }
+            None => dangerous,
+        }
+    }
+
+    /// `coproc NAME ...` assigns the array NAME (its descriptors) and NAME_PID; `COPROC`
+    /// without a name (seventh red team: `coproc PATH { :; }`). The reason, for a name that
+    /// changes what runs.
+    fn coproc_name(&mut self, name: Option<&ast::Word>) -> Option<String> {
+        let name = match name {
+            Some(w) => match self.word(&w.value).word {
+                Word::Lit(n) => n,
+                Word::Dyn(d) => return Some(format!("`coproc {d}` assigns a variable named only at run time")),
+            },
+            None => "COPROC".to_string(),
+        };
+        let pid = format!("{name}_PID");
+        self.unbind(&name);
+        self.unbind(&pid);
+        [name, pid]
+            .into_iter()
+            .find(|n| tables::is_dangerous_variable(n))
+            .map(|n| format!("`coproc` sets {n}, which changes what runs"))
     }
 
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
         let known = self.arithmetic_known(expr);
+        self.values_evaluated(expr);
         self.arithmetic_assigns(expr);
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
@@ -1792,6 +1859,8 @@ impl Walker<'_> {
                             resolved = match (quoted, &r.word) {
                                 (Some(w), _) => Some(vec![w]),
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
+                                // `pid=$!`: one number or nothing, never an option (`wait $pid`).
+                                (None, w @ Word::Dyn(d)) if tables::number_parameter(d) => Some(vec![w.clone()]),
                                 _ => None,
                             };
                             if r.unknown.is_some() {
@@ -2369,11 +2438,20 @@ impl Walker<'_> {
                 }
                 "let" => {
                     for w in &words[1..] {
-                        if let Some(s) = w.lit() {
-                            let mut u = None;
-                            self.arithmetic_in_word(s, &mut u);
-                            if u.is_some() {
-                                unknown = u;
+                        match w {
+                            Word::Lit(s) => {
+                                let mut u = None;
+                                self.arithmetic_in_word(s, &mut u);
+                                if u.is_some() {
+                                    unknown = u;
+                                }
+                            }
+                            // Arithmetic only known at run time, or a glob bash may turn into
+                            // other text (seventh red team: `let z=x*1`, `let "$(cat f)"`).
+                            Word::Dyn(d) => {
+                                self.values_evaluated(d);
+                                unknown =
+                                    Some(format!("`let {d}`: arithmetic only known at run time, which can run code"))
                             }
                         }
                     }
@@ -2394,6 +2472,17 @@ impl Walker<'_> {
                     words[1..].iter().filter_map(Word::lit).filter(|a| a.contains('[')).map(str::to_string).collect();
                 for s in subscripts {
                     self.substitutions_in(&s);
+                }
+                // And the values of the variables a subscript reads, as arithmetic does
+                // (`x='a[$(cmd)]'; test -v a[x]`, `wait -p a[x]`).
+                let keys: Vec<String> = words[1..]
+                    .iter()
+                    .filter_map(|w| match w {
+                        Word::Lit(t) | Word::Dyn(t) => t.split_once('[').map(|(_, k)| k.to_string()),
+                    })
+                    .collect();
+                for k in keys {
+                    self.values_evaluated(&k);
                 }
             }
         }
