@@ -110,8 +110,7 @@ proptest! {
             apply(&ws, &out, op);
             if let Op::Decide(k) = *op {
                 let c = call(k);
-                let key = format!("{}\0{}", c.tool, c.arguments);
-                let remembered = memo.decide(&policy, &ctx, 0, &c, key);
+                let remembered = memo.decide(&policy, &ctx, 0, &c, gate::supervise::memo::call_hash(&c));
                 let fresh = policy.decide_real(&c, &ctx, &gate::resolve::real_for(&ws));
                 prop_assert_eq!(remembered, fresh, "call {:?} after {:?}", c, ops);
             }

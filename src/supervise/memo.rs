@@ -30,6 +30,7 @@
 //! when inotify cannot be used or reading its events fails, it remembers nothing. A decision that errored is not remembered.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ffi::OsStr;
 use std::mem::MaybeUninit;
 use std::os::fd::OwnedFd;
@@ -63,10 +64,38 @@ struct Inner {
     names: HashSet<PathBuf>,
     /// Directories whose names remembered decisions listed.
     listed: HashSet<PathBuf>,
-    entries: HashMap<String, Decision>,
+    /// By [`call_hash`]; the calls in one bucket are told apart by [`same_call`].
+    entries: HashMap<u64, Vec<Entry>, BuildHasherDefault<Given>>,
+    count: usize,
     /// The session state the entries were decided in.
     stamp: Option<Stamp>,
     buf: Vec<MaybeUninit<u8>>,
+}
+
+/// One remembered decision and the call it was made on.
+struct Entry {
+    tool: String,
+    arguments: serde_json::Value,
+    annotations: Option<serde_json::Value>,
+    decision: Decision,
+}
+
+/// The map's keys are already hashes ([`call_hash`]): used as they are.
+#[derive(Default)]
+struct Given(u64);
+
+impl Hasher for Given {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 #[derive(Default)]
@@ -100,7 +129,8 @@ impl Memo {
                 watches: Default::default(),
                 names: HashSet::new(),
                 listed: HashSet::new(),
-                entries: HashMap::new(),
+                entries: HashMap::default(),
+                count: 0,
                 stamp: None,
                 buf: vec![MaybeUninit::uninit(); 16 * 1024],
             })
@@ -122,13 +152,13 @@ impl Memo {
 
     /// `policy`'s decision on `call` in `ctx` (`policy_gen` names the policy: another number,
     /// another policy), as [`Policy::decide_real`] with [`crate::resolve::real_for`] makes it:
-    /// the one remembered for `key` (the call as text, see the session) if nothing it depended
-    /// on changed, else made now and remembered when what it depended on is known. A panic
-    /// while deciding is a denial.
-    pub fn decide(&mut self, policy: &Policy, ctx: &Context, policy_gen: u64, call: &Call, key: String) -> Decision {
+    /// the one remembered for the call (`hash`: its [`call_hash`]) if nothing it depended on
+    /// changed, else made now and remembered when what it depended on is known. A panic while
+    /// deciding is a denial.
+    pub fn decide(&mut self, policy: &Policy, ctx: &Context, policy_gen: u64, call: &Call, hash: u64) -> Decision {
         let skills = ctx.active_skills;
         let approvals = ctx.session.map(|s| s.patterns.as_slice()).unwrap_or_default();
-        if let Some(d) = self.get(&key, policy_gen, skills, approvals) {
+        if let Some(d) = self.get(call, hash, policy_gen, skills, approvals) {
             return d;
         }
         let on = self.is_on();
@@ -143,12 +173,12 @@ impl Memo {
             Err(p) => return Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
         };
         let facts = resolver.facts();
-        self.put(key, &d, facts);
+        self.put(call, hash, &d, facts);
         d
     }
 
-    /// The decision remembered for `key` in this state, if nothing it depended on changed.
-    fn get(&mut self, key: &str, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
+    /// The decision remembered for `call` in this state, if nothing it depended on changed.
+    fn get(&mut self, call: &Call, hash: u64, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
         self.changed();
         let inner = self.inner.as_mut()?;
         let same =
@@ -158,7 +188,7 @@ impl Memo {
             inner.stamp = Some(Stamp { policy, skills: skills.to_vec(), approvals: approvals.to_vec() });
             return None;
         }
-        let d = inner.entries.get(key).cloned();
+        let d = inner.entries.get(&hash).and_then(|b| b.iter().find(|e| same_call(e, call))).map(|e| e.decision.clone());
         match d {
             Some(_) => self.hits += 1,
             None => self.misses += 1,
@@ -195,20 +225,26 @@ impl Memo {
         }
     }
 
-    /// Remember `d` for `key`, decided in the state last given to [`Memo::get`], when its facts
-    /// are complete.
-    fn put(&mut self, key: String, d: &Decision, facts: Option<Facts>) {
+    /// Remember `d` for `call`, decided in the state last given to [`Memo::get`], when its
+    /// facts are complete.
+    fn put(&mut self, call: &Call, hash: u64, d: &Decision, facts: Option<Facts>) {
         let (Some(inner), Some(facts)) = (self.inner.as_mut(), facts) else { return };
         if d.layer == Layer::Error || inner.stamp.is_none() {
             return;
         }
-        if inner.entries.len() >= MAX_ENTRIES {
+        if inner.count >= MAX_ENTRIES {
             inner.clear();
             return;
         }
         inner.names.extend(facts.looked);
         inner.listed.extend(facts.listed);
-        inner.entries.insert(key, d.clone());
+        inner.count += 1;
+        inner.entries.entry(hash).or_default().push(Entry {
+            tool: call.tool.clone(),
+            arguments: call.arguments.clone(),
+            annotations: call.annotations.clone(),
+            decision: d.clone(),
+        });
     }
 
     /// Read what changed since the last look-up; forget everything if it matters.
@@ -220,6 +256,106 @@ impl Memo {
             Some(false) => {}
         }
     }
+}
+
+/// A call's identity for the memo and the doom-loop counter: a hash of its tool, its
+/// arguments (object keys in their order) and its annotations. Calls with the same hash are
+/// still told apart ([`same_call`]); only the doom-loop counter takes two calls with one hash
+/// for the same call, which can only make it stricter.
+pub fn call_hash(call: &Call) -> u64 {
+    let mut h = Mix(0);
+    h.bytes(call.tool.as_bytes());
+    h.value(&call.arguments);
+    match &call.annotations {
+        Some(a) => h.value(a),
+        None => h.add(u64::MAX),
+    }
+    h.0
+}
+
+/// A fast, unkeyed mix (the memo's buckets tolerate collisions).
+struct Mix(u64);
+
+impl Mix {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        let mut chunks = b.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let mut w = [0u8; 8];
+        w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.add(u64::from_le_bytes(w));
+        self.add(b.len() as u64);
+    }
+
+    fn value(&mut self, v: &serde_json::Value) {
+        use serde_json::Value;
+        match v {
+            Value::Null => self.add(1),
+            Value::Bool(b) => self.add(2 + u64::from(*b)),
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    self.add(4);
+                    self.add(u);
+                } else if let Some(i) = n.as_i64() {
+                    self.add(5);
+                    self.add(i as u64);
+                } else {
+                    self.add(6);
+                    self.add(n.as_f64().unwrap_or_default().to_bits());
+                }
+            }
+            Value::String(s) => {
+                self.add(7);
+                self.bytes(s.as_bytes());
+            }
+            Value::Array(a) => {
+                self.add(8);
+                self.add(a.len() as u64);
+                for x in a {
+                    self.value(x);
+                }
+            }
+            Value::Object(m) => {
+                self.add(9);
+                self.add(m.len() as u64);
+                for (k, x) in m {
+                    self.bytes(k.as_bytes());
+                    self.value(x);
+                }
+            }
+        }
+    }
+}
+
+/// Is `call` the call `e` was decided on: the same tool, and the same arguments and
+/// annotations with object keys in the same order (a decision is not asked to be blind to
+/// the order).
+fn same_call(e: &Entry, call: &Call) -> bool {
+    fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|((k1, v1), (k2, v2))| k1 == k2 && same(v1, v2))
+            }
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+            (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
+            _ => a == b,
+        }
+    }
+    e.tool == call.tool
+        && same(&e.arguments, &call.arguments)
+        && match (&e.annotations, &call.annotations) {
+            (None, None) => true,
+            (Some(a), Some(b)) => same(a, b),
+            _ => false,
+        }
 }
 
 /// What a panic said.
@@ -242,6 +378,7 @@ impl Default for Memo {
 impl Inner {
     fn clear(&mut self) {
         self.entries.clear();
+        self.count = 0;
         self.names.clear();
         self.listed.clear();
         // Watches stay (their events are judged against the names); each directory is added

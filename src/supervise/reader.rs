@@ -133,6 +133,11 @@ pub struct Reader {
     /// before waiting (a stream gate is behind on costs one system call a read, not two).
     /// Not for descriptors shared with others (gate's stdin, a socket with a writer clone).
     pub own_fd: bool,
+    /// This read's lines included a call answered on this thread: the agent, woken by the
+    /// answer, has often written its next line already (on a busy or single CPU it runs
+    /// while gate finishes the write), so that line is read before waiting. Measured pinned
+    /// to one CPU: 0.5 µs less a round trip; elsewhere at most one read that finds nothing.
+    answered: bool,
     state: State,
     /// Lines seen so far (for messages).
     lines: u64,
@@ -172,6 +177,7 @@ impl Reader {
             reply: None,
             send_eof: true,
             wake_peer: None,
+            answered: false,
             to_agent: None,
             whole_lines: false,
             fast: None,
@@ -228,8 +234,10 @@ impl Reader {
             match agent_out.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
-                    full = own && n == buf.len();
-                    if !self.process(&buf[..n]) {
+                    self.answered = false;
+                    let more = self.process(&buf[..n]);
+                    full = own && (n == buf.len() || self.answered);
+                    if !more {
                         break;
                     }
                 }
@@ -457,18 +465,8 @@ impl Reader {
         // What came before this line must be out before gate acts on it (a prompt, say).
         self.flush();
         let incoming = match incoming {
-            Incoming::Call(r) => {
-                let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-                if open.contains(&r.id.key) {
-                    Incoming::Bad {
-                        id: Some(r.id),
-                        tool: Some(r.call.tool),
-                        error: "a tool request whose id is already open".into(),
-                    }
-                } else {
-                    open.insert(r.id.key.clone());
-                    Incoming::Call(r)
-                }
+            Incoming::Call(r) if self.open.lock().unwrap_or_else(|e| e.into_inner()).contains(&r.id.key) => {
+                Incoming::Bad { id: Some(r.id), tool: Some(r.call.tool), error: "a tool request whose id is already open".into() }
             }
             other => other,
         };
@@ -477,17 +475,21 @@ impl Reader {
             let answer = if id.is_empty() { "no id could be read, so no denial was sent" } else { "it is denied" };
             eprintln!("gate: bad line from the agent{id}: {error}; {answer}");
         }
+        // Answered here and now when nothing waits before it and no person is needed: the id
+        // is never open, since the reader reads nothing else meanwhile.
         if let (Some(fast), Incoming::Call(r)) = (&self.fast, &incoming) {
             use std::sync::atomic::Ordering;
             if fast.queued.load(Ordering::SeqCst) == 0 {
                 if let Ok(mut s) = fast.session.try_lock() {
                     if s.answer_now(r, Instant::now(), self.reply.as_ref()) {
-                        drop(s);
-                        self.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&r.id.key);
+                        self.answered = true;
                         return;
                     }
                 }
             }
+        }
+        if let Incoming::Call(r) = &incoming {
+            self.open.lock().unwrap_or_else(|e| e.into_inner()).insert(r.id.key.clone());
         }
         if let Some(fast) = &self.fast {
             fast.queued.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

@@ -8,8 +8,6 @@
 //! must not read or write the pipes itself: lines come from the reader, answers go to the
 //! writer thread.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -208,10 +206,9 @@ impl Session {
     /// The chain's decision on a call, with the doom-loop counter it would leave (not yet
     /// stored: a call handed on to the deciding thread is counted there).
     fn chain(&mut self, r: &IncomingCall) -> (Decision, (u64, u32)) {
-        let key = memo_key(&r.call);
-        let doom = self.doom_key(&key);
-        let mut d = self.remembered(&r.call, key);
-        let doom = self.doom_loop(&r.call, doom, &mut d);
+        let hash = super::memo::call_hash(&r.call);
+        let mut d = self.remembered(&r.call, hash);
+        let doom = self.doom_loop(&r.call, hash, &mut d);
         if r.agent_asks && d.decision == Verdict::Allow {
             // The agent's own settings ask about this call: gate is never looser than they are.
             d.decision = Verdict::Ask;
@@ -297,17 +294,10 @@ impl Session {
 
     /// [`Session::policy_decide`], answered from the memo when nothing the decision depended
     /// on has changed ([`super::memo`]).
-    fn remembered(&mut self, call: &Call, key: String) -> Decision {
+    fn remembered(&mut self, call: &Call, hash: u64) -> Decision {
         let st = &mut self.state;
         let ctx = Context { active_skills: &st.active_skills, session: Some(&st.approvals) };
-        st.memo.decide(&self.policy, &ctx, st.policy_gen, call, key)
-    }
-
-    /// The doom-loop counter's key of a call.
-    fn doom_key(&self, key: &str) -> u64 {
-        let mut h = DefaultHasher::new();
-        key.hash(&mut h);
-        h.finish()
+        st.memo.decide(&self.policy, &ctx, st.policy_gen, call, hash)
     }
 
     /// The same tool with the same arguments `threshold` times in a row is decided as the
@@ -519,15 +509,3 @@ pub trait Handoff: Send {
     fn reclaim(&self);
 }
 
-/// What identifies a call for the memo and the doom-loop counter: its tool, arguments and
-/// annotations, as text.
-fn memo_key(call: &Call) -> String {
-    let mut key = call.tool.clone();
-    key.push('\0');
-    key.push_str(&call.arguments.to_string());
-    if let Some(a) = &call.annotations {
-        key.push('\0');
-        key.push_str(&a.to_string());
-    }
-    key
-}
