@@ -215,3 +215,87 @@ fn many_different_calls_keep_being_decided_right_past_the_memo_s_size() {
     assert_eq!(o.decisions().iter().filter(|d| d["approved"] == true).count(), 5001);
     assert!(stats(&o).0 >= 1, "{}", o.stderr);
 }
+
+#[test]
+fn a_glob_through_dot_dot_does_not_take_the_watch_of_the_directory_it_names_again() {
+    // Red team of the memo, finding 1: `docs/../docs/*` is listed under that spelling; the
+    // kernel gives it the watch `docs` already has, which then answered to the other path only,
+    // and the link that replaced `docs/x.md` went unseen.
+    let ws = ws_with(&[("docs/x.md", "hi\n")]);
+    let (c1, c2, c3) = (
+        req("a1", "read_file", json!({ "file_path": "docs/x.md" })),
+        bash("a2", "ls docs/../docs/* /proc/self"),
+        req("a3", "read_file", json!({ "file_path": "docs/x.md" })),
+    );
+    let c0 = req("a0", "read_file", json!({ "file_path": "docs/x.md" }));
+    let ops = [
+        "send",
+        &c0,
+        "await",
+        "a0",
+        "send",
+        &c1,
+        "await",
+        "a1",
+        "send",
+        &c2,
+        "await",
+        "a2",
+        "sh",
+        "rm docs/x.md && ln -s /etc/passwd docs/x.md",
+        "send",
+        &c3,
+        "await",
+        "a3",
+    ];
+    let mut cmd = ws.command(&["run", "--strict"], &ops);
+    cmd.env("GATE_MEMO_STATS", "1");
+    let o = Running::start(cmd, None).finish(&ws);
+    assert_eq!(o.decision("a1")["approved"], true, "{}", o.stderr);
+    assert!(stats(&o).0 >= 1, "{}", o.stderr);
+    let d = o.decision("a3");
+    assert_eq!(d["approved"], false, "decided from a stale memory: {d:#}\nstderr: {}", o.stderr);
+}
+
+#[test]
+fn a_decision_that_looked_inside_proc_is_never_remembered() {
+    // Red team of the memo, finding 3: inotify does not report what appears in /proc (nor on
+    // NFS, FUSE, 9p...): a decision that looked in such a directory is made afresh each time.
+    let ws = ws_with(&[("docs/x.md", "hi\n")]);
+    let o = twice_change_again(&ws, read_file("/proc/1/status"), "true");
+    let (hits, ..) = stats(&o);
+    assert_eq!(hits, 0, "a look-up in /proc was remembered: {}", o.stderr);
+}
+
+#[test]
+fn emptying_the_memo_drops_its_kernel_watches() {
+    // Red team of the memo, finding 5: watches were kept when the memo was emptied and piled
+    // up past its own limit, eating the user's inotify quota.
+    let mut files = Vec::new();
+    let names: Vec<String> = (0..60).map(|i| format!("d{i}/x.md")).collect();
+    for n in &names {
+        files.push((n.as_str(), "hi\n"));
+    }
+    let ws = ws_with(&files);
+    let mut lines = Vec::new();
+    for i in 0..60 {
+        lines.push((req(&format!("r{i}"), "read_file", json!({ "file_path": format!("d{i}/x.md") })), format!("r{i}")));
+    }
+    // Each round: a read in another directory, then that directory moved away and back (the
+    // memo is emptied).
+    let moves: Vec<String> = (0..60).map(|i| format!("mv d{i} d{i}.b && mv d{i}.b d{i}")).collect();
+    let count = "g=$(awk '{print $4}' /proc/$PPID/stat); cat /proc/$g/fdinfo/* 2>/dev/null | grep -c 'inotify wd' > watches.txt";
+    let mut ops: Vec<&str> = Vec::new();
+    for ((l, id), mv) in lines.iter().zip(&moves) {
+        ops.extend(["send", l, "await", id, "sh", mv]);
+    }
+    ops.extend(["sh", count]);
+    let mut cmd = ws.command(&["run", "--strict"], &ops);
+    cmd.env("GATE_MEMO_STATS", "1");
+    let o = Running::start(cmd, None).finish(&ws);
+    assert_eq!(o.decisions().iter().filter(|d| d["approved"] == true).count(), 60, "{}", o.stderr);
+    let n: usize = std::fs::read_to_string(ws.path().join("watches.txt")).unwrap().trim().parse().unwrap();
+    // The memo's own (the path to one directory) and the policy watcher's: a handful.
+    assert!(n < 20, "{n} kernel watches after 60 rounds; stderr: {}", o.stderr);
+    assert!(stats(&o).2 >= 59, "{}", o.stderr);
+}

@@ -313,24 +313,55 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
 
 /// A `decision` line, `\n`-terminated, with its fields in the order of SPEC section 2.
 pub fn decision_line(id: &Value, tool: &str, o: &Resolution) -> Vec<u8> {
-    let mut fields: Vec<(&str, Value)> =
-        vec![("type", json!("decision")), ("id", id.clone()), ("approved", json!(o.approved))];
+    // Written field by field: no value is copied into a `Value` first (one line per call).
+    let mut l = ObjectLine::default();
+    l.field("type", "decision");
+    l.field("id", id);
+    l.field("approved", &o.approved);
     if o.approved {
-        fields.push(("scope", json!(o.scope.as_str())));
-        fields.push(("source", json!(o.source())));
-        fields.push(("rule", json!(o.rule())));
+        l.field("scope", o.scope.as_str());
+        l.field("source", o.source());
+        l.field("rule", &o.rule());
         if !o.reason.is_empty() {
-            fields.push(("reason", json!(o.reason)));
+            l.field("reason", &o.reason);
         }
     } else {
-        fields.push(("mode", json!(o.mode_str())));
-        fields.push(("source", json!(o.source())));
-        fields.push(("rule", json!(o.rule())));
-        fields.push(("reason", json!(o.reason)));
-        fields.push(("feedback", json!(o.feedback)));
-        fields.push(("message", json!(message_for_model(tool, o))));
+        l.field("mode", o.mode_str());
+        l.field("source", o.source());
+        l.field("rule", &o.rule());
+        l.field("reason", &o.reason);
+        l.field("feedback", &o.feedback);
+        l.field("message", &message_for_model(tool, o));
     }
-    ordered_line(&fields)
+    l.end()
+}
+
+/// A JSON object line written a field at a time, keys in the order written.
+struct ObjectLine(Vec<u8>);
+
+impl Default for ObjectLine {
+    fn default() -> Self {
+        let mut out = Vec::with_capacity(256);
+        out.push(b'{');
+        ObjectLine(out)
+    }
+}
+
+impl ObjectLine {
+    fn field<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        if self.0.len() > 1 {
+            self.0.push(b',');
+        }
+        // Strings, numbers, booleans and Values always serialize.
+        let _ = serde_json::to_writer(&mut self.0, key);
+        self.0.push(b':');
+        let _ = serde_json::to_writer(&mut self.0, value);
+    }
+
+    fn end(mut self) -> Vec<u8> {
+        self.0.extend_from_slice(b"}\n");
+        self.0
+    }
 }
 
 /// One JSON object line with its keys in the given order.

@@ -30,8 +30,8 @@
 //! when inotify cannot be used or reading its events fails, it remembers nothing. A decision that errored is not remembered.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ffi::OsStr;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::mem::MaybeUninit;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
@@ -100,8 +100,10 @@ impl Hasher for Given {
 
 #[derive(Default)]
 struct Watches {
-    /// Each watch's directory, as it was last added.
-    dirs: HashMap<i32, PathBuf>,
+    /// Each watch's directory, under every path it was added with: one directory may be
+    /// reached as `docs` and `docs/../docs`, or through a bind mount, and the kernel gives
+    /// both the one watch.
+    dirs: HashMap<i32, Vec<PathBuf>>,
     /// Directories watched since the memo was last emptied.
     watched: HashSet<PathBuf>,
 }
@@ -178,17 +180,29 @@ impl Memo {
     }
 
     /// The decision remembered for `call` in this state, if nothing it depended on changed.
-    fn get(&mut self, call: &Call, hash: u64, policy: u64, skills: &[String], approvals: &[String]) -> Option<Decision> {
+    fn get(
+        &mut self,
+        call: &Call,
+        hash: u64,
+        policy: u64,
+        skills: &[String],
+        approvals: &[String],
+    ) -> Option<Decision> {
         self.changed();
         let inner = self.inner.as_mut()?;
         let same =
             inner.stamp.as_ref().is_some_and(|s| s.policy == policy && s.skills == skills && s.approvals == approvals);
         if !same {
-            inner.clear();
+            if !inner.clear() {
+                self.inner = None;
+                return None;
+            }
+            let Some(inner) = self.inner.as_mut() else { return None };
             inner.stamp = Some(Stamp { policy, skills: skills.to_vec(), approvals: approvals.to_vec() });
             return None;
         }
-        let d = inner.entries.get(&hash).and_then(|b| b.iter().find(|e| same_call(e, call))).map(|e| e.decision.clone());
+        let d =
+            inner.entries.get(&hash).and_then(|b| b.iter().find(|e| same_call(e, call))).map(|e| e.decision.clone());
         match d {
             Some(_) => self.hits += 1,
             None => self.misses += 1,
@@ -217,7 +231,14 @@ impl Memo {
             | WatchFlags::ONLYDIR;
         match inotify::add_watch(&inner.inotify, dir, flags) {
             Ok(wd) => {
-                w.dirs.insert(wd, dir.to_path_buf());
+                let paths = w.dirs.entry(wd).or_default();
+                if !paths.iter().any(|p| p == dir) {
+                    paths.push(dir.to_path_buf());
+                }
+                // Watched first, then checked: what is there now is what the watch is on.
+                if !reports_every_change(dir) {
+                    return false;
+                }
                 w.watched.insert(dir.to_path_buf());
                 true
             }
@@ -233,7 +254,9 @@ impl Memo {
             return;
         }
         if inner.count >= MAX_ENTRIES {
-            inner.clear();
+            if !inner.clear() {
+                self.inner = None;
+            }
             return;
         }
         inner.names.extend(facts.looked);
@@ -255,6 +278,53 @@ impl Memo {
             Some(true) => self.clears += 1,
             Some(false) => {}
         }
+    }
+}
+
+/// Does inotify see every change of names in `dir`: a local file system whose changes all
+/// pass through this kernel (not NFS, FUSE, 9p, virtiofs, /proc...), and a directory that
+/// matches names exactly (not case-folded: an event for `x.md` would not name `X.md`).
+fn reports_every_change(dir: &Path) -> bool {
+    // f_type of the file systems that qualify (linux/magic.h): ext2/3/4, XFS, Btrfs, tmpfs,
+    // overlayfs (what a container writes passes through it), F2FS, ramfs, ZFS, bcachefs,
+    // squashfs (read-only).
+    const LOCAL: [u64; 10] = [
+        0xEF53,
+        0x5846_5342,
+        0x9123_683E,
+        0x0102_1994,
+        0x794C_7630,
+        0xF2F5_2010,
+        0x8584_58F6,
+        0x2FC1_2FC1,
+        0xCA45_1A4E,
+        0x7371_7368,
+    ];
+    // Those where a directory may fold case (ext4, F2FS, tmpfs, bcachefs): asked per directory.
+    const MAY_FOLD: [u64; 4] = [0xEF53, 0xF2F5_2010, 0x0102_1994, 0xCA45_1A4E];
+    const FS_CASEFOLD_FL: u32 = 0x4000_0000;
+    let Ok(st) = rustix::fs::statfs(dir) else { return false };
+    let kind = st.f_type as u64;
+    if !LOCAL.contains(&kind) {
+        return false;
+    }
+    if !MAY_FOLD.contains(&kind) {
+        return true;
+    }
+    let flags = rustix::fs::open(
+        dir,
+        rustix::fs::OFlags::RDONLY
+            | rustix::fs::OFlags::DIRECTORY
+            | rustix::fs::OFlags::NOFOLLOW
+            | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )
+    .and_then(rustix::fs::ioctl_getflags);
+    match flags {
+        Ok(f) => f.bits() & FS_CASEFOLD_FL == 0,
+        // No inode flags at all (an older tmpfs): no case folding either.
+        Err(rustix::io::Errno::NOTTY | rustix::io::Errno::OPNOTSUPP) => kind == 0x0102_1994,
+        Err(_) => false,
     }
 }
 
@@ -376,14 +446,21 @@ impl Default for Memo {
 }
 
 impl Inner {
-    fn clear(&mut self) {
+    /// Forget everything, watches included (a new inotify instance: the kernel drops the old
+    /// one's watches, so they never pile up); `false` when no new instance can be had.
+    fn clear(&mut self) -> bool {
         self.entries.clear();
         self.count = 0;
         self.names.clear();
         self.listed.clear();
-        // Watches stay (their events are judged against the names); each directory is added
-        // again by the next decision that looks in it, so that its watch is on what is there now.
-        self.watches.get_mut().watched.clear();
+        *self.watches.get_mut() = Watches::default();
+        match inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC) {
+            Ok(fd) => {
+                self.inotify = fd;
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Read every queued event, forgetting everything if one matters (`Some(true)`); `None`
@@ -402,7 +479,7 @@ impl Inner {
             }
             let flags = e.events();
             let w = self.watches.get_mut();
-            let Some(dir) = w.dirs.get(&e.wd()) else {
+            let Some(dirs) = w.dirs.get(&e.wd()) else {
                 // The queue overflowed, or a watch nobody knows: anything may have changed.
                 matters = true;
                 continue;
@@ -410,17 +487,17 @@ impl Inner {
             matters = match e.file_name() {
                 _ if flags.intersects(ReadFlags::QUEUE_OVERFLOW | ReadFlags::UNMOUNT) => true,
                 None => true,
-                Some(name) => {
+                Some(name) => dirs.iter().any(|dir| {
                     let path = dir.join(OsStr::from_bytes(name.to_bytes()));
                     self.listed.contains(dir) || self.names.contains(&path) || w.watched.contains(&path)
-                }
+                }),
             };
             if flags.contains(ReadFlags::IGNORED) {
                 w.dirs.remove(&e.wd());
             }
         }
-        if matters {
-            self.clear();
+        if matters && !self.clear() {
+            return None;
         }
         Some(matters)
     }

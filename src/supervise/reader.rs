@@ -466,7 +466,11 @@ impl Reader {
         self.flush();
         let incoming = match incoming {
             Incoming::Call(r) if self.open.lock().unwrap_or_else(|e| e.into_inner()).contains(&r.id.key) => {
-                Incoming::Bad { id: Some(r.id), tool: Some(r.call.tool), error: "a tool request whose id is already open".into() }
+                Incoming::Bad {
+                    id: Some(r.id),
+                    tool: Some(r.call.tool),
+                    error: "a tool request whose id is already open".into(),
+                }
             }
             other => other,
         };

@@ -508,4 +508,3 @@ pub trait Handoff: Send {
     fn release(&self);
     fn reclaim(&self);
 }
-
