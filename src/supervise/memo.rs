@@ -197,7 +197,7 @@ impl Memo {
                 self.inner = None;
                 return None;
             }
-            let Some(inner) = self.inner.as_mut() else { return None };
+            let inner = self.inner.as_mut()?;
             inner.stamp = Some(Stamp { policy, skills: skills.to_vec(), approvals: approvals.to_vec() });
             return None;
         }
