@@ -81,6 +81,14 @@ pub fn is_protocol_type(t: &str) -> bool {
 /// Classify one line from the agent (without its `\n`). Only lines that start with `{` can be
 /// protocol lines; the caller passes every other line through without calling this.
 pub fn parse_line(line: &[u8]) -> Line {
+    match plain_request(line) {
+        Some(call) => Line::Incoming(Incoming::Call(call)),
+        None => parse_general(line),
+    }
+}
+
+/// [`parse_line`] without the shortcut for plain requests.
+fn parse_general(line: &[u8]) -> Line {
     // One strict parse in the common case; only a line it refuses is parsed again to tell a
     // key given twice from text that is not JSON.
     let (parsed, strict_err) = match strict::parse(line) {
@@ -124,6 +132,27 @@ pub fn parse_line(line: &[u8]) -> Line {
             }
         }
     }
+}
+
+/// The common line, a well-formed request with no other keys, read without a map for the line
+/// itself: what [`parse_request`] makes of it, or `None` for the general reading to take
+/// (anything else, an error included, so every message about a bad line comes from one place).
+fn plain_request(line: &[u8]) -> Option<IncomingCall> {
+    let r = strict::request(line)?;
+    if !REQUEST_TYPES.contains(&r.kind.as_str()) || r.tool.is_empty() {
+        return None;
+    }
+    if !matches!(r.id, Value::String(_) | Value::Number(_)) {
+        return None;
+    }
+    let arguments = normalize_arguments(r.arguments).ok()?;
+    Some(IncomingCall {
+        id: CallId::plain(r.id),
+        call: Call { tool: r.tool, arguments, annotations: r.annotations.filter(|a| !a.is_null()) },
+        batch_remaining: Vec::new(),
+        report_only: false,
+        agent_asks: false,
+    })
 }
 
 fn classify(mut map: Map<String, Value>) -> Line {
@@ -405,6 +434,79 @@ pub fn input_closed_line() -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::policy::{Decision, Layer, Verdict};
+
+    /// The shortcut for plain requests reads every line it takes exactly as the general
+    /// reading does (and leaves every other line to it).
+    mod shortcut {
+        use super::super::{parse_general, plain_request, Line};
+        use crate::protocol::Incoming;
+        use proptest::prelude::*;
+
+        fn value() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("null".to_string()),
+                Just("1".to_string()),
+                Just("-2.5".to_string()),
+                Just("\"x\"".to_string()),
+                Just("\"\"".to_string()),
+                Just("\"tool_request\"".to_string()),
+                Just("\"approval_needed\"".to_string()),
+                Just("\"hello\"".to_string()),
+                Just("\"bash\"".to_string()),
+                Just("{}".to_string()),
+                Just("[]".to_string()),
+                Just("{\"command\":\"ls\"}".to_string()),
+                Just("{\"command\":\"rm x\",\"command\":\"ls\"}".to_string()),
+                Just("\"{\\\"command\\\":\\\"ls\\\"}\"".to_string()),
+                Just("{\"a\":[1,{\"b\":null}]}".to_string()),
+            ]
+        }
+
+        fn key() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("type"),
+                Just("id"),
+                Just("tool"),
+                Just("arguments"),
+                Just("annotations"),
+                Just("batch_remaining"),
+                Just("other"),
+                Just("t\\u0079pe"),
+            ]
+            .prop_map(str::to_string)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+            #[test]
+            fn a_line_the_shortcut_takes_means_what_it_means_to_the_general_reading(
+                fields in prop::collection::vec((key(), value()), 0..5),
+                base in prop::bool::ANY,
+                tail in prop_oneof![Just(""), Just(""), Just(" "), Just("x"), Just("}")],
+            ) {
+                // Half the lines start as a plain request, so that the shortcut takes many.
+                let start = [("type", "\"tool_request\""), ("id", "7"), ("tool", "\"bash\"")];
+                let start = if base { &start[..] } else { &[] };
+                let body: Vec<String> = start
+                    .iter()
+                    .map(|(k, v)| format!("\"{k}\":{v}"))
+                    .chain(fields.iter().map(|(k, v)| format!("\"{k}\":{v}")))
+                    .collect();
+                let line = format!("{{{}}}{tail}", body.join(","));
+                if let Some(call) = plain_request(line.as_bytes()) {
+                    prop_assert_eq!(parse_general(line.as_bytes()), Line::Incoming(Incoming::Call(call)), "{}", line);
+                }
+            }
+        }
+
+        #[test]
+        fn the_shortcut_takes_the_common_line() {
+            let line = br#"{"type":"tool_request","id":"c1","tool":"bash","arguments":{"command":"ls"}}"#;
+            assert!(plain_request(line).is_some());
+            let twice = br#"{"type":"tool_request","id":"c1","tool":"bash","tool":"x","arguments":{}}"#;
+            assert!(plain_request(twice).is_none());
+        }
+    }
 
     fn incoming(line: &[u8]) -> Incoming {
         match parse_line(line) {
