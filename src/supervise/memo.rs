@@ -481,7 +481,7 @@ impl Inner {
         let mut one = [std::mem::MaybeUninit::<rustix::event::epoll::Event>::uninit(); 1];
         let zero = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
         match rustix::event::epoll::wait(&self.ready, &mut one[..], Some(&zero)) {
-            Ok((ready, _)) if ready.is_empty() => return Some(false),
+            Ok(([], _)) => return Some(false),
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(_) => return None,
         }
