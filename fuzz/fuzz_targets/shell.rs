@@ -30,16 +30,22 @@ fuzz_target!(|data: &[u8]| {
         let _ = gate::shell::analyze(&text);
         let d = decide(&text);
         if d.decision == Verdict::Allow {
-            assert!(d.parts.iter().flatten().all(|p| p.decision == Verdict::Allow), "allow with a non-allowed part: {text:?}");
+            assert!(
+                d.parts.iter().flatten().all(|p| p.decision == Verdict::Allow),
+                "allow with a non-allowed part: {text:?}"
+            );
         }
     } else {
         // Fuzz text becomes the visible command: a plain word sequence (no shell syntax of
         // its own, so it cannot legitimately swallow the hidden command into a string).
-        let visible: String = text.chars().filter(|c| c.is_ascii_alphanumeric() || *c == ' ' || *c == '-').take(40).collect();
+        let visible: String =
+            text.chars().filter(|c| c.is_ascii_alphanumeric() || *c == ' ' || *c == '-').take(40).collect();
         let visible = if visible.trim().is_empty() { "true".to_string() } else { visible };
         let mut cmd = DENIED[usize::from(mode / 2) % DENIED.len()].to_string();
         for (i, b) in rest.iter().take(3).enumerate() {
-            cmd = if i == 0 { compose(usize::from(*b) % FORMS, &visible, &cmd) } else if cmd.contains(['\'', '"', '`', '\n']) {
+            cmd = if i == 0 {
+                compose(usize::from(*b) % FORMS, &visible, &cmd)
+            } else if cmd.contains(['\'', '"', '`', '\n']) {
                 format!("{visible} && {cmd}")
             } else {
                 compose(usize::from(*b) % FORMS, &visible, &cmd)
