@@ -1,7 +1,8 @@
 //! The seventh red team's findings: builtins that assign or test a variable named by a word
 //! only known at run time (`hash -p"$(...)"`, `printf -v"$x"`, `wait -p a[x]`, `test -v a[x]`,
 //! `let z=x*1`), descriptor variables and coprocess names that assign IFS or PATH, make's and
-//! less's options from the environment, and `~-` after a `cd`. Each regression goes through
+//! less's options from the environment, `~-` after a `cd`, and a file only named like a
+//! wrapper (`./bash -c ls`). Each regression goes through
 //! the real binary (`gate check --json`) and is named after what it shows.
 // Test and development code: unwrap, expect and panic are how it fails (gate itself denies
 // them: Cargo.toml [lints]).
@@ -199,4 +200,21 @@ fn over_ask_pgrep_only_lists_processes() {
     assert_all("allow", &["pgrep cargo", "pgrep -f 'cargo test'", "pgrep -l cargo", "pgrep -a -x node"]);
     // `-F` reads a file.
     assert_not_allowed(&["pgrep -F /etc/passwd", "pgrep --pidfile=x", "pgrep --pid x", "pgrep -lF x"]);
+}
+
+#[test]
+fn a_file_only_named_like_a_wrapper_or_a_shell_is_that_file() {
+    // Found while widening Codex's shell unwrapping: `./bash -c ls` was decided as `ls`, but
+    // bash runs the file `./bash` (which the agent may have written), whatever its arguments.
+    assert_not_allowed(&[
+        "./bash -c ls",
+        "/tmp/x/bash -lc 'ls'",
+        "./timeout 1 ls",
+        "tools/env ls",
+        "./nice ls",
+        "xargs ./sh -c ls",
+        "find . -exec ./bash -c ls \\;",
+        "sudo ./bash -c ls",
+    ]);
+    assert_all("allow", &["/bin/bash -c ls", "/usr/bin/env ls", "timeout 1 ls", "bash -c 'ls'"]);
 }

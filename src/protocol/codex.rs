@@ -55,10 +55,15 @@ pub fn is_codex(program: &std::ffi::OsStr) -> bool {
 }
 
 /// `/bin/bash -lc 'cmd'` → `cmd` (the script a shell would run); anything else as it is.
+/// The shell is bash, sh, zsh or dash by its name or in `/bin` or `/usr/bin` (Codex names the
+/// one it found on `PATH`: `/usr/bin/bash` on some machines), with `-c` or `-lc`. A shell
+/// anywhere else is not unwrapped: the model chooses the argv, and `/tmp/x/bash -lc 'ls'` runs
+/// `/tmp/x/bash`, which the whole command's analysis asks about.
 pub fn unwrap_shell(command: &str) -> String {
-    for prefix in ["/bin/bash -lc ", "bash -lc ", "/bin/sh -c ", "sh -c ", "/bin/bash -c ", "bash -c ", "/bin/zsh -lc "]
-    {
-        if let Some(rest) = command.strip_prefix(prefix) {
+    let mut words = command.splitn(3, ' ');
+    if let (Some(shell), Some(flag), Some(rest)) = (words.next(), words.next(), words.next()) {
+        let name = shell.strip_prefix("/usr/bin/").or_else(|| shell.strip_prefix("/bin/")).unwrap_or(shell);
+        if ["bash", "sh", "zsh", "dash"].contains(&name) && ["-c", "-lc"].contains(&flag) {
             if let Some(s) = single_quoted(rest) {
                 return s;
             }
@@ -647,6 +652,11 @@ mod tests {
         assert_eq!(unwrap_shell("/bin/bash -lc 'echo '\\''hi'\\'''"), "echo 'hi'");
         assert_eq!(unwrap_shell("/bin/bash -lc 'a' b"), "/bin/bash -lc 'a' b");
         assert_eq!(unwrap_shell("ls"), "ls");
+        assert_eq!(unwrap_shell("/usr/bin/bash -lc 'touch made.txt'"), "touch made.txt");
+        assert_eq!(unwrap_shell("sh -c 'ls'"), "ls");
+        assert_eq!(unwrap_shell("/usr/bin/python3 -c 'ls'"), "/usr/bin/python3 -c 'ls'");
+        assert_eq!(unwrap_shell("/tmp/x/bash -lc 'ls'"), "/tmp/x/bash -lc 'ls'");
+        assert_eq!(unwrap_shell("./bash -c 'ls'"), "./bash -c 'ls'");
     }
 
     #[test]

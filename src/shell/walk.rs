@@ -2068,6 +2068,10 @@ impl Walker<'_> {
         loop {
             steps += 1;
             let name = match words.first() {
+                // A file that is only called like a wrapper or a shell (`./bash -c ls`,
+                // `/tmp/x/timeout 1 ls`): what runs is that file, whatever its arguments say.
+                // Decided as itself (no rule allows a program outside the system directories).
+                Some(Word::Lit(p)) if p.contains('/') && !super::is_trusted_program_path(p) => break,
                 Some(Word::Lit(p)) => program_name(p).to_string(),
                 Some(Word::Dyn(d)) => {
                     unknown.get_or_insert_with(|| format!("the program `{d}` is only known at run time"));
