@@ -149,7 +149,10 @@ pub fn command_of_argv(argv: &[Value]) -> Option<String> {
     let words: Vec<&str> = argv.iter().map(Value::as_str).collect::<Option<Vec<_>>>()?;
     let first = *words.first()?;
     let shell = Path::new(first).file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if matches!(shell, "bash" | "sh" | "zsh" | "dash") && words.len() == 3 && matches!(words[1], "-c" | "-lc") {
+    // Only a shell in the system directories is the shell: `/tmp/x/bash -lc ls` runs that file.
+    let system = crate::shell::is_trusted_program_path(first);
+    if system && matches!(shell, "bash" | "sh" | "zsh" | "dash") && words.len() == 3 && matches!(words[1], "-c" | "-lc")
+    {
         return Some(words[2].to_string());
     }
     Some(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
@@ -1118,6 +1121,17 @@ impl Driver for AcpDriver {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_a_system_shell_s_script_is_the_command() {
+        use serde_json::json;
+        let argv = |a: &[&str]| super::command_of_argv(&a.iter().map(|s| json!(s)).collect::<Vec<_>>());
+        assert_eq!(argv(&["/bin/bash", "-lc", "ls"]).as_deref(), Some("ls"));
+        assert_eq!(argv(&["/usr/bin/bash", "-lc", "ls"]).as_deref(), Some("ls"));
+        assert_eq!(argv(&["sh", "-c", "ls"]).as_deref(), Some("ls"));
+        assert_eq!(argv(&["/tmp/x/bash", "-lc", "ls"]).as_deref(), Some("/tmp/x/bash -lc ls"));
+        assert_eq!(argv(&["./bash", "-c", "ls"]).as_deref(), Some("./bash -c ls"));
+    }
+
     use super::*;
 
     fn cwd() -> PathBuf {
