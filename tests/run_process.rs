@@ -195,3 +195,19 @@ fn output_of_processes_the_agent_leaves_behind_is_not_lost() {
     assert!(stdout.contains("agent done") && stdout.contains("late line"), "{stdout}");
     assert!(stdout.contains("said while ending"), "{stdout}");
 }
+
+#[test]
+fn an_agent_that_sends_many_allowed_calls_without_reading_does_not_hang_gate() {
+    // Calls answered on the reader thread used to be written there even with the agent's
+    // stdin pipe full: an agent that never read its answers waited on gate's reader, which
+    // waited on the agent (found 2026-11-26; 3000 distinct allowed calls hung both).
+    let ws = Ws::new(POLICY);
+    let mut ops: Vec<String> = Vec::new();
+    for k in 0..3000 {
+        ops.push("send".into());
+        ops.push(req(&format!("c{k}"), "read_file", serde_json::json!({ "file_path": format!("f{k}.txt") })));
+    }
+    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+    let o = ws.run(&["--strict"], &ops, None);
+    o.assert_code(0);
+}

@@ -118,6 +118,13 @@ pub trait Approver: Send {
     fn nobody_to_ask(&self) -> bool {
         false
     }
+
+    /// True when `ask` answers at once from the call alone (`--strict`, `--approve-all`, no
+    /// terminal): it needs no person, no suggested patterns and no waiting, so the call may be
+    /// answered where it was read.
+    fn answers_at_once(&self) -> bool {
+        false
+    }
 }
 
 /// Cancellation shared by the supervisor, its signal handler and an open prompt.
@@ -179,6 +186,10 @@ impl Cancel {
 pub struct ApproveAll;
 
 impl Approver for ApproveAll {
+    fn answers_at_once(&self) -> bool {
+        true
+    }
+
     fn ask(&mut self, _info: &PromptInfo) -> Result<Reply, ApproveError> {
         Ok(Reply { answer: Answer::Once, by: By::ApproveAll, reason: Some("approved by --approve-all".into()) })
     }
@@ -188,6 +199,10 @@ impl Approver for ApproveAll {
 pub struct Strict;
 
 impl Approver for Strict {
+    fn answers_at_once(&self) -> bool {
+        true
+    }
+
     fn ask(&mut self, info: &PromptInfo) -> Result<Reply, ApproveError> {
         Ok(Reply {
             answer: Answer::RejectSoft { feedback: None },
@@ -208,6 +223,10 @@ pub struct NonInteractive {
 
 impl Approver for NonInteractive {
     fn nobody_to_ask(&self) -> bool {
+        true
+    }
+
+    fn answers_at_once(&self) -> bool {
         true
     }
 

@@ -377,7 +377,7 @@ fn run_pipes(prep: Prepared, argv: &[OsString], adapter: PipeAdapter) -> anyhow:
     };
 
     // Decisions are written to the agent's stdin by the thread that makes them (no hop).
-    let to_agent = writer::AgentTx::direct(agent_in);
+    let to_agent = writer::AgentTx::direct_pipe(agent_in);
     for line in adapter.start {
         let _ = to_agent.send(writer::ToAgent::Gate(line));
     }

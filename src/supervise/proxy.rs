@@ -73,7 +73,7 @@ pub(crate) fn run_env(
     };
     spawn_signal_thread(signals, pgid, exit.clone(), cancel.clone(), prep.kill_grace, None)?;
 
-    let to_agent = writer::AgentTx::direct(agent_in);
+    let to_agent = writer::AgentTx::direct_pipe(agent_in);
 
     // gate's stdout carries the agent's lines and gate's own: one lock, whole lines only.
     let out_lock = Arc::new(Mutex::new(()));

@@ -63,6 +63,10 @@ pub struct Session {
     pub state: State,
 }
 
+/// The room an answer made on the reader thread needs in the agent's stdin pipe (answers are
+/// a few hundred bytes; one that quotes a huge command may still exceed it).
+const FAST_ROOM: usize = 16 * 1024;
+
 /// What lasts between lines.
 #[derive(Default)]
 pub struct State {
@@ -229,13 +233,22 @@ impl Session {
         if self.state.hard_stop {
             return false;
         }
+        // The reader must never wait on a full pipe: an agent that writes without reading its
+        // answers would wait on the reader in turn. Such calls go to the deciding thread.
+        if !self.to_agent.has_room(FAST_ROOM) {
+            return false;
+        }
         let (d, doom) = self.chain(r);
-        if d.decision == Verdict::Ask {
+        if d.decision == Verdict::Ask && !self.approver.answers_at_once() {
             return false;
         }
         self.state.doom_last = Some(doom.0);
         self.state.doom_count = doom.1;
-        self.answer(&r.id, &r.call, true, Resolution::from_policy(d), received, Effects::default(), reply);
+        let (resolution, effects) = match d.decision {
+            Verdict::Ask => self.ask(&r.id, &r.call, d, &r.batch_remaining),
+            _ => (Resolution::from_policy(d), Effects::default()),
+        };
+        self.answer(&r.id, &r.call, true, resolution, received, effects, reply);
         true
     }
 
@@ -322,10 +335,20 @@ impl Session {
         if uses_terminal && self.cancel.agent_gone() {
             return (Resolution::error("the agent exited before the person could be asked"), Effects::default());
         }
-        let suggested = catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default();
+        // An approver that answers from the call alone shows nothing and remembers nothing.
+        let at_once = self.approver.answers_at_once();
+        let suggested = if at_once {
+            Vec::new()
+        } else {
+            catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default()
+        };
         let id_text = id.shown.as_str();
-        let shape = catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
-            .unwrap_or(crate::approve::Shape::Other);
+        let shape = if at_once {
+            crate::approve::Shape::Other
+        } else {
+            catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
+                .unwrap_or(crate::approve::Shape::Other)
+        };
         let info = PromptInfo {
             id: id_text,
             call_id: id,

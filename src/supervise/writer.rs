@@ -123,12 +123,66 @@ pub enum AgentTx {
 pub struct Gone;
 
 /// The agent's stdin written in place (see [`AgentTx::Direct`]).
-pub struct DirectLines(Lines<Box<dyn Write + Send>>);
+pub struct DirectLines(Lines<Box<dyn Write + Send>>, Option<Room>);
+
+/// How much the agent's stdin pipe can still take without a write waiting: gate is its only
+/// writer, so the space seen once only shrinks by what gate writes until it is looked at again.
+struct Room {
+    pipe: std::os::fd::OwnedFd,
+    size: usize,
+    credit: usize,
+}
+
+impl Room {
+    fn of(fd: std::os::fd::BorrowedFd<'_>) -> Option<Room> {
+        let stat = rustix::fs::fstat(fd).ok()?;
+        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::Fifo {
+            return None;
+        }
+        let size = rustix::pipe::fcntl_getpipe_size(fd).ok()?;
+        Some(Room { pipe: fd.try_clone_to_owned().ok()?, size, credit: 0 })
+    }
+
+    /// At least `n` bytes fit now; looks at the pipe only when what is known is not enough.
+    fn has(&mut self, n: usize) -> bool {
+        if self.credit < n {
+            // An error (the agent is gone): writes fail at once, nothing waits.
+            self.credit = match rustix::io::ioctl_fionread(&self.pipe) {
+                Ok(queued) => self.size.saturating_sub(usize::try_from(queued).unwrap_or(usize::MAX)),
+                Err(_) => usize::MAX,
+            };
+        }
+        self.credit >= n
+    }
+}
 
 impl AgentTx {
     /// Write straight to `w` from the sending thread.
     pub fn direct(w: impl Write + Send + 'static) -> AgentTx {
-        AgentTx::Direct(Arc::new(Mutex::new(Some(DirectLines(Lines::new(Box::new(w)))))))
+        AgentTx::Direct(Arc::new(Mutex::new(Some(DirectLines(Lines::new(Box::new(w)), None)))))
+    }
+
+    /// [`AgentTx::direct`] to a pipe whose free space [`AgentTx::has_room`] can tell.
+    pub fn direct_pipe(w: std::process::ChildStdin) -> AgentTx {
+        use std::os::fd::AsFd;
+        let room = Room::of(w.as_fd());
+        AgentTx::Direct(Arc::new(Mutex::new(Some(DirectLines(Lines::new(Box::new(w)), room)))))
+    }
+
+    /// Whether `n` more bytes can be written now without waiting for the agent to read: a
+    /// thread that must not wait (the reader, which the agent may be blocked on) asks first.
+    /// Unknown (not a pipe, a channel): true, as before this was asked.
+    pub fn has_room(&self, n: usize) -> bool {
+        match self {
+            AgentTx::Channel(_) => true,
+            AgentTx::Direct(d) => {
+                let mut g = d.lock().unwrap_or_else(|e| e.into_inner());
+                match g.as_mut() {
+                    Some(DirectLines(_, Some(room))) => room.has(n),
+                    _ => true,
+                }
+            }
+        }
     }
 
     /// Send one message; an error means the agent's side is gone.
@@ -155,6 +209,14 @@ impl AgentTx {
 
     fn write(g: &mut Option<DirectLines>, msg: ToAgent) -> Result<(), Gone> {
         let Some(lines) = g.as_mut() else { return Err(Gone) };
+        if let Some(room) = &mut lines.1 {
+            let n = match &msg {
+                ToAgent::Gate(l) => l.len(),
+                ToAgent::Input { data, .. } => data.len(),
+                ToAgent::Close => 0,
+            };
+            room.credit = room.credit.saturating_sub(n);
+        }
         if lines.0.take(msg) {
             // Whole lines are flushed at once: nobody else will flush them later.
             if !lines.0.in_input_line {
