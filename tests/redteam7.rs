@@ -218,3 +218,26 @@ fn a_file_only_named_like_a_wrapper_or_a_shell_is_that_file() {
     ]);
     assert_all("allow", &["/bin/bash -c ls", "/usr/bin/env ls", "timeout 1 ls", "bash -c 'ls'"]);
 }
+
+#[test]
+fn ninth_red_team_programs_that_act_on_their_name_or_a_cleared_path() {
+    // `exec -a NAME`: git runs its built-in `NAME` when started as `git-NAME`, `pgrep` started
+    // as `pkill` kills. `env -i`/`-u PATH`/`exec -c` before a shell: bash's default PATH ends
+    // in `.`, so `./cargo` runs where cargo is not in a system directory.
+    assert_not_allowed(&[
+        "exec -a pkill pgrep -f X",
+        "(exec -a git-clean git log -fdx :/)",
+        "(exec -a git-rm git log -rfq --ignore-unmatch :/)",
+        "env -i bash -c 'cargo test x'",
+        "env - bash -c ls",
+        "env --ignore-environment bash -c ls",
+        "env -u PATH bash -c tree",
+        "env --unset=PATH bash -c tree",
+        "timeout 5 env -i bash -c ls",
+        "exec -c bash -c 'rg x'",
+        // What the ACP adapter now decides for `terminal/create` with `env`.
+        "BASH_ENV=./evil.sh ls",
+        "LD_PRELOAD=/tmp/x.so ls",
+    ]);
+    assert_all("allow", &["env FOO=1 ls", "exec ls", "env -u FOO ls"]);
+}

@@ -151,8 +151,10 @@ pub fn command_of_argv(argv: &[Value]) -> Option<String> {
     let shell = Path::new(first).file_name().and_then(|n| n.to_str()).unwrap_or("");
     // Only a shell in the system directories is the shell: `/tmp/x/bash -lc ls` runs that file.
     let system = crate::shell::is_trusted_program_path(first);
-    if system && matches!(shell, "bash" | "sh" | "zsh" | "dash") && words.len() == 3 && matches!(words[1], "-c" | "-lc")
-    {
+    // Only bash's script is taken alone: gate reads scripts as bash does, and `sh -c`, `dash -c`
+    // or `zsh -c` stay whole for the shell analysis, which knows their dialects (ninth red team:
+    // `$'...'` that bash reads as one `echo` hides a command from dash).
+    if system && shell == "bash" && words.len() == 3 && matches!(words[1], "-c" | "-lc") {
         return Some(words[2].to_string());
     }
     Some(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
@@ -164,6 +166,38 @@ fn quote(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+/// The `Bash` arguments for a command the agent or the editor will run: its text, with the
+/// environment it is given (`env`: ACP's `[{name, value}]` or an object) as assignments before
+/// it, so that a variable that changes what runs (`BASH_ENV`, `LD_PRELOAD`, `PATH`) is decided
+/// (ninth red team: `terminal/create` with `env` was decided without it), and its `cwd`.
+fn shell_arguments(v: &Value) -> Option<Value> {
+    let command = command_in(v)?;
+    let mut env: Vec<(String, String)> = Vec::new();
+    match v.get("env") {
+        Some(Value::Array(items)) => {
+            for e in items {
+                let name = e.get("name").and_then(Value::as_str).unwrap_or("");
+                let value = e.get("value").map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string()));
+                env.push((name.to_string(), value.unwrap_or_default()));
+            }
+        }
+        Some(Value::Object(m)) => {
+            for (k, x) in m {
+                env.push((k.clone(), x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())));
+            }
+        }
+        None | Some(Value::Null) => {}
+        // Something else: nothing gate can read, so nothing it allows.
+        Some(other) => env.push(("(env)".into(), other.to_string())),
+    }
+    let prefix: String = env.iter().map(|(n, x)| format!("{n}={} ", quote(x))).collect();
+    let mut a = json!({ "command": format!("{prefix}{command}") });
+    if let Some(c) = v.get("cwd").and_then(Value::as_str) {
+        a["cwd"] = json!(c);
+    }
+    Some(a)
 }
 
 fn command_in(v: &Value) -> Option<String> {
@@ -275,13 +309,13 @@ pub fn to_call(agent: &str, tc: &Value, cwd: &Path) -> Call {
         (!t.is_empty()).then(|| t.to_string())
     };
     match kind {
-        "execute" => {
-            let cmd = command_in(&input).or_else(title_command);
-            match cmd {
+        "execute" => match shell_arguments(&input) {
+            Some(a) => mk("Bash", a),
+            None => match title_command() {
                 Some(c) => mk("Bash", json!({"command": c})),
                 None => other(),
-            }
-        }
+            },
+        },
         "edit" | "delete" | "move" => {
             let paths = paths_of(tc);
             if paths.len() != 1 {
@@ -338,13 +372,7 @@ pub fn editor_call(method: &str, params: &Value) -> Option<Call> {
             json!({"file_path": params.get("path")?.as_str()?, "content": params.get("content")?.as_str()?}),
         ),
         "fs/read_text_file" => mk("Read", json!({"file_path": params.get("path")?.as_str()?})),
-        "terminal/create" => {
-            let mut a = json!({"command": command_in(params)?});
-            if let Some(c) = params.get("cwd").and_then(Value::as_str) {
-                a["cwd"] = json!(c);
-            }
-            mk("Bash", a)
-        }
+        "terminal/create" => mk("Bash", shell_arguments(params)?),
         _ => None,
     }
 }
@@ -1122,12 +1150,32 @@ impl Driver for AcpDriver {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_command_s_environment_and_directory_are_part_of_the_call() {
+        use serde_json::json;
+        let c = editor_call(
+            "terminal/create",
+            &json!({"command":"bash","args":["-c","ls"],"env":[{"name":"BASH_ENV","value":"./evil.sh"}],"cwd":"/w/src"}),
+        )
+        .unwrap();
+        assert_eq!(c.arguments, json!({"command":"BASH_ENV=./evil.sh ls","cwd":"/w/src"}));
+        let c = to_call("x", &json!({"kind":"execute","rawInput":{"command":"cat passwd","cwd":"/etc"}}), &cwd());
+        assert_eq!(c.arguments, json!({"command":"cat passwd","cwd":"/etc"}));
+        let c = to_call(
+            "x",
+            &json!({"kind":"execute","rawInput":{"command":"ls","env":{"LD_PRELOAD":"/tmp/x.so"}}}),
+            &cwd(),
+        );
+        assert_eq!(c.arguments, json!({"command":"LD_PRELOAD=/tmp/x.so ls"}));
+    }
+
+    #[test]
     fn only_a_system_shell_s_script_is_the_command() {
         use serde_json::json;
         let argv = |a: &[&str]| super::command_of_argv(&a.iter().map(|s| json!(s)).collect::<Vec<_>>());
         assert_eq!(argv(&["/bin/bash", "-lc", "ls"]).as_deref(), Some("ls"));
         assert_eq!(argv(&["/usr/bin/bash", "-lc", "ls"]).as_deref(), Some("ls"));
-        assert_eq!(argv(&["sh", "-c", "ls"]).as_deref(), Some("ls"));
+        assert_eq!(argv(&["sh", "-c", "ls"]).as_deref(), Some("sh -c ls"));
+        assert_eq!(argv(&["/bin/dash", "-c", "ls"]).as_deref(), Some("/bin/dash -c ls"));
         assert_eq!(argv(&["/tmp/x/bash", "-lc", "ls"]).as_deref(), Some("/tmp/x/bash -lc ls"));
         assert_eq!(argv(&["./bash", "-c", "ls"]).as_deref(), Some("./bash -c ls"));
     }

@@ -72,6 +72,19 @@ pub fn unwrap_shell(command: &str) -> String {
     command.to_string()
 }
 
+/// The text gate decides for a command line Codex will run: bash's `-c` script alone (gate
+/// reads scripts as bash does); any other shell's invocation whole, for the shell analysis,
+/// which knows `sh -c`, `dash -c` and `zsh -c` (ninth red team).
+pub fn bash_script(command: &str) -> String {
+    let shell = command.split(' ').next().unwrap_or("");
+    let name = shell.strip_prefix("/usr/bin/").or_else(|| shell.strip_prefix("/bin/")).unwrap_or(shell);
+    if name == "bash" {
+        unwrap_shell(command)
+    } else {
+        command.to_string()
+    }
+}
+
 /// A word made only of single-quoted pieces and `\'` (`'a'\''b'`), unquoted.
 fn single_quoted(s: &str) -> Option<String> {
     let mut out = String::new();
@@ -240,7 +253,7 @@ impl AgentDecoder {
         let call = match method {
             "item/commandExecution/requestApproval" | "execCommandApproval" => {
                 let cmd = match p.get("command") {
-                    Some(Value::String(s)) => Some(unwrap_shell(s)),
+                    Some(Value::String(s)) => Some(bash_script(s)),
                     Some(Value::Array(a)) => super::acp::command_of_argv(a),
                     _ => None,
                 };
@@ -657,6 +670,9 @@ mod tests {
         assert_eq!(unwrap_shell("/usr/bin/python3 -c 'ls'"), "/usr/bin/python3 -c 'ls'");
         assert_eq!(unwrap_shell("/tmp/x/bash -lc 'ls'"), "/tmp/x/bash -lc 'ls'");
         assert_eq!(unwrap_shell("./bash -c 'ls'"), "./bash -c 'ls'");
+        assert_eq!(bash_script("/bin/bash -lc 'ls'"), "ls");
+        assert_eq!(bash_script("/bin/sh -c 'ls'"), "/bin/sh -c 'ls'");
+        assert_eq!(bash_script("zsh -lc 'ls'"), "zsh -lc 'ls'");
     }
 
     #[test]

@@ -595,7 +595,9 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("env", "posix",
      "-i --ignore-environment -0 --null -u: --unset= -C:/D --chdir=/D -S:/C --split-string=/C --block-signal=? \
       --default-signal=? --ignore-signal=? --list-signal-handling -v --debug --help --version"),
-    ("exec", "posix", "-c -l -a:"),
+    // `-a NAME`: programs that act on the name they are started as (`git-clean`, `pkill` as
+    // `pgrep`); `-c`: an empty environment, so a shell looks up commands in `.` (ninth red team).
+    ("exec", "posix", "-c/X -l -a:/X"),
     ("command", "posix", "-p -v -V"),
     ("builtin", "posix", ""),
     ("nohup", "posix", "--help --version"),

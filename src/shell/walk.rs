@@ -3099,6 +3099,20 @@ impl Walker<'_> {
                 }
                 // A lone `-` first is `-i` (GNU env).
                 let mut i = usize::from(p.operands.first().and_then(Word::lit) == Some("-"));
+                // Without PATH a shell it starts looks up commands in `.` too (bash's default
+                // PATH ends in `.`): `env -i bash -c 'cargo test'` runs `./cargo` where cargo is
+                // not in a system directory (ninth red team).
+                let clears_path = i == 1
+                    || p.opts.iter().any(|f| {
+                        matches!(f.opt.name, "-i" | "--ignore-environment")
+                            || (matches!(f.opt.name, "-u" | "--unset")
+                                && f.value.as_ref().and_then(Word::lit).is_none_or(|v| v == "PATH"))
+                    });
+                if clears_path {
+                    unknown.get_or_insert_with(|| {
+                        "`env` clears PATH: a shell it starts looks up commands in the current directory".into()
+                    });
+                }
                 let env: Vec<(String, String)> = p.operands[i..]
                     .iter()
                     .map_while(|w| w.lit().filter(|s| is_assignment(s)))
