@@ -2093,6 +2093,14 @@ impl Walker<'_> {
                 continue;
             }
             if tables::is_shell(&name) {
+                // Without PATH a shell looks up commands in `.` too (bash's default PATH ends
+                // in `.`): `env -i bash -c 'cargo test'` runs `./cargo` where cargo is not in
+                // a system directory (ninth red team).
+                if wrappers.iter().any(|w| clears_path(&w.words)) {
+                    unknown.get_or_insert_with(|| {
+                        "the shell starts without PATH, so it looks up commands in the current directory".into()
+                    });
+                }
                 self.keep_unknown(&words, &wrappers, &mut unknown);
                 self.shell_invocation(&words, &wrappers, &mut unknown);
                 return;
@@ -3099,20 +3107,6 @@ impl Walker<'_> {
                 }
                 // A lone `-` first is `-i` (GNU env).
                 let mut i = usize::from(p.operands.first().and_then(Word::lit) == Some("-"));
-                // Without PATH a shell it starts looks up commands in `.` too (bash's default
-                // PATH ends in `.`): `env -i bash -c 'cargo test'` runs `./cargo` where cargo is
-                // not in a system directory (ninth red team).
-                let clears_path = i == 1
-                    || p.opts.iter().any(|f| {
-                        matches!(f.opt.name, "-i" | "--ignore-environment")
-                            || (matches!(f.opt.name, "-u" | "--unset")
-                                && f.value.as_ref().and_then(Word::lit).is_none_or(|v| v == "PATH"))
-                    });
-                if clears_path {
-                    unknown.get_or_insert_with(|| {
-                        "`env` clears PATH: a shell it starts looks up commands in the current directory".into()
-                    });
-                }
                 let env: Vec<(String, String)> = p.operands[i..]
                     .iter()
                     .map_while(|w| w.lit().filter(|s| is_assignment(s)))
@@ -3415,6 +3409,24 @@ fn plain_locale(v: &str) -> bool {
 fn posix_sh_note(runner: &str, text: &str) -> Option<String> {
     super::words::posix_sh_reads_otherwise(text)
         .map(|what| format!("{runner} runs it with a POSIX sh, which may not read {what} as bash does"))
+}
+
+/// Whether a wrapper (`env -i`, `env -`, `env -u PATH`) starts its command without PATH.
+fn clears_path(words: &[Word]) -> bool {
+    if words.first().and_then(Word::lit).map(program_name) != Some("env") {
+        return false;
+    }
+    match grammar::grammar("env").map(|g| grammar::parse(g, &words[1..])) {
+        Some(Ok(p)) => {
+            p.operands.first().and_then(Word::lit) == Some("-")
+                || p.opts.iter().any(|f| {
+                    matches!(f.opt.name, "-i" | "--ignore-environment")
+                        || (matches!(f.opt.name, "-u" | "--unset")
+                            && f.value.as_ref().and_then(Word::lit).is_none_or(|v| v == "PATH"))
+                })
+        }
+        _ => true,
+    }
 }
 
 fn all_literal(words: &[Word]) -> Option<Vec<String>> {
