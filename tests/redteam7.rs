@@ -241,3 +241,14 @@ fn ninth_red_team_programs_that_act_on_their_name_or_a_cleared_path() {
     ]);
     assert_all("allow", &["env FOO=1 ls", "exec ls", "env -u FOO ls"]);
 }
+
+#[test]
+fn tenth_red_team_tool_names_and_shell_tools_of_the_real_agents() {
+    // A rule's tool name meets the agent's spelling of it (`deny: [webfetch]` and Claude
+    // Code's `WebFetch`), and Claude Code's `Monitor` runs its `command` in a shell.
+    let policy = "version: 1\nmode: bypassPermissions\npermissions:\n  deny: [ \"Bash(rm *)\", webfetch ]\n";
+    let d = check_common::check_call(policy, "WebFetch", &serde_json::json!({"url": "https://example.com"}));
+    assert_eq!(d["decision"], "deny", "{d}");
+    let d = check_common::check_call(policy, "Monitor", &serde_json::json!({"command": "rm -rf ~"}));
+    assert_eq!(d["decision"], "deny", "{d}");
+}

@@ -654,11 +654,17 @@ impl Policy {
     /// How a tool name that is not exactly a known one relates to the known ones.
     fn name_variant(&self, name: &str) -> NameVariant {
         let tools = &self.model.tools;
+        // Tool names gate knows: the tool table, the safe list, and every tool a rule names
+        // (tenth red team: `deny: [webfetch]` did not meet Claude Code's `WebFetch`).
         let known = |n: &str| -> Option<String> {
+            let m = &self.model;
             tools
                 .alias
                 .keys()
-                .chain(self.model.safe_tools.iter())
+                .chain(m.safe_tools.iter())
+                .chain(m.deny.tool_names())
+                .chain(m.ask.tool_names())
+                .chain(m.allow.tool_names())
                 .find(|k| k.eq_ignore_ascii_case(n))
                 .map(|k| k.to_string())
         };

@@ -83,7 +83,8 @@ impl Tools {
             command: Some("command".into()),
             path: None,
             content: None,
-            aliases: s(&["Bash", "shell", "run_background"]),
+            // Claude Code's `Monitor` runs its `command` in a shell too (tenth red team).
+            aliases: s(&["Bash", "shell", "run_background", "Monitor"]),
             risk: None,
         });
         t.insert(ToolSpec {

@@ -669,6 +669,11 @@ impl RuleSet {
     pub fn all(&self) -> &[Rule] {
         &self.rules
     }
+
+    /// The tool names its rules are for.
+    pub fn tool_names(&self) -> impl Iterator<Item = &String> {
+        self.by_tool.keys()
+    }
 }
 
 #[derive(Clone, Debug, Default)]

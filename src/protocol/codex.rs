@@ -126,6 +126,13 @@ fn change_call(changes: &Value) -> Call {
         }
         _ => {}
     }
+    // A change that moves its file (`*** Move to:`) writes another path too: v2's
+    // `kind.move_path`, the legacy `{"update": {"move_path": ...}}`. Both paths go to the
+    // multi-file call (tenth red team: a move to `.env` was decided as an edit of its source).
+    let moves: Vec<String> = paths.iter().flat_map(|(_, c)| move_paths(c, 0)).collect();
+    for m in moves {
+        paths.push((m, Value::Null));
+    }
     if paths.len() == 1 {
         let (p, c) = &paths[0];
         let diff = c.get("diff").or_else(|| c.get("unified_diff")).cloned().unwrap_or(Value::Null);
@@ -142,6 +149,27 @@ fn change_call(changes: &Value) -> Call {
         arguments: json!({"paths": paths.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(), "changes": changes}),
         annotations: None,
     }
+}
+
+/// Every `move_path` string in a change (a few levels deep, whatever the shape).
+fn move_paths(v: &Value, depth: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    if depth > 4 {
+        return out;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match x {
+                    Value::String(p) if k == "move_path" || k == "movePath" => out.push(p.clone()),
+                    _ => out.extend(move_paths(x, depth + 1)),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| out.extend(move_paths(x, depth + 1))),
+        _ => {}
+    }
+    out
 }
 
 pub struct AgentDecoder {
@@ -263,6 +291,14 @@ impl AgentDecoder {
                         acts.iter().map(|a| a.get("command").and_then(Value::as_str)).collect();
                     cmds.filter(|c| !c.is_empty()).map(|c| c.join(" && "))
                 });
+                // Input for a process already running (`kind: writeStdin`, not in the request
+                // at all) or network access to a host: not the command's own effect, so nothing
+                // the command's decision may allow (tenth red team). Decided as Codex's own tool.
+                let other_kind = p.get("kind").and_then(Value::as_str).is_some_and(|k| k != "command");
+                let network = ["networkApprovalContext", "proposedNetworkPolicyAmendments"]
+                    .iter()
+                    .any(|k| p.get(*k).is_some_and(|v| !v.is_null()));
+                let cmd = if other_kind || network { None } else { cmd };
                 match cmd {
                     Some(c) => {
                         let mut args = json!({"command": c});
@@ -657,6 +693,20 @@ pub fn exec_to_app_server(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_move_is_decided_with_its_destination() {
+        use serde_json::json;
+        let v2 = json!([{"path":"docs/a.md","kind":{"type":"update","move_path":".env"},"diff":"x"}]);
+        let c = super::change_call(&v2);
+        assert_eq!(c.tool, "codex__apply_patch");
+        assert_eq!(c.arguments["paths"], json!(["docs/a.md", ".env"]));
+        let legacy = json!({"docs/a.md": {"update": {"unified_diff": "x", "move_path": "/root/.bashrc"}}});
+        let c = super::change_call(&legacy);
+        assert_eq!(c.arguments["paths"], json!(["docs/a.md", "/root/.bashrc"]));
+        let plain = json!([{"path":"docs/a.md","kind":{"type":"update"},"diff":"x"}]);
+        assert_eq!(super::change_call(&plain).tool, "Edit");
+    }
+
     use super::*;
 
     #[test]
@@ -692,6 +742,22 @@ mod tests {
         let mut e = CodexEncoder { state: st };
         let v: Value = serde_json::from_slice(&e.resolution(&c.id, &c.call, &Resolution::error("x"))).unwrap();
         assert_eq!(v, json!({"id": 2, "result": {"decision": "decline"}}));
+    }
+
+    #[test]
+    fn stdin_for_a_running_process_and_network_access_are_not_the_command() {
+        let st: Shared = Arc::default();
+        let mut d = AgentDecoder::new(st, true);
+        let tool = |d: &mut AgentDecoder, line: &[u8]| match d.line(line).1 {
+            Incoming::Call(c) => c.call.tool,
+            other => panic!("{other:?}"),
+        };
+        let stdin = br#"{"method":"item/commandExecution/requestApproval","id":3,"params":{"kind":"writeStdin","itemId":"c3","command":"/bin/bash -lc 'git status'"}}"#;
+        assert_eq!(tool(&mut d, stdin), "codex__exec");
+        let net = br#"{"method":"item/commandExecution/requestApproval","id":4,"params":{"itemId":"c4","command":"/bin/bash -lc 'git status'","networkApprovalContext":{"host":"x.example","protocol":"https"}}}"#;
+        assert_eq!(tool(&mut d, net), "codex__exec");
+        let plain = br#"{"method":"item/commandExecution/requestApproval","id":5,"params":{"kind":"command","itemId":"c5","command":"/bin/bash -lc 'git status'"}}"#;
+        assert_eq!(tool(&mut d, plain), "Bash");
     }
 
     #[test]
