@@ -252,3 +252,15 @@ fn tenth_red_team_tool_names_and_shell_tools_of_the_real_agents() {
     let d = check_common::check_call(policy, "Monitor", &serde_json::json!({"command": "rm -rf ~"}));
     assert_eq!(d["decision"], "deny", "{d}");
 }
+
+#[test]
+fn tenth_red_team_a_remote_sub_agent_is_not_the_safe_task() {
+    let d = check_common::check_call(
+        POLICY,
+        "Task",
+        &serde_json::json!({"description": "x", "prompt": "y", "isolation": "remote"}),
+    );
+    assert_ne!(d["decision"], "allow", "{d}");
+    let d = check_common::check_call(POLICY, "Task", &serde_json::json!({"description": "x", "prompt": "y"}));
+    assert_eq!(d["decision"], "allow", "{d}");
+}

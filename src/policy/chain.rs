@@ -486,6 +486,13 @@ pub(crate) fn mode_verdict(mode: Mode, risk: Risk) -> Verdict {
     }
 }
 
+/// A sub-agent started elsewhere (Claude Code's `Task` with `isolation: "remote"`): its calls
+/// never reach this machine's gate, so the safe list's `task` does not cover it (tenth red
+/// team).
+fn remote_agent(tool: &str, args: &Value) -> bool {
+    tool.eq_ignore_ascii_case("task") && args.get("isolation").and_then(Value::as_str) == Some("remote")
+}
+
 pub(crate) fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Default => "default",
@@ -718,6 +725,9 @@ impl Policy {
         if let Some(r) = spec.and_then(|s| s.risk) {
             return r;
         }
+        if remote_agent(tool, &call.arguments) {
+            return Risk::High;
+        }
         if self.model.safe_tools.contains(tool) || self.model.safe_tools.contains(&call.tool) {
             return Risk::ReadOnly;
         }
@@ -868,7 +878,7 @@ impl Policy {
         let external = resolved.is_some_and(|p| p.rel.is_none());
         let protected = if risk >= Risk::Edit { resolved.and_then(|p| self.is_protected(p)) } else { None };
         let boundary = external || protected.is_some();
-        if !boundary && self.model.safe_tools.contains(tool) {
+        if !boundary && !remote_agent(tool, args) && self.model.safe_tools.contains(tool) {
             return V::new(Verdict::Allow, Layer::Safe, None, format!("`{tool}` is on the safe list"));
         }
         if let Some(v) = self.explicit_allow(tool, &subject, !boundary, ctx, session) {
