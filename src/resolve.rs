@@ -65,17 +65,9 @@ struct Entry {
 impl<'w> Resolver<'w> {
     /// A resolver for one decision in `workspace` that watches nothing ([`real_for`]).
     pub fn unwatched(workspace: &Path) -> Resolver<'static> {
-        let ws_lex = workspace.to_path_buf();
-        let ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| ws_lex.clone());
-        Resolver {
-            ws_lex,
-            ws_real,
-            seen: RefCell::new(HashMap::new()),
-            listings: RefCell::new(HashMap::new()),
-            budget: Cell::new(GLOB_BUDGET),
-            watch: None,
-            record: RefCell::new(Record::default()),
-        }
+        let mut r = Resolver::new_unresolved(workspace);
+        r.ws_real = std::fs::canonicalize(workspace).unwrap_or_else(|_| r.ws_lex.clone());
+        r
     }
 
     /// A resolver for one decision in `workspace` that calls `watch` with each directory before
@@ -90,7 +82,7 @@ impl<'w> Resolver<'w> {
         r.ws_real = match plain {
             Some(w) => w,
             None => {
-                r.record.borrow_mut().incomplete = true;
+                r.incomplete();
                 std::fs::canonicalize(workspace).unwrap_or_else(|_| r.ws_lex.clone())
             }
         };
@@ -109,11 +101,6 @@ impl<'w> Resolver<'w> {
         }
     }
 
-    /// Where `written` lands ([`Resolver::resolve`]), as [`crate::policy::links::Real`] wants.
-    pub fn real(&self, written: &Path) -> Option<PathBuf> {
-        self.resolve(written)
-    }
-
     /// What the decisions made with this resolver depended on; `None` when that is not known
     /// completely (a link, a directory that could not be watched, no watcher).
     pub fn facts(self) -> Option<Facts> {
@@ -123,10 +110,8 @@ impl<'w> Resolver<'w> {
 
     /// Tell the watcher of `dir` before looking in it.
     fn before(&self, dir: &Path) {
-        if let Some(w) = self.watch {
-            if !w(dir) {
-                self.record.borrow_mut().incomplete = true;
-            }
+        if self.watch.is_some_and(|w| !w(dir)) {
+            self.incomplete();
         }
     }
 
@@ -140,7 +125,7 @@ impl<'w> Resolver<'w> {
     /// A glob is matched against the directories ([`Resolver::glob`]): where the one place its
     /// links lead is; `/` (outside, so never allowed) when they lead to several places or it
     /// would look at more names than [`GLOB_BUDGET`].
-    fn resolve(&self, written: &Path) -> Option<PathBuf> {
+    pub fn resolve(&self, written: &Path) -> Option<PathBuf> {
         if !written.components().any(|c| is_glob(c.as_os_str())) {
             return self.plain(written);
         }

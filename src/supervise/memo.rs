@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 
+use super::sys::Readable;
 use crate::policy::{Call, Context, Decision, Layer, Policy};
 use crate::resolve::{Facts, Resolver};
 
@@ -48,7 +49,7 @@ const MAX_ENTRIES: usize = 4096;
 /// At most this many watched directories; past it a decision's facts are incomplete.
 const MAX_WATCHES: usize = 4096;
 
-/// See the module documentation. [`Memo::off`] remembers nothing.
+/// See the module documentation.
 pub struct Memo {
     inner: Option<Inner>,
     /// Look-ups answered and not, for tests and benchmarks ([`Memo::report`]).
@@ -62,7 +63,7 @@ struct Inner {
     inotify: OwnedFd,
     /// An epoll instance holding only `inotify`: asking it whether events wait (timeout 0) is
     /// a lockless check in the kernel, cheaper than a read that finds none.
-    ready: OwnedFd,
+    ready: Readable,
     watches: std::cell::RefCell<Watches>,
     /// Paths whose entries remembered decisions looked up.
     names: HashSet<PathBuf>,
@@ -121,28 +122,19 @@ struct Stamp {
 }
 
 impl Memo {
-    /// A memo that remembers nothing.
-    pub fn off() -> Memo {
-        Memo { inner: None, hits: 0, misses: 0, clears: 0 }
-    }
-
-    /// A memo watching with inotify; [`Memo::off`] when inotify cannot be used.
+    /// A memo watching with inotify; one that remembers nothing when inotify cannot be used.
     pub fn new() -> Memo {
-        let inner = (|| {
-            let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
-            let ready = readiness(&inotify)?;
-            Some(Inner {
-                inotify,
-                ready,
-                watches: Default::default(),
-                names: HashSet::new(),
-                listed: HashSet::new(),
-                entries: HashMap::default(),
-                count: 0,
-                stamp: None,
-                buf: vec![MaybeUninit::uninit(); 16 * 1024],
-            })
-        })();
+        let inner = instance().map(|(inotify, ready)| Inner {
+            inotify,
+            ready,
+            watches: Default::default(),
+            names: HashSet::new(),
+            listed: HashSet::new(),
+            entries: HashMap::default(),
+            count: 0,
+            stamp: None,
+            buf: vec![MaybeUninit::uninit(); 16 * 1024],
+        });
         Memo { inner, hits: 0, misses: 0, clears: 0 }
     }
 
@@ -174,7 +166,7 @@ impl Memo {
         let resolver =
             if on { Resolver::watched(policy.workspace(), &watch) } else { Resolver::unwatched(policy.workspace()) };
         let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            policy.decide_real(call, ctx, &|p: &Path| resolver.real(p))
+            policy.decide_real(call, ctx, &|p: &Path| resolver.resolve(p))
         }));
         let d = match decided {
             Ok(d) => d,
@@ -287,12 +279,12 @@ impl Memo {
     }
 }
 
-/// An epoll instance that reports when `inotify` has events.
-fn readiness(inotify: &OwnedFd) -> Option<OwnedFd> {
-    use rustix::event::epoll;
-    let ep = epoll::create(epoll::CreateFlags::CLOEXEC).ok()?;
-    epoll::add(&ep, inotify, epoll::EventData::new_u64(0), epoll::EventFlags::IN).ok()?;
-    Some(ep)
+/// A new inotify instance, and the epoll set that says whether it has events.
+fn instance() -> Option<(OwnedFd, Readable)> {
+    use std::os::fd::AsFd;
+    let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
+    let ready = Readable::new(&[inotify.as_fd()]).ok()?;
+    Some((inotify, ready))
 }
 
 /// Does inotify see every change of names in `dir`: a local file system whose changes all
@@ -468,9 +460,8 @@ impl Inner {
         self.names.clear();
         self.listed.clear();
         *self.watches.get_mut() = Watches::default();
-        let Ok(fd) = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC) else { return false };
-        let Some(ready) = readiness(&fd) else { return false };
-        self.inotify = fd;
+        let Some((inotify, ready)) = instance() else { return false };
+        self.inotify = inotify;
         self.ready = ready;
         true
     }
@@ -478,11 +469,9 @@ impl Inner {
     /// Read every queued event, forgetting everything if one matters (`Some(true)`); `None`
     /// when the events cannot be read (the memo must then stop).
     fn drain(&mut self) -> Option<bool> {
-        let mut one = [std::mem::MaybeUninit::<rustix::event::epoll::Event>::uninit(); 1];
-        let zero = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
-        match rustix::event::epoll::wait(&self.ready, &mut one[..], Some(&zero)) {
-            Ok(([], _)) => return Some(false),
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+        match self.ready.ready_now() {
+            Ok(false) => return Some(false),
+            Ok(true) => {}
             Err(_) => return None,
         }
         let mut reader = inotify::Reader::new(&self.inotify, &mut self.buf);

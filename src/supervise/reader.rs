@@ -206,7 +206,7 @@ impl Reader {
         let mut deadline: Option<Instant> = None;
         let own = self.own_fd && sys::set_nonblocking(fd).is_ok();
         // Registered once; poll(2) each time if epoll cannot be had.
-        let waiter = sys::Readable::new([agent_out.as_fd(), self.wake.as_fd()]);
+        let waiter = sys::Readable::new(&[agent_out.as_fd(), self.wake.as_fd()]);
         // The last read filled the buffer: more is likely waiting, so read before waiting.
         let mut full = false;
         loop {

@@ -256,7 +256,7 @@ impl Session {
     /// "not asked by the agent", and nothing is answered. Said on stderr when the policy would
     /// not have allowed it.
     fn report(&mut self, r: &IncomingCall, received: Instant) {
-        let d = self.policy_decide(&r.call);
+        let d = self.remembered(&r.call, super::memo::call_hash(&r.call));
         if d.decision != Verdict::Allow && !self.quiet {
             let _ = writeln!(
                 std::io::stderr(),
@@ -295,18 +295,9 @@ impl Session {
         audit.record(&rec).map_err(|e| format!("cannot write the audit log {}: {e}", audit.path().display()))
     }
 
-    fn policy_decide(&self, call: &Call) -> Decision {
-        let ctx = Context { active_skills: &self.state.active_skills, session: Some(&self.state.approvals) };
-        // Decided where its paths really land too (symbolic links followed at this edge).
-        let real = crate::resolve::real_for(self.policy.workspace());
-        match catch_unwind(AssertUnwindSafe(|| self.policy.decide_real(call, &ctx, &real))) {
-            Ok(d) => d,
-            Err(p) => Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),
-        }
-    }
-
-    /// [`Session::policy_decide`], answered from the memo when nothing the decision depended
-    /// on has changed ([`super::memo`]).
+    /// The policy's decision on a call, where its paths really land too (symbolic links
+    /// followed at this edge); answered from the memo when nothing the decision depended on
+    /// has changed ([`super::memo`]). A panic in the policy is a denial.
     fn remembered(&mut self, call: &Call, hash: u64) -> Decision {
         let st = &mut self.state;
         let ctx = Context { active_skills: &st.active_skills, session: Some(&st.approvals) };
@@ -336,19 +327,16 @@ impl Session {
             return (Resolution::error("the agent exited before the person could be asked"), Effects::default());
         }
         // An approver that answers from the call alone shows nothing and remembers nothing.
-        let at_once = self.approver.answers_at_once();
-        let suggested = if at_once {
-            Vec::new()
+        let (suggested, shape) = if self.approver.answers_at_once() {
+            (Vec::new(), crate::approve::Shape::Other)
         } else {
-            catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default()
+            (
+                catch_unwind(AssertUnwindSafe(|| self.policy.suggest_patterns(call))).unwrap_or_default(),
+                catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
+                    .unwrap_or(crate::approve::Shape::Other),
+            )
         };
         let id_text = id.shown.as_str();
-        let shape = if at_once {
-            crate::approve::Shape::Other
-        } else {
-            catch_unwind(AssertUnwindSafe(|| crate::approve::Shape::of(&self.policy, call)))
-                .unwrap_or(crate::approve::Shape::Other)
-        };
         let info = PromptInfo {
             id: id_text,
             call_id: id,

@@ -46,32 +46,43 @@ pub fn poll_readable(fds: &[RawFd], timeout_ms: i32) -> io::Result<Vec<bool>> {
 
 /// Waits until one of a fixed set of descriptors is readable (or at end of file, or in
 /// error). The set is registered once (epoll), so a wait costs less than [`poll_readable`],
-/// which registers every descriptor again on each call: the reader waits once per line.
+/// which registers every descriptor again on each call: the reader waits once per line, the
+/// memo asks once per decision.
 pub struct Readable {
     ep: std::os::fd::OwnedFd,
-    n: usize,
 }
 
 impl Readable {
-    /// Watch two descriptors; [`Readable::wait`] reports each by its index. A descriptor closed
-    /// while registered leaves the set by itself.
-    pub fn new(fds: [std::os::fd::BorrowedFd<'_>; 2]) -> io::Result<Readable> {
+    /// Watch `fds`; [`Readable::wait`] reports each of the first two by its index. A
+    /// descriptor closed while registered leaves the set by itself.
+    pub fn new(fds: &[std::os::fd::BorrowedFd<'_>]) -> io::Result<Readable> {
         use rustix::event::epoll;
         let ep = epoll::create(epoll::CreateFlags::CLOEXEC)?;
-        for (i, fd) in fds.into_iter().enumerate() {
+        for (i, fd) in fds.iter().enumerate() {
             epoll::add(&ep, fd, epoll::EventData::new_u64(i as u64), epoll::EventFlags::IN)?;
         }
-        Ok(Readable { ep, n: 2 })
+        Ok(Readable { ep })
     }
 
-    /// Block until one is ready; per descriptor, whether it is.
+    /// Block until one is ready; for each of the first two descriptors, whether it is.
     pub fn wait(&self) -> io::Result<[bool; 2]> {
+        self.ready(None)
+    }
+
+    /// Whether one is ready now, without waiting (an `epoll_wait` with no timeout: a lockless
+    /// look at the ready list in the kernel).
+    pub fn ready_now(&self) -> io::Result<bool> {
+        Ok(self.ready(Some(&rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 }))?.contains(&true))
+    }
+
+    /// For each of the first two descriptors, whether it is ready, waiting at most `timeout`.
+    fn ready(&self, timeout: Option<&rustix::event::Timespec>) -> io::Result<[bool; 2]> {
         use rustix::event::epoll;
-        let mut out = [false; 2];
         let mut events = [std::mem::MaybeUninit::<epoll::Event>::uninit(); 2];
         loop {
-            match epoll::wait(&self.ep, &mut events[..self.n.min(2)], None) {
+            match epoll::wait(&self.ep, &mut events[..], timeout) {
                 Ok((ready, _)) => {
+                    let mut out = [false; 2];
                     for e in ready.iter() {
                         if let Some(slot) = out.get_mut(e.data.u64() as usize) {
                             *slot = true;
