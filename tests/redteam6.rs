@@ -80,10 +80,7 @@ fn glob_text_stored_in_a_variable_is_a_listing_where_it_is_expanded() {
 
 /// The corpus policy's verdicts, as a case set decides them.
 fn assert_not_allowed(commands: &[&str]) {
-    for c in commands {
-        let d = check_common::check_command(POLICY, c);
-        assert_ne!(d["decision"], "allow", "{c}: {d}");
-    }
+    check_common::assert_none_allowed_with(POLICY, commands)
 }
 
 #[test]

@@ -17,10 +17,7 @@ fn assert_all(expect: &str, commands: &[&str]) {
 }
 
 fn assert_not_allowed(commands: &[&str]) {
-    for c in commands {
-        let d = check_common::check_command(POLICY, c);
-        assert_ne!(d["decision"], "allow", "{c}: {d}");
-    }
+    check_common::assert_none_allowed_with(POLICY, commands)
 }
 
 #[test]

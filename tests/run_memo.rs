@@ -27,14 +27,19 @@ fn stats(o: &Outcome) -> (u64, u64, u64) {
     (n[0], n[1], n[2])
 }
 
+/// `gate run --strict` with the scripted agent doing `ops`, the memo's counters on stderr.
+fn run_with_stats(ws: &Ws, ops: &[&str]) -> Outcome {
+    let mut cmd = ws.command(&["run", "--strict"], ops);
+    cmd.env("GATE_MEMO_STATS", "1");
+    Running::start(cmd, None).finish(ws)
+}
+
 /// Ask `call` (a request line with id `{id}`) twice, run `change`, ask it a third time.
 /// Returns the outcome; ids are a1, a2, a3.
 fn twice_change_again(ws: &Ws, call: impl Fn(&str) -> String, change: &str) -> Outcome {
     let (c1, c2, c3) = (call("a1"), call("a2"), call("a3"));
     let ops = ["send", &c1, "await", "a1", "send", &c2, "await", "a2", "sh", change, "send", &c3, "await", "a3"];
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(ws);
+    let o = run_with_stats(ws, &ops);
     assert!(o.log.iter().any(|l| l == "# sh exit 0"), "the change failed: {:#?}", o.log);
     o
 }
@@ -147,9 +152,7 @@ fn a_link_hidden_by_permissions_is_not_remembered_as_missing() {
         "await",
         "a3",
     ];
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(&ws);
+    let o = run_with_stats(&ws, &ops);
     assert_eq!(o.decision("a3")["approved"], false, "{}", o.stderr);
     let (hits, ..) = stats(&o);
     assert_eq!(hits, 0, "a look-up hidden by permissions was remembered: {}", o.stderr);
@@ -179,9 +182,7 @@ fn a_policy_reloaded_mid_session_forgets_what_the_old_one_decided() {
         "await",
         "a3",
     ];
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(&ws);
+    let o = run_with_stats(&ws, &ops);
     assert_eq!(o.decision("a1")["approved"], true, "{}", o.stderr);
     assert_eq!(o.decision("a2")["approved"], true, "{}", o.stderr);
     let d = o.decision("a3");
@@ -206,9 +207,7 @@ fn many_different_calls_keep_being_decided_right_past_the_memo_s_size() {
     for (l, id) in lines.iter().zip(&ids) {
         ops.extend(["send", l, "await", id]);
     }
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(&ws);
+    let o = run_with_stats(&ws, &ops);
     assert_eq!(o.decision("last-rm")["approved"], false);
     assert_eq!(o.decision("last-rm")["rule"], "Bash(rm *)");
     assert_eq!(o.decision("last-cat")["approved"], true);
@@ -248,9 +247,7 @@ fn a_glob_through_dot_dot_does_not_take_the_watch_of_the_directory_it_names_agai
         "await",
         "a3",
     ];
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(&ws);
+    let o = run_with_stats(&ws, &ops);
     assert_eq!(o.decision("a1")["approved"], true, "{}", o.stderr);
     assert!(stats(&o).0 >= 1, "{}", o.stderr);
     let d = o.decision("a3");
@@ -290,9 +287,7 @@ fn emptying_the_memo_drops_its_kernel_watches() {
         ops.extend(["send", l, "await", id, "sh", mv]);
     }
     ops.extend(["sh", count]);
-    let mut cmd = ws.command(&["run", "--strict"], &ops);
-    cmd.env("GATE_MEMO_STATS", "1");
-    let o = Running::start(cmd, None).finish(&ws);
+    let o = run_with_stats(&ws, &ops);
     assert_eq!(o.decisions().iter().filter(|d| d["approved"] == true).count(), 60, "{}", o.stderr);
     let n: usize = std::fs::read_to_string(ws.path().join("watches.txt")).unwrap().trim().parse().unwrap();
     // The memo's own (the path to one directory) and the policy watcher's: a handful.

@@ -61,3 +61,11 @@ pub fn assert_all_with(policy: &str, expect: &str, commands: &[&str]) {
         assert_eq!(d["decision"], expect, "{c}: {d}");
     }
 }
+
+/// No command is allowed (each is asked or denied).
+pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check_command(policy, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
