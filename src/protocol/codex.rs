@@ -62,8 +62,7 @@ pub fn is_codex(program: &std::ffi::OsStr) -> bool {
 pub fn unwrap_shell(command: &str) -> String {
     let mut words = command.splitn(3, ' ');
     if let (Some(shell), Some(flag), Some(rest)) = (words.next(), words.next(), words.next()) {
-        let name = shell.strip_prefix("/usr/bin/").or_else(|| shell.strip_prefix("/bin/")).unwrap_or(shell);
-        if ["bash", "sh", "zsh", "dash"].contains(&name) && ["-c", "-lc"].contains(&flag) {
+        if ["bash", "sh", "zsh", "dash"].contains(&shell_name(shell)) && ["-c", "-lc"].contains(&flag) {
             if let Some(s) = single_quoted(rest) {
                 return s;
             }
@@ -76,13 +75,17 @@ pub fn unwrap_shell(command: &str) -> String {
 /// reads scripts as bash does); any other shell's invocation whole, for the shell analysis,
 /// which knows `sh -c`, `dash -c` and `zsh -c` (ninth red team).
 pub fn bash_script(command: &str) -> String {
-    let shell = command.split(' ').next().unwrap_or("");
-    let name = shell.strip_prefix("/usr/bin/").or_else(|| shell.strip_prefix("/bin/")).unwrap_or(shell);
-    if name == "bash" {
+    if shell_name(command.split(' ').next().unwrap_or("")) == "bash" {
         unwrap_shell(command)
     } else {
         command.to_string()
     }
+}
+
+/// A shell's name as Codex may write it: bare, or in `/bin` or `/usr/bin`; any other path is
+/// returned whole (it names another file).
+fn shell_name(word: &str) -> &str {
+    word.strip_prefix("/usr/bin/").or_else(|| word.strip_prefix("/bin/")).unwrap_or(word)
 }
 
 /// A word made only of single-quoted pieces and `\'` (`'a'\''b'`), unquoted.
