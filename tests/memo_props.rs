@@ -66,26 +66,38 @@ fn call(k: usize) -> Call {
     }
 }
 
+/// Whether `rel` under `ws` is reached without passing a symbolic link (the last component
+/// too when `last`): the operations must never act through the links they made, or they
+/// write and remove outside the scratch directory (`a -> ../..` then `a/b/x`).
+fn unlinked(ws: &Path, rel: &str, last: bool) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let upto = if last { parts.len() } else { parts.len() - 1 };
+    (1..=upto)
+        .all(|k| std::fs::symlink_metadata(ws.join(parts[..k].join("/"))).map_or(true, |m| !m.file_type().is_symlink()))
+}
+
 fn apply(ws: &Path, out: &Path, op: &Op) {
     let p = |i: usize| ws.join(NAMES[i]);
+    let safe = |i: usize, last: bool| unlinked(ws, NAMES[i], last);
     // Failures (a parent missing, a name taken) are part of the game: ignored.
     match *op {
-        Op::MkDir(i) => {
+        Op::MkDir(i) if safe(i, true) => {
             let _ = std::fs::create_dir(p(i));
         }
-        Op::Touch(i) => {
+        Op::Touch(i) if safe(i, true) => {
             let _ = std::fs::write(p(i), "x");
         }
-        Op::Remove(i) => {
+        // remove_file takes a link itself; remove_dir_all does not follow links inside.
+        Op::Remove(i) if safe(i, false) => {
             let _ = std::fs::remove_file(p(i)).or_else(|_| std::fs::remove_dir_all(p(i)));
         }
-        Op::Link(i, t) => {
+        Op::Link(i, t) if safe(i, false) => {
             let _ = std::os::unix::fs::symlink(&targets(out)[t], p(i));
         }
-        Op::Rename(i, j) => {
+        Op::Rename(i, j) if safe(i, false) && safe(j, false) => {
             let _ = std::fs::rename(p(i), p(j));
         }
-        Op::Decide(_) => {}
+        _ => {}
     }
 }
 

@@ -36,6 +36,15 @@ fn target(out: &Path, k: u8) -> PathBuf {
     }
 }
 
+/// Whether `rel` under `ws` is reached without passing a symbolic link (the last component
+/// too when `last`).
+fn unlinked(ws: &Path, rel: &str, last: bool) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let upto = if last { parts.len() } else { parts.len() - 1 };
+    (1..=upto)
+        .all(|k| std::fs::symlink_metadata(ws.join(parts[..k].join("/"))).map_or(true, |m| !m.file_type().is_symlink()))
+}
+
 static RUN: AtomicUsize = AtomicUsize::new(0);
 
 fuzz_target!(|data: &[u8]| {
@@ -56,13 +65,18 @@ fuzz_target!(|data: &[u8]| {
     let mut memo = Memo::new();
     for op in data.chunks(3) {
         let (a, b) = (op.first().copied().unwrap_or(0), op.get(1).copied().unwrap_or(0));
-        let p = |i: u8| ws.join(NAMES[usize::from(i) % NAMES.len()]);
+        let name = |i: u8| NAMES[usize::from(i) % NAMES.len()];
+        let p = |i: u8| ws.join(name(i));
+        // Never act through a link the run made: it would write outside the scratch directory.
+        let safe = |i: u8, last: bool| unlinked(&ws, name(i), last);
+        let c = op.get(2).copied().unwrap_or(a);
         match op[0] % 7 {
-            0 => drop(std::fs::create_dir(p(b))),
-            1 => drop(std::fs::write(p(b), "x")),
-            2 => drop(std::fs::remove_file(p(b)).or_else(|_| std::fs::remove_dir_all(p(b)))),
-            3 => drop(std::os::unix::fs::symlink(target(&out, op.get(2).copied().unwrap_or(a)), p(b))),
-            4 => drop(std::fs::rename(p(b), p(op.get(2).copied().unwrap_or(a)))),
+            0 if safe(b, true) => drop(std::fs::create_dir(p(b))),
+            1 if safe(b, true) => drop(std::fs::write(p(b), "x")),
+            2 if safe(b, false) => drop(std::fs::remove_file(p(b)).or_else(|_| std::fs::remove_dir_all(p(b)))),
+            3 if safe(b, false) => drop(std::os::unix::fs::symlink(target(&out, c), p(b))),
+            4 if safe(b, false) && safe(c, false) => drop(std::fs::rename(p(b), p(c))),
+            0..=4 => {}
             _ => {
                 let c = call(b);
                 let remembered = memo.decide(&policy, &ctx, 0, &c, call_hash(&c));
