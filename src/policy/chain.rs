@@ -1205,6 +1205,9 @@ impl Policy {
                         v
                     });
                 }
+                if let Some(v) = self.anywhere_rules(&read.name, d) {
+                    return Some(v);
+                }
                 let mode = self.model.mode;
                 if mode_verdict(mode, Risk::ReadOnly) == Verdict::Deny {
                     return None;
@@ -1219,6 +1222,9 @@ impl Policy {
             // After a `cd` (or `pushd`, `cd -`) gate cannot follow, a relative path could be
             // anywhere: not allowed (issue 15 class 8).
             None if relative => {
+                if let Some(v) = self.anywhere_rules(&read.name, raw) {
+                    return Some(v);
+                }
                 let why = format!("after a directory change gate cannot follow, `{raw}` could be anywhere");
                 return Some(V::new(Verdict::Ask, Layer::Workspace, None, why));
             }
@@ -1259,6 +1265,39 @@ impl Policy {
         None
     }
 
+    /// A deny or ask rule of `tool` that could match `path` wherever its unknown start puts
+    /// it: a path whose last name is literal (or a plain glob) after a start only known at run
+    /// time (`$OLDPWD/.env`), or a relative path after a `cd` gate cannot follow (`.env`). The
+    /// start may be any directory, so `**/.env*` matches what would really run (issue 15:
+    /// denied where a deny rule could match). `None` when the last name is not plain.
+    fn anywhere_rules(&self, tool: &str, path: &str) -> Option<V> {
+        let tail = path.rsplit_once('/').map_or(path, |(_, t)| t);
+        let plain = |t: &str| {
+            !t.is_empty()
+                && t != "."
+                && t != ".."
+                && !t.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '{', '}', '~'])
+                && !t.contains(char::is_whitespace)
+        };
+        if !plain(tail) {
+            return None;
+        }
+        // Two made-up directories that no rule names: a rule that matches the name in both
+        // matches it in any directory (`**/.env*`); one that names a directory (`src/secret`)
+        // could, but need not, and the unknown place stays asked.
+        let (rel, abs) = (format!(".gate-anywhere/x/{tail}"), format!("/.gate-anywhere/y/{tail}"));
+        let shown = |r: &str| format!("`{path}` lands in a directory only known at run time, and rule `{r}`");
+        if let Some(r) = self.model.deny.could_match_glob(tool, Some(&rel), &abs) {
+            let why = format!("{} denies `{tail}` in any directory", shown(&r.text));
+            return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), why));
+        }
+        if let Some(r) = self.model.ask.could_match_glob(tool, Some(&rel), &abs) {
+            let why = format!("{} asks about `{tail}` in any directory", shown(&r.text));
+            return Some(V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), why));
+        }
+        None
+    }
+
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {
         let Some(edit) = self.model.tools.edit_tool() else {
             return self.unknown_verdict("no edit tool is declared to decide shell writes by");
@@ -1275,6 +1314,9 @@ impl Policy {
                         }
                     }
                 }
+                if let Some(v) = self.anywhere_rules(&edit.name, d).filter(|v| v.verdict == Verdict::Deny) {
+                    return v;
+                }
                 return self.unknown_verdict(&format!("the write target `{d}` is only known at run time"));
             }
         };
@@ -1282,6 +1324,9 @@ impl Policy {
             (_, true) => String::new(),
             (Some(c), false) => c.clone(),
             (None, false) => {
+                if let Some(v) = self.anywhere_rules(&edit.name, &raw).filter(|v| v.verdict == Verdict::Deny) {
+                    return v;
+                }
                 return self.unknown_verdict(&format!("after a `cd` gate cannot follow, `{raw}` could be anywhere"));
             }
         };
