@@ -29,3 +29,37 @@ fn a_write_of_a_denied_name_in_a_directory_only_known_at_run_time_is_denied() {
     // Other names there stay asked: gate cannot know where they land.
     assert_all("ask", &["cd $D; echo x > a.md", "echo x > $d/a.md", "echo x > ${x:-a/.env}"]);
 }
+
+#[test]
+fn git_config_with_an_option_that_takes_a_value_still_stores_its_key_and_value() {
+    assert_all(
+        "deny",
+        &[
+            "git config -f .git/config alias.x '!rm x'",
+            "git config --file .git/config alias.x '!rm x'",
+            "git config -zf .git/config alias.x '!rm x'",
+            "git config --comment hi alias.x '!rm x'",
+            "git config set --comment x alias.y '!rm z'",
+            "git config --fil=.git/config core.fsmonitor 'rm x'",
+            "git config -f .git/config core.pager 'curl x'",
+            "git -c interactive.diffFilter='rm x' add -p",
+            "git -c submodule.a.update='!rm x' submodule update",
+        ],
+    );
+    check_common::assert_none_allowed_with(POLICY, &["git config $k '!rm x'", "git config alias.x \"$v\""]);
+}
+
+#[test]
+fn git_c_with_a_pager_turned_off_or_cat_only_prints() {
+    assert_all(
+        "allow",
+        &[
+            "git -c pager.log=false log -1",
+            "git -c core.pager=cat log -1",
+            "git -c core.pager= diff",
+            "git -c core.fsmonitor=false status",
+            "git config --get alias.x",
+            "git config user.name",
+        ],
+    );
+}

@@ -637,6 +637,14 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("caffeinate", "posix", "-d -i -m -s -u -t: -w:/X"),
     // ---- builtins that store code to run later ----
     ("trap", "posix", "-l -p -P"),
+    // git's own `config` (`git config ...` is read with this table, so a value's option does
+    // not shift KEY and VALUE: `git config -f .git/config alias.x '!rm x'`).
+    ("git-config", "neg",
+     "--global --system --local --worktree -f:/R --file=/R --blob= --get --get-all --get-regexp --get-urlmatch \
+      --replace-all/U --add/U --unset/U --unset-all/U --rename-section/U --remove-section/U -l --list -e/X --edit/X \
+      --get-color --get-colorbool -z --null --name-only --show-origin --show-scope --show-names -t: --type= --bool \
+      --int --bool-or-int --bool-or-str --path --expiry-date --default= --comment= --fixed-value --includes --all \
+      --regexp --value= --url="),
     ("complete|compgen", "posix",
      "-a -b -c -d/L -e -f/L -g -j -k -s -u -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----

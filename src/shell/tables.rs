@@ -657,8 +657,9 @@ fn git_long(a: &str, longs: &[&str]) -> String {
 }
 
 /// `git -c KEY=VALUE` settings that only change how git prints: colours, path quoting,
-/// abbreviations, dates, decorations; a pager or signature check only turned off.
-fn git_display_config(kv: &str) -> bool {
+/// abbreviations, dates, decorations; a pager or signature check only turned off. A key that
+/// could run code holds none then (`pager.log=false`, `core.pager=cat`).
+pub(crate) fn git_display_config(kv: &str) -> bool {
     let Some((key, value)) = kv.split_once('=') else { return false };
     let key = key.to_ascii_lowercase();
     let off = matches!(value.to_ascii_lowercase().as_str(), "false" | "no" | "off" | "0");
@@ -683,6 +684,8 @@ fn git_display_config(kv: &str) -> bool {
         || key.starts_with("advice.")
         || DISPLAY.contains(&key.as_str())
         || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
+        // A pager that only prints what git gives it, or none (empty).
+        || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat" | "less" | "less -R" | "less -FRX")
 }
 
 /// `git branch` with flags that only list (no operand: an operand names a branch to create).
@@ -945,6 +948,9 @@ pub(crate) fn git_subcommand_at(args: &[Word]) -> usize {
 /// git configuration keys (lower case) whose value is a program or shell text git runs.
 pub(crate) fn git_key_runs_code(key: &str) -> bool {
     const EXACT: &[&str] = &[
+        "interactive.difffilter",
+        "core.alternaterefscommand",
+        "instaweb.httpd",
         "core.pager",
         "core.editor",
         "sequence.editor",
@@ -984,6 +990,8 @@ pub(crate) fn git_key_runs_code(key: &str) -> bool {
     EXACT.contains(&key)
         || key.starts_with("pager.")
         || key.starts_with("includeif.")
+        // `submodule.NAME.update=!CMD` runs CMD on `git submodule update`.
+        || key.starts_with("submodule.") && key.ends_with(".update")
         || key.rsplit('.').next().is_some_and(|last| LAST.contains(&last)) && key.contains('.')
 }
 

@@ -2673,13 +2673,26 @@ impl Walker<'_> {
         }
         // `git config [set] [--global ...] KEY VALUE`: the value is stored to run later.
         if sub == Some("config") {
-            let rest: Vec<&str> = words[i + 1..].iter().filter_map(Word::lit).filter(|a| !a.starts_with('-')).collect();
-            let rest = match rest.first() {
-                Some(&"set") => &rest[1..],
-                _ => &rest[..],
-            };
-            if let [key, value, ..] = rest {
-                configs.push(format!("{key}={value}"));
+            // Read as git's own option parser reads them: an option's value is neither KEY
+            // nor VALUE (`git config -f F alias.x '!rm x'`).
+            match grammar::grammar("git-config").map(|g| grammar::parse(g, &words[i + 1..])) {
+                Some(Ok(p)) => {
+                    let rest = match p.operands.first().and_then(Word::lit) {
+                        Some("set") => &p.operands[1..],
+                        _ => &p.operands[..],
+                    };
+                    match rest {
+                        [Word::Lit(key), Word::Lit(value), ..] => configs.push(format!("{key}={value}")),
+                        [Word::Dyn(d), ..] | [_, Word::Dyn(d), ..] => {
+                            unknown.get_or_insert_with(|| format!("`git config` stores `{d}`, only known at run time"));
+                        }
+                        _ => {}
+                    }
+                }
+                Some(Err(e)) => {
+                    unknown.get_or_insert(e);
+                }
+                None => {}
             }
         }
         // Only `git config` stores: a stored alias runs whenever its name is used later.
@@ -2715,7 +2728,7 @@ impl Walker<'_> {
                     // `git config alias.x 'reset --hard'`: later `git x` runs git with these words.
                     self.nested_run_by(&format!("git {value}"), words, wrappers);
                 }
-            } else if tables::git_key_runs_code(&lower) {
+            } else if tables::git_key_runs_code(&lower) && !tables::git_display_config(&c) {
                 let script = value.strip_prefix('!').unwrap_or(value);
                 self.nested_run_by(script, words, wrappers);
                 unknown.get_or_insert_with(|| format!("git's `{key}` runs `{value}` when git wants it"));
