@@ -63,3 +63,68 @@ fn git_c_with_a_pager_turned_off_or_cat_only_prints() {
         ],
     );
 }
+
+/// A workspace with `lnk -> /etc` and `pw -> /etc/passwd`, and one call decided there.
+fn tool_in_linked_ws(tool: &str, args: serde_json::Value, annotations: Option<&str>) -> serde_json::Value {
+    let ws = check_common::workspace(POLICY);
+    std::os::unix::fs::symlink("/etc", ws.path().join("lnk")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", ws.path().join("pw")).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gate"));
+    cmd.current_dir(ws.path()).args(["check", "--json"]);
+    if let Some(a) = annotations {
+        cmd.args(["--annotations", a]);
+    }
+    let out = cmd.args([tool, &args.to_string()]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn path_fields_named_in_camel_case_or_src_dest_are_paths() {
+    use serde_json::json;
+    for (tool, args) in [
+        ("grep", json!({"pattern": "root", "workingDirectory": "lnk"})),
+        ("list_files", json!({"targetDirectory": "lnk"})),
+        ("get_file_info", json!({"file_name": "pw"})),
+        ("read_file", json!({"src": "pw"})),
+    ] {
+        let d = tool_in_linked_ws(tool, args.clone(), None);
+        assert_eq!(d["decision"], "ask", "{tool} {args}: {d}");
+    }
+    for args in [
+        json!({"targetFile": "/etc/passwd"}),
+        json!({"SearchDirectory": "/etc"}),
+        json!({"outputDir": "/etc"}),
+        json!({"url": "file:///etc/passwd"}),
+        json!({"dest": "/etc/passwd"}),
+    ] {
+        let d = tool_in_linked_ws("mcp__fs__read", args.clone(), Some(r#"{"readOnlyHint":true}"#));
+        assert_eq!(d["decision"], "ask", "{args}: {d}");
+    }
+    // Text that only looks like a path in an MCP tool's own field stays its vocabulary.
+    let d = tool_in_linked_ws("mcp__fs__read", json!({"route": "/api"}), Some(r#"{"readOnlyHint":true}"#));
+    assert_eq!(d["decision"], "allow", "{d}");
+}
+
+#[test]
+fn a_nul_in_a_tool_path_is_not_modelled() {
+    use serde_json::json;
+    for (tool, args) in [
+        ("Write", json!({"file_path": ".env\u{0}/../docs/a.md", "content": "x"})),
+        ("Read", json!({"file_path": "pw\u{0}/../src/a.rs"})),
+        ("read_file", json!({"path": "pw\u{0}/../src/a.rs"})),
+    ] {
+        let d = tool_in_linked_ws(tool, args.clone(), None);
+        assert_ne!(d["decision"], "allow", "{tool} {args}: {d}");
+    }
+}
+
+#[test]
+fn a_notebook_edit_or_an_unknown_tool_writes_what_it_names() {
+    use serde_json::json;
+    for tool in ["NotebookEdit", "notebook_edit", "save_notebook"] {
+        let d = tool_in_linked_ws(tool, json!({"notebook_path": ".env", "new_source": "x"}), None);
+        assert_eq!(d["decision"], "deny", "{tool}: {d}");
+    }
+    let d = tool_in_linked_ws("NotebookEdit", json!({"notebook_path": "/etc/x.ipynb", "new_source": "x"}), None);
+    assert_eq!(d["decision"], "ask", "{d}");
+}

@@ -38,10 +38,36 @@ pub(crate) fn is_path_field(name: &str) -> bool {
     // Without lowering a copy: this runs for every field of every call.
     let ends =
         |s: &str| name.len() >= s.len() && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes());
+    // A camelCase name's last word (`targetFile`, `workingDirectory`, `outputDir`).
+    let camel = |s: &str| {
+        name.len() > s.len()
+            && name.as_bytes()[name.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
+            && name.as_bytes()[name.len() - s.len()].is_ascii_uppercase()
+            && name.as_bytes()[name.len() - s.len() - 1].is_ascii_lowercase()
+    };
     MCP_PATH_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(name))
-        || ["path", "paths", "_file", "_files", "_dir", "_directory", "_folder", "_root", "filename", "dirname"]
+        || ["src", "dest", "dst", "file_name", "filepath", "dirpath", "input_file", "output_file"]
             .iter()
-            .any(|s| ends(s))
+            .any(|f| f.eq_ignore_ascii_case(name))
+        || [
+            "path",
+            "paths",
+            "_file",
+            "_files",
+            "_dir",
+            "_directory",
+            "_folder",
+            "_root",
+            "filename",
+            "dirname",
+            "-file",
+            "-dir",
+        ]
+        .iter()
+        .any(|s| ends(s))
+        || ["file", "files", "dir", "dirs", "directory", "directories", "folder", "root", "filename", "dirname"]
+            .iter()
+            .any(|s| camel(s))
 }
 
 /// A field that holds a glob of paths: `glob` (`globs`, `include`), or a globbing tool's
@@ -237,7 +263,10 @@ impl ArgWalk<'_> {
             // An MCP tool's fields are its server's own vocabulary: there, text that only looks
             // like a path (`route: "/api/users"`, `labels: ["~bug"]`) is no file unless its
             // field is named as one (review: such calls of allowed tools were asked).
-            Value::String(s) if held != Held::Any || (!self.tool.starts_with("mcp__") && looks_like_path(s)) => {
+            // A `file:` URI names a file in any field, an MCP tool's too.
+            Value::String(s)
+                if held != Held::Any || (!self.tool.starts_with("mcp__") && looks_like_path(s)) || is_file_uri(s) =>
+            {
                 let declared = depth == 1
                     && held == Held::Path
                     && self.spec.and_then(|s| s.path.as_deref()) == Some(&pointer[1..]);
@@ -621,7 +650,13 @@ impl Policy {
         }
         let mcp = call.tool.starts_with("mcp__");
         let hint = call.annotations.as_ref().and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool);
-        let read_only = if mcp { hint == Some(true) } else { spec.map(|s| s.kind) != Some(ToolKind::Edit) };
+        // A tool gate has no spec for and that is not on the safe list may write what it
+        // names (eleventh red team: an unmapped `NotebookEdit` of `.env` met no write rule).
+        let read_only = match spec {
+            _ if mcp => hint == Some(true),
+            Some(s) => s.kind != ToolKind::Edit,
+            None => self.model.safe_tools.iter().any(|t| t.eq_ignore_ascii_case(&call.tool)),
+        };
         let as_tool = if read_only { "read" } else { "write" };
         let Some(sub_spec) = self.model.tools.specs.get(as_tool) else { return d };
         let sub_field = sub_spec.path.clone().unwrap_or_else(|| "file_path".into());
@@ -758,6 +793,15 @@ impl Policy {
     /// Resolve a path as the agent would: `~`, relative to the working directory (plus a
     /// directory a shell `cd` moved to), `.` and `..`; then relative to the workspace.
     pub(crate) fn resolve_path(&self, raw: &str, cwd_rel: &str) -> Result<ResolvedPath, String> {
+        // A NUL or other control character: a program that passes the text to the system as a
+        // C string opens the file named before it (`.env\0/../docs/a.md` is `.env`), one that
+        // does not opens another. Not modelled (eleventh red team).
+        if raw.contains(char::is_control) {
+            return Err(format!(
+                "`{}` holds a control character: which file it names depends on the program",
+                raw.escape_debug()
+            ));
+        }
         let abs = if raw == "~" || raw.starts_with("~/") {
             let home =
                 self.home.as_deref().ok_or_else(|| format!("`{raw}`: there is no home directory to resolve `~`"))?;

@@ -93,7 +93,16 @@ impl Tools {
             command: None,
             path: Some("file_path".into()),
             content: Some("content".into()),
-            aliases: s(&["Write", "write_file", "edit", "Edit", "multi_edit", "MultiEdit"]),
+            aliases: s(&[
+                "Write",
+                "write_file",
+                "edit",
+                "Edit",
+                "multi_edit",
+                "MultiEdit",
+                "NotebookEdit",
+                "notebook_edit",
+            ]),
             risk: None,
         });
         t.insert(ToolSpec {
