@@ -128,3 +128,33 @@ fn a_notebook_edit_or_an_unknown_tool_writes_what_it_names() {
     let d = tool_in_linked_ws("NotebookEdit", json!({"notebook_path": "/etc/x.ipynb", "new_source": "x"}), None);
     assert_eq!(d["decision"], "ask", "{d}");
 }
+
+/// One shell command decided in a workspace with `lnk -> /etc` and `pw -> /etc/passwd`.
+fn command_in_linked_ws(command: &str) -> serde_json::Value {
+    tool_in_linked_ws("Bash", serde_json::json!({ "command": command }), None)
+}
+
+#[test]
+fn a_file_glued_to_an_option_or_given_to_a_wrapper_is_followed_through_links() {
+    for c in [
+        "grep -flnk/passwd src/a.rs",
+        "grep -rfpw .",
+        "rg -fpw x",
+        "hexdump -flnk/passwd",
+        "diff -Xlnk/passwd src docs",
+        "file -mlnk/magic src/a.rs",
+        "date -fpw",
+        "git diff -Olnk/passwd",
+        "xargs -a lnk/passwd echo",
+        "xargs --arg-file=pw echo",
+        "timeout 5 xargs -a pw echo",
+        "nice xargs -apw echo",
+    ] {
+        let d = command_in_linked_ws(c);
+        assert_eq!(d["decision"], "ask", "{c}: {d}");
+    }
+    for c in ["grep -fsrc/a.rs src/a.rs", "xargs -a src/a.rs echo"] {
+        let d = command_in_linked_ws(c);
+        assert_eq!(d["decision"], "allow", "{c}: {d}");
+    }
+}

@@ -198,6 +198,13 @@ fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
         for (w, dir) in c.words.iter().zip(word_dirs(c)).skip(1) {
             add(w, &dir, Use::Read);
         }
+        // The files the analysis says the command and its wrappers read, also those glued to
+        // an option (`grep -flnk/passwd`, `xargs -a pw`: eleventh red team).
+        for words in std::iter::once(&c.words).chain(c.wrappers.iter().map(|w| &w.words)) {
+            for t in shell::read_targets(words) {
+                add(&t, &c.cwd, Use::Read);
+            }
+        }
     }
     let targets = a.writes.iter().map(|w| (w, Use::Write)).chain(a.reads.iter().map(|r| (r, Use::Read)));
     for (w, how) in targets {
