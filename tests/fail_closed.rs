@@ -718,7 +718,10 @@ fn redteam_a_pattern_that_splits_may_hold_files() {
         "ask",
         &["x='-h . ../outside/secret.txt'; grep $x", "set -- -f ~/secret.txt; grep $@", "grep --file=$HOME/s -r ."],
     );
-    assert_all("allow", &["grep \"$p\" src/a.rs", "head -n$N src/a.rs"]);
+    // `head -n$N` with `N='5 /etc/passwd'` is `head -n5 /etc/passwd src/a.rs` (eleventh red
+    // team); quoted, the value stays one word.
+    assert_all("ask", &["head -n$N src/a.rs", "head -n $N src/a.rs"]);
+    assert_all("allow", &["grep \"$p\" src/a.rs", "head -n\"$N\" src/a.rs", "head -n \"$N\" src/a.rs"]);
 }
 
 #[test]

@@ -158,3 +158,66 @@ fn a_file_glued_to_an_option_or_given_to_a_wrapper_is_followed_through_links() {
         assert_eq!(d["decision"], "allow", "{c}: {d}");
     }
 }
+
+#[test]
+fn an_option_value_that_may_expand_to_no_word_or_several_moves_the_words_after_it() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "shopt -s nullglob; env -u src/*.zz echo rm y",
+            "shopt -s nullglob; echo x | xargs -I src/*.zz echo rm y",
+            "x=; env -u $x echo rm y",
+            "env -u $nosuch echo rm y",
+            "a=(); env -u \"${a[@]}\" echo rm y",
+            "env -u \"$@\" echo rm y",
+            "env -u $(true) echo rm y",
+            "echo z | xargs -I \"$@\" echo rm y",
+            "x=; echo z | xargs --process-slot-var $x echo rm y",
+            // `N='5 /etc/passwd'`: head reads /etc/passwd.
+            "head -n $N src/a.rs",
+            "head -n$N src/a.rs",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "head -n \"$N\" src/a.rs",
+            "n=5; head -n $n src/a.rs",
+            "head -n $((1+2)) src/a.rs",
+            "head -n \"${#a[@]}\" src/a.rs",
+            "for n in 1 2; do head -n $n src/a.rs; done",
+        ],
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+    /// Any wrapper's option that takes a value, given one that may expand to no word or
+    /// several (spelled separately or glued), never lets the command after it be allowed.
+    #[test]
+    fn wrapper_values_that_may_vanish_are_never_allowed(
+        opt in proptest::sample::select(vec![
+            "env -u", "xargs -I", "xargs -E", "xargs -d", "xargs -n", "timeout -s", "timeout -k", "nice -n",
+            "stdbuf -o", "flock -w", "xargs --process-slot-var", "env --unset", "timeout --signal",
+        ]),
+        value in proptest::sample::select(vec![
+            "$x", "${x}", "$(true)", "`true`", "src/*.zz", "\"$@\"", "\"${a[@]}\"", "${x:+a}", "$1",
+        ]),
+        glued in proptest::bool::ANY,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = check_common::policy_at(POLICY, dir.path());
+        let (w, o) = opt.split_once(' ').unwrap();
+        let spelled = if glued && o.starts_with("--") {
+            format!("{o}={value}")
+        } else if glued {
+            format!("{o}{value}")
+        } else {
+            format!("{o} {value}")
+        };
+        let after = if w == "timeout" { "5 echo rm y" } else { "echo rm y" };
+        let cmd = format!("echo z | {w} {spelled} {after}");
+        let v = check_common::decide_command(&p, &cmd);
+        proptest::prop_assert_ne!(v, gate::policy::Verdict::Allow, "{}", cmd);
+    }
+}

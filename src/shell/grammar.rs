@@ -207,11 +207,49 @@ pub(crate) fn only_reads(effect: char) -> bool {
 pub(crate) fn could_be_several(w: &Word) -> bool {
     match w {
         Word::Lit(_) => false,
-        Word::Dyn(raw) => {
-            let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
-            !(quoted || super::tables::number_parameter(raw))
-        }
+        Word::Dyn(raw) => !super::tables::number_parameter(raw) && may_split(raw),
     }
+}
+
+/// Whether bash may make a run-time word into no word or several: an expansion, a glob or a
+/// substitution outside double quotes (split, globbed; empty and unquoted is no word at all,
+/// a glob under `nullglob` with no match too), or `"$@"`, `"${a[@]}"`, `"${!p@}"` inside them
+/// (eleventh red team: `env -u $x echo rm y` with `x` empty is `env -u echo rm y`, which runs
+/// `rm y`). `$((...))` alone is one number.
+pub(crate) fn may_split(raw: &str) -> bool {
+    if raw.starts_with("$((") && raw.ends_with("))") && !raw[3..raw.len() - 2].contains("))") {
+        return false;
+    }
+    let b = raw.as_bytes();
+    let (mut dq, mut i) = (false, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' if !dq => match raw[i + 1..].find('\'') {
+                Some(e) => i += e + 1,
+                None => return true,
+            },
+            b'"' => dq = !dq,
+            b'$' | b'`' | b'*' | b'?' | b'[' if !dq => return true,
+            b'$' if dq => {
+                let rest = &raw[i + 1..];
+                let name_end = rest.find(['}', '"']).unwrap_or(rest.len());
+                let inner = &rest[..name_end];
+                if rest.starts_with('@')
+                    || inner.starts_with("{@")
+                    || inner.contains("[@]")
+                    || inner.starts_with("{!") && inner.ends_with('@')
+                {
+                    if !inner.starts_with("{#") {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a word only known at run time could start with `-`.
@@ -261,7 +299,15 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
     let mut only_operands = false;
     let mut i = 0;
     let value_at = |j: usize, of: &str| -> Result<Word, String> {
-        args.get(j).cloned().ok_or_else(|| format!("{program}: option {of} is missing its value"))
+        match args.get(j) {
+            None => Err(format!("{program}: option {of} is missing its value")),
+            // A value that may be no word or several moves the words after it.
+            Some(w) if could_be_several(w) => Err(format!(
+                "{program}: the value of {of}, `{}`, may expand to no word or several, moving the words after it",
+                w.display()
+            )),
+            Some(w) => Ok(w.clone()),
+        }
     };
     while i < args.len() {
         let w = &args[i];
@@ -398,6 +444,10 @@ fn dyn_option(g: &Grammar, raw: &str) -> Result<Found, String> {
     let unplaced =
         || format!("{program}: `{raw}` is an option gate cannot place (part of it is only known at run time)");
     let literal = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    // `-n$x` with `x='5 /etc/passwd'` is `-n5` and a file.
+    if may_split(raw) {
+        return Err(format!("{program}: `{raw}` may split into several words, only known at run time"));
+    }
     if let Some(long) = raw.strip_prefix("--") {
         let (name, value) = long.split_once('=').ok_or_else(unplaced)?;
         if !literal(name) {
@@ -973,6 +1023,30 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn words_that_may_become_no_word_or_several() {
+        for w in [
+            "$x",
+            "${x}",
+            "$(true)",
+            "`true`",
+            "src/*.zz",
+            "a$x",
+            "\"$@\"",
+            "\"${a[@]}\"",
+            "\"${@:2}\"",
+            "-n$x",
+            "'a'$x",
+        ] {
+            assert!(may_split(w), "{w}");
+        }
+        for w in
+            ["\"$x\"", "\"${x}\"", "\"$(cmd)\"", "$((1+2))", "\"${#a[@]}\"", "'$x'", "\"a b $x\"", "-n\"$x\"", "\\$x"]
+        {
+            assert!(!may_split(w), "{w}");
+        }
     }
 
     proptest::proptest! {

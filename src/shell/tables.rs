@@ -685,7 +685,7 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
         || DISPLAY.contains(&key.as_str())
         || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
         // A pager that only prints what git gives it, or none (empty).
-        || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat" | "less" | "less -R" | "less -FRX")
+        || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat")
 }
 
 /// `git branch` with flags that only list (no operand: an operand names a branch to create).
