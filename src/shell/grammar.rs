@@ -235,14 +235,13 @@ pub(crate) fn may_split(raw: &str) -> bool {
                 let rest = &raw[i + 1..];
                 let name_end = rest.find(['}', '"']).unwrap_or(rest.len());
                 let inner = &rest[..name_end];
-                if rest.starts_with('@')
+                let array = rest.starts_with('@')
                     || inner.starts_with("{@")
                     || inner.contains("[@]")
-                    || inner.starts_with("{!") && inner.ends_with('@')
-                {
-                    if !inner.starts_with("{#") {
-                        return true;
-                    }
+                    || inner.starts_with("{!") && inner.ends_with('@');
+                // `"${#a[@]}"` is a count: one word.
+                if array && !inner.starts_with("{#") {
+                    return true;
                 }
             }
             _ => {}
