@@ -221,3 +221,64 @@ proptest::proptest! {
         proptest::prop_assert_ne!(v, gate::policy::Verdict::Allow, "{}", cmd);
     }
 }
+
+#[test]
+fn programs_whose_own_parsers_differ_from_getopt_are_read_their_way() {
+    assert_all(
+        "deny",
+        &[
+            // xargs's --max-lines takes its value glued only: `rm` is the command.
+            "echo src/a.rs | xargs --max-lines rm echo",
+            "xargs --max-lines rm -f y",
+            // uniq's old `+N`: IN and OUT follow it.
+            "uniq +1 docs/a.md .env",
+            // script permutes: options after the log file count.
+            "script /dev/null -qc 'rm y'",
+            "script -qc ls /dev/null -c 'rm x'",
+            // su's own getopt: glued, bundled and abbreviated -c.
+            "su -c'rm x'",
+            "su -mc 'rm x'",
+            "su --comm='rm x'",
+            "su --session-command='rm x'",
+            // sg runs its text with sh -c.
+            "sg grp 'rm x'",
+            "sg - grp 'rm x'",
+            // env -S's words are env's own again.
+            "env -S '-i rm x'",
+            "env -S'-i A=1 rm x'",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // tree reads each value letter's value from the next word.
+            "tree -Lo 1 .env",
+            "tree -oa .env",
+            // binutils read `@FILE` in every word.
+            "strings -- @/etc/os-release",
+            "strings -n @x src/a.rs",
+            // rg --files has no pattern: every operand is a directory it lists.
+            "rg --files /root/.ssh",
+            // BSD ps's `e` prints every process's environment.
+            "ps auxeww",
+            "ps eww",
+            // compgen -u and -g print the user and group databases.
+            "compgen -u",
+            "compgen -g",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "tree -L 2 src",
+            "tree -a -L 2",
+            "strings src/a.rs",
+            "rg --files src",
+            "ps aux",
+            "ps -ef",
+            "ps -eo pid,comm",
+            "env -S 'ls -la'",
+            "uniq +1 src/a.rs",
+        ],
+    );
+}

@@ -76,6 +76,11 @@ pub(crate) struct Grammar {
     pub whole_longs: bool,
     /// An operand `@FILE` reads more options from FILE (binutils).
     pub at_files: bool,
+    /// Not getopt: each value letter takes the next word, so a bundle with one is not read
+    /// (`tree -Lo 1 .env` writes `.env`).
+    pub no_bundles: bool,
+    /// `+NUM` is an option (`uniq +1 IN OUT`).
+    pub plus_num: bool,
     /// A first word without `-` is a bundle of option letters whose values are the next words,
     /// in the letters' order (`tar tzf a.tgz`, `tar xfC a.tar dir`).
     pub old_style: bool,
@@ -294,6 +299,18 @@ fn old_style(g: &Grammar, letters: &str, rest: &[Word]) -> Result<Vec<Word>, Str
 
 fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
     let program = g.program;
+    // binutils expand `@FILE` in every word, option values and words after `--` too.
+    if g.at_files {
+        let at = |w: &Word| match w {
+            Word::Lit(s) => s.starts_with('@'),
+            Word::Dyn(d) => !d
+                .trim_start_matches(['"', '\''])
+                .starts_with(|c: char| c.is_ascii_alphanumeric() || "/._~-+=,:%".contains(c)),
+        };
+        if let Some(w) = args.iter().find(|w| at(w)) {
+            return Err(format!("{program}: `{}` may read more options from a file gate cannot see", w.display()));
+        }
+    }
     let mut p = Parsed { end: args.len(), ..Parsed::default() };
     let mut only_operands = false;
     let mut i = 0;
@@ -351,6 +368,11 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
             }
             continue;
         }
+        if g.plus_num && s.len() > 1 && s.starts_with('+') && s[1..].chars().all(|c| c.is_ascii_digit()) {
+            p.opts.push(Found { opt: Opt { name: "+NUM", val: Val::No, eff: "" }, given: s.into(), value: None });
+            i += 1;
+            continue;
+        }
         if s == "-" || !s.starts_with('-') {
             if g.at_files && s.starts_with('@') {
                 return Err(format!("{program}: `{s}` reads more options from a file gate cannot see"));
@@ -400,6 +422,14 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
         }
         // A bundle of short options.
         let letters = &s[1..];
+        if g.no_bundles && letters.chars().count() > 1 {
+            let takes = letters.chars().any(|c| g.find_short(c).is_some_and(|o| o.val != Val::No));
+            if takes {
+                return Err(format!(
+                    "{program}: `{s}` bundles an option that takes a value, which {program} reads its own way"
+                ));
+            }
+        }
         for (k, c) in letters.char_indices() {
             let Some(opt) = g.find_short(c).copied() else {
                 return Err(format!("{program}: option -{c} not in its table"));
@@ -531,6 +561,8 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
         negations: false,
         whole_longs: false,
         at_files: false,
+        no_bundles: false,
+        plus_num: false,
         old_style: false,
         files: Files::None,
         opts: Vec::new(),
@@ -543,6 +575,8 @@ fn compile(program: &'static str, head: &'static str, spec: &'static str) -> Gra
             "neg" => g.negations = true,
             "whole" => g.whole_longs = true,
             "at" => g.at_files = true,
+            "nobundle" => g.no_bundles = true,
+            "plus" => g.plus_num = true,
             "old" => g.old_style = true,
             "files" => g.files = Files::All,
             "after1" => g.files = Files::AfterFirst,
@@ -661,10 +695,15 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("chroot", "posix", "--groups= --userspec= --skip-chdir --help --version"),
     ("time", "posix", "-a --append -o:/W --output=/W -f: --format= -p --portability -q --quiet -v --verbose -V --version --help"),
     ("xargs", "posix",
-     "-0 --null -a:/R --arg-file=/R -d: --delimiter= -E: -e:: --eof=? -I: -i:: --replace=? -L: --max-lines= -l:: \
+     "-0 --null -a:/R --arg-file=/R -d: --delimiter= -E: -e:: --eof=? -I: -i:: --replace=? -L: --max-lines=? -l:: \
       -n: --max-args= -o --open-tty -P: --max-procs= -p --interactive --process-slot-var=/X -r --no-run-if-empty \
       -s: --max-chars= --show-limits -t --verbose -x --exit --help --version"),
-    ("script", "posix",
+    // util-linux su: the user, then words for the user's shell (`-c` among them runs text).
+    ("su", "",
+     "-c:/C --command=/C --session-command=/C -f --fast -g: --group= -G: --supp-group= -l --login -m -p \
+      --preserve-environment -P --pty -s:/X --shell=/X -w: --whitelist-environment= -h --help -V --version"),
+    // script permutes: options after the log file count (`script /dev/null -qc CMD`).
+    ("script", "",
      "-I:/W --log-in=/W -O:/W --log-out=/W -B:/W --log-io=/W -T:/W --log-timing=/W -t::/W --timing=?/W \
       -m: --logging-format= -a --append -c:/C --command=/C -e --return -f --flush --force -E: --echo= \
       -o: --output-limit= -q --quiet -h --help -V --version"),
@@ -695,7 +734,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --int --bool-or-int --bool-or-str --path --expiry-date --default= --comment= --fixed-value --includes --all \
       --regexp --value= --url="),
     ("complete|compgen", "posix",
-     "-a -b -c -d/L -e -f/L -g -j -k -s -u -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
+     "-a -b -c -d/L -e -f/L -g/L -j -k -s -u/L -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----
     ("ls|dir|vdir", "files",
      "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \
@@ -733,7 +772,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       -S --smart-case -s --case-sensitive -t: --type= -T: --type-not= -u --unrestricted -U --multiline -V --version \
       -v --invert-match -w --word-regexp -x --line-regexp -z/U --search-zip/U -0 --null --binary --block-buffered \
       --color= --colors= --column --context-separator= --crlf --debug --trace --dfa-size-limit= --engine= \
-      --field-context-separator= --field-match-separator= --files --glob-case-insensitive --heading --hidden \
+      --field-context-separator= --field-match-separator= --files/P --glob-case-insensitive --heading --hidden \
       --hostname-bin=/CX --hyperlink-format= --ignore-file=/R --ignore-file-case-insensitive --include-zero --json \
       --line-buffered --max-columns-preview --max-filesize= --mmap --multiline-dotall --null-data --one-file-system \
       --passthru --passthrough --path-separator= --pcre2-version --pre=/CX --pre-glob=/X --regex-size-limit= --sort= \
@@ -830,7 +869,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --table-column= -d --table-noheadings -e --table-header-repeat -m --table-maxout -L --keep-empty-lines -J \
       --json -r: --tree= -i: --tree-id= -p: --tree-parent= -c: --output-width= -o: --output-separator= -s: \
       --separator= -x --fillrows -h --help -V --version"),
-    ("tree", "files whole",
+    ("tree", "files whole nobundle",
      "-a -d -l/L -f -x -L: -R/X -P: -I: --gitignore --gitfile=/R --ignore-case --matchdirs --metafirst --prune --info \
       --infofile=/R --noreport --charset= --filelimit= -o:/W -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F \
       --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H: -T: --nolinks \
@@ -887,7 +926,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --confirmation/U -o -? --help --restrict --usage --version"),
     ("zcat", "files",
      "-f --force -l --list -q --quiet -r --recursive -S: --suffix= -t --test -v --verbose -h --help -V --version"),
-    ("uniq", "files num",
+    ("uniq", "files num plus",
      "-c --count -d --repeated -D --all-repeated=? -f: --skip-fields= --group=? -i --ignore-case -s: --skip-chars= \
       -u --unique -z --zero-terminated -w: --check-chars= --help --version"),
     ("sed", "after1",

@@ -1032,7 +1032,7 @@ static SAFE: &[(&str, Args)] = &[
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
     ("paste", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
-    ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Any), ("free", Args::Any),
+    ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("free", Args::Any),
     ("uptime", Args::Any), ("nproc", Args::Any), ("locale", Args::Any), ("tee", Args::Any), ("cd", Args::Any),
     ("pushd", Args::Any), ("popd", Args::Any), ("dirs", Args::Any), (":", Args::Any), ("exit", Args::Any), ("return", Args::Any),
     ("break", Args::Any), ("continue", Args::Any), ("shift", Args::Any), ("set", Args::Any), ("export", Args::Any),
@@ -1048,6 +1048,17 @@ static SAFE: &[(&str, Args)] = &[
     ("zipinfo", Args::Custom(zipinfo_lists)),
     ("pgrep", Args::Custom(pgrep_lists)),
 ];
+
+/// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's
+/// environment, where secrets live (eleventh red team).
+fn ps_lists(args: &[&str]) -> bool {
+    let mut after_option = false;
+    args.iter().all(|a| {
+        let bsd = !a.starts_with('-') && !after_option;
+        after_option = a.starts_with('-');
+        !(bsd && a.contains('e'))
+    })
+}
 
 /// `pgrep` only lists processes (it never signals: that is `pkill`), except that `-F FILE`
 /// (`--pidfile`, with `-L`/`--logpidfile`) reads a file: not with those, in a bundle or a

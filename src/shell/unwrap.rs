@@ -104,7 +104,17 @@ pub(super) fn script_flag(words: &[Word], spec: &WrapperSpec) -> Option<Option<S
         }
         return None;
     }
-    if !matches!(spec.name, "su" | "flock" | "runuser" | "script" | "sg") {
+    // `sg [-] GROUP [-c] COMMAND`: COMMAND is text for `sh -c`.
+    if spec.name == "sg" {
+        let mut rest = words[1..].iter().skip_while(|w| w.lit() == Some("-"));
+        rest.next()?;
+        let text = match rest.next()? {
+            w if w.lit() == Some("-c") => rest.next()?,
+            w => w,
+        };
+        return Some(text.lit().map(str::to_string));
+    }
+    if !matches!(spec.name, "su" | "flock" | "runuser" | "script") {
         return None;
     }
     for (i, w) in words.iter().enumerate().skip(1) {

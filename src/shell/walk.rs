@@ -2224,7 +2224,9 @@ impl Walker<'_> {
                             });
                         }
                         self.keep_unknown(&words, &wrappers, &mut unknown);
-                        let mut joined = text;
+                        // The split words are env's own again: options, assignments, then the
+                        // command (eleventh red team: `env -S '-i rm x'` runs `rm x`).
+                        let mut joined = format!("env {text}");
                         for w in &rest {
                             joined.push(' ');
                             joined.push_str(&w.display());
