@@ -282,3 +282,26 @@ fn programs_whose_own_parsers_differ_from_getopt_are_read_their_way() {
         ],
     );
 }
+
+#[test]
+fn find_and_xargs_replace_their_placeholder_inside_a_word_too() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "find . -maxdepth 0 -exec cat {}/../secret \\;",
+            "find . -exec head {}{}/{}{}/etc/shadow \\;",
+            "find . | xargs -I{} cat {}{}/secret",
+            "echo pwned | find . -maxdepth 0 -exec tee {}/../docs/a.md \\;",
+            "find . -exec cat {}.bak \\;",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "find src -name '*.rs' -exec cat {} \\;",
+            "find src -exec wc -l {} +",
+            "find . -name '*.rs' | xargs -I{} cat {}",
+            "ls | xargs -I % echo %",
+        ],
+    );
+}

@@ -1835,7 +1835,10 @@ pub fn glob_base(raw: &str) -> Option<String> {
             }
         }
     }
-    if raw.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&']) || raw.contains(char::is_whitespace)
+    // `{}` is no glob: find's or xargs's placeholder inside a word (`{}{}/x` is `../x`).
+    if raw.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&'])
+        || raw.contains(char::is_whitespace)
+        || raw.contains("{}")
     {
         return None;
     }

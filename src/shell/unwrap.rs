@@ -170,6 +170,9 @@ pub(super) fn split_find(words: &[Word]) -> (Vec<Word>, Vec<(Vec<Word>, bool)>) 
                     // an argument (found by the fourth red team: `-exec cat + /etc/passwd ;`).
                     Some("+") if words[i - 1].lit() == Some("{}") => break,
                     Some("{}") => cmd.push(Word::Dyn("{}".into())),
+                    // GNU find replaces `{}` inside a word too: `{}/../x` from `.` is `../x`,
+                    // `{}{}` is `..` (eleventh red team). Such a word is only known at run time.
+                    Some(s) if s.contains("{}") => cmd.push(Word::Dyn(s.into())),
                     _ => cmd.push(words[i].clone()),
                 }
                 i += 1;

@@ -2340,6 +2340,20 @@ impl Walker<'_> {
                             args_from = self.stdin_listing.take().unwrap_or_default();
                         }
                         words = rest;
+                        // A word holding xargs's replace string is completed by input at run
+                        // time (`cat {}{}/secret` with `.` as input is `cat ../secret`:
+                        // eleventh red team).
+                        if let Some(r) = self.replace_str.clone().filter(|r| !r.is_empty()) {
+                            for w in words.iter_mut().skip(1) {
+                                if let Word::Lit(t) = w {
+                                    // (The whole replace string is one input line:
+                                    // decided with xargs's other input, `args_from`.)
+                                    if t.contains(r.as_str()) && *t != r {
+                                        *w = Word::Dyn(t.clone());
+                                    }
+                                }
+                            }
+                        }
                         continue;
                     }
                     _ => break,
@@ -3045,7 +3059,10 @@ impl Walker<'_> {
                 self.keep_unknown(words, wrappers, &mut u);
             }
             match words.get(i) {
-                Some(Word::Lit(text)) if self.replace_str.as_ref().is_some_and(|r| text.contains(r.as_str())) => {
+                // (find's and xargs's words holding the placeholder come as run-time words.)
+                Some(Word::Lit(text) | Word::Dyn(text))
+                    if self.replace_str.as_ref().is_some_and(|r| text.contains(r.as_str())) =>
+                {
                     // The script's text is completed with input at run time: what it runs is
                     // not known. Its known commands are still decided (a deny still denies).
                     let r = self.replace_str.clone().unwrap_or_default();
