@@ -305,3 +305,57 @@ fn find_and_xargs_replace_their_placeholder_inside_a_word_too() {
         ],
     );
 }
+
+#[test]
+fn shell_options_that_change_how_later_text_is_read_are_not_modelled() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // History expansion pastes earlier text into a later line.
+            "set -o history -H\n: \"; rm y #\"\necho \"!!:1\"",
+            "set -Ho history; ls",
+            // posix turns on aliases, and with -a exports POSIXLY_CORRECT: GNU programs then
+            // stop reading options at the first file.
+            "set -a; set -o posix; head src/a.rs -n /etc/passwd",
+            "set -ao posix; ls",
+            "bash --posix -a -c 'head src/a.rs -n /etc/passwd'",
+            "bash -o posix -c ls",
+            "bash -O expand_aliases -c ls",
+            "set -k; ls",
+            "bash -k -c ls",
+            "set -P; cd src; ls",
+            "set \"$opts\"; ls",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "set -euo pipefail; ls",
+            "set -ex; ls",
+            "set +o history; ls",
+            "set -- a b; echo $1",
+            "bash -lc ls",
+            "bash -euo pipefail -c ls",
+            "bash -O nullglob -c ls",
+            "set -o",
+        ],
+    );
+}
+
+#[test]
+fn errexit_turned_off_by_eval_or_a_trap_is_not_relied_on() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "set -e; eval 'set +e'; cd docs/sub; cat ../../x",
+            "set -e; eval set +e; cd docs/sub; cat ../../x",
+            "set -e; trap 'set +e' DEBUG; cd docs/sub; cat ../../x",
+            "set -e; trap 'set +o errexit' ERR; cd docs/sub; cat ../../x",
+            "set -e; trap 'set +e' CHLD; ls; cd docs/sub; cat ../../x",
+        ],
+    );
+    assert_all(
+        "allow",
+        &["set -e; cd docs/sub; cat ../../x", "set -e; trap 'echo bye' EXIT; cd src; cat ../docs/a.md"],
+    );
+}

@@ -1511,6 +1511,39 @@ const HARMLESS_SHOPTS: &[&str] = &[
     "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
 ];
 
+/// Whether turning the shell option `name` on changes nothing gate does not model.
+pub(crate) fn harmless_shopt(name: &str) -> bool {
+    HARMLESS_SHOPTS.contains(&name)
+}
+
+/// Whether `set -o NAME` (`on`) or `set +o NAME` changes nothing about how later commands
+/// are read or run beyond what gate models (errexit is followed by the walker).
+pub(crate) fn harmless_set_option(name: &str, on: bool) -> bool {
+    const HARMLESS: &[&str] = &[
+        "errexit",
+        "nounset",
+        "pipefail",
+        "xtrace",
+        "verbose",
+        "noclobber",
+        "noglob",
+        "notify",
+        "monitor",
+        "hashall",
+        "braceexpand",
+        "emacs",
+        "vi",
+        "ignoreeof",
+        "noexec",
+        "onecmd",
+        "errtrace",
+        "functrace",
+        "allexport",
+        "nolog",
+    ];
+    HARMLESS.contains(&name) || (!on && matches!(name, "history" | "histexpand" | "posix" | "keyword" | "physical"))
+}
+
 /// Builtins that change the shell's state in ways that change what later commands run:
 /// assigning a variable that changes what runs (by `read`, `printf -v`, `declare`, `unset`,
 /// `mapfile`, `getopts`, `wait -p`), naming an array element (its subscript is arithmetic

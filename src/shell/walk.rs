@@ -2116,8 +2116,11 @@ impl Walker<'_> {
                         self.in_eval = true;
                         self.nested_with(&text.join(" "), inner_wrappers);
                         self.in_eval = false;
-                        // Its `set --` or `shift` changed this shell's `$1`... (sixth red team).
+                        // Its `set --` or `shift` changed this shell's `$1`... (sixth red team),
+                        // and its `set +e` this shell's errexit (eleventh red team: `set -e;
+                        // eval 'set +e'; cd docs/sub; cat ../../x`).
                         self.params = None;
+                        self.errexit = false;
                         // The eval part itself: transparent, decided by what it runs.
                         return;
                     }
@@ -2171,6 +2174,8 @@ impl Walker<'_> {
                     if !listing && later && words.len() > i + 1 {
                         self.untrusted_values = true;
                         self.unbind_all();
+                        // An action that runs between commands may turn errexit off.
+                        self.errexit = false;
                     }
                     match words.get(i) {
                         _ if listing => {}
@@ -2438,15 +2443,29 @@ impl Walker<'_> {
                     if n == "set" {
                         // Options as bash reads them, the last one winning; `--` or `-` and the
                         // first operand end them (`set -- -e` sets `$1`: fifth red team).
+                        // Options that change how later text is read or run are not
+                        // modelled (eleventh red team: `set -o history -H` rewrites later
+                        // lines from earlier text; `set -o posix` turns on aliases and, with
+                        // `-a`, exports POSIXLY_CORRECT, which changes every GNU program's
+                        // options; `-k` takes assignments anywhere; `-P` changes `cd`).
+                        let changed = |what: &str, unknown: &mut Option<String>| {
+                            unknown.get_or_insert_with(|| format!("`set {what}` changes how later commands are read"));
+                        };
                         let mut o_on: Option<bool> = None;
                         for w in &words[1..] {
                             let Some(a) = w.lit() else {
                                 self.errexit = false;
+                                unknown.get_or_insert_with(|| {
+                                    "`set` with a word only known at run time may change how later commands are read".into()
+                                });
                                 break;
                             };
                             if let Some(on) = o_on.take() {
                                 if a == "errexit" {
                                     self.errexit = on;
+                                }
+                                if !tables::harmless_set_option(a, on) {
+                                    changed(&format!("-o {a}"), &mut unknown);
                                 }
                                 continue;
                             }
@@ -2458,6 +2477,7 @@ impl Walker<'_> {
                                 match c {
                                     'e' => self.errexit = on,
                                     'o' => o_on = Some(on),
+                                    'H' | 'k' | 'P' if on => changed(&format!("-{c}"), &mut unknown),
                                     _ => {}
                                 }
                             }
@@ -3011,6 +3031,14 @@ impl Walker<'_> {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` runs the commands of another file first"));
                         i += 1;
                     }
+                    // `--posix` (aliases, and POSIXLY_CORRECT with `-a`), `--login` (profile
+                    // files run first), `--debugger`: not modelled.
+                    if !matches!(
+                        s.as_str(),
+                        "--norc" | "--noprofile" | "--noediting" | "--rcfile" | "--init-file" | "--login"
+                    ) {
+                        unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
+                    }
                     i += 1;
                 }
                 Word::Lit(s) if (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {
@@ -3026,8 +3054,23 @@ impl Walker<'_> {
                             format!("`{name} -i` is interactive: it runs the commands of rc files first")
                         });
                     }
+                    let on = s.starts_with('-');
+                    if on && flags.contains(['k', 'H', 'P']) {
+                        unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
+                    }
                     // -o OPTION / +O shopt take a value.
                     if flags.ends_with('o') || flags.ends_with('O') {
+                        let value = words.get(i + 1).and_then(Word::lit).unwrap_or("");
+                        let harmless = if flags.ends_with('o') {
+                            tables::harmless_set_option(value, on)
+                        } else {
+                            !on || tables::harmless_shopt(value)
+                        };
+                        if !harmless {
+                            unknown.get_or_insert_with(|| {
+                                format!("`{name} {s} {value}` changes how the text is read or run")
+                            });
+                        }
                         i += 1;
                     }
                     i += 1;
