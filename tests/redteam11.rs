@@ -359,3 +359,41 @@ fn errexit_turned_off_by_eval_or_a_trap_is_not_relied_on() {
         &["set -e; cd docs/sub; cat ../../x", "set -e; trap 'echo bye' EXIT; cd src; cat ../docs/a.md"],
     );
 }
+
+#[test]
+fn a_declared_array_reads_a_value_in_parentheses_again_as_an_array_assignment() {
+    assert_all(
+        "deny",
+        &[
+            "declare -a a='($(rm y))'",
+            "declare -a a=\\(\\$\\(rm\\ y\\)\\)",
+            "declare -a \"a=(\\$(rm y))\"",
+            "declare -a a+='($(rm y))'",
+            "declare -a a='(`rm y`)'",
+            "typeset -a a='($(rm y))'",
+            "f(){ local -a a='($(rm y))'; }; f",
+            "o=-a; declare $o a='($(rm y))'",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "x='($(rm y))'; declare -a a=$x",
+            "x='($(rm y))'; declare -a a=\"$x\"",
+            "read x < docs/a.md; declare -a a=$x",
+            "declare -a a=$1",
+            "declare -a a='(/etc/*)'",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "declare -a arr=(1 2 3)",
+            "declare -a files=(src/*.rs); echo ${#files[@]}",
+            "local -a x=(a b)",
+            "declare -a a=(\"$x\" b)",
+            "export FOO=$BAR",
+            "declare x=$y",
+        ],
+    );
+}

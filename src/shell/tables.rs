@@ -1511,6 +1511,20 @@ const HARMLESS_SHOPTS: &[&str] = &[
     "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
 ];
 
+/// Whether a declaration builtin's words (after its name) make its names arrays: `-a`, `-A`,
+/// or an option word only known at run time.
+pub(crate) fn declared_array(args: &[&Word]) -> bool {
+    args.iter()
+        .take_while(|w| match w {
+            Word::Lit(a) => a.len() > 1 && a.starts_with(['-', '+']) && a != "--",
+            Word::Dyn(d) => !d.contains('='),
+        })
+        .any(|w| match w {
+            Word::Lit(a) => a.starts_with('-') && a.contains(['a', 'A']),
+            Word::Dyn(_) => true,
+        })
+}
+
 /// Whether turning the shell option `name` on changes nothing gate does not model.
 pub(crate) fn harmless_shopt(name: &str) -> bool {
     HARMLESS_SHOPTS.contains(&name)
@@ -1742,6 +1756,26 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
                 return Some(format!("`{name} -f` passes functions to other shells"));
             }
             let integer = has_flag('i');
+            // With `-a`/`-A` (or an option only known at run time), a value that starts with
+            // `(` once expanded is read again as a compound assignment: its items are expanded
+            // and run again (eleventh red team: `x='($(rm y))'; declare -a a=$x`). A literal
+            // one is decided as code by the walker; a run-time one is not modelled.
+            if declared_array(&args) {
+                if let Some(d) = args.iter().find_map(|w| match w {
+                    // (`files=(src/*.rs)` is bash's own compound syntax: walked already.)
+                    Word::Dyn(d)
+                        if d.split_once('=').is_some_and(|(_, v)| !v.starts_with('('))
+                            && !d.starts_with(['-', '+']) =>
+                    {
+                        Some(d)
+                    }
+                    _ => None,
+                }) {
+                    return Some(format!(
+                        "`{name} -a {d}`: a value only known at run time is read again as an array assignment, which can run code"
+                    ));
+                }
+            }
             for a in lits().filter(|a| !a.starts_with('-') && !a.starts_with('+')) {
                 let (n, value) = match a.split_once('=') {
                     Some((n, v)) => (n, Some(v)),

@@ -2512,6 +2512,27 @@ impl Walker<'_> {
             if let Some(reason) = grammar::unmodelled(&words) {
                 unknown.get_or_insert(reason);
             }
+            // `declare -a a='($(rm y))'`: bash reads the value again as `a=(...)`, whose items
+            // it expands: decided as that assignment.
+            let builtin = words.first().and_then(Word::lit).map(program_name);
+            if matches!(builtin, Some("declare" | "typeset" | "local" | "export" | "readonly"))
+                && tables::declared_array(&words[1..].iter().collect::<Vec<_>>())
+            {
+                let compound: Vec<String> = words[1..]
+                    .iter()
+                    .filter_map(Word::lit)
+                    .filter(|a| !a.starts_with(['-', '+']))
+                    .filter_map(|a| a.split_once('='))
+                    .filter(|(n, v)| {
+                        let v = v.trim();
+                        v.starts_with('(') && v.ends_with(')') && !n.is_empty()
+                    })
+                    .map(|(n, v)| format!("{}={}", n.trim_end_matches('+'), v.trim()))
+                    .collect();
+                for text in compound {
+                    self.nested_run_by(&text, &words, &wrappers);
+                }
+            }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
                 // A subscript is arithmetic, and bash expands `$(...)` in it even inside quotes:
