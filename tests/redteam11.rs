@@ -397,3 +397,27 @@ fn a_declared_array_reads_a_value_in_parentheses_again_as_an_array_assignment() 
         ],
     );
 }
+
+#[test]
+fn variables_that_name_commands_or_change_what_a_shortcut_runs() {
+    assert_all(
+        "deny",
+        &[
+            "LESSOPEN='|rm x %s' less src/a.rs",
+            "LESSCLOSE='rm x' less src/a.rs",
+            "PROMPT_COMMAND='rm x' bash -i",
+            "BROWSER='rm x' xdg-open u",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "PYENV_HOOK_PATH=docs python3 --version",
+            "PYENV_VERSION=../ python3 --version",
+            "MANROFFOPT=-U MANPATH=docs git log --help",
+            "MANOPT='-Mdocs -Pbash' git log --help",
+            "export MANPATH=docs; git log --help",
+        ],
+    );
+    assert_all("allow", &["python3 --version", "git log --help"]);
+}

@@ -151,6 +151,9 @@ const DANGEROUS_EXACT: &[&str] = &[
     // (seventh red team: `LESS='+!cmd' git log`).
     "LESS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM", "LESSKEY_CONTENT", "LESSEDIT", "LESSECHO",
     "LESSGLOBALTAGS", "LESSHISTFILE", "LESSMETACHARS", "LESSMETAESCAPE",
+    // man's search path, its options and the formatter's (`MANROFFOPT=-U MANPATH=docs git log
+    // --help` ran a workspace page's command: eleventh red team), wget's system rc file.
+    "MANPATH", "MANOPT", "MANROFFOPT", "MANROFFSEQ", "MANSECT", "MANPL", "SYSTEM_WGETRC",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
     // gcc runs its passes and the linker's `collect2` from these directories, reads headers
@@ -195,6 +198,9 @@ const DANGEROUS_PREFIXES: &[&str] = &[
     "RUSTDOC", "RUSTUP_", "PIP_", "UV_", "POETRY_", "GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOPROXY",
     // clang's and scan-build's overrides (`CCC_OVERRIDE_OPTIONS`, `CCC_CC`).
     "CCC_",
+    // Version managers' shims choose the program and run hooks from these
+    // (`PYENV_HOOK_PATH=docs python3 --version`: eleventh red team); man's and groff's own.
+    "PYENV_", "RBENV_", "NODENV_", "GOENV_", "ASDF_", "MISE_", "VOLTA_", "MAN_", "GROFF_",
 ];
 
 /// Variables under a dangerous prefix that only change presentation.
@@ -445,6 +451,7 @@ pub(crate) fn git_commands(sub: &str, rest: &[Word]) -> Vec<Result<String, Strin
 const CODE_VARIABLES: &[&str] = &[
     "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH",
     "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "MANPAGER",
+    "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "BROWSER",
 ];
 
 /// The shell text that environment assignments (`NAME=VALUE`, literal values only) make
@@ -456,7 +463,13 @@ pub(crate) fn env_code(env: &[(String, String)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut configs: Vec<(String, String)> = Vec::new();
     for (name, value) in env {
-        if CODE_VARIABLES.contains(&name.as_str()) {
+        if matches!(name.as_str(), "LESSOPEN" | "LESSCLOSE") {
+            // `|cmd %s`, `||cmd %s`, `-|cmd %s`: a pipe from the command; `%s` is the file.
+            out.push(value.trim_start_matches(['|', '-']).to_string());
+        } else if name == "BROWSER" {
+            // A `:`-separated list of commands, each tried in turn.
+            out.extend(value.split(':').filter(|c| !c.is_empty()).map(str::to_string));
+        } else if CODE_VARIABLES.contains(&name.as_str()) {
             out.push(value.clone());
         } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
             let v = env.iter().rev().find(|(k, _)| k.strip_prefix("GIT_CONFIG_VALUE_") == Some(n));
