@@ -421,3 +421,43 @@ fn variables_that_name_commands_or_change_what_a_shortcut_runs() {
     );
     assert_all("allow", &["python3 --version", "git log --help"]);
 }
+
+const RUNNER_POLICY: &str = "version: 1\npermissions:\n  allow: [ \"Bash(npm run *)\", \"Bash(cargo test *)\" ]\n  deny: [ \"Bash(rm *)\", \"Write(**/.env*)\" ]\n";
+
+#[test]
+fn paths_handed_on_to_a_script_gate_cannot_see_are_decided_where_they_land() {
+    check_common::assert_all_with(
+        RUNNER_POLICY,
+        "deny",
+        &[
+            "npm run test -- --test-reporter-destination=.env",
+            "npm run test -- --redirect-warnings=.env",
+            "npm run test -- --reporter-option=output=.env.local",
+        ],
+    );
+    check_common::assert_all_with(
+        RUNNER_POLICY,
+        "ask",
+        &[
+            "npm run test -- --test-reporter=tap --test-reporter-destination /tmp/x",
+            "npm run test -- --cacheDirectory=/tmp/x",
+            "npm run test -- --outputFile.junit=/tmp/x",
+            "npm run build -- --outDir /tmp/x",
+            "npm run test -- --config /tmp/x.js",
+            "npm run test -- --rootDir /",
+            "cargo test -- --config ~/x",
+        ],
+    );
+    check_common::assert_all_with(
+        RUNNER_POLICY,
+        "allow",
+        &[
+            "npm run test",
+            "npm run test -- src/a.test.js",
+            "npm run test -- --coverage --watch=false",
+            "npm run lint -- --fix src/",
+            "cargo test -- --nocapture",
+            "cargo test -p core",
+        ],
+    );
+}

@@ -1026,6 +1026,9 @@ impl Policy {
         }
         for w in &a.writes {
             let v = self.decide_write(w, ctx, session);
+            if w.kind == shell::WriteKind::Handed && v.verdict == Verdict::Allow {
+                continue;
+            }
             parts.push(part(w.display(), PartKind::Write, v));
         }
         // The same part twice (a command walked from both directories of a `cd` that may
@@ -1343,6 +1346,23 @@ impl Policy {
     }
 
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {
+        let v = self.decide_write_as_written(w, ctx, session);
+        if w.kind != shell::WriteKind::Handed {
+            return v;
+        }
+        // A path handed on to a program gate cannot see: only where it lands outside the
+        // workspace or under a deny or ask rule does it count.
+        match (v.verdict, v.layer) {
+            (Verdict::Deny, _) | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule) => {
+                let mut v = v;
+                v.reason = format!("a program gate cannot see is handed `{}`: {}", w.path.display(), v.reason);
+                v
+            }
+            _ => V::new(Verdict::Allow, Layer::Safe, None, "a path inside the workspace"),
+        }
+    }
+
+    fn decide_write_as_written(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {
         let Some(edit) = self.model.tools.edit_tool() else {
             return self.unknown_verdict("no edit tool is declared to decide shell writes by");
         };

@@ -171,6 +171,10 @@ pub enum WriteKind {
     Tee,
     /// (reads only) a glob bash expands by listing its directories (`echo /etc/*`)
     List,
+    /// a path handed on to a program gate cannot see, which may write it or run it
+    /// (`npm run test -- --reporter-destination=/tmp/x`): decided only where it lands outside
+    /// the workspace or under a deny or ask rule
+    Handed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,6 +194,7 @@ impl Write {
             WriteKind::Append => ">>",
             WriteKind::Tee => "writes",
             WriteKind::List => "lists",
+            WriteKind::Handed => "hands on",
         };
         format!("{op} {}", self.path.display())
     }

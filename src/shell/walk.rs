@@ -2389,6 +2389,9 @@ impl Walker<'_> {
         for target in super::writes::write_targets(&words) {
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
         }
+        for target in super::writes::handed_paths(&words) {
+            self.write(target, WriteKind::Handed);
+        }
         // A directory change applies to what comes after this command, not to the command.
         let mut new_cwd: Option<Cwd> = None;
         let mut moves = false;

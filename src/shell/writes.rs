@@ -227,6 +227,39 @@ pub(crate) fn xxd_words(args: &[Word]) -> Option<Xxd<'_>> {
     Some(x)
 }
 
+/// The paths a runner hands on to a script or test binary gate cannot see (`npm run test --
+/// --test-reporter-destination=.env`, `cargo test -- --config /tmp/x`): each word and each
+/// text after a `=` or `:` in it that reads as a path (has a `/`, starts with `.` or `~`).
+/// What that program does with them is not known: the policy decides them as writes where
+/// they land outside the workspace or under a deny or ask rule (eleventh red team: a list of
+/// harness options is never complete).
+pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    if !RUNNERS.contains(&name) {
+        return Vec::new();
+    }
+    let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != "." && t != "..";
+    let mut out: Vec<Word> = Vec::new();
+    for w in words[1..].iter().filter_map(Word::lit) {
+        let mut texts: Vec<&str> = Vec::new();
+        if !w.starts_with('-') {
+            texts.push(w);
+        }
+        for (i, c) in w.char_indices() {
+            if c == '=' || c == ':' {
+                texts.push(&w[i + 1..]);
+            }
+        }
+        for t in texts.into_iter().filter(|t| pathy(t)) {
+            let t = Word::Lit(t.to_string());
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
 /// Values of long options wherever they appear, `--` included (a runner's pass-through).
 fn values_anywhere(args: &[Word], opts: &[&str]) -> Vec<Word> {
     let mut out = Vec::new();
@@ -242,10 +275,16 @@ fn values_anywhere(args: &[Word], opts: &[&str]) -> Vec<Word> {
         if !a.starts_with("--") || a == "--" {
             continue;
         }
-        if let Some(o) = opts.iter().find(|o| spells_option(a, o)) {
+        // Whole names only: the harness is another program than the runner, with its own
+        // flags (jest's `--coverage` is no `--coverageDirectory`). A path-like value in any
+        // spelling is decided anyway, as handed on (`handed_paths`).
+        let name = a.split('=').next().unwrap_or(a);
+        if let Some(o) = opts.iter().find(|o| name == **o) {
             match a.split_once('=') {
                 Some((_, v)) => out.push(Word::Lit(v.to_string())),
-                None if !o.is_empty() => out.extend(args.get(i + 1).cloned()),
+                None if !o.is_empty() => {
+                    out.extend(args.get(i + 1).filter(|v| !v.lit().is_some_and(|v| v.starts_with('-'))).cloned())
+                }
                 None => {}
             }
         }
