@@ -461,3 +461,21 @@ fn paths_handed_on_to_a_script_gate_cannot_see_are_decided_where_they_land() {
         ],
     );
 }
+
+#[test]
+fn reference_files_and_search_directories_given_to_safe_programs_are_reads() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "date -r /etc/shadow",
+            "date --reference=/etc/shadow",
+            "whereis -B /etc -f passwd",
+            "whereis -B src /root/.ssh -f id_rsa",
+            "find . -newer /etc/passwd",
+            "find . -anewer /etc/passwd",
+            "find . -newerma /etc/passwd",
+            "find . -samefile /etc/passwd",
+        ],
+    );
+    assert_all("allow", &["date -r src/a.rs", "whereis ls", "find . -newermt 2020-01-01", "find src -newer src/a.rs"]);
+}

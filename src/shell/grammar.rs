@@ -874,7 +874,8 @@ static TABLE: &[(&str, &str, &str)] = &[
       --infofile=/R --noreport --charset= --filelimit= -o:/W -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F \
       --inodes --device -v -t -c -U -r --dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H: -T: --nolinks \
       --hintro=/R --houtro=/R --fromfile --fromtabfile --help --version -V"),
-    ("whereis", "", "-b -B: -m -M: -s -S: -f -u -l -g -h --help -V --version"),
+    // `-B`/`-M`/`-S` take lists of directories up to `-f`, each searched (a listing).
+    ("whereis", "", "-b -B:/L -m -M:/L -s -S:/L -f -u -l -g -h --help -V --version"),
     ("free", "",
      "-b --bytes --kilo --mega --giga --tera --peta -k --kibi -m --mebi -g --gibi --tebi --pebi -h --human --si \
       -l --lohi -L --line -t --total -v --committed -s: --seconds= -c: --count= -w --wide --help -V --version"),
@@ -884,8 +885,8 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose -? --help --usage -V --version"),
     ("tee", "", "-a --append -i --ignore-interrupts -p --output-error=? --help --version"),
     ("date", "",
-     "-d: --date= --debug -f:/R --file=/R -I:: --iso-8601=? --resolution -R --rfc-email --rfc-3339= -r: \
-      --reference= -s:/U --set=/U -u --utc --universal --help --version"),
+     "-d: --date= --debug -f:/R --file=/R -I:: --iso-8601=? --resolution -R --rfc-email --rfc-3339= -r:/R \
+      --reference=/R -s:/U --set=/U -u --utc --universal --help --version"),
     ("hostname", "",
      "-a --alias -A --all-fqdns -d --domain -f --fqdn --long -i --ip-address -I --all-ip-addresses -s --short \
       -y --yp --nis -b/U --boot/U -F:/U --file=/U -V --version -h --help"),

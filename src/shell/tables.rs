@@ -1301,13 +1301,13 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
     let mut out = Vec::new();
     // Options whose value is a file the command reads (`date -f F`, `jq -f F`, `xargs -a F`).
     let reads: &[&str] = match name {
-        "date" => &["-f", "--file"],
         "jq" => &["-f", "--from-file", "--rawfile", "--slurpfile"],
         "grep" | "egrep" | "fgrep" => &["-f", "--file"],
         "rg" => &["-f", "--file", "--ignore-file"],
         "sed" => &["-f", "--file"],
         "find" => &["-files0-from"],
         "sort" | "wc" | "du" => &["--files0-from"],
+        "date" => &["-r", "--reference", "-f", "--file"],
         "xargs" => &["-a", "--arg-file"],
         "git" => &["-f", "--file", "--contents"],
         _ => &[],
@@ -1324,6 +1324,16 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         });
         if follows {
             out.push(Word::Dyn("(the files find reaches through symbolic links)".into()));
+        }
+        // Tests that compare with a reference file read it: `-newer F`, `-anewer F`,
+        // `-cnewer F`, `-samefile F`, and `-newerXY F` unless Y is `t` (a date).
+        for (k, w) in words.iter().enumerate() {
+            let Some(s) = w.lit() else { continue };
+            let reference = matches!(s, "-newer" | "-anewer" | "-cnewer" | "-samefile")
+                || (s.len() == 8 && s.starts_with("-newer") && !s.ends_with('t'));
+            if reference {
+                out.extend(words.get(k + 1).cloned());
+            }
         }
     }
     out.extend(listed);
