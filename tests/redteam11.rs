@@ -479,3 +479,85 @@ fn reference_files_and_search_directories_given_to_safe_programs_are_reads() {
     );
     assert_all("allow", &["date -r src/a.rs", "whereis ls", "find . -newermt 2020-01-01", "find src -newer src/a.rs"]);
 }
+
+#[test]
+fn arithmetic_on_variables_that_only_ever_hold_numbers_runs_no_code() {
+    assert_all(
+        "allow",
+        &[
+            "for ((i=0;i<3;i++)); do echo $i; done",
+            "count=0; for f in src/*.rs; do count=$((count+1)); done; echo $count",
+            "count=0; for f in src/*.rs; do ((count++)); done; echo $count",
+            "i=0; while (( i < 3 )); do ((i++)); done",
+            "i=0; while [ $i -lt 3 ]; do i=$((i+1)); done",
+            "files=(src/*.rs); for ((i=0; i<${#files[@]}; i++)); do echo \"${files[i]}\"; done",
+            "echo $((RANDOM % 10))",
+            "count=0; count=$((count+1)); ((count > 0)) && echo y",
+            "x=5; let y=x+1; echo $((y*2))",
+            "((y = 3 + 4)); echo $((y))",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // Never given a number in this text: the environment's value is evaluated.
+            "echo $((i+1))",
+            "((i++))",
+            "let i++; echo $((i))",
+            "i=abc; ((i++))",
+            "x=0; read x < f; echo $((x+1))",
+            "n=0; for f in *; do n=$(cat f); done; echo $((n+1))",
+            // The division ends the expression before j is assigned.
+            "i=0; ((i=1/0, j=0)); echo $((j))",
+            "RANDOM=x; echo $((RANDOM))",
+            "((y = x)); echo $((y))",
+        ],
+    );
+}
+
+#[test]
+fn an_associative_arrays_keys_are_words_not_arithmetic() {
+    assert_all(
+        "allow",
+        &[
+            "declare -A m=([a]=1 [b]=2); echo ${m[a]}",
+            "declare -A m; m[a]=1; echo \"${m[a]}\"",
+            "declare -A m; k=x; echo \"${m[$k]}\"",
+        ],
+    );
+    assert_all("deny", &["declare -A m; echo \"${m[$(rm y)]}\"", "declare -A m; m[$(rm y)]=1"]);
+    check_common::assert_none_allowed_with(POLICY, &["echo ${m[a]}", "declare -a m; echo ${m[a]}"]);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+    /// A counter given a literal number and then only arithmetic (in any order and loop) is
+    /// a number to arithmetic; one step that gives it text gate does not know (`read`, a
+    /// substitution, an unknown variable) makes any later arithmetic on it asked.
+    #[test]
+    fn counters_stay_numbers_until_something_else_is_assigned(
+        steps in proptest::collection::vec(proptest::sample::select(vec![
+            "((c++))", "c=$((c+1))", "let c=c+2", "((c = c * 2))", "for f in src/*.rs; do ((c++)); done",
+            "while ((c < 3)); do c=$((c+1)); done", "[ $c -gt 1 ] && echo big",
+        ]), 0..5),
+        taint in proptest::option::of((0usize..6, proptest::sample::select(vec![
+            "read c < src/a.rs", "c=$(cat src/a.rs)", "c=$other", "((c = other))",
+        ]))),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = check_common::policy_at(POLICY, dir.path());
+        let mut parts: Vec<&str> = vec!["c=0"];
+        parts.extend(steps.iter().copied());
+        if let Some((at, t)) = taint {
+            parts.insert(1 + at.min(steps.len()), t);
+        }
+        parts.push("echo $((c + 1))");
+        let cmd = parts.join("; ");
+        let v = check_common::decide_command(&p, &cmd);
+        if taint.is_some() {
+            proptest::prop_assert_ne!(v, gate::policy::Verdict::Allow, "{}", cmd);
+        } else {
+            proptest::prop_assert_eq!(v, gate::policy::Verdict::Allow, "{}", cmd);
+        }
+    }
+}

@@ -49,6 +49,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         rewalks: 0,
         untrusted_values: false,
         attributed: Vec::new(),
+        associative: Vec::new(),
         globbed: false,
         assigning: false,
     };
@@ -131,6 +132,9 @@ struct Walker<'a> {
     /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
     /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
     attributed: Vec<String>,
+    /// Names `declare -A` (or `typeset`/`local -A`) made associative arrays: their subscripts
+    /// are strings, not arithmetic.
+    associative: Vec<String>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
@@ -273,6 +277,22 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
     }
 }
 
+/// The value gate binds a variable to that holds a number it does not know.
+const NUMBER: &str = "$((number))";
+
+/// bash's own variables that always read as a number (until the text assigns or unsets them).
+const NUMERIC_SPECIALS: &[&str] =
+    &["RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS", "BASHPID", "PPID", "UID", "EUID", "OPTIND"];
+
+/// Whether a bound value is one number: a literal one, or [`NUMBER`].
+fn number_value(v: &[Word]) -> bool {
+    match v {
+        [Word::Lit(x)] => !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()),
+        [Word::Dyn(d)] => d == NUMBER,
+        _ => false,
+    }
+}
+
 /// Variables whose assigned value bash ignores or replaces by itself: `$_` (every command sets
 /// it), `FUNCNAME` (assignments ignored: fifth red team), and the ones bash recomputes.
 const UNBINDABLE: &[&str] = &[
@@ -410,6 +430,7 @@ impl Walker<'_> {
             rewalks: self.rewalks,
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
+            associative: self.associative.clone(),
             globbed: false,
             assigning: false,
         };
@@ -460,6 +481,36 @@ impl Walker<'_> {
         self.assigned.push(base.to_string());
     }
 
+    /// Whether `name` holds a number for certain: bound to a literal number, to a number
+    /// arithmetic gave it (every value it had in this text a number, the first a literal), or
+    /// one of bash's own numeric variables nothing in the text assigned. Arithmetic reading
+    /// it runs no code (eleventh red team: `for ((i=0; i<3; i++))` was asked).
+    fn is_number(&self, name: &str) -> bool {
+        if NUMERIC_SPECIALS.contains(&name) && !self.assigned.iter().any(|a| a == name) {
+            return true;
+        }
+        self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| number_value(v))
+    }
+
+    /// Bind `name` to "a number" (what arithmetic assigns when every value before was one).
+    fn bind_number(&mut self, name: &str) {
+        self.bind(name, vec![Word::Dyn(NUMBER.into())]);
+    }
+
+    /// After a stretch that may or may not have run (a loop, a `cd` that may fail): each name
+    /// it assigned is unknown again, unless it held a number before (in `before`) and holds one
+    /// now, so a number whatever ran.
+    fn forget_changed(&mut self, changed: Vec<String>, before: &[(String, Vec<Word>)]) {
+        for n in changed {
+            let was = before.iter().rev().find(|(b, _)| *b == n).is_some_and(|(_, v)| number_value(v));
+            if was && self.is_number(&n) {
+                self.bind_number(&n);
+            } else {
+                self.unbind(&n);
+            }
+        }
+    }
+
     fn bind(&mut self, name: &str, values: Vec<Word>) {
         self.unbind(name);
         // bash sets `$_` to the last word of every command: a value given to it does not last.
@@ -494,6 +545,10 @@ impl Walker<'_> {
             return None;
         }
         let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        if number_value(values) && values.first().and_then(Word::lit).is_none() {
+            // A number: one word, never an option or a glob.
+            return Some(Word::Dyn(format!("\"{inner}\"")));
+        }
         match values.first()? {
             w @ Word::Lit(v)
                 if quoted || !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) =>
@@ -585,12 +640,21 @@ impl Walker<'_> {
                 self.cwd.forget();
             }
             self.params = if params_changed { None } else { params0 };
-            self.bound = bound0.into_iter().filter(|(n, _)| !changed.contains(n)).collect();
+            let numbers: Vec<String> = changed
+                .iter()
+                .filter(|n| {
+                    bound0.iter().rev().find(|(b, _)| b == *n).is_some_and(|(_, v)| number_value(v))
+                        && self.is_number(n)
+                })
+                .cloned()
+                .collect();
+            self.bound = bound0.iter().filter(|(n, _)| !changed.contains(n)).cloned().collect();
+            for n in &numbers {
+                self.bind_number(n);
+            }
             walk(self);
         }
-        for n in changed {
-            self.unbind(&n);
-        }
+        self.forget_changed(changed, &bound0);
     }
 
     /// A `for` loop: over literal words, one pass per word in order, the variable bound to
@@ -698,6 +762,7 @@ impl Walker<'_> {
         self.rewalks += 1;
         self.items(rest);
         let end = self.cwd.clone();
+        let before = bound0.clone();
         self.bound = bound0;
         self.errexit = errexit0;
         self.params = params0;
@@ -708,9 +773,7 @@ impl Walker<'_> {
             self.cwd.forget();
         }
         let changed: Vec<String> = self.assigned[log0..].to_vec();
-        for n in changed {
-            self.unbind(&n);
-        }
+        self.forget_changed(changed, &before);
     }
 
     /// A `cd` can fail (the directory may not exist), and bash then goes on where it was:
@@ -1079,6 +1142,27 @@ impl Walker<'_> {
                     && b.get(i + 1) != Some(&b'=')
             });
         if assigns {
+            // A name that held a number holds one after (arithmetic assigns numbers, and a
+            // failed assignment leaves the old one); `i=0` makes one unless a division can
+            // end the expression before it.
+            let literal: Vec<String> = if expr.contains(['/', '%']) {
+                Vec::new()
+            } else {
+                expr.split(',')
+                    .flat_map(|part| {
+                        let (targets, rhs) = assignment_targets(part);
+                        // A right side of numbers only (`i=0`, `y=x+1` with x a number).
+                        let number = !rhs.trim().is_empty()
+                            && !rhs.contains(['$', '`', '[', '='])
+                            && identifiers(rhs).iter().all(|n| self.is_number(n));
+                        if number {
+                            targets
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                    .collect()
+            };
             for n in identifiers(expr) {
                 // `((IFS=0))` splits later words on `0` (sixth red team).
                 if tables::is_dangerous_variable(&n) || n == "IFS" {
@@ -1086,7 +1170,11 @@ impl Walker<'_> {
                         .unknown
                         .push(format!("arithmetic `{}` may assign {n}, which changes what runs", expr.trim()));
                 }
+                let number = self.is_number(&n) || literal.contains(&n);
                 self.unbind(&n);
+                if number && !NUMERIC_SPECIALS.contains(&n.as_str()) {
+                    self.bind_number(&n);
+                }
             }
         }
     }
@@ -1131,11 +1219,7 @@ impl Walker<'_> {
             return false;
         }
         let text = text.replace("${", "").replace(['$', '}'], " ");
-        let number = |n: &str| {
-            self.bound.iter().rev().find(|(b, _)| b == n).is_some_and(|(_, v)| {
-                matches!(v.as_slice(), [Word::Lit(x)] if !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()))
-            })
-        };
+        let number = |n: &str| self.is_number(n);
         // In order, each comma-separated expression: the targets of a plain `=` are written,
         // not read, and hold a number for the rest of this expression (an assignment that
         // fails, to a read-only name or by division by zero, ends the expression). Nothing is
@@ -1681,8 +1765,13 @@ impl Walker<'_> {
         if indirect {
             *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
         }
-        if let bword::Parameter::NamedWithIndex { index, .. } = param {
-            if !index.trim().chars().all(|c| c.is_ascii_digit()) {
+        if let bword::Parameter::NamedWithIndex { name, index } = param {
+            if self.associative.iter().any(|a| a == name) {
+                // A key, expanded as a word: only its substitutions run.
+                if index.contains("$(") || index.contains('`') {
+                    self.substitutions_in(index);
+                }
+            } else if !index.trim().chars().all(|c| c.is_ascii_digit()) {
                 self.arithmetic_in_word(index, unknown);
             }
         }
@@ -1808,7 +1897,12 @@ impl Walker<'_> {
                     let name = match &a.name {
                         ast::AssignmentName::VariableName(n) => n.clone(),
                         ast::AssignmentName::ArrayElementName(n, idx) => {
-                            if !idx.trim().chars().all(|c| c.is_ascii_digit()) {
+                            if this.associative.iter().any(|a| a == n) {
+                                // An associative array's key: a word, not arithmetic.
+                                if idx.contains("$(") || idx.contains('`') {
+                                    this.substitutions_in(idx);
+                                }
+                            } else if !idx.trim().chars().all(|c| c.is_ascii_digit()) {
                                 let mut u = None;
                                 this.arithmetic_in_word(idx, &mut u);
                                 if u.is_some() {
@@ -1856,7 +1950,13 @@ impl Walker<'_> {
                             }
                             // No splitting or globbing in an assignment: `g=$f` is `g="$f"`.
                             let quoted = this.bound_word(&format!("\"{}\"", v.value.trim_matches('"')));
+                            // `n=$((n+1))`: a number, if n held one (a failed expansion
+                            // leaves the old value).
+                            let arith = v.value.trim_matches('"');
+                            let arith = arith.starts_with("$((") && arith.ends_with("))");
+                            let keeps_number = arith && this.is_number(&name);
                             resolved = match (quoted, &r.word) {
+                                _ if keeps_number => Some(vec![Word::Dyn(NUMBER.into())]),
                                 (Some(w), _) => Some(vec![w]),
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
@@ -1931,8 +2031,8 @@ impl Walker<'_> {
                             compound = text.map(|t| format!("({})", t.trim_end()));
                         }
                     }
-                    given.push(name.clone());
                     if in_prefix {
+                        given.push(name.clone());
                         // Later assignment words see this value (`f=a g=$f`).
                         let value = resolved.filter(|v| {
                             !a.append && matches!(a.name, ast::AssignmentName::VariableName(_)) && !v.is_empty()
@@ -2858,11 +2958,19 @@ impl Walker<'_> {
                 if attributes {
                     self.attributed.extend(names.iter().cloned());
                 }
+                let associative = matches!(name, "declare" | "typeset" | "local")
+                    && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('A'));
+                if associative {
+                    self.associative.extend(names.iter().cloned());
+                }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
                 names.extend(tables::input_assigned(words))
             }
-            "let" => names.extend(args.iter().filter_map(Word::lit).flat_map(identifiers)),
+            // (Its arithmetic, walked already, kept the names that hold numbers.)
+            "let" => {
+                names.extend(args.iter().filter_map(Word::lit).flat_map(identifiers).filter(|n| !self.is_number(n)))
+            }
             _ => return,
         }
         if args.iter().any(|w| matches!(w, Word::Dyn(_))) {
@@ -3010,6 +3118,7 @@ impl Walker<'_> {
                 rewalks: self.rewalks,
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
+                associative: self.associative.clone(),
                 globbed: false,
                 assigning: false,
             };
