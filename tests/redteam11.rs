@@ -561,3 +561,38 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn everyday_forms_that_only_read_are_allowed() {
+    assert_all(
+        "allow",
+        &[
+            // One name a glob gives, quoted, is one word.
+            "for f in *; do [ -f \"$f\" ] && wc -l \"$f\"; done",
+            "for f in *.md; do [ -f \"$f\" ] && echo \"$f\"; done",
+            "for f in src/*; do test -d \"$f\" && echo \"$f\"; done",
+            "for f in .git*; do echo \"$f\"; done",
+            "echo .e*",
+            // exec with only redirections.
+            "exec 2>&1; ls",
+            "exec 3<src/a.rs; read -r line <&3",
+            "exec >/dev/null",
+            // The standard streams are no files.
+            "ls -la | tee /dev/stderr",
+            "echo hi | tee /dev/stdout",
+        ],
+    );
+    assert_all("deny", &["for f in .e*; do echo x > \"$f\"; done", "exec 3>.env", "exec rm x"]);
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "for f in /etc/*; do cat \"$f\"; done",
+            "for f in *; do [ -f $f ]; done",
+            "echo .*",
+            "ls .*",
+            "exec 1>/tmp/x",
+        ],
+    );
+    let d = command_in_linked_ws("for f in */passwd; do cat \"$f\"; done");
+    assert_eq!(d["decision"], "ask", "{d}");
+}

@@ -1242,7 +1242,7 @@ impl Policy {
                 // (`cat *.pem` under `Read(**/*.pem)`); then its matches lie under its literal
                 // directory: decide that directory.
                 if plain_glob(d) {
-                    if let Some(v) = self.glob_rules(&read.name, d, cwd) {
+                    if let Some(v) = self.glob_rules(&read.name, shell::unquoted_glob(d), cwd) {
                         return Some(v);
                     }
                 }
@@ -1372,7 +1372,7 @@ impl Policy {
                 // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
                 // writes `.env`); otherwise what it writes is not known.
                 if plain_glob(d) {
-                    if let Some(v) = self.glob_rules(&edit.name, d, w.cwd.as_deref()) {
+                    if let Some(v) = self.glob_rules(&edit.name, shell::unquoted_glob(d), w.cwd.as_deref()) {
                         if v.verdict == Verdict::Deny {
                             return v;
                         }
@@ -1484,6 +1484,7 @@ fn skeleton_char(c: char) -> Option<char> {
 /// Whether a run-time word is only a glob (no expansion, quoting or spacing): the paths it can
 /// expand to are those its pattern matches.
 fn plain_glob(d: &str) -> bool {
+    let d = shell::unquoted_glob(d);
     d.contains(['*', '?', '['])
         && !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '{', '}'])
         && !d.contains(char::is_whitespace)

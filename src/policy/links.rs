@@ -184,7 +184,9 @@ fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
     let mut add = |w: &Word, dir: &Option<String>, how: Use| {
         let Some(s) = w.lit() else { return };
         let s = if s.starts_with('-') { s.split_once('=').map(|(_, v)| v).unwrap_or("") } else { s };
-        if s.is_empty() {
+        // The standard streams lead to this process's descriptors, which are no files gate
+        // decides (`tee /dev/stderr` writes where the output goes).
+        if s.is_empty() || matches!(s, "/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr" | "/dev/tty") {
             return;
         }
         let one = (dir.clone(), how);
@@ -217,10 +219,11 @@ fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
             if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
                 add(&Word::Lit(base), &w.cwd, how);
             }
+            let d = shell::unquoted_glob(d);
             let plain = !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '~'])
                 && !d.contains(char::is_whitespace);
             if plain && d.contains(['*', '?', '[']) {
-                globs.push((d.clone(), w.cwd.clone(), how));
+                globs.push((d.to_string(), w.cwd.clone(), how));
             }
         }
     }

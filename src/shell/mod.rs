@@ -21,7 +21,7 @@ mod writes;
 pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub(crate) use tables::git_subcommand_at;
-pub use tables::{glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands};
+pub use tables::{glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands, unquoted_glob};
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.

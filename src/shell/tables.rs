@@ -1060,6 +1060,8 @@ static SAFE: &[(&str, Args)] = &[
     ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
     ("zipinfo", Args::Custom(zipinfo_lists)),
     ("pgrep", Args::Custom(pgrep_lists)),
+    // `exec` with only redirections makes them last; they are decided as reads and writes.
+    ("exec", Args::Custom(|args| args.is_empty())),
 ];
 
 /// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's
@@ -1908,7 +1910,23 @@ pub fn reads_operands(words: &[Word]) -> bool {
 /// The directory every match of a glob lies under (`src/*.rs`: `src`; `*`: `.`), or `None`
 /// when the word is not a plain glob (a variable, a substitution, quoting) or when a match
 /// could climb out of it (`src/*/../..`, `.*` matching `..` where globskipdots is off).
+/// A glob in double quotes as the walker writes one name a glob gives (`"$f"` in a loop over
+/// `src/*`: one word, `"src/*"`): the glob inside. Any other text as it is.
+pub fn unquoted_glob(raw: &str) -> &str {
+    match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner)
+            if inner.contains(['*', '?', '['])
+                && !inner.contains(['"', '$', '`', '\\', '\'', '(', ')', '<', '>', '|', ';', '&'])
+                && !inner.contains(char::is_whitespace) =>
+        {
+            inner
+        }
+        _ => raw,
+    }
+}
+
 pub fn glob_base(raw: &str) -> Option<String> {
+    let raw = unquoted_glob(raw);
     // The working directory by name: `"$(pwd)"`, `$PWD/src/*`.
     let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
     for here in ["$(pwd)", "${PWD}", "$PWD", "`pwd`"] {
@@ -1935,7 +1953,12 @@ pub fn glob_base(raw: &str) -> Option<String> {
     let glob = |seg: &str| seg.contains(['*', '?', '[', '{']);
     let segs: Vec<&str> = raw.split('/').collect();
     let first = segs.iter().position(|s| glob(s))?;
-    if segs[first..].iter().any(|s| *s == ".." || s.starts_with('.')) {
+    // A segment that may match `.` or `..` (`.*`, `.?`, `..`) climbs out; one whose second
+    // character is a literal other than `.` (`.e*`) never matches them, in any bash.
+    let climbs = |s: &str| {
+        s == ".." || s.starts_with('.') && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
+    };
+    if segs[first..].iter().any(|s| climbs(s)) {
         return None;
     }
     let base = segs[..first].join("/");

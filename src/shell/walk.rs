@@ -555,6 +555,14 @@ impl Walker<'_> {
             {
                 Some(w.clone())
             }
+            // One name a glob gives (a loop's pass): one word when quoted.
+            Word::Dyn(d)
+                if quoted
+                    && !d.starts_with('"')
+                    && tables::unquoted_glob(&format!("\"{d}\"")) != format!("\"{d}\"") =>
+            {
+                Some(Word::Dyn(format!("\"{d}\"")))
+            }
             w @ Word::Dyn(d) if quoted || tables::number_parameter(d) => Some(w.clone()),
             _ => None,
         }
