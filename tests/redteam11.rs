@@ -596,3 +596,37 @@ fn everyday_forms_that_only_read_are_allowed() {
     let d = command_in_linked_ws("for f in */passwd; do cat \"$f\"; done");
     assert_eq!(d["decision"], "ask", "{d}");
 }
+
+#[test]
+fn values_given_by_declaration_builtins_are_known_and_other_words_forget_nothing() {
+    assert_all(
+        "deny",
+        &[
+            "declare x=rm; $x y",
+            "export x=rm; $x y",
+            "typeset x=rm; $x y",
+            "f() { local x=rm; $x y; }; f",
+            "export f=.env; echo x > \"$f\"",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "declare f=src/a.rs; cat \"$f\"",
+            "f=src/a.rs; printf \"%s\\n\" \"$x\"; cat \"$f\"",
+            "for f in src/*.rs; do printf \"%s\\n\" \"$(head -1 \"$f\")\"; done",
+            "f=src/a.rs; declare y=\"$x\"; cat \"$f\"",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // `local` outside a function fails: f keeps the environment's value.
+            "local f=src/a.rs; cat \"$f\"",
+            "f=src/a.rs; declare $y; cat \"$f\"",
+            "f=src/a.rs; printf -v \"$n\" x; cat \"$f\"",
+            "pushd src; read -a DIRSTACK < f; popd; cat x",
+            "pushd src; unset DIRSTACK; popd; cat x",
+        ],
+    );
+}

@@ -1615,6 +1615,12 @@ pub(crate) fn input_assigned(words: &[Word]) -> Vec<String> {
     input_names(words).0
 }
 
+/// The names `read`, `printf -v`, `mapfile`, `getopts` and `wait -p` assign, and whether a
+/// word only known at run time may name another one (then any may be assigned).
+pub(crate) fn input_assigned_or_any(words: &[Word]) -> (Vec<String>, bool) {
+    input_names(words)
+}
+
 /// Whether a word only known at run time is one of the parameters that always expand to one
 /// number or to nothing (`$!`, `"$#"`, `${?}`, `$$`, `${#x}`): never an option, never a name.
 pub(crate) fn number_parameter(raw: &str) -> bool {

@@ -2669,24 +2669,6 @@ impl Walker<'_> {
         self.integer_effects(&words, &mut unknown);
         self.builtin_assigns(&words);
         self.script_effects(&words, &wrappers, &mut unknown);
-        if words.first().and_then(Word::lit).is_some_and(|p| {
-            matches!(
-                program_name(p),
-                "declare"
-                    | "typeset"
-                    | "local"
-                    | "export"
-                    | "readonly"
-                    | "unset"
-                    | "read"
-                    | "mapfile"
-                    | "readarray"
-                    | "printf"
-            )
-        }) && words[1..].iter().any(|w| w.lit().is_none_or(|a| a.contains("DIRSTACK")))
-        {
-            self.cwd.forget_stack();
-        }
         let aliases = tables::aliases(&words);
         let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
         // A call of a function whose definition certainly ran, by its plain name, runs its body
@@ -2948,8 +2930,33 @@ impl Walker<'_> {
         let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
         let args = &words[1..];
         let mut names: Vec<String> = Vec::new();
+        // A run-time word that may be a name or an option assigns who knows what.
+        let mut any = args.iter().any(|w| matches!(w, Word::Dyn(_)));
+        // `declare x=rm`, `export f=src/a.rs`: the value is certain after it.
+        let mut values: Vec<(String, String)> = Vec::new();
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
+                // `x=$y`: only x is assigned.
+                any = args.iter().any(|w| match w {
+                    Word::Dyn(d) => !d.split_once('=').is_some_and(|(n, _)| is_identifier(n)),
+                    Word::Lit(_) => false,
+                });
+                // Plain values only: no attribute that changes them (`-i`, `-l`, `-u`, `-a`,
+                // `-A`, `-n`), and `local` only inside a function (elsewhere it fails).
+                let plain = name != "unset"
+                    && (name != "local" || !self.defining.is_empty())
+                    && !args.iter().filter_map(Word::lit).any(|a| {
+                        a.starts_with(['-', '+']) && a[1..].contains(['i', 'l', 'u', 'a', 'A', 'n', 'f', 'F', 'p'])
+                    });
+                if plain {
+                    for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
+                        if let Some((n, v)) = a.split_once('=') {
+                            if is_identifier(n) && !v.starts_with('(') {
+                                values.push((n.to_string(), v.to_string()));
+                            }
+                        }
+                    }
+                }
                 names.extend(
                     args.iter()
                         .filter_map(Word::lit)
@@ -2973,7 +2980,11 @@ impl Walker<'_> {
                 }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
-                names.extend(tables::input_assigned(words))
+                // (`printf '%s\n' "$x"` assigns nothing: only a run-time word where a name or
+                // an option could be matters.)
+                let (assigned, unknown) = tables::input_assigned_or_any(words);
+                names.extend(assigned);
+                any = unknown;
             }
             // (Its arithmetic, walked already, kept the names that hold numbers.)
             "let" => {
@@ -2981,11 +2992,20 @@ impl Walker<'_> {
             }
             _ => return,
         }
-        if args.iter().any(|w| matches!(w, Word::Dyn(_))) {
+        if any {
             self.unbind_all();
+        }
+        // `DIRSTACK[1]=/etc`, `read -a DIRSTACK`: the next `popd` goes there.
+        if any || names.iter().any(|n| n.split('[').next() == Some("DIRSTACK")) {
+            self.cwd.forget_stack();
         }
         for n in names {
             self.unbind(&n);
+        }
+        for (n, v) in values {
+            if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) {
+                self.bind(&n, vec![Word::Lit(v)]);
+            }
         }
     }
 
@@ -3709,4 +3729,10 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         })
     });
     (!prints_other).then(|| tables::read_targets(&c.words))
+}
+
+/// Whether `n` is a shell variable name.
+fn is_identifier(n: &str) -> bool {
+    n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
