@@ -630,3 +630,16 @@ fn values_given_by_declaration_builtins_are_known_and_other_words_forget_nothing
         ],
     );
 }
+
+#[test]
+fn a_glob_tool_lists_links_by_name_and_enters_them_only_below_a_wildcard() {
+    use serde_json::json;
+    for p in ["*", "**/*", "src/*.rs"] {
+        let d = tool_in_linked_ws("Glob", json!({ "pattern": p }), None);
+        assert_eq!(d["decision"], "allow", "{p}: {d}");
+    }
+    for p in ["*/*", "*/passwd", "lnk/*", "/etc/*"] {
+        let d = tool_in_linked_ws("Glob", json!({ "pattern": p }), None);
+        assert_eq!(d["decision"], "ask", "{p}: {d}");
+    }
+}

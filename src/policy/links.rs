@@ -135,7 +135,14 @@ impl Policy {
                     let found = literal
                         .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real(&p))?, rest)))
                         .or_else(|| {
-                            let plain = a.glob && !text.contains(['{', '}', '\\']);
+                            // A glob tool lists the names its last segment matches without
+                            // entering them (ripgrep without `--follow`): only a link a
+                            // wildcard segment before another segment matches is passed
+                            // through (`*/passwd`; not `*` or `**/*.rs`'s last name).
+                            let enters = text.rsplit_once('/').is_some_and(|(dirs, _)| {
+                                dirs.split('/').any(|seg| seg != "**" && seg.contains(['*', '?', '[']))
+                            });
+                            let plain = a.glob && enters && !text.contains(['{', '}', '\\']);
                             Some((
                                 self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real(&p))?,
                                 String::new(),
