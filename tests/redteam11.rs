@@ -643,3 +643,22 @@ fn a_glob_tool_lists_links_by_name_and_enters_them_only_below_a_wildcard() {
         assert_eq!(d["decision"], "ask", "{p}: {d}");
     }
 }
+
+#[test]
+fn real_options_and_listing_builtins_are_in_the_tables() {
+    assert_all(
+        "allow",
+        &[
+            "df -m",
+            "diff -u -L old -L new src/a.rs src/a.rs",
+            "od -h src/a.rs",
+            "cmp -c src/a.rs src/a.rs",
+            "uname --sysname",
+            "jobs",
+            "umask",
+            "alias",
+            "expr 1 + 2",
+        ],
+    );
+    check_common::assert_none_allowed_with(POLICY, &["jobs -x rm y", "umask 077", "alias ls=rm"]);
+}

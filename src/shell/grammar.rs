@@ -784,7 +784,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("id", "", "-a -Z --context -g --group -G --groups -n --name -r --real -u --user -z --zero --help --version"),
     ("uname", "",
      "-a --all -s --kernel-name -n --nodename -r --kernel-release -v --kernel-version -m --machine -p --processor \
-      -i --hardware-platform -o --operating-system --help --version"),
+      -i --hardware-platform -o --operating-system --sysname --help --version"),
     ("basename", "", "-a --multiple -s: --suffix= -z --zero --help --version"),
     ("dirname", "", "-z --zero --help --version"),
     ("realpath", "files",
@@ -808,12 +808,12 @@ static TABLE: &[(&str, &str, &str)] = &[
       --exclude-from=/R --exclude= -x --one-file-system --help --version"),
     ("df", "files",
      "-a --all -B: --block-size= -h --human-readable -H --si -i --inodes -k -l --local --no-sync --output=? -P \
-      --portability --sync --total -t: --type= -T --print-type -x: --exclude-type= -v --help --version"),
+      --portability --sync --total -t: --type= -T --print-type -x: --exclude-type= -v -m -F: --help --version"),
     ("printenv", "", "-0 --null --help --version"),
     ("diff", "files num",
      "--normal -q --brief -s --report-identical-files -c -C: --context=? -u -U: --unified=? -e --ed -n --rcs -y \
       --side-by-side -W: --width= --left-column --suppress-common-lines -p --show-c-function -F: \
-      --show-function-line= --label= -t --expand-tabs -T --initial-tab --tabsize= --suppress-blank-empty -l \
+      --show-function-line= --label= -L: -H -P -f -h --binary --forward-ed --inhibit-hunk-merge --sdiff-merge-assist -t --expand-tabs -T --initial-tab --tabsize= --suppress-blank-empty -l \
       --paginate -r/L --recursive/L --no-dereference -N --new-file --unidirectional-new-file --ignore-file-name-case \
       --no-ignore-file-name-case -x: --exclude= -X:/R --exclude-from=/R -S: --starting-file= --from-file=/R \
       --to-file=/R -i --ignore-case -E --ignore-tab-expansion -Z --ignore-trailing-space -b --ignore-space-change \
@@ -822,7 +822,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --line-format= --old-line-format= --new-line-format= --unchanged-line-format= -d --minimal --horizon-lines= \
       --speed-large-files --color=? --palette= --help -v --version"),
     ("cmp", "files",
-     "-b --print-bytes -i: --ignore-initial= -l --verbose -n: --bytes= -s --quiet --silent --help -v --version"),
+     "-b --print-bytes -c --print-chars -i: --ignore-initial= -l --verbose -n: --bytes= -s --quiet --silent --help -v --version"),
     ("cut", "files",
      "-b: --bytes= -c: --characters= -d: --delimiter= -f: --fields= -n --complement -s --only-delimited \
       --output-delimiter= -z --zero-terminated --help --version"),
@@ -854,7 +854,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("tac", "files", "-b --before -r --regex -s: --separator= --help --version"),
     ("od", "files",
      "-A: --address-radix= --endian= -j: --skip-bytes= -N: --read-bytes= -S: --strings=? -t: --format= -v \
-      --output-duplicates -w:: --width=? --traditional --help --version -a -b -c -d -f -i -l -o -s -x"),
+      --output-duplicates -w:: --width=? --traditional --help --version -a -b -c -d -f -i -l -o -s -x -B -D -F -H -I -L -O -X -e -h"),
     ("hexdump", "files",
      "-b --one-byte-octal -X --one-byte-hex -c --one-byte-char -C --canonical -d --two-bytes-decimal -o \
       --two-bytes-octal -x --two-bytes-hex -L --color=? -e: --format= -f:/R --format-file=/R -n: --length= -s: \

@@ -1062,6 +1062,11 @@ static SAFE: &[(&str, Args)] = &[
     ("pgrep", Args::Custom(pgrep_lists)),
     // `exec` with only redirections makes them last; they are decided as reads and writes.
     ("exec", Args::Custom(|args| args.is_empty())),
+    // Listings and a calculator (`jobs -x` runs a command; `umask MODE` changes the mask).
+    ("jobs", Args::Custom(|args| !args.iter().any(|a| a.starts_with('-') && a.contains('x')))),
+    ("umask", Args::Custom(|args| args.iter().all(|a| matches!(*a, "-S" | "-p")))),
+    ("alias", Args::Custom(|args| args.iter().all(|a| *a == "-p"))),
+    ("expr", Args::Any),
 ];
 
 /// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's
