@@ -1046,13 +1046,19 @@ mod tests {
             return out;
         }
         let letter = &o.name[1..];
+        // A program that is not getopt (`tree`) reads neither bundles nor glued values of a
+        // letter that takes one: those spellings are refused, not read another way.
+        let plain_only = g.no_bundles && o.val != Val::No;
         let bundles: Vec<String> = match flag {
-            Some(f) if f.name != o.name => vec![format!("-{letter}"), format!("-{}{letter}", &f.name[1..])],
+            Some(f) if f.name != o.name && !plain_only => {
+                vec![format!("-{letter}"), format!("-{}{letter}", &f.name[1..])]
+            }
             _ => vec![format!("-{letter}")],
         };
         for b in bundles {
             match o.val {
                 Val::No => out.push(vec![Word::Lit(b)]),
+                Val::Req if plain_only => out.push(vec![Word::Lit(b), Word::Lit(value.into())]),
                 Val::Req => {
                     out.push(vec![Word::Lit(format!("{b}{value}"))]);
                     out.push(vec![Word::Lit(b), Word::Lit(value.into())]);
