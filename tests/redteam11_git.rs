@@ -1,6 +1,8 @@
 //! The eleventh red team's git findings: read-only listings asked because the option tables
 //! did not know them (`git branch --column`, `git config --bool KEY`, `git notes --ref R
-//! list`, `git diff --text` read as `--textconv`, `git log --grep "$g"` read as a path). Each
+//! list`, `git diff --text` read as `--textconv`, `git log --grep "$g"` read as a path), and
+//! git writes a deny rule matches that were only asked (pathspec magic `:(top).env`, git's
+//! own glob `'*.env'`, `git restore -p`, `git clean PATH`, `git stash push PATH`). Each
 //! regression goes through the real binary (`gate check --json`) and is named after what it
 //! shows.
 // Test and development code: unwrap, expect and panic are how it fails (gate itself denies
@@ -138,4 +140,74 @@ fn o5_log_search_values_only_known_at_run_time_are_no_paths() {
         "git log --output \"$f\"",
         "git log --grep \"$g\" --output=/tmp/x",
     ]);
+}
+
+#[test]
+fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
+    assert_all(
+        "deny",
+        &[
+            "git restore ':(top).env'",
+            "git restore ':/.env'",
+            "git restore ':/:.env'",
+            "git restore ':.env'",
+            "git restore ':(top,icase)SUB/.ENV'",
+            "git restore ':(icase).ENV'",
+            "git --icase-pathspecs restore .ENV",
+            "git restore ':(glob)**/.env'",
+            "git restore ':(glob)*env'",
+            "git restore ':(attr:x).env'",
+            "git restore '[.]env'",
+            "git restore 'su?/.env'",
+            "git restore '?env'",
+            "git restore 'sub?.env'",
+            "git restore 'sub*'",
+            "git restore '.e*'",
+            "git checkout HEAD -- '*.env'",
+            "git checkout HEAD -- *.env",
+            "git checkout ':(top).env'",
+            "git checkout HEAD ':/.env'",
+            "git rm -r '*.env'",
+            "git rm --cached ':(icase).Env'",
+            "git restore -p .env",
+            "git restore --patch .env",
+            "git restore -p -s HEAD .env",
+            "git clean -f .env.local",
+            "git clean -fdx -- .env",
+            "git clean -f -e x .env",
+            "git clean -fx ':(top).env.local'",
+            "git stash push -- .env",
+            "git stash push .env",
+            "git stash push -m msg -- .env",
+            "git stash push --message msg .env",
+            "git stash -- .env",
+            "git stash -p -- '*.env'",
+        ],
+    );
+    // Exclusions write nothing they name (alone, git takes every other path: not known);
+    // `:(literal)` and `--literal-pathspecs` keep `*` literal; magic git refuses; a dry run;
+    // option values; `stash save`'s message.
+    assert_all(
+        "ask",
+        &[
+            "git restore ':!src'",
+            "git restore ':(exclude).env' src/a.rs",
+            "git restore ':(literal)*.env'",
+            "git --literal-pathspecs restore '*.env'",
+            "git restore ':#.env'",
+            "git restore ':(foo).env'",
+            "git clean -fn .env",
+            "git clean --dry-run .env",
+            "git clean -f -e .env",
+            "git clean -f --exclude .env",
+            "git stash push -m .env",
+            "git stash save .env",
+            "git restore src/a.rs",
+            "git restore ':(top)src/a.rs'",
+            "git restore 'src/a.r?'",
+            "git restore --pathspec-from-file=list",
+            "git stash push --pathspec-from-file list",
+            "git restore 'src/?.rs'",
+        ],
+    );
 }
