@@ -319,11 +319,19 @@ static EXEC_OPTIONS: &[(&str, &[&str])] = &[
 pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     let name = words.first().and_then(Word::lit).map(program_name)?;
     let (_, opts) = EXEC_OPTIONS.iter().find(|(p, _)| *p == name)?;
+    // git's subcommand, for its own `--text` (a subcommand only known at run time may be
+    // `cat-file`, whose `--text` is `--textconv`).
+    let git_sub = (name == "git")
+        .then(|| words.get(1 + git_subcommand_at(&words[1..])).and_then(Word::lit).unwrap_or("cat-file"));
     for a in words[1..].iter().filter_map(Word::lit) {
         if a == "--" {
             break;
         }
-        if let Some(o) = opts.iter().find(|o| spells_option(a, o)) {
+        let spells = |o: &str| match git_sub {
+            Some(sub) => git_spells_option(sub, a, o),
+            None => spells_option(a, o),
+        };
+        if let Some(o) = opts.iter().find(|o| spells(o)) {
             return Some(format!("`{a}` ({o}) makes {name} run a program gate cannot see"));
         }
     }
@@ -529,6 +537,14 @@ pub(crate) fn as_shell_text(w: &Word) -> String {
     }
 }
 
+/// Whether `arg` spells git option `opt` for subcommand `sub`: as [`spells_option`], except
+/// that git takes an option given whole before any abbreviation, so `--text` (`-a`) is not
+/// `--textconv` where the subcommand has a `--text` of its own (every one with diff options;
+/// `cat-file` has none, and takes `--text` for `--textconv`).
+pub(crate) fn git_spells_option(sub: &str, arg: &str, opt: &str) -> bool {
+    spells_option(arg, opt) && !(arg == "--text" && sub != "cat-file")
+}
+
 /// Read-only git subcommands, each with the options that would make it write or run code.
 #[rustfmt::skip]
 static GIT_READ: &[(&str, &[&str])] = &[
@@ -539,6 +555,9 @@ static GIT_READ: &[(&str, &[&str])] = &[
     ("whatchanged", &["--output"]), ("version", &[]), ("diff-tree", &["--output", "--ext-diff"]),
     ("diff-files", &["--output"]), ("diff-index", &["--output"]), ("show-branch", &[]), ("var", &[]),
     ("check-attr", &[]), ("verify-commit", &[]), ("verify-tag", &[]), ("cherry", &[]), ("range-diff", &["--output"]),
+    // blame's twin; hash-object only hashes unless it writes the object (`-w`) or reads the
+    // paths to hash from stdin; check-ref-format only checks a name.
+    ("annotate", &[]), ("hash-object", &["-w", "--stdin-paths"]), ("check-ref-format", &[]),
 ];
 
 /// Whether a git invocation only reads. Global options before the subcommand (`-C`, `-c`,
@@ -571,32 +590,14 @@ fn git_read_only(args: &[&str]) -> bool {
     }
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
     let rest = &args[1..];
-    let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| spells_option(a, f)));
-    // Options as git's parse-options reads them: a long option abbreviated to a unique
-    // prefix is the whole option, a bundle of flag letters is each letter (`-av` is `-a -v`).
-    let expanded = |longs: &[&str], letters: &str| -> Vec<String> {
-        let mut out = Vec::new();
-        for a in rest {
-            match a.strip_prefix('-') {
-                Some(l) if !l.starts_with('-') && l.len() > 1 && l.chars().all(|c| letters.contains(c)) => {
-                    out.extend(l.chars().map(|c| format!("-{c}")))
-                }
-                _ => out.push(git_long(a, longs)),
-            }
-        }
-        out
-    };
+    let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
         return !has(bad) && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
         // Listing with filters and patterns: `--merged main`, `-l 'feat*'`. Without a
         // listing option an operand creates a branch.
-        "branch" => {
-            let words = expanded(BRANCH_LONGS, "arvl");
-            let rest: Vec<&str> = words.iter().map(String::as_str).collect();
-            branch_listing(&rest) || branch_flags_only(&rest)
-        }
+        "branch" => branch_listing(rest),
         "remote" => {
             // `-v`, `-vv`, `--verbose` before the subcommand only add URLs.
             let k = rest
@@ -607,7 +608,13 @@ fn git_read_only(args: &[&str]) -> bool {
                 })
                 .count();
             match &rest[k..] {
-                [] | ["get-url", _] => true,
+                [] => true,
+                // `get-url [--push] [--all] NAME` prints the URLs.
+                ["get-url", operands @ ..] => {
+                    let (flags, names): (Vec<&str>, Vec<&str>) =
+                        operands.iter().partition(|a| a.starts_with('-') && a.len() > 1);
+                    names.len() == 1 && flags.iter().all(|f| matches!(*f, "--push" | "--all"))
+                }
                 // `show` asks each remote for its branches: a name that is not a configured
                 // remote is taken as a URL or a path, so `show http://host/x` makes a request,
                 // `show ssh://host/x` runs ssh, `show /elsewhere/repo` reads another repository
@@ -699,30 +706,6 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
         || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
         // A pager that only prints what git gives it, or none (empty).
         || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat")
-}
-
-/// `git branch` with flags that only list (no operand: an operand names a branch to create).
-fn branch_flags_only(rest: &[&str]) -> bool {
-    rest.iter().all(|a| {
-        matches!(
-            *a,
-            "-a" | "--all"
-                | "-r"
-                | "--remotes"
-                | "-v"
-                | "-vv"
-                | "--verbose"
-                | "-l"
-                | "--list"
-                | "--show-current"
-                | "--no-color"
-                | "--color"
-        ) || a.starts_with("--contains")
-            || a.starts_with("--merged")
-            || a.starts_with("--no-merged")
-            || a.starts_with("--sort")
-            || a.starts_with("--format")
-    })
 }
 
 /// The rest of [`git_read_only`]: subcommands that only read in some forms.
@@ -820,7 +803,14 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
                         | "--includes"
                         | "-z"
                         | "--null"
-                )
+                        // Legacy type flags: how the one value is printed.
+                        | "--bool"
+                        | "--int"
+                        | "--bool-or-int"
+                        | "--path"
+                        | "--expiry-date"
+                        | "--no-type"
+                ) || a.starts_with("--type=")
             });
             operands == 1 && read_flags
         }
@@ -828,8 +818,34 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
             rest.first() == Some(&"list")
                 && rest[1..].iter().all(|a| matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z"))
         }
-        "notes" => rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))),
+        // `--ref R` (or `--ref=R`) names the notes ref before the subcommand.
+        "notes" => {
+            let rest = match rest {
+                ["--ref", _, more @ ..] => more,
+                [r, more @ ..] if r.starts_with("--ref=") => more,
+                _ => rest,
+            };
+            rest.is_empty() || matches!(rest.first(), Some(&("list" | "show")))
+        }
         "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
+        // The log of the bisection in progress; `sparse-checkout list` prints the patterns.
+        "bisect" => rest == ["log"],
+        "sparse-checkout" => rest == ["list"],
+        // `replace` alone, `-l`/`--list` with a pattern and `--format`, lists replacements.
+        "replace" => {
+            let mut listing = rest.is_empty();
+            let mut k = 0;
+            while k < rest.len() {
+                match rest[k] {
+                    "-l" | "--list" => listing = true,
+                    "--format" => k += 1,
+                    a if a.starts_with("--format=") || !a.starts_with('-') => {}
+                    _ => return false,
+                }
+                k += 1;
+            }
+            listing
+        }
         _ => false,
     }
 }
@@ -880,50 +896,66 @@ fn tag_listing(rest: &[&str]) -> bool {
     listing || operands == 0
 }
 
-/// `git branch` listing: a listing option (`-l`, `--list`, or a filter: `--merged`,
-/// `--no-merged`, `--contains`, `--no-contains`, `--points-at`) with display options, the
-/// filters' commits and name patterns.
+/// `git branch` that only lists, read as git's parse-options reads it (eleventh red team:
+/// `--column`, `-q`, `--no-abbrev`, `--sort KEY` were asked). A listing option (`-l`,
+/// `--list`, or a filter: `--merged`, `--no-merged`, `--contains`, `--no-contains`,
+/// `--points-at`) makes operands name patterns; without one an operand names a branch to
+/// create (`git branch -v foo` and `git branch --abbrev 7` create one), so only display
+/// options may be given. Any option not known here is not a listing.
 fn branch_listing(rest: &[&str]) -> bool {
-    const FILTERS: &[&str] = &["--merged", "--no-merged", "--contains", "--no-contains", "--points-at"];
+    // Filters whose commit is the next word when there is one (git's LASTARG_DEFAULT).
+    const FILTERS: &[&str] = &["--merged", "--no-merged", "--contains", "--no-contains"];
+    // Display options without a value; `--color`, `--column` and `--abbrev` take one only
+    // glued (`--abbrev 7` creates the branch `7`).
+    #[rustfmt::skip]
     const FLAGS: &[&str] = &[
-        "-a",
-        "--all",
-        "-r",
-        "--remotes",
-        "-v",
-        "-vv",
-        "--verbose",
-        "-l",
-        "--list",
-        "--no-color",
-        "--color",
-        "-i",
-        "--ignore-case",
-        "--omit-empty",
-        "--no-column",
-        "--column",
+        "--all", "--remotes", "--verbose", "--quiet", "--list", "--no-color", "--color", "--no-column", "--column",
+        "--abbrev", "--no-abbrev", "--ignore-case", "--omit-empty", "--show-current", "--no-verbose", "--no-quiet",
     ];
-    let listing = rest.iter().any(|a| matches!(*a, "-l" | "--list") || FILTERS.iter().any(|f| a.starts_with(f)));
-    if !listing {
-        return false;
-    }
+    let mut listing = false;
+    let mut operands = 0;
     let mut k = 0;
     while k < rest.len() {
-        let a = rest[k];
-        if FILTERS.contains(&a) || matches!(a, "--sort" | "--format") {
-            k += 2; // the commit, key or format as the next word
+        let raw = rest[k];
+        k += 1;
+        if raw == "--" {
+            operands += rest.len() - k;
+            break;
+        }
+        if let Some(letters) = raw.strip_prefix('-').filter(|l| !l.is_empty() && !l.starts_with('-')) {
+            // A bundle of flag letters only: every other short option of branch acts.
+            if !letters.chars().all(|c| "arvqil".contains(c)) {
+                return false;
+            }
+            listing |= letters.contains('l');
             continue;
         }
-        let known = FLAGS.contains(&a)
-            || ["--sort=", "--format=", "--color=", "--column=", "--abbrev="].iter().any(|p| a.starts_with(p))
-            || FILTERS.iter().any(|f| a.starts_with(&format!("{f}=")))
-            || !a.starts_with('-');
-        if !known {
+        if !raw.starts_with("--") {
+            operands += 1;
+            continue;
+        }
+        let a = git_long(raw, BRANCH_LONGS);
+        let (name, glued) = match a.split_once('=') {
+            Some((n, _)) => (n, true),
+            None => (a.as_str(), false),
+        };
+        if FILTERS.contains(&name) || name == "--points-at" {
+            listing = true;
+            // The commit (or object) as the next word.
+            if !glued && k < rest.len() {
+                k += 1;
+            }
+        } else if matches!(name, "--sort" | "--format") {
+            if !glued {
+                k += 1; // the key or format as the next word, whatever it starts with
+            }
+        } else if FLAGS.contains(&name) && (!glued || matches!(name, "--color" | "--column" | "--abbrev")) {
+            listing |= name == "--list";
+        } else {
             return false;
         }
-        k += 1;
     }
-    true
+    listing || operands == 0
 }
 
 /// Git global options and whether each takes a separate value.
@@ -1418,6 +1450,31 @@ const GIT_PATH_READERS: &[&str] = &[
     "rev-list",
     "range-diff",
     "difftool",
+    "hash-object",
+];
+
+/// git subcommands that take revision and diff options (log's family).
+const GIT_LOG_LIKE: &[&str] = &[
+    "log",
+    "show",
+    "whatchanged",
+    "shortlog",
+    "rev-list",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "range-diff",
+];
+
+/// Options of log's family whose value, as the next word or glued to a short option, is a
+/// search string, a name, a date or a number: never a path read (eleventh red team: `git log
+/// --grep "$g"` and `git log -S"$s"` were asked as reads of a path only known at run time).
+/// Long options only exactly (revision.c does not take abbreviations for them).
+#[rustfmt::skip]
+const GIT_LOG_VALUES: &[&str] = &[
+    "-S", "-G", "-n", "--grep", "--author", "--committer", "--since", "--after", "--until", "--before",
+    "--max-count", "--skip", "--max-age", "--min-age", "--since-as-filter",
 ];
 
 /// The paths a git command may read: every operand of a path-reading subcommand (a revision
@@ -1445,12 +1502,24 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     }
     let mut skip_pattern = sub == "grep"
         && !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-e" | "-f" | "--file") || a.starts_with("-f"));
+    let log_like = GIT_LOG_LIKE.contains(&sub);
     let mut after_dd = false;
+    let mut value_next = false;
     for w in rest {
+        if std::mem::take(&mut value_next) {
+            // The value of the option before: a search string or a date, unless it may split
+            // into more words (`--grep $g` unquoted can be `--grep x --output=/y`).
+            if w.lit().is_some() || stays_one_word(&w.display()) {
+                continue;
+            }
+        }
         match w.lit() {
             Some("--") if !after_dd => after_dd = true,
-            Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {}
+            Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {
+                value_next = log_like && GIT_LOG_VALUES.contains(&a);
+            }
             None if !after_dd && git_option_with_runtime_value(w) => {}
+            None if !after_dd && log_like && git_short_with_runtime_value(w) => {}
             Some("-" | "/dev/null") => {}
             _ if skip_pattern => skip_pattern = false,
             _ => out.push(w.clone()),
@@ -1483,6 +1552,14 @@ fn git_option_with_runtime_value(w: &Word) -> bool {
     let literal = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     let opt = format!("--{name}");
     literal && stays_one_word(raw) && !GIT_FILE_VALUES.iter().any(|o| spells_option(&opt, o))
+}
+
+/// Whether a run-time word is one of log's short options whose value is no path (`-S`, `-G`,
+/// `-n`), written literally with its value glued and only known at run time (`-S"$s"`): the
+/// value stays in the one word.
+fn git_short_with_runtime_value(w: &Word) -> bool {
+    let Word::Dyn(raw) = w else { return false };
+    ["-S", "-G", "-n"].iter().any(|o| raw.strip_prefix(o).is_some_and(|v| !v.is_empty())) && stays_one_word(raw)
 }
 
 /// Whether a run-time word stays one word when bash expands it: every expansion in it

@@ -501,39 +501,303 @@ fn suffixed(prefix: &Word, suffix: &str) -> Word {
     }
 }
 
-/// git subcommands that write the paths they name into the working tree.
+/// git subcommands that write the paths they name into the working tree. Their operands are
+/// pathspecs, which git reads itself (see [`git_pathspec_targets`]).
 fn git_writes(args: &[Word]) -> Vec<Word> {
     let i = super::tables::git_subcommand_at(args);
     let Some(sub) = args.get(i).and_then(Word::lit) else { return Vec::new() };
+    let global = |o: &str| args[..i].iter().any(|w| w.lit() == Some(o));
+    let (literal, icase) = (global("--literal-pathspecs"), global("--icase-pathspecs"));
     let rest = &args[i + 1..];
     let dd = rest.iter().position(|w| w.lit() == Some("--"));
-    match sub {
-        "restore" | "rm" | "mv" => operands(rest, "sp").into_iter().cloned().collect(),
+    let pathspecs = match sub {
+        // `git mv` takes paths, not pathspecs.
+        "mv" => return operands(rest, "").into_iter().cloned().collect(),
         // `git archive -o F` / `-oF` (and `--output`, read for every subcommand).
-        "archive" => option_values(rest, &["-o"]),
+        "archive" => return option_values(rest, &["-o"]),
         // `git bundle create F REV...`.
-        "bundle" => match operands(rest, "").as_slice() {
-            [create, file, ..] if create.lit() == Some("create") => vec![(*file).clone()],
+        "bundle" => {
+            return match operands(rest, "").as_slice() {
+                [create, file, ..] if create.lit() == Some("create") => vec![(*file).clone()],
+                _ => Vec::new(),
+            }
+        }
+        "checkout-index" => return checkout_index_writes(rest),
+        // `-p` is `--patch` (eleventh red team: `git restore -p .env` read `.env` as its value).
+        "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
+        "rm" => git_operands(rest, "", &[]),
+        // `git clean PATH` deletes the untracked files PATH matches (`-n` only says which).
+        "clean" => {
+            let dry = rest.iter().take(dd.unwrap_or(rest.len())).filter_map(Word::lit).any(|a| {
+                spells_option(a, "--dry-run") && a.len() > 2
+                    || a.starts_with('-') && !a.starts_with("--") && {
+                        // In a bundle, letters after `e` are its pattern.
+                        let letters = &a[1..];
+                        letters.split('e').next().unwrap_or("").contains('n')
+                    }
+            });
+            if dry {
+                return Vec::new();
+            }
+            git_operands(rest, "e", &["--exclude"])
+        }
+        // `git stash push [--] PATH...` (also `git stash -- PATH`, `git stash -p PATH`)
+        // saves PATH's changes and resets it to HEAD.
+        "stash" => match rest.first().and_then(Word::lit) {
+            Some("push") => git_operands(&rest[1..], "m", &["--message", "--pathspec-from-file"]),
+            Some(a) if a.starts_with('-') => git_operands(rest, "m", &["--message", "--pathspec-from-file"]),
             _ => Vec::new(),
         },
-        "checkout-index" => checkout_index_writes(rest),
         "checkout" => match dd {
             Some(k) => rest[k + 1..].to_vec(),
             // Without `--`, every operand after the first may be a path (`git checkout REV
             // PATH`), and the first too when it looks like one (`git checkout .env`; `main`
-            // is taken for the branch it most likely is, and git takes a branch first).
+            // is taken for the branch it most likely is, and git takes a branch first). A
+            // word starting with `:` is never a branch: it is pathspec magic.
             None if !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-b" | "-B" | "--orphan")) => {
                 let ops = operands(rest, "bB");
                 let path_like =
-                    |w: &Word| w.lit().is_none_or(|a| a.contains(['.', '*', '?', '[']) || a.starts_with('/'));
+                    |w: &Word| w.lit().is_none_or(|a| a.contains(['.', '*', '?', '[']) || a.starts_with(['/', ':']));
                 let mut t: Vec<Word> = ops.iter().skip(1).map(|w| (*w).clone()).collect();
                 t.extend(ops.first().filter(|w| path_like(w)).map(|w| (*w).clone()));
                 t
             }
             None => Vec::new(),
         },
-        _ => Vec::new(),
+        _ => return Vec::new(),
+    };
+    let mut out = git_pathspec_targets(&pathspecs, literal, icase);
+    // Pathspecs read from a file: paths gate cannot name.
+    out.extend(
+        option_values(rest, &["--pathspec-from-file"])
+            .iter()
+            .map(|f| Word::Dyn(format!("(the paths listed in {})", f.display()))),
+    );
+    out
+}
+
+/// The operands of a git subcommand: the words that are not options, all words after `--`;
+/// `shorts` are the letters whose value is the rest of a bundle or the next word, `longs`
+/// the long options whose value may be the next word (abbreviations included).
+fn git_operands(rest: &[Word], shorts: &str, longs: &[&str]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < rest.len() {
+        let w = &rest[k];
+        k += 1;
+        match w.lit() {
+            Some("--") => {
+                out.extend(rest[k..].iter().cloned());
+                break;
+            }
+            Some(a) if a.starts_with("--") => {
+                if !a.contains('=') && longs.iter().any(|o| a.len() > 2 && spells_option(a, o)) {
+                    k += 1;
+                }
+            }
+            Some(a) if a.starts_with('-') && a.len() > 1 => {
+                let letters: Vec<char> = a[1..].chars().collect();
+                if letters.iter().position(|c| shorts.contains(*c)).is_some_and(|p| p + 1 == letters.len()) {
+                    k += 1;
+                }
+            }
+            _ => out.push(w.clone()),
+        }
     }
+    out
+}
+
+/// What a git pathspec is, once its magic is read as git reads it (`:(top,icase)P`, `:/!P`).
+enum Pathspec<'a> {
+    /// `:!P`, `:^P`, `:(exclude)P`: names what is left alone.
+    Exclude,
+    /// Magic git refuses (it stops), or a form gate does not read.
+    Unread,
+    Path {
+        top: bool,
+        literal: bool,
+        icase: bool,
+        pattern: &'a str,
+    },
+}
+
+fn read_pathspec(spec: &str) -> Pathspec<'_> {
+    let Some(after) = spec.strip_prefix(':') else {
+        return Pathspec::Path { top: false, literal: false, icase: false, pattern: spec };
+    };
+    let (mut top, mut literal, mut icase, mut exclude) = (false, false, false, false);
+    let pattern = if let Some(long) = after.strip_prefix('(') {
+        let Some((magic, pattern)) = long.split_once(')') else { return Pathspec::Unread };
+        for m in magic.split(',') {
+            match m {
+                "top" => top = true,
+                "literal" => literal = true,
+                "icase" => icase = true,
+                "exclude" => exclude = true,
+                // `glob` only narrows what `*` matches; `attr:` only narrows by attributes.
+                "glob" => {}
+                m if m.starts_with("attr:") => {}
+                _ => return Pathspec::Unread,
+            }
+        }
+        pattern
+    } else {
+        // Short magic: mnemonics up to a non-magic character or a `:` (git's
+        // parse_short_magic; any other punctuation of its magic set is refused).
+        let mut rest = after;
+        loop {
+            match rest.chars().next() {
+                Some(':') => {
+                    rest = &rest[1..];
+                    break;
+                }
+                Some('/') => top = true,
+                Some('!' | '^') => exclude = true,
+                Some(c) if "\"#%&',-;<=>@_`~".contains(c) => return Pathspec::Unread,
+                _ => break,
+            }
+            rest = &rest[1..];
+        }
+        rest
+    };
+    if exclude {
+        return Pathspec::Exclude;
+    }
+    Pathspec::Path { top, literal, icase, pattern }
+}
+
+/// The paths git writes for pathspecs (eleventh red team: `git restore ':(top).env'` and `git
+/// checkout HEAD -- '*.env'` were asked under a deny rule on `**/.env*`). The magic is read as
+/// git reads it: an exclusion names no write (with only exclusions git takes every path), a
+/// path from the top of the repository lies where gate does not know (a run-time word, which
+/// rules on its name decide), and a wildcard pattern is git's: `*`, `?` and `[...]` match `/`
+/// and a leading dot, so it is given as the shell globs that together cover every path it
+/// matches ([`git_glob_cover`]). A bash glob left unexpanded reaches git as such a pattern.
+fn git_pathspec_targets(specs: &[Word], literal_all: bool, icase_all: bool) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut excluded = false;
+    for w in specs {
+        let text = match w {
+            Word::Lit(s) if literal_all => {
+                out.push(Word::Lit(s.clone()));
+                continue;
+            }
+            Word::Lit(s) => s.as_str(),
+            Word::Dyn(d) => {
+                out.push(w.clone());
+                // A bash glob that matches nothing reaches git unchanged.
+                let plain = !d.contains(['$', '`', '\'', '"', '\\', '(', ')', '<', '>', '|', ';', '&', '{', '}'])
+                    && !d.contains(char::is_whitespace);
+                if !(plain && d.contains(['*', '?', '[']) && !literal_all) {
+                    continue;
+                }
+                d.as_str()
+            }
+        };
+        match read_pathspec(text) {
+            Pathspec::Exclude => excluded = true,
+            Pathspec::Unread => out.push(Word::Dyn(text.to_string())),
+            Pathspec::Path { top, literal, icase, pattern } => {
+                let icase = icase || icase_all;
+                let wild = !literal && pattern.contains(['*', '?', '[', '\\']);
+                match (wild || icase, top) {
+                    (false, false) if w.lit().is_some() => {
+                        out.push(Word::Lit(if pattern.is_empty() { ".".into() } else { pattern.into() }))
+                    }
+                    (false, false) => {}
+                    (_, true) if pattern.is_empty() => {
+                        out.push(Word::Dyn(format!("{text} (every path of the repository)")))
+                    }
+                    (false, true) => out.push(Word::Dyn(pattern.to_string())),
+                    (true, _) => out.extend(git_glob_cover(pattern, wild, icase).into_iter().map(Word::Dyn)),
+                }
+            }
+        }
+    }
+    if excluded && out.is_empty() {
+        out.push(Word::Dyn("(every path but the excluded ones)".into()));
+    }
+    out
+}
+
+/// Shell globs (bash's `*`, `?`, `[...]` within one name, `**` across directories) that
+/// together match every path git's wildmatch `pattern` matches, where `*`, `?` and `[...]`
+/// also match `/` and a leading dot (`*.env` matches `.env` and `a/b.env`). Over-approximates:
+/// the literal directory before the first wildcard is kept, then the first name starts with
+/// the literal text before the first wildcard and the last name ends with the literal text
+/// after the last one. `wild`: the pattern holds wildcards (otherwise it is literal and only
+/// `icase` applies); `icase`: each letter matches either case.
+fn git_glob_cover(pattern: &str, wild: bool, icase: bool) -> Vec<String> {
+    let lit = |s: &str| -> String {
+        if !icase {
+            return s.to_string();
+        }
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphabetic() {
+                    format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
+    let is_wild = |c: char| matches!(c, '*' | '?' | '[' | ']' | '\\');
+    let (true, Some(first), Some(last)) = (wild, pattern.find(is_wild), pattern.rfind(is_wild)) else {
+        return vec![lit(pattern)];
+    };
+    // Only `?` (a few): each matches one character, a `/` or a leading dot included, so the
+    // paths are the pattern with each `?` as `/`, `.` or bash's `?` (`src/a.r?` writes no
+    // `src/a.rx/.env`).
+    let marks = pattern.matches('?').count();
+    if !pattern.contains(['*', '[', ']', '\\']) && marks <= 3 {
+        let pieces: Vec<&str> = pattern.split('?').collect();
+        let mut out = Vec::new();
+        for choice in 0..3usize.pow(marks as u32) {
+            let mut g = lit(pieces[0]);
+            for (k, piece) in pieces[1..].iter().enumerate() {
+                g.push(['/', '.', '?'][choice / 3usize.pow(k as u32) % 3]);
+                g.push_str(&lit(piece));
+            }
+            if !g.starts_with('/') && !g.ends_with('/') && !g.contains("//") {
+                out.push(g);
+            }
+        }
+        return out;
+    }
+    let dir_end = pattern[..first].rfind('/').map_or(0, |k| k + 1);
+    let dir = lit(&pattern[..dir_end]);
+    let head = lit(&pattern[dir_end..first]);
+    let tail = &pattern[last + 1..];
+    // Names (one path segment) that start with `start` and end with `end` (both literal,
+    // already cased): bash's `*` skips a leading dot, so names that may start with one are
+    // also given as `.*END`, and END itself.
+    let names = |start: &str, end: &str| -> Vec<String> {
+        if !start.is_empty() {
+            return vec![format!("{start}*{end}")];
+        }
+        let mut v = vec![format!("*{end}"), format!(".*{end}")];
+        if end.starts_with('.') {
+            v.push(end.to_string());
+        }
+        v
+    };
+    // The last name's literal end, and the literal names after it.
+    let (end, after) = match tail.split_once('/') {
+        None => (lit(tail), String::new()),
+        Some((e, rest)) => (lit(e), format!("/{}", lit(rest))),
+    };
+    let mut out: Vec<String> = names(&head, &end).into_iter().map(|n| format!("{dir}{n}{after}")).collect();
+    // With `:(glob)`, `**/` also matches no directory at all (`src/**/.env` is `src/.env`).
+    if pattern.contains("**") && !after.is_empty() {
+        out.push(format!("{dir}{}", &after[1..]));
+    }
+    for a in names(&head, "") {
+        for b in names("", &end) {
+            out.push(format!("{dir}{a}/**/{b}{after}"));
+        }
+    }
+    out
 }
 
 /// `git checkout-index [--prefix=P] PATH...` writes P+PATH for each path; with `-a`/`--all`
@@ -803,4 +1067,89 @@ fn tar_writes_loosely(args: &[Word]) -> Vec<Word> {
         }
     }
     tar_targets(mode, file, dir, &members)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// git's wildmatch without WM_PATHNAME (a pathspec's default): `*` any text, `/` and a
+    /// leading dot included; `?` any one character.
+    fn git_match(p: &[u8], s: &[u8]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|k| git_match(rest, &s[k..])),
+            Some((b'?', rest)) => !s.is_empty() && git_match(rest, &s[1..]),
+            Some((c, rest)) => s.first() == Some(c) && git_match(rest, &s[1..]),
+        }
+    }
+
+    /// bash's glob within one name (`*` and `?` skip `/`, which names do not hold), with
+    /// classes of plain characters.
+    fn name_match(p: &[u8], s: &[u8]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|k| name_match(rest, &s[k..])),
+            Some((b'?', rest)) => !s.is_empty() && name_match(rest, &s[1..]),
+            Some((b'[', rest)) => {
+                let Some(end) = rest.iter().position(|&c| c == b']') else { return false };
+                !s.is_empty() && rest[..end].contains(&s[0]) && name_match(&rest[end + 1..], &s[1..])
+            }
+            Some((c, rest)) => s.first() == Some(c) && name_match(rest, &s[1..]),
+        }
+    }
+
+    /// A path gate's shell-glob reading matches: name by name, `**` any number of names, and
+    /// a name starting with a dot only where the glob's name starts with one.
+    fn shell_match(p: &[&str], s: &[&str]) -> bool {
+        match (p.split_first(), s.split_first()) {
+            (None, None) => true,
+            (Some((&"**", rest)), _) => (0..=s.len()).any(|k| shell_match(rest, &s[k..])),
+            (Some((g, rest)), Some((n, more))) => {
+                (g.starts_with('.') || !n.starts_with('.'))
+                    && name_match(g.as_bytes(), n.as_bytes())
+                    && shell_match(rest, more)
+            }
+            _ => false,
+        }
+    }
+
+    fn covered(pattern: &str, path: &str) -> bool {
+        let names: Vec<&str> = path.split('/').collect();
+        git_glob_cover(pattern, true, false).iter().any(|g| shell_match(&g.split('/').collect::<Vec<_>>(), &names))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Sound: every path git's pattern matches is matched by one of the shell globs that
+        /// stand for it.
+        #[test]
+        fn git_glob_cover_never_misses_a_path(
+            pattern in "[ab.]{0,2}[*?][ab.*?/]{0,4}|[ab./]{0,2}\\?[ab./?]{0,4}",
+            path in "\\.?[ab][ab.]{0,2}(/\\.?[ab][ab.]{0,2}){0,2}",
+        ) {
+            proptest::prop_assume!(!pattern.contains("//") && !pattern.starts_with('/'));
+            if git_match(pattern.as_bytes(), path.as_bytes()) {
+                proptest::prop_assert!(covered(&pattern, &path), "{pattern} {path} {:?}", git_glob_cover(&pattern, true, false));
+            }
+        }
+    }
+
+    #[test]
+    fn git_pathspecs_as_git_reads_them() {
+        let t = |s: &str| git_pathspec_targets(&[Word::Lit(s.into())], false, false);
+        assert_eq!(t(".env"), vec![Word::Lit(".env".into())]);
+        assert_eq!(t(":(top).env"), vec![Word::Dyn(".env".into())]);
+        assert_eq!(t(":/:.env"), vec![Word::Dyn(".env".into())]);
+        assert_eq!(t(":.env"), vec![Word::Lit(".env".into())]);
+        assert_eq!(t(":(literal)*.env"), vec![Word::Lit("*.env".into())]);
+        assert_eq!(t(":(icase).Env"), vec![Word::Dyn(".[eE][nN][vV]".into())]);
+        assert!(matches!(t(":!src").as_slice(), [Word::Dyn(_)]), "only exclusions: every other path");
+        assert!(t(":^src").len() == 1 && t(":(exclude)src").len() == 1);
+        assert_eq!(git_pathspec_targets(&[Word::Lit(":!src".into()), Word::Lit("a".into())], false, false).len(), 1);
+        assert_eq!(t(":#x"), vec![Word::Dyn(":#x".into())], "magic git refuses");
+        assert_eq!(t(":(foo)x"), vec![Word::Dyn(":(foo)x".into())]);
+        assert!(covered("*.env", ".env") && covered("*.env", "a/b.env") && covered("src*", "src/.env"));
+        assert!(git_glob_cover("src/**/.env", true, false).contains(&"src/.env".to_string()));
+    }
 }
