@@ -240,7 +240,8 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
     }
     let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != "." && t != "..";
     let mut out: Vec<Word> = Vec::new();
-    for w in words[1..].iter().filter_map(Word::lit) {
+    // A URL (`--registry=https://host/path`) names no file here.
+    for w in words[1..].iter().filter_map(Word::lit).filter(|w| !w.contains("://")) {
         let mut texts: Vec<&str> = Vec::new();
         if !w.starts_with('-') {
             texts.push(w);
