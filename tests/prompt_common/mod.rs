@@ -160,7 +160,16 @@ impl Term {
 
     /// gate's pid (it exec'd the shell that wrote it).
     pub fn gate_pid(&self) -> i32 {
-        self.wait_file("gate.pid").trim().parse().unwrap()
+        // The shell creates the file before it writes the number: wait for the whole line.
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let text = self.wait_file("gate.pid");
+            match text.trim().parse() {
+                Ok(pid) if text.ends_with('\n') => return pid,
+                _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                _ => panic!("gate.pid holds {text:?}"),
+            }
+        }
     }
 
     /// The terminal's settings now (while a prompt is open, when called then).
