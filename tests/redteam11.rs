@@ -662,3 +662,52 @@ fn real_options_and_listing_builtins_are_in_the_tables() {
     );
     check_common::assert_none_allowed_with(POLICY, &["jobs -x rm y", "umask 077", "alias ls=rm"]);
 }
+
+#[test]
+fn compound_array_keys_are_arithmetic_that_reads_the_variables_they_name() {
+    assert_all(
+        "deny",
+        &[
+            "n='a[$(rm -f x)]'; b=([n]=1)",
+            "n='a[$(rm -f x)]'; b+=([n]=1)",
+            "n='a[$(rm -f x)]'; b=([n*2]=1)",
+            "n='a[$(rm -f x)]'; b=([$n]=1)",
+            "m='a[$(rm -f x)]'; n=m; b=([n]=1)",
+        ],
+    );
+    check_common::assert_none_allowed_with(POLICY, &["b=([n]=1)", "read n < src/a.rs; b=([n]=1)"]);
+    assert_all("allow", &["b=([0]=x [1]=y)", "i=0; b=([i]=x)"]);
+}
+
+#[test]
+fn an_associative_array_lasts_only_as_long_as_the_scope_that_made_it() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "f(){ declare -A h; }; f; h[n]=1",
+            "(declare -A h); h[n]=1",
+            "declare -A h | true; h[n]=1",
+            "if false; then declare -A h; fi; h[n]=1",
+            "declare -A h; unset h; h[n]=1",
+            "h=(1); declare -A h; h[n]=1",
+            "f(){ local -A h; }; f; echo ${h[n]}",
+        ],
+    );
+    assert_all("allow", &["declare -A h; h[n]=1; echo \"${h[n]}\"", "f(){ declare -A h; h[k]=1; echo ${h[k]}; }; f"]);
+}
+
+#[test]
+fn known_values_reach_git_config_env_and_survive_export() {
+    assert_all(
+        "deny",
+        &[
+            "V='!rm -f x'; export V; git --config-env=alias.zz=V zz",
+            "V='!rm -f x'; git --config-env alias.zz=V zz",
+            "x=rm; readonly x; $x y",
+        ],
+    );
+    assert_all(
+        "allow",
+        &["f=src/a.rs; export f; cat $f", "declare -i n=3; echo $((n*2))", "f(){ echo hi; }; declare -f f"],
+    );
+}

@@ -1860,11 +1860,12 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             return None;
         }
         "declare" | "typeset" | "local" | "export" | "readonly" => {
-            if has_flag('n') {
+            // (`export -n` only takes the export away.)
+            if has_flag('n') && name != "export" {
                 return Some(format!("`{name} -n` makes a name refer to another variable"));
             }
             if name == "export" && has_flag('f')
-                || (name != "export" && has_flag('f') && lits().any(|a| !a.starts_with('-')))
+                || (name != "export" && has_flag('f') && has_flag('x') && lits().any(|a| !a.starts_with('-')))
             {
                 return Some(format!("`{name} -f` passes functions to other shells"));
             }

@@ -49,7 +49,6 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         rewalks: 0,
         untrusted_values: false,
         attributed: Vec::new(),
-        associative: Vec::new(),
         globbed: false,
         assigning: false,
     };
@@ -132,9 +131,6 @@ struct Walker<'a> {
     /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
     /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
     attributed: Vec<String>,
-    /// Names `declare -A` (or `typeset`/`local -A`) made associative arrays: their subscripts
-    /// are strings, not arithmetic.
-    associative: Vec<String>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
@@ -276,6 +272,10 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
         _ => false,
     }
 }
+
+/// The prefix of the pseudo-variable that marks a name as an associative array (no variable
+/// name holds `%`).
+const ASSOCIATIVE: &str = "%assoc%";
 
 /// The value gate binds a variable to that holds a number it does not know.
 const NUMBER: &str = "$((number))";
@@ -430,7 +430,6 @@ impl Walker<'_> {
             rewalks: self.rewalks,
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
-            associative: self.associative.clone(),
             globbed: false,
             assigning: false,
         };
@@ -490,6 +489,11 @@ impl Walker<'_> {
             return true;
         }
         self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| number_value(v))
+    }
+
+    /// Whether `declare -A` made `name` an associative array in this scope.
+    fn is_associative(&self, name: &str) -> bool {
+        self.bound.iter().any(|(b, _)| b.strip_prefix(ASSOCIATIVE) == Some(name))
     }
 
     /// Bind `name` to "a number" (what arithmetic assigns when every value before was one).
@@ -1191,12 +1195,24 @@ impl Walker<'_> {
     /// subscript there expands its `$(...)` (seventh red team: `x='a[$(rm y)]'; let z=x*1`):
     /// where gate knows such a value, what it runs is decided as run (one level deep).
     fn values_evaluated(&mut self, expr: &str) {
+        self.values_evaluated_from(expr, 0);
+    }
+
+    /// [`Self::values_evaluated`], following a value that is itself an expression naming other
+    /// variables (`m='a[$(cmd)]'; n=m; b=([n]=1)`), a few levels deep.
+    fn values_evaluated_from(&mut self, expr: &str, depth: usize) {
+        if depth > 4 {
+            return;
+        }
         for n in identifiers(expr) {
             let value = self.bound.iter().rev().find(|(b, _)| *b == n).map(|(_, v)| v.clone());
             if let Some([Word::Lit(v)]) = value.as_deref() {
                 if v.contains('[') && (v.contains("$(") || v.contains('`')) {
                     let v = v.clone();
                     self.substitutions_in(&v);
+                } else if v != &n && !v.contains(['$', '`']) && !identifiers(v).is_empty() {
+                    let v = v.clone();
+                    self.values_evaluated_from(&v, depth + 1);
                 }
             }
         }
@@ -1774,7 +1790,7 @@ impl Walker<'_> {
             *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
         }
         if let bword::Parameter::NamedWithIndex { name, index } = param {
-            if self.associative.iter().any(|a| a == name) {
+            if self.is_associative(name) {
                 // A key, expanded as a word: only its substitutions run.
                 if index.contains("$(") || index.contains('`') {
                     self.substitutions_in(index);
@@ -1905,7 +1921,7 @@ impl Walker<'_> {
                     let name = match &a.name {
                         ast::AssignmentName::VariableName(n) => n.clone(),
                         ast::AssignmentName::ArrayElementName(n, idx) => {
-                            if this.associative.iter().any(|a| a == n) {
+                            if this.is_associative(n) {
                                 // An associative array's key: a word, not arithmetic.
                                 if idx.contains("$(") || idx.contains('`') {
                                     this.substitutions_in(idx);
@@ -2000,6 +2016,29 @@ impl Walker<'_> {
                                     // `$(...)` in it even inside quotes (`a=(['$(cmd)']=1)`).
                                     if let Some(u) = this.subscript_runs(&r.word) {
                                         *unknown = Some(u);
+                                    }
+                                    // And it reads the variables it names, evaluating their
+                                    // values in turn (`n='a[$(cmd)]'; b=([n]=1)`: eleventh
+                                    // round). An associative array's key is a word.
+                                    // (A key with an expansion or a `*` is read from its text:
+                                    // arithmetic expands it first.)
+                                    let key = r.word.lit().unwrap_or(&k.value).to_string();
+                                    // (`declare -A m=([k]=v)`: the builtin makes m associative.)
+                                    let declared_assoc =
+                                        words.first().and_then(Word::lit).is_some_and(|p| {
+                                            matches!(program_name(p), "declare" | "typeset" | "local")
+                                        }) && words[1..]
+                                            .iter()
+                                            .filter_map(Word::lit)
+                                            .any(|a| a.starts_with('-') && a.contains('A'));
+                                    if !this.is_associative(&name) && !declared_assoc {
+                                        if !key.trim().chars().all(|c| c.is_ascii_digit()) {
+                                            let mut u = None;
+                                            this.arithmetic_in_word(&key, &mut u);
+                                            if u.is_some() {
+                                                *unknown = u;
+                                            }
+                                        }
                                     }
                                     // `a=([IFS=0]=x)` assigns as arithmetic does (review).
                                     if let Some(key) = r.word.lit() {
@@ -2640,8 +2679,16 @@ impl Walker<'_> {
                     })
                     .map(|(n, v)| format!("{}={}", n.trim_end_matches('+'), v.trim()))
                     .collect();
+                let assoc = words[1..].iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('A'));
                 for text in compound {
-                    self.nested_run_by(&text, &words, &wrappers);
+                    if assoc {
+                        // Keys are words: only the substitutions in the text run.
+                        if text.contains("$(") || text.contains('`') {
+                            self.substitutions_in(&text);
+                        }
+                    } else {
+                        self.nested_run_by(&text, &words, &wrappers);
+                    }
                 }
             }
             if let Some(reason) = tables::builtin_state_change(&words) {
@@ -2796,6 +2843,19 @@ impl Walker<'_> {
             } else if let Some(v) = a.strip_prefix("-c").filter(|v| !v.is_empty() && !a.starts_with("--")) {
                 configs.push(v.to_string());
                 i += 1;
+            } else if a == "--config-env" || a.starts_with("--config-env=") {
+                // `--config-env=KEY=VAR`: KEY takes VAR's value; known, it is decided as `-c`.
+                let spec = match a.strip_prefix("--config-env=") {
+                    Some(v) => Some(v.to_string()),
+                    None => words.get(i + 1).and_then(Word::lit).map(str::to_string),
+                };
+                if let Some((key, var)) = spec.as_deref().and_then(|s| s.rsplit_once('=')) {
+                    let value = self.bound.iter().rev().find(|(b, _)| b == var).map(|(_, v)| v.clone());
+                    if let Some([Word::Lit(v)]) = value.as_deref() {
+                        configs.push(format!("{key}={v}"));
+                    }
+                }
+                i += if a == "--config-env" { 2 } else { 1 };
             } else if tables::git_global_takes_value(a) {
                 i += 2;
             } else if a.starts_with('-') {
@@ -2932,6 +2992,8 @@ impl Walker<'_> {
         let mut names: Vec<String> = Vec::new();
         // A run-time word that may be a name or an option assigns who knows what.
         let mut any = args.iter().any(|w| matches!(w, Word::Dyn(_)));
+        let mut assoc: Vec<String> = Vec::new();
+        let mut numbers: Vec<String> = Vec::new();
         // `declare x=rm`, `export f=src/a.rs`: the value is certain after it.
         let mut values: Vec<(String, String)> = Vec::new();
         match name {
@@ -2948,6 +3010,25 @@ impl Walker<'_> {
                     && !args.iter().filter_map(Word::lit).any(|a| {
                         a.starts_with(['-', '+']) && a[1..].contains(['i', 'l', 'u', 'a', 'A', 'n', 'f', 'F', 'p'])
                     });
+                // `declare -i n=3`: a number (only `-i` among the flags, a literal number).
+                let integer_only = name != "unset"
+                    && (name != "local" || !self.defining.is_empty())
+                    && args
+                        .iter()
+                        .filter_map(Word::lit)
+                        .filter(|a| a.starts_with(['-', '+']))
+                        .all(|a| a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'i' | 'x' | 'g')))
+                    && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('i'));
+                if integer_only {
+                    for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
+                        if let Some((n, v)) = a.split_once('=') {
+                            let number = !v.is_empty() && v.trim_start_matches('-').chars().all(|c| c.is_ascii_digit());
+                            if is_identifier(n) && number {
+                                numbers.push(n.to_string());
+                            }
+                        }
+                    }
+                }
                 if plain {
                     for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
                         if let Some((n, v)) = a.split_once('=') {
@@ -2957,10 +3038,15 @@ impl Walker<'_> {
                         }
                     }
                 }
+                // `export V` and `readonly V` keep V's value (`declare V` in a function makes
+                // it local and empty; `local V` does).
+                let keeps = matches!(name, "export" | "readonly")
+                    && !args.iter().filter_map(Word::lit).any(|a| a.starts_with(['-', '+']) && a.contains('n'));
                 names.extend(
                     args.iter()
                         .filter_map(Word::lit)
                         .filter(|a| !a.starts_with(['-', '+']))
+                        .filter(|a| !(keeps && !a.contains('=')))
                         .map(|a| a.split('=').next().unwrap_or(a).to_string()),
                 );
                 // Read-only names keep their value; `-l`/`-u` change every later value.
@@ -2973,10 +3059,18 @@ impl Walker<'_> {
                 if attributes {
                     self.attributed.extend(names.iter().cloned());
                 }
+                // `declare -A h`: h's keys are words, not arithmetic. Kept as a binding of its
+                // own, so it ends where the scope that made it ends (a function's call, a
+                // subshell, a branch that may not have run), and only for a name the text
+                // never gave a value before (bash refuses `-A` for an indexed array).
                 let associative = matches!(name, "declare" | "typeset" | "local")
                     && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('A'));
                 if associative {
-                    self.associative.extend(names.iter().cloned());
+                    for n in &names {
+                        if !self.assigned.iter().any(|a| a == n) && !self.bound.iter().any(|(b, _)| b == n) {
+                            assoc.push(n.clone());
+                        }
+                    }
                 }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
@@ -3001,6 +3095,15 @@ impl Walker<'_> {
         }
         for n in names {
             self.unbind(&n);
+            self.unbind(&format!("{ASSOCIATIVE}{n}"));
+        }
+        for n in assoc {
+            self.bind(&format!("{ASSOCIATIVE}{n}"), Vec::new());
+        }
+        for n in numbers {
+            if !tables::is_dangerous_variable(&n) {
+                self.bind_number(&n);
+            }
         }
         for (n, v) in values {
             if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) {
@@ -3146,7 +3249,6 @@ impl Walker<'_> {
                 rewalks: self.rewalks,
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
-                associative: self.associative.clone(),
                 globbed: false,
                 assigning: false,
             };
