@@ -2031,13 +2031,14 @@ impl Walker<'_> {
                                             .iter()
                                             .filter_map(Word::lit)
                                             .any(|a| a.starts_with('-') && a.contains('A'));
-                                    if !this.is_associative(&name) && !declared_assoc {
-                                        if !key.trim().chars().all(|c| c.is_ascii_digit()) {
-                                            let mut u = None;
-                                            this.arithmetic_in_word(&key, &mut u);
-                                            if u.is_some() {
-                                                *unknown = u;
-                                            }
+                                    if !this.is_associative(&name)
+                                        && !declared_assoc
+                                        && !key.trim().chars().all(|c| c.is_ascii_digit())
+                                    {
+                                        let mut u = None;
+                                        this.arithmetic_in_word(&key, &mut u);
+                                        if u.is_some() {
+                                            *unknown = u;
                                         }
                                     }
                                     // `a=([IFS=0]=x)` assigns as arithmetic does (review).
@@ -3046,7 +3047,7 @@ impl Walker<'_> {
                     args.iter()
                         .filter_map(Word::lit)
                         .filter(|a| !a.starts_with(['-', '+']))
-                        .filter(|a| !(keeps && !a.contains('=')))
+                        .filter(|a| !keeps || a.contains('='))
                         .map(|a| a.split('=').next().unwrap_or(a).to_string()),
                 );
                 // Read-only names keep their value; `-l`/`-u` change every later value.
