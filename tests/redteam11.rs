@@ -711,3 +711,15 @@ fn known_values_reach_git_config_env_and_survive_export() {
         &["f=src/a.rs; export f; cat $f", "declare -i n=3; echo $((n*2))", "f(){ echo hi; }; declare -f f"],
     );
 }
+
+#[test]
+fn ps_prints_environments_with_a_bsd_e_after_any_option() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &["ps -ef e", "ps -A e", "ps -e e", "ps -A ewww", "TEXTDOMAINDIR=docs TEXTDOMAIN=t echo $\"hello\""],
+    );
+    assert_all(
+        "allow",
+        &["ps aux", "ps -ef", "ps -eo pid,comm", "ps -u steve", "ps --sort -pcpu aux", "ps -o user,pid -e"],
+    );
+}

@@ -154,6 +154,8 @@ const DANGEROUS_EXACT: &[&str] = &[
     // man's search path, its options and the formatter's (`MANROFFOPT=-U MANPATH=docs git log
     // --help` ran a workspace page's command: eleventh red team), wget's system rc file.
     "MANPATH", "MANOPT", "MANROFFOPT", "MANROFFSEQ", "MANSECT", "MANPL", "SYSTEM_WGETRC",
+    // bash's `$"..."` translations come from these catalogues, and run their `$(...)`.
+    "TEXTDOMAIN", "TEXTDOMAINDIR",
     // `~+` and `~-` expand to these.
     "PWD", "OLDPWD",
     // gcc runs its passes and the linker's `collect2` from these directories, reads headers
@@ -1104,11 +1106,24 @@ static SAFE: &[(&str, Args)] = &[
 /// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's
 /// environment, where secrets live (eleventh red team).
 fn ps_lists(args: &[&str]) -> bool {
-    let mut after_option = false;
+    // procps options whose value is the next word when not glued (`-o pid,cmd`, `--sort x`).
+    let takes = |a: &str| match a.strip_prefix("--") {
+        Some(long) => {
+            !long.contains('=')
+                && !matches!(
+                    long,
+                    "help" | "version" | "forest" | "headers" | "no-headers" | "info" | "deselect" | "cumulative"
+                )
+        }
+        None => a
+            .strip_prefix('-')
+            .is_some_and(|l| l.ends_with(['C', 'G', 'g', 'o', 'O', 'p', 'q', 's', 't', 'U', 'u', 'D', 'k'])),
+    };
+    let mut value_next = false;
     args.iter().all(|a| {
-        let bsd = !a.starts_with('-') && !after_option;
-        after_option = a.starts_with('-');
-        !(bsd && a.contains('e'))
+        let is_value = value_next;
+        value_next = a.starts_with('-') && takes(a);
+        a.starts_with('-') || is_value || !a.contains('e')
     })
 }
 
