@@ -723,3 +723,31 @@ fn ps_prints_environments_with_a_bsd_e_after_any_option() {
         &["ps aux", "ps -ef", "ps -eo pid,comm", "ps -u steve", "ps --sort -pcpu aux", "ps -o user,pid -e"],
     );
 }
+
+#[test]
+fn numbers_are_only_what_can_never_become_text() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // An invalid constant ends the expression before n is assigned.
+            "d='$'; n=\"a[${d}(rm y)]\"; (( x=08, n=5 )); echo $((n))",
+            "n=$((0))'+a[$(rm y)]+'$((0)); echo $((n))",
+            // Options bash refuses, or that change the value, bind nothing.
+            "declare -c f=./docs/.ENV.md; echo x > \"$f\"",
+            "declare -q x=rm; $x y",
+            // A pipeline stage's `set -e` does not reach this shell.
+            "set -e | true; cd docs/sub; cat ../../x",
+            "true | set -e; cd docs/sub; cat ../../x",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "x=3; y=$((x*2)); echo $((y+1))",
+            "n=$#; echo $((n+1))",
+            "start=$SECONDS; echo $((SECONDS-start))",
+            "n=${#x}; echo $((n*2))",
+        ],
+    );
+    assert_all("deny", &["declare -x x=rm; $x y"]);
+}

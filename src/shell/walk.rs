@@ -288,7 +288,8 @@ const NUMERIC_SPECIALS: &[&str] =
 fn number_value(v: &[Word]) -> bool {
     match v {
         [Word::Lit(x)] => !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()),
-        [Word::Dyn(d)] => d == NUMBER,
+        // (`n=$#`, `pid=$!`, `len=${#x}`: a number, or nothing, which arithmetic reads as 0.)
+        [Word::Dyn(d)] => d == NUMBER || tables::number_parameter(d),
         _ => false,
     }
 }
@@ -549,7 +550,7 @@ impl Walker<'_> {
             return None;
         }
         let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
-        if number_value(values) && values.first().and_then(Word::lit).is_none() {
+        if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER) {
             // A number: one word, never an option or a glob.
             return Some(Word::Dyn(format!("\"{inner}\"")));
         }
@@ -848,6 +849,9 @@ impl Walker<'_> {
         // changed is unknown.
         let staged = p.seq.len() > 1;
         let start = staged.then(|| (self.cwd.clone(), self.bound.clone(), self.assigned.len()));
+        // `set -e | true`: a stage's `set` does not reach this shell (but may, with lastpipe,
+        // turn errexit off): on after only if it was on before and still is.
+        let errexit0 = self.errexit;
         self.unsure += usize::from(staged);
         let mut moved = false;
         for (k, c) in p.seq.iter().enumerate() {
@@ -869,6 +873,9 @@ impl Walker<'_> {
         }
         self.stdin_listing = None;
         self.unsure -= usize::from(staged);
+        if staged {
+            self.errexit = errexit0 && self.errexit;
+        }
         if let Some((cwd0, bound0, log0)) = start {
             *self.cwd = cwd0;
             if moved {
@@ -1157,7 +1164,7 @@ impl Walker<'_> {
             // A name that held a number holds one after (arithmetic assigns numbers, and a
             // failed assignment leaves the old one); `i=0` makes one unless a division can
             // end the expression before it.
-            let literal: Vec<String> = if expr.contains(['/', '%']) {
+            let literal: Vec<String> = if !arithmetic_cannot_fail(expr) || expr.contains(',') {
                 Vec::new()
             } else {
                 expr.split(',')
@@ -1976,9 +1983,22 @@ impl Walker<'_> {
                             let quoted = this.bound_word(&format!("\"{}\"", v.value.trim_matches('"')));
                             // `n=$((n+1))`: a number, if n held one (a failed expansion
                             // leaves the old value).
-                            let arith = v.value.trim_matches('"');
-                            let arith = arith.starts_with("$((") && arith.ends_with("))");
-                            let keeps_number = arith && this.is_number(&name);
+                            // `y=$((x*2))` with x a number, and no way for it to fail: a
+                            // number whatever y held. `n=$#`, `s=$SECONDS`: numbers.
+                            let text = v.value.trim_matches('"');
+                            let inner = text
+                                .strip_prefix("$((")
+                                .and_then(|t| t.strip_suffix("))"))
+                                .filter(|t| !t.contains("))") && !t.contains(['\'', '"', '`', '$']));
+                            let arith = inner.is_some();
+                            let sure = inner.is_some_and(|t| {
+                                arithmetic_cannot_fail(t) && identifiers(t).iter().all(|n| this.is_number(n))
+                            });
+                            let copied = text
+                                .strip_prefix('$')
+                                .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
+                                .is_some_and(|n| is_identifier(n) && this.is_number(n));
+                            let keeps_number = (arith && this.is_number(&name)) || sure || copied;
                             resolved = match (quoted, &r.word) {
                                 _ if keeps_number => Some(vec![Word::Dyn(NUMBER.into())]),
                                 (Some(w), _) => Some(vec![w]),
@@ -3006,11 +3026,17 @@ impl Walker<'_> {
                 });
                 // Plain values only: no attribute that changes them (`-i`, `-l`, `-u`, `-a`,
                 // `-A`, `-n`), and `local` only inside a function (elsewhere it fails).
+                // Only options known to leave the value as given (`-x`, `-g`, `-r`, `-t`;
+                // none for `export` and `readonly`): an option bash refuses assigns nothing,
+                // and `declare -c` capitalises.
+                let allowed = if matches!(name, "declare" | "typeset" | "local") { "gxrt" } else { "" };
                 let plain = name != "unset"
                     && (name != "local" || !self.defining.is_empty())
-                    && !args.iter().filter_map(Word::lit).any(|a| {
-                        a.starts_with(['-', '+']) && a[1..].contains(['i', 'l', 'u', 'a', 'A', 'n', 'f', 'F', 'p'])
-                    });
+                    && args
+                        .iter()
+                        .filter_map(Word::lit)
+                        .filter(|a| a.starts_with(['-', '+']) && *a != "--")
+                        .all(|a| a[1..].chars().all(|c| allowed.contains(c)));
                 // `declare -i n=3`: a number (only `-i` among the flags, a literal number).
                 let integer_only = name != "unset"
                     && (name != "local" || !self.defining.is_empty())
@@ -3058,7 +3084,13 @@ impl Walker<'_> {
                             .filter_map(Word::lit)
                             .any(|a| a.starts_with('-') && a.contains(['r', 'l', 'u'])));
                 if attributes {
-                    self.attributed.extend(names.iter().cloned());
+                    // (Every name given: `readonly x` keeps x's value and refuses later ones.)
+                    self.attributed.extend(
+                        args.iter()
+                            .filter_map(Word::lit)
+                            .filter(|a| !a.starts_with(['-', '+']))
+                            .map(|a| a.split('=').next().unwrap_or(a).to_string()),
+                    );
                 }
                 // `declare -A h`: h's keys are words, not arithmetic. Kept as a binding of its
                 // own, so it ends where the scope that made it ends (a function's call, a
@@ -3838,4 +3870,22 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
 fn is_identifier(n: &str) -> bool {
     n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether arithmetic text can never fail once the names it reads hold numbers: no division
+/// or remainder (by zero), no power (a negative exponent), no constant with a leading zero (an
+/// octal `08`) or a base (`2#9`), no assignment to a name bash may refuse (`UID=1`), and no
+/// subscript.
+fn arithmetic_cannot_fail(expr: &str) -> bool {
+    if expr.contains(['/', '%', '#', '[', '$', '`', '\'', '"']) || expr.contains("**") {
+        return false;
+    }
+    let b = expr.as_bytes();
+    let leading_zero = (0..b.len()).any(|i| {
+        b[i] == b'0'
+            && b.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric())
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+    });
+    let readonly = identifiers(expr).iter().any(|n| NUMERIC_SPECIALS.contains(&n.as_str()));
+    !leading_zero && !readonly
 }
