@@ -15,11 +15,18 @@ struct Outcome {
     detail: String,
 }
 
-fn run_file(file: &str) -> Vec<Outcome> {
+fn run_file(file: &str, files: bool) -> Vec<Outcome> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let ws = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     std::fs::copy(root.join("host.yaml"), ws.path().join("host.yaml")).unwrap();
+    // The eleventh round's cases were written for a workspace holding a little project.
+    if files {
+        std::fs::create_dir_all(ws.path().join("src")).unwrap();
+        std::fs::create_dir_all(ws.path().join("docs")).unwrap();
+        std::fs::write(ws.path().join("src/a.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(ws.path().join(".env"), "SECRET=1\n").unwrap();
+    }
     let text = std::fs::read_to_string(root.join(file)).unwrap();
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -57,7 +64,11 @@ fn run_file(file: &str) -> Vec<Outcome> {
 }
 
 fn check(file: &str) {
-    let outcomes = run_file(file);
+    check_in(file, false)
+}
+
+fn check_in(file: &str, files: bool) {
+    let outcomes = run_file(file, files);
     let mut bypasses = Vec::new();
     let mut wrong = Vec::new();
     for o in &outcomes {
@@ -94,4 +105,11 @@ fn shared_corpus() {
 #[test]
 fn own_corpus() {
     check("gate_cases.jsonl");
+}
+
+/// The eleventh round's blind simulation of the hidden set (60 cases written from the issue
+/// alone) and its targeted follow-up, as decided right (README of tests/corpus).
+#[test]
+fn eleventh_round_corpus() {
+    check_in("redteam11_cases.jsonl", true);
 }

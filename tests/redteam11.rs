@@ -751,3 +751,12 @@ fn numbers_are_only_what_can_never_become_text() {
     );
     assert_all("deny", &["declare -x x=rm; $x y"]);
 }
+
+#[test]
+fn a_file_opened_for_reading_on_the_output_descriptors_is_written_through_them() {
+    assert_all(
+        "deny",
+        &["echo SECRET=attacker | tee /dev/stderr 2<.env", "echo x > /dev/stderr 2<.env", "echo x >/dev/stdout 1<.env"],
+    );
+    assert_all("allow", &["ls 2>&1 | tee /dev/stderr", "cat src/a.rs 2</dev/null"]);
+}

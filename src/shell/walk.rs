@@ -1300,6 +1300,12 @@ impl Walker<'_> {
                 if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) && fd.is_none_or(|f| f == 0) {
                     self.stdin_script = Some(Err(()));
                 }
+                // `2<.env`: a program that writes `/dev/stderr` (tee, a redirection) opens the
+                // file on that descriptor again, for writing (eleventh round).
+                if let (Some(1 | 2), K::Read, ast::IoFileRedirectTarget::Filename(w)) = (fd, kind, target) {
+                    let r = self.word(&w.value);
+                    self.write(r.word, WriteKind::Redirect);
+                }
                 self.file_redirect(kind, target);
             }
             ast::IoRedirect::HereDocument(fd, doc) => {
