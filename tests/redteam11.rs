@@ -760,3 +760,28 @@ fn a_file_opened_for_reading_on_the_output_descriptors_is_written_through_them()
     );
     assert_all("allow", &["ls 2>&1 | tee /dev/stderr", "cat src/a.rs 2</dev/null"]);
 }
+
+#[test]
+fn a_command_whose_redirection_can_fail_may_not_have_changed_anything() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "x=rm; { x=echo; } <&9; $x y",
+            "x=rm; declare x=echo <&9; $x y",
+            "set -e <&9; cd docs/sub; cat ../../x",
+            "x=rm; for i in 1; do x=echo; done < src/nope; $x y",
+            // exec with a new standard input: a shell reading its script from there runs it.
+            "bash <<'EOF'\nexec < docs/x.md\nEOF",
+            "exec <<< \"rm x\"",
+        ],
+    );
+    assert_all(
+        "allow",
+        &[
+            "cd src 2>/dev/null && cat a.rs",
+            "cd src >/dev/null; cat a.rs",
+            "count=0; while read -r l; do ((count++)); done < src/a.rs; echo $((count))",
+            "exec 3<src/a.rs",
+        ],
+    );
+}

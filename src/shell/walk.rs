@@ -893,9 +893,17 @@ impl Walker<'_> {
         match c {
             ast::Command::Simple(sc) => self.simple(sc),
             ast::Command::Compound(cc, redirects) => {
+                // A redirection that fails (`<&9` on a closed descriptor, a missing file) skips
+                // the whole command: what it changes may not have happened (eleventh round:
+                // `x=rm; { x=echo; } <&9; $x y` ran rm).
+                let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(may_fail));
+                let start = fallible.then(|| self.may_not_happen_start());
                 self.compound(cc);
                 if let Some(r) = redirects {
                     self.redirect_list(r);
+                }
+                if let Some(start) = start {
+                    self.may_not_have_happened(start);
                 }
             }
             ast::Command::Function(f) => {
@@ -1895,7 +1903,35 @@ impl Walker<'_> {
 
     // ---- simple commands ----
 
+    /// The state a command that may be skipped starts from.
+    fn may_not_happen_start(&self) -> (Vec<(String, Vec<Word>)>, usize, bool, Cwd) {
+        (self.bound.clone(), self.assigned.len(), self.errexit, self.cwd.clone())
+    }
+
+    /// After a command bash may have skipped (a redirection of it failed): what it changed may
+    /// not have happened.
+    fn may_not_have_happened(&mut self, start: (Vec<(String, Vec<Word>)>, usize, bool, Cwd)) {
+        let (before, log0, errexit0, cwd0) = start;
+        let changed: Vec<String> = self.assigned[log0..].to_vec();
+        self.forget_changed(changed, &before);
+        self.errexit = errexit0 && self.errexit;
+        if *self.cwd != cwd0 {
+            self.cwd.forget();
+        }
+    }
+
     fn simple(&mut self, sc: &ast::SimpleCommand) {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
+        let fallible = items.into_iter().any(|it| matches!(it, I::IoRedirect(io) if may_fail(io)));
+        let start = fallible.then(|| self.may_not_happen_start());
+        self.simple_inner(sc);
+        if let Some(start) = start {
+            self.may_not_have_happened(start);
+        }
+    }
+
+    fn simple_inner(&mut self, sc: &ast::SimpleCommand) {
         self.stdin_script = None;
         self.replace_str = None;
         let mut words: Vec<Word> = Vec::new();
@@ -2165,6 +2201,13 @@ impl Walker<'_> {
             for it in &suffix.0 {
                 item(self, it, &mut words, &mut unknown, false);
             }
+        }
+        // `exec < FILE` with no command: a shell reading its commands from standard input
+        // (`bash <<EOF`, `bash < script`) goes on reading them from FILE (eleventh round).
+        if words.len() == 1 && words[0].lit() == Some("exec") && self.stdin_script.is_some() {
+            unknown.get_or_insert_with(|| {
+                "`exec` with a new standard input: a shell reading its commands from there runs that file".into()
+            });
         }
         // `IFS=, read -r a b`: for `read` alone, IFS only says where it splits its input.
         let splits_only = command
@@ -3894,4 +3937,19 @@ fn arithmetic_cannot_fail(expr: &str) -> bool {
     });
     let readonly = identifiers(expr).iter().any(|n| NUMERIC_SPECIALS.contains(&n.as_str()));
     !leading_zero && !readonly
+}
+
+/// Whether a redirection can fail, so that bash skips its command: anything but `/dev/null`,
+/// the standard descriptors, here-documents and here-strings.
+fn may_fail(io: &ast::IoRedirect) -> bool {
+    use ast::IoFileRedirectTarget as T;
+    let null = |w: &ast::Word| w.value == "/dev/null";
+    match io {
+        ast::IoRedirect::File(_, _, T::Filename(w)) => !null(w),
+        ast::IoRedirect::File(_, _, T::Fd(n)) => !(0..=2).contains(n),
+        ast::IoRedirect::File(_, _, T::Duplicate(w)) => !matches!(w.value.as_str(), "0" | "1" | "2" | "-"),
+        ast::IoRedirect::File(_, _, T::ProcessSubstitution(..)) => true,
+        ast::IoRedirect::HereDocument(..) | ast::IoRedirect::HereString(..) => false,
+        ast::IoRedirect::OutputAndError(w, _) => !null(w),
+    }
 }
