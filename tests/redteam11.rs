@@ -702,6 +702,7 @@ fn known_values_reach_git_config_env_and_survive_export() {
         "deny",
         &[
             "V='!rm -f x'; export V; git --config-env=alias.zz=V zz",
+            "V='!rm -f x' git --config-env=alias.zz=V zz",
             "V='!rm -f x'; git --config-env alias.zz=V zz",
             "x=rm; readonly x; $x y",
         ],

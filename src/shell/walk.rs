@@ -49,6 +49,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         rewalks: 0,
         untrusted_values: false,
         attributed: Vec::new(),
+        command_env: Vec::new(),
         globbed: false,
         assigning: false,
     };
@@ -131,6 +132,9 @@ struct Walker<'a> {
     /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
     /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
     attributed: Vec<String>,
+    /// The literal values the current command's own assignments put in its environment
+    /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
+    command_env: Vec<(String, Vec<Word>)>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
@@ -431,6 +435,7 @@ impl Walker<'_> {
             rewalks: self.rewalks,
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
+            command_env: Vec::new(),
             globbed: false,
             assigning: false,
         };
@@ -2183,7 +2188,23 @@ impl Walker<'_> {
         // values from before them.
         let command = sc.word_or_name.is_some();
         if let Some(b) = bound0 {
+            let names: Vec<String> = sc
+                .prefix
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .filter_map(|it| match it {
+                    ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => match &a.name {
+                        ast::AssignmentName::VariableName(n) => Some(n.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            self.command_env =
+                names.iter().filter_map(|n| self.bound.iter().rev().find(|(b, _)| b == n).cloned()).collect();
             self.bound = b;
+        } else {
+            self.command_env.clear();
         }
         // Prefix words are never the command; anything pushed there came from redirect-like items.
         if let Some(w) = &sc.word_or_name {
@@ -2920,7 +2941,13 @@ impl Walker<'_> {
                     None => words.get(i + 1).and_then(Word::lit).map(str::to_string),
                 };
                 if let Some((key, var)) = spec.as_deref().and_then(|s| s.rsplit_once('=')) {
-                    let value = self.bound.iter().rev().find(|(b, _)| b == var).map(|(_, v)| v.clone());
+                    let value = self
+                        .command_env
+                        .iter()
+                        .chain(self.bound.iter())
+                        .rev()
+                        .find(|(b, _)| b == var)
+                        .map(|(_, v)| v.clone());
                     if let Some([Word::Lit(v)]) = value.as_deref() {
                         configs.push(format!("{key}={v}"));
                     }
@@ -3331,6 +3358,7 @@ impl Walker<'_> {
                 rewalks: self.rewalks,
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
+                command_env: Vec::new(),
                 globbed: false,
                 assigning: false,
             };
