@@ -786,3 +786,10 @@ fn a_command_whose_redirection_can_fail_may_not_have_changed_anything() {
         ],
     );
 }
+
+#[test]
+fn a_quoted_star_expansion_of_a_known_array_is_its_words_joined() {
+    assert_all("deny", &["a=(rm -f x); trap \"${a[*]}\" EXIT", "a=(rm -f x); eval \"${a[*]}\""]);
+    assert_all("allow", &["a=(src/a.rs); cat \"${a[*]}\"", "a=(a b); echo \"${a[*]}\""]);
+    check_common::assert_none_allowed_with(POLICY, &["a=(x y); IFS=/; cat \"${a[*]}\"", "cat \"${a[*]}\""]);
+}

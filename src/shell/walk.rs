@@ -1470,6 +1470,16 @@ impl Walker<'_> {
         if let Some(values) = self.bound_all(raw) {
             return values.into_iter().map(|word| Resolved { word, unknown: None }).collect();
         }
+        // `"${a[*]}"` of a bound array of literals: one word, joined by spaces (IFS is
+        // bash's default: a text that sets it is not allowed).
+        if let Some(name) = raw.strip_prefix("\"${").and_then(|r| r.strip_suffix("[*]}\"")) {
+            if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
+                let lits: Option<Vec<&str>> = v.iter().map(Word::lit).collect();
+                if let Some(lits) = lits.filter(|l| !l.is_empty()) {
+                    return vec![Resolved { word: Word::Lit(lits.join(" ")), unknown: None }];
+                }
+            }
+        }
         if let Some(pieces) = self.split_by_default_ifs(raw) {
             return pieces.iter().flat_map(|p| self.words(p)).collect();
         }
