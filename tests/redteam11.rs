@@ -793,3 +793,63 @@ fn a_quoted_star_expansion_of_a_known_array_is_its_words_joined() {
     assert_all("allow", &["a=(src/a.rs); cat \"${a[*]}\"", "a=(a b); echo \"${a[*]}\""]);
     check_common::assert_none_allowed_with(POLICY, &["a=(x y); IFS=/; cat \"${a[*]}\"", "cat \"${a[*]}\""]);
 }
+
+#[test]
+fn an_alias_given_with_c_is_its_expansion_and_git_apply_check_only_reads() {
+    assert_all("allow", &["git -c alias.s=status s", "git apply --check x.patch", "git apply --stat x.patch"]);
+    assert_all("deny", &["git -c alias.s='!rm x' s"]);
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "git -c alias.s=status -c core.pager=x s",
+            "git apply x.patch",
+            "git apply --check --index x.patch",
+            "git apply --stat /etc/x.patch",
+        ],
+    );
+}
+
+#[test]
+fn twelfth_round_numbers_markers_and_descriptors() {
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // A loop left in the middle, or after its condition, is not at the end of a pass.
+            "i=0; for x in 1 2; do i='a[$(rm y)]'; break; i=1; done; echo $((i))",
+            "i=0; while i='a[$(rm y)]'; false; do i=1; done; echo $((i))",
+            // bash keeps an imported UID as text.
+            "echo $((UID))",
+            // declare -A that bash refuses or that only prints marks nothing.
+            "x='a[$(rm y)]'; local -A h; echo ${h[x]}",
+            "x='a[$(rm y)]'; declare -pA h; echo ${h[x]}",
+            "x='a[$(rm y)]'; declare -Aq h; echo ${h[x]}",
+            // A closed standard descriptor makes duplicating it fail.
+            "x=rm; exec 2>&-; { x=echo; } 1>&2; $x y",
+            // Another descriptor put where /dev/stdout writes go.
+            "exec 3<.env; echo x | tee /dev/stdout 1<&3",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        RUNNER_POLICY,
+        &[
+            "npm run test -- -o/tmp/x",
+            "npm run test -- ..",
+            "npm run test -- $HOME/x",
+            "npm run test -- ~root/.ssh",
+            "npm run test -- --x=file:///etc/passwd",
+            "npm run test -- --files=a,../x",
+        ],
+    );
+    check_common::assert_all_with(RUNNER_POLICY, "deny", &["npm run test -- -o.env"]);
+    assert_all(
+        "allow",
+        &[
+            "i=0; while (( i < 3 )); do ((i++)); done",
+            "for ((i=0;i<3;i++)); do echo $i; done",
+            "f(){ local -A h; h[k]=1; echo ${h[k]}; }; f",
+            "alias -p",
+            "umask -pS",
+            "ls 2>&1 | tee /dev/stderr",
+        ],
+    );
+}

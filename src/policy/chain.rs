@@ -1353,7 +1353,8 @@ impl Policy {
         // A path handed on to a program gate cannot see: only where it lands outside the
         // workspace or under a deny or ask rule does it count.
         match (v.verdict, v.layer) {
-            (Verdict::Deny, _) | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule) => {
+            (Verdict::Deny, _)
+            | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => {
                 let mut v = v;
                 v.reason = format!("a program gate cannot see is handed `{}`: {}", w.path.display(), v.reason);
                 v

@@ -715,6 +715,28 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
     match sub {
         "tag" => tag_listing(rest),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
+        // `git apply --check`/`--stat`/`--numstat`/`--summary` only read the patch (its file
+        // operands are reads), unless `--apply` (or a form that writes) comes too.
+        "apply" => {
+            rest.iter().any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"))
+                && rest.iter().all(|a| {
+                    !a.starts_with('-')
+                        || matches!(
+                            *a,
+                            "--check"
+                                | "--stat"
+                                | "--numstat"
+                                | "--summary"
+                                | "-v"
+                                | "--verbose"
+                                | "-z"
+                                | "-p1"
+                                | "-p0"
+                                | "-R"
+                                | "--reverse"
+                        )
+                })
+        }
         // `--includes` with a file named (`-f F`, `--file=F`, `--blob=B`) makes git also read
         // the files that F's `include.path` and `includeIf` entries name: any path, out of
         // gate's sight (sixth red team: `git config --list --includes --file docs/x.md`).
@@ -1098,7 +1120,7 @@ static SAFE: &[(&str, Args)] = &[
     ("exec", Args::Custom(|args| args.is_empty())),
     // Listings and a calculator (`jobs -x` runs a command; `umask MODE` changes the mask).
     ("jobs", Args::Custom(|args| !args.iter().any(|a| a.starts_with('-') && a.contains('x')))),
-    ("umask", Args::Custom(|args| args.iter().all(|a| matches!(*a, "-S" | "-p")))),
+    ("umask", Args::Custom(|args| args.iter().all(|a| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "Sp".contains(c))))),
     ("alias", Args::Custom(|args| args.iter().all(|a| *a == "-p"))),
     ("expr", Args::Any),
 ];
@@ -1447,6 +1469,7 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
 /// git subcommands whose operands may be paths they read: outside a repository, or with
 /// `--no-index`, `git diff A B` reads any two files, and `git grep --no-index` any tree.
 const GIT_PATH_READERS: &[&str] = &[
+    "apply",
     "diff",
     "log",
     "show",

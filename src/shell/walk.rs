@@ -50,6 +50,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         untrusted_values: false,
         attributed: Vec::new(),
         command_env: Vec::new(),
+        std_closed: false,
         globbed: false,
         assigning: false,
     };
@@ -135,6 +136,8 @@ struct Walker<'a> {
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
+    /// A redirection closed a standard descriptor (`exec 2>&-`): duplicating it can fail.
+    std_closed: bool,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
@@ -285,8 +288,9 @@ const ASSOCIATIVE: &str = "%assoc%";
 const NUMBER: &str = "$((number))";
 
 /// bash's own variables that always read as a number (until the text assigns or unsets them).
-const NUMERIC_SPECIALS: &[&str] =
-    &["RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS", "BASHPID", "PPID", "UID", "EUID", "OPTIND"];
+/// (Not `UID`, `EUID`, `PPID` or `OPTIND`: bash keeps a value imported from the environment as
+/// text there.)
+const NUMERIC_SPECIALS: &[&str] = &["RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS", "BASHPID"];
 
 /// Whether a bound value is one number: a literal one, or [`NUMBER`].
 fn number_value(v: &[Word]) -> bool {
@@ -436,6 +440,7 @@ impl Walker<'_> {
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
             command_env: Vec::new(),
+            std_closed: self.std_closed,
             globbed: false,
             assigning: false,
         };
@@ -634,6 +639,7 @@ impl Walker<'_> {
     /// bound variable, walked again from the merge: the changed ones unknown. Afterwards
     /// what the body assigned is unknown (it may not have run).
     fn loop_body(&mut self, walk: &dyn Fn(&mut Self)) {
+        let jumps0 = self.jumps;
         let m = self.mark();
         let cwd0 = self.cwd.clone();
         let bound0 = self.bound.clone();
@@ -672,7 +678,15 @@ impl Walker<'_> {
             }
             walk(self);
         }
-        self.forget_changed(changed, &bound0);
+        // A `break` or `continue` leaves the loop in the middle of a pass: what it held there
+        // is not what the pass ends with (eleventh round).
+        if self.jumps != jumps0 {
+            for n in changed {
+                self.unbind(&n);
+            }
+        } else {
+            self.forget_changed(changed, &bound0);
+        }
     }
 
     /// A `for` loop: over literal words, one pass per word in order, the variable bound to
@@ -901,7 +915,7 @@ impl Walker<'_> {
                 // A redirection that fails (`<&9` on a closed descriptor, a missing file) skips
                 // the whole command: what it changes may not have happened (eleventh round:
                 // `x=rm; { x=echo; } <&9; $x y` ran rm).
-                let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(may_fail));
+                let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| may_fail(io, self.std_closed)));
                 let start = fallible.then(|| self.may_not_happen_start());
                 self.compound(cc);
                 if let Some(r) = redirects {
@@ -1128,6 +1142,9 @@ impl Walker<'_> {
                     x.compound_list(&w.0);
                     x.compound_list(&w.1.list);
                 });
+                // The loop ends after its condition, which runs after the body: the state is
+                // the condition's (`while i=text; false; do i=1; done`).
+                self.compound_list(&w.0);
             }
             C::Coprocess(c) => {
                 self.apart(&|w: &mut Self| w.command(&c.body));
@@ -1312,6 +1329,20 @@ impl Walker<'_> {
                 // here-document before it (sixth red team: `bash <<< "echo hi" < x.md`).
                 if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) && fd.is_none_or(|f| f == 0) {
                     self.stdin_script = Some(Err(()));
+                }
+                if let ast::IoFileRedirectTarget::Duplicate(w) = target {
+                    if w.value == "-" && fd.is_none_or(|f| f <= 2) {
+                        self.std_closed = true;
+                    }
+                    // `1<&3`: a descriptor opened elsewhere (maybe on a file, for reading) put
+                    // where `/dev/stdout` writes go.
+                    if matches!(fd, Some(1 | 2)) && matches!(kind, K::DuplicateInput) && w.value != "-" {
+                        self.a.unknown.push(format!(
+                            "`{}<&{}` puts another descriptor where writes to the standard output go",
+                            fd.unwrap_or(0),
+                            w.value
+                        ));
+                    }
                 }
                 // `2<.env`: a program that writes `/dev/stderr` (tee, a redirection) opens the
                 // file on that descriptor again, for writing (eleventh round).
@@ -1938,7 +1969,7 @@ impl Walker<'_> {
     fn simple(&mut self, sc: &ast::SimpleCommand) {
         use ast::CommandPrefixOrSuffixItem as I;
         let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
-        let fallible = items.into_iter().any(|it| matches!(it, I::IoRedirect(io) if may_fail(io)));
+        let fallible = items.into_iter().any(|it| matches!(it, I::IoRedirect(io) if may_fail(io, self.std_closed)));
         let start = fallible.then(|| self.may_not_happen_start());
         self.simple_inner(sc);
         if let Some(start) = start {
@@ -2456,7 +2487,7 @@ impl Walker<'_> {
                     GitStep::Ran => return,
                     GitStep::Plain => {}
                 },
-                "alias" if words.len() > 1 => {
+                "alias" if words[1..].iter().any(|w| w.lit() != Some("-p")) => {
                     unknown.get_or_insert_with(|| "`alias` changes what later command names run".into());
                     break;
                 }
@@ -3037,7 +3068,31 @@ impl Walker<'_> {
                     }
                 } else if used {
                     let mut expanded = vec![words[0].clone()];
-                    expanded.extend(words[1..i].iter().cloned());
+                    // The alias's own `-c alias.NAME=...` has done its work: the rest of the
+                    // global options stay (`git -c alias.s=status s` is `git status`).
+                    let mut k = 1;
+                    while k < i {
+                        let alias_def = |w: Option<&Word>| {
+                            w.and_then(Word::lit).is_some_and(|v| {
+                                v.split_once('=')
+                                    .is_some_and(|(key, _)| key.eq_ignore_ascii_case(&format!("alias.{name}")))
+                            })
+                        };
+                        match words[k].lit() {
+                            Some("-c") if alias_def(words.get(k + 1)) => k += 2,
+                            Some(a)
+                                if a.starts_with("-c")
+                                    && !a.starts_with("--")
+                                    && alias_def(Some(&Word::Lit(a[2..].to_string()))) =>
+                            {
+                                k += 1
+                            }
+                            _ => {
+                                expanded.push(words[k].clone());
+                                k += 1;
+                            }
+                        }
+                    }
                     expanded.extend(value.split_whitespace().map(|v| Word::Lit(v.to_string())));
                     expanded.extend(words[i + 1..].iter().cloned());
                     step = GitStep::Expanded(expanded);
@@ -3182,8 +3237,14 @@ impl Walker<'_> {
                 // own, so it ends where the scope that made it ends (a function's call, a
                 // subshell, a branch that may not have run), and only for a name the text
                 // never gave a value before (bash refuses `-A` for an indexed array).
+                // (Only where bash makes it: not `local` outside a function, not with `-p`,
+                // `-f`, `-F` or an option bash refuses.)
+                let options: Vec<&str> =
+                    args.iter().filter_map(Word::lit).filter(|a| a.starts_with(['-', '+']) && *a != "--").collect();
                 let associative = matches!(name, "declare" | "typeset" | "local")
-                    && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('A'));
+                    && (name != "local" || !self.defining.is_empty())
+                    && options.iter().any(|a| a.starts_with('-') && a.contains('A'))
+                    && options.iter().all(|a| a[1..].chars().all(|c| "Agxrt".contains(c)));
                 if associative {
                     for n in &names {
                         if !self.assigned.iter().any(|a| a == n) && !self.bound.iter().any(|(b, _)| b == n) {
@@ -3369,6 +3430,7 @@ impl Walker<'_> {
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
                 command_env: Vec::new(),
+                std_closed: self.std_closed,
                 globbed: false,
                 assigning: false,
             };
@@ -3978,14 +4040,16 @@ fn arithmetic_cannot_fail(expr: &str) -> bool {
 }
 
 /// Whether a redirection can fail, so that bash skips its command: anything but `/dev/null`,
-/// the standard descriptors, here-documents and here-strings.
-fn may_fail(io: &ast::IoRedirect) -> bool {
+/// the standard descriptors (unless the text closed one), here-documents and here-strings.
+fn may_fail(io: &ast::IoRedirect, std_closed: bool) -> bool {
     use ast::IoFileRedirectTarget as T;
     let null = |w: &ast::Word| w.value == "/dev/null";
     match io {
         ast::IoRedirect::File(_, _, T::Filename(w)) => !null(w),
-        ast::IoRedirect::File(_, _, T::Fd(n)) => !(0..=2).contains(n),
-        ast::IoRedirect::File(_, _, T::Duplicate(w)) => !matches!(w.value.as_str(), "0" | "1" | "2" | "-"),
+        ast::IoRedirect::File(_, _, T::Fd(n)) => std_closed || !(0..=2).contains(n),
+        ast::IoRedirect::File(_, _, T::Duplicate(w)) => {
+            w.value != "-" && (std_closed || !matches!(w.value.as_str(), "0" | "1" | "2"))
+        }
         ast::IoRedirect::File(_, _, T::ProcessSubstitution(..)) => true,
         ast::IoRedirect::HereDocument(..) | ast::IoRedirect::HereString(..) => false,
         ast::IoRedirect::OutputAndError(w, _) => !null(w),

@@ -238,19 +238,37 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
     if !RUNNERS.contains(&name) {
         return Vec::new();
     }
-    let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != "." && t != "..";
+    let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != ".";
     let mut out: Vec<Word> = Vec::new();
-    // A URL (`--registry=https://host/path`) names no file here.
-    for w in words[1..].iter().filter_map(Word::lit).filter(|w| !w.contains("://")) {
+    for w in &words[1..] {
+        // A run-time word may be any path (`$HOME/x`): decided as one only known at run time.
+        let Word::Lit(w) = w else {
+            if !out.contains(w) {
+                out.push(w.clone());
+            }
+            continue;
+        };
+        // A URL (`--registry=https://host/path`) names no file here; a `file:` one does.
+        let w = match w.split_once("file://") {
+            Some((_, path)) => path,
+            None if w.contains("://") => continue,
+            None => w.as_str(),
+        };
         let mut texts: Vec<&str> = Vec::new();
         if !w.starts_with('-') {
             texts.push(w);
         }
+        // A value glued to a short option (`-o/tmp/x`, `-o.env`).
+        if w.len() > 2 && w.starts_with('-') && !w.starts_with("--") {
+            texts.push(&w[2..]);
+        }
         for (i, c) in w.char_indices() {
-            if c == '=' || c == ':' {
+            if matches!(c, '=' | ':' | ',') {
                 texts.push(&w[i + 1..]);
             }
         }
+        // Lists: each item (`--files=a,../x`).
+        let texts: Vec<&str> = texts.into_iter().flat_map(|t| t.split(',')).collect();
         for t in texts.into_iter().filter(|t| pathy(t)) {
             let t = Word::Lit(t.to_string());
             if !out.contains(&t) {
