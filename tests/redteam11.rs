@@ -853,3 +853,19 @@ fn twelfth_round_numbers_markers_and_descriptors() {
         ],
     );
 }
+
+#[test]
+fn script_with_its_log_thrown_away_is_the_command_it_runs() {
+    assert_all("allow", &["script -qc 'git status' /dev/null"]);
+    assert_all("deny", &["script -qc 'rm x' /dev/null"]);
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "script -qc 'git status'",
+            "script -qc 'git status' log.txt",
+            "script -q -O /tmp/x -c ls /dev/null",
+            "script /dev/null",
+            "script -qc \"$x\" /dev/null",
+        ],
+    );
+}

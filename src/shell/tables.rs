@@ -1239,6 +1239,17 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
         return !open_args && awk_read_only(&words[1..]);
     }
+    if name == "script" {
+        // `script -qc CMD /dev/null`: the command (decided as run, where the walker unwraps
+        // it) with its log thrown away; with a log file it writes one.
+        return !open_args
+            && grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
+                p.operands.len() == 1
+                    && p.operands[0].lit() == Some("/dev/null")
+                    && p.opts.iter().any(|f| f.opt.has('C'))
+                    && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
+            });
+    }
     if name == "xxd" {
         // A dump of one file (or stdin) to stdout: a second operand is the file it writes,
         // and `-r` writes binary.
