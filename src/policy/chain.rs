@@ -1300,16 +1300,28 @@ impl Policy {
         // Resolved as any path is (`~`, the shell's directory, `..`); glob characters are
         // plain characters to that.
         let p = self.resolve_path(glob, cwd).ok()?;
-        let (rel, abs) = (p.rel, p.abs);
-        if let Some(r) = self.model.deny.could_match_glob(tool, rel.as_deref(), &abs) {
-            let why = format!("`{glob}` can expand to a path that rule `{}` denies", r.text);
-            return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), why));
-        }
-        if let Some(r) = self.model.ask.could_match_glob(tool, rel.as_deref(), &abs) {
-            let why = format!("`{glob}` can expand to a path that rule `{}` asks about", r.text);
-            return Some(V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), why));
-        }
-        None
+        self.rule_could_match(tool, p.rel.as_deref(), &p.abs, |rule, verb| {
+            format!("`{glob}` can expand to a path that rule `{rule}` {verb}")
+        })
+    }
+
+    /// The first deny rule of `tool`, else ask rule, that could match a path seen as `rel`
+    /// (in the workspace) and `abs`, either a shell glob: its verdict, with `why(rule, verb)`
+    /// as the reason (`verb`: "denies" or "asks about").
+    fn rule_could_match(
+        &self,
+        tool: &str,
+        rel: Option<&str>,
+        abs: &str,
+        why: impl Fn(&str, &str) -> String,
+    ) -> Option<V> {
+        let sets = [
+            (&self.model.deny, Verdict::Deny, Layer::DenyRule, "denies"),
+            (&self.model.ask, Verdict::Ask, Layer::AskRule, "asks about"),
+        ];
+        sets.into_iter().find_map(|(set, verdict, layer, verb)| {
+            set.could_match_glob(tool, rel, abs).map(|r| V::new(verdict, layer, Some(&r.text), why(&r.text, verb)))
+        })
     }
 
     /// A deny or ask rule of `tool` that could match `path` wherever its unknown start puts
@@ -1333,16 +1345,9 @@ impl Policy {
         // matches it in any directory (`**/.env*`); one that names a directory (`src/secret`)
         // could, but need not, and the unknown place stays asked.
         let (rel, abs) = (format!(".gate-anywhere/x/{tail}"), format!("/.gate-anywhere/y/{tail}"));
-        let shown = |r: &str| format!("`{path}` lands in a directory only known at run time, and rule `{r}`");
-        if let Some(r) = self.model.deny.could_match_glob(tool, Some(&rel), &abs) {
-            let why = format!("{} denies `{tail}` in any directory", shown(&r.text));
-            return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), why));
-        }
-        if let Some(r) = self.model.ask.could_match_glob(tool, Some(&rel), &abs) {
-            let why = format!("{} asks about `{tail}` in any directory", shown(&r.text));
-            return Some(V::new(Verdict::Ask, Layer::AskRule, Some(&r.text), why));
-        }
-        None
+        self.rule_could_match(tool, Some(&rel), &abs, |rule, verb| {
+            format!("`{path}` lands in a directory only known at run time, and rule `{rule}` {verb} `{tail}` in any directory")
+        })
     }
 
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {

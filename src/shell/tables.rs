@@ -1667,6 +1667,12 @@ const HARMLESS_SHOPTS: &[&str] = &[
     "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
 ];
 
+/// Whether `n` is a shell variable name (`_x1`, not `1x` or `a-b`).
+pub(crate) fn is_identifier(n: &str) -> bool {
+    n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Whether a declaration builtin's words (after its name) make its names arrays: `-a`, `-A`,
 /// or an option word only known at run time.
 pub(crate) fn declared_array(args: &[&Word]) -> bool {
@@ -2011,9 +2017,7 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     let declares = matches!(name, "declare" | "typeset" | "local" | "export" | "readonly");
     let named = |d: &str| -> Option<String> {
         let (n, v) = d.split_once('=')?;
-        let ident = n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        (ident && !has_flag('i') && !(v.starts_with('(') && v.contains('['))).then(|| n.to_string())
+        (is_identifier(n) && !has_flag('i') && !(v.starts_with('(') && v.contains('['))).then(|| n.to_string())
     };
     for w in &args {
         if let (true, Word::Dyn(d)) = (declares, w) {

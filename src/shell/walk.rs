@@ -6,7 +6,7 @@ use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithS
 
 use super::dirs::Cwd;
 use super::grammar;
-use super::tables::{self, WrapperSpec};
+use super::tables::{self, is_identifier, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
@@ -517,13 +517,18 @@ impl Walker<'_> {
     /// now, so a number whatever ran.
     fn forget_changed(&mut self, changed: Vec<String>, before: &[(String, Vec<Word>)]) {
         for n in changed {
-            let was = before.iter().rev().find(|(b, _)| *b == n).is_some_and(|(_, v)| number_value(v));
-            if was && self.is_number(&n) {
+            if self.stays_number(&n, before) {
                 self.bind_number(&n);
             } else {
                 self.unbind(&n);
             }
         }
+    }
+
+    /// Whether `name` held a number in `before` and holds one now: a number whichever of the
+    /// two states bash is in.
+    fn stays_number(&self, name: &str, before: &[(String, Vec<Word>)]) -> bool {
+        before.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| number_value(v)) && self.is_number(name)
     }
 
     fn bind(&mut self, name: &str, values: Vec<Word>) {
@@ -664,14 +669,7 @@ impl Walker<'_> {
                 self.cwd.forget();
             }
             self.params = if params_changed { None } else { params0 };
-            let numbers: Vec<String> = changed
-                .iter()
-                .filter(|n| {
-                    bound0.iter().rev().find(|(b, _)| b == *n).is_some_and(|(_, v)| number_value(v))
-                        && self.is_number(n)
-                })
-                .cloned()
-                .collect();
+            let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
             self.bound = bound0.iter().filter(|(n, _)| !changed.contains(n)).cloned().collect();
             for n in &numbers {
                 self.bind_number(n);
@@ -1898,9 +1896,7 @@ impl Walker<'_> {
             Some((n, r)) => (n, Some(r)),
             None => (inner, None),
         };
-        let is_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !is_name {
+        if !is_identifier(name) {
             return None;
         }
         self.unbind(name);
@@ -3868,11 +3864,7 @@ fn huge_number(text: &str) -> bool {
 fn is_assignment(s: &str) -> bool {
     match s.find('=') {
         Some(0) | None => false,
-        Some(i) => {
-            let name = &s[..i];
-            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
+        Some(i) => is_identifier(&s[..i]),
     }
 }
 
@@ -4013,12 +4005,6 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         })
     });
     (!prints_other).then(|| tables::read_targets(&c.words))
-}
-
-/// Whether `n` is a shell variable name.
-fn is_identifier(n: &str) -> bool {
-    n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Whether arithmetic text can never fail once the names it reads hold numbers: no division
