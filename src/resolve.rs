@@ -283,6 +283,66 @@ impl<'w> Resolver<'w> {
     }
 }
 
+impl crate::policy::Edge for Resolver<'_> {
+    fn real(&self, written: &Path) -> Option<PathBuf> {
+        self.resolve(written)
+    }
+
+    fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
+        self.walk_links(dir)
+    }
+}
+
+impl Resolver<'_> {
+    /// The walk behind [`crate::policy::Edge::links_below`]: every directory below `dir` (and
+    /// below each directory a link there leads to, each walked once) listed, each name charged
+    /// to the decision's budget. Such a decision is not remembered: its facts would be every
+    /// directory below, too many to watch.
+    fn walk_links(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
+        self.incomplete();
+        let mut out = Vec::new();
+        let mut walked = std::collections::HashSet::new();
+        let mut todo = vec![self.kernel_path(dir)?];
+        while let Some(d) = todo.pop() {
+            if !walked.insert(d.clone()) {
+                continue;
+            }
+            // Not a directory, not there, or not readable: nothing below it to follow.
+            let Ok(read) = std::fs::read_dir(&d) else { continue };
+            for e in read {
+                if !self.charge() {
+                    return None;
+                }
+                // A name that cannot be read may be anything.
+                let e = e.ok()?;
+                let t = e.file_type().ok()?;
+                let path = e.path();
+                if t.is_symlink() {
+                    let to = match step(&path) {
+                        Step::Link(to, _) => to,
+                        _ => return None,
+                    };
+                    if to.is_dir() {
+                        todo.push(to.clone());
+                    }
+                    out.push((self.spelled(path), self.spelled(to)));
+                } else if t.is_dir() {
+                    todo.push(path);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// A path the kernel reaches, spelled with the workspace's own (lexical) path when inside.
+    fn spelled(&self, real: PathBuf) -> PathBuf {
+        match real.strip_prefix(&self.ws_real) {
+            Ok(rest) => self.ws_lex.join(rest),
+            Err(_) => real,
+        }
+    }
+}
+
 /// How many names the globs of one decision may look at (each time a pattern is matched
 /// against a directory's name): beyond, the glob is decided as outside the workspace.
 const GLOB_BUDGET: usize = 100_000;
@@ -291,10 +351,9 @@ fn is_glob(name: &std::ffi::OsStr) -> bool {
     name.to_str().is_some_and(|n| n.contains(['*', '?', '[']))
 }
 
-/// A resolver for [`crate::policy::Policy::decide_real`], for one decision in `workspace`.
-pub fn real_for(workspace: &Path) -> impl Fn(&Path) -> Option<PathBuf> {
-    let r = Resolver::unwatched(workspace);
-    move |written: &Path| r.resolve(written)
+/// The edge for [`crate::policy::Policy::decide_real`], for one decision in `workspace`.
+pub fn real_for(workspace: &Path) -> Resolver<'static> {
+    Resolver::unwatched(workspace)
 }
 
 /// What one existing-prefix path is, as `kernel_path` needs it.

@@ -111,49 +111,75 @@ fn redteam3_jq_import_and_include_are_unmodelled() {
 
 // ---- 3. recursion that follows symbolic links ----
 
+/// A workspace with the corpus policy, `src/a.rs` and directories `a`, `b`, `docs`; when
+/// `linked`, also `src/etc -> /etc`, `a/pw -> /etc/passwd` and `docs/pw -> /etc/passwd`.
+fn recursion_ws(linked: bool) -> tempfile::TempDir {
+    let ws = check_common::workspace(POLICY);
+    for d in ["a", "b", "docs"] {
+        std::fs::create_dir_all(ws.path().join(d)).unwrap();
+    }
+    if linked {
+        std::os::unix::fs::symlink("/etc", ws.path().join("src/etc")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", ws.path().join("a/pw")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", ws.path().join("docs/pw")).unwrap();
+    }
+    ws
+}
+
+/// Recursion that follows symbolic links is decided where the links below its directories
+/// lead (red team 3 found it; red team G of the eleventh round found `find -exec` and `xargs`
+/// fed by find doing the same): asked when one leads out of the workspace, allowed when none
+/// does (it was asked always before).
 #[test]
-fn redteam3_recursion_through_symlinks_is_not_modelled() {
-    assert_all(
-        "ask",
-        &[
-            "grep -R root .",
-            "grep -R root",
-            "grep -rR root src",
-            "grep --dereference-recursive root",
-            "grep --dereference root .",
-            "rg -L root",
-            "rg --follow root",
-            "ls -RL",
-            "ls -R -L src",
-            "ls -LR --color=auto",
-            "ls --recursive --dereference",
-            "du -aL",
-            "du -L src",
-            "du --dereference src",
-            "tree -l",
-            "tree -al src",
-            "find -L .",
-            "find -L src -name x",
-            "find . -follow -name passwd",
-            "diff -r a b",
-        ],
-    );
+fn redteam3_recursion_through_symlinks_is_decided_where_the_links_lead() {
+    let follows = [
+        "grep -R root .",
+        "grep -R root",
+        "grep -rR root src",
+        "grep --dereference-recursive root",
+        "grep --dereference root .",
+        "rg -L root",
+        "rg --follow root",
+        "ls -RL",
+        "ls -R -L src",
+        "ls -LR --color=auto",
+        "ls --recursive --dereference",
+        "du -aL",
+        "du -L src",
+        "du --dereference src",
+        "tree -l",
+        "tree -al src",
+        "find -L .",
+        "find -L src -name x",
+        "find . -follow -name passwd",
+        "diff -r a b",
+    ];
+    let linked = recursion_ws(true);
+    let plain = recursion_ws(false);
+    let bash = |c: &str| serde_json::json!({ "command": c });
+    for c in follows {
+        let d = check_common::check_in_dir(linked.path(), "Bash", &bash(c));
+        assert_eq!(d["decision"], "ask", "{c}: {d}");
+        assert!(d.to_string().contains("leads to `/etc"), "{c}: {d}");
+        let d = check_common::check_in_dir(plain.path(), "Bash", &bash(c));
+        assert_eq!(d["decision"], "allow", "{c}, no links: {d}");
+    }
     // Recursion that does not follow links, and -L without recursion, stay allowed.
-    assert_all(
-        "allow",
-        &[
-            "grep -r root src",
-            "grep -rn root .",
-            "rg root",
-            "ls -R src",
-            "ls -L src",
-            "du -sh src",
-            "tree src",
-            "find . -name x",
-            "diff -r --no-dereference a b",
-            "diff a b",
-        ],
-    );
+    for c in [
+        "grep -r root src",
+        "grep -rn root .",
+        "rg root",
+        "ls -R src",
+        "ls -L src",
+        "du -sh src",
+        "tree src",
+        "find . -name x",
+        "diff -r --no-dereference a b",
+        "diff a b",
+    ] {
+        let d = check_common::check_in_dir(linked.path(), "Bash", &bash(c));
+        assert_eq!(d["decision"], "allow", "{c}: {d}");
+    }
 }
 
 // ---- 4. flock ----

@@ -20,9 +20,24 @@ use super::model::ToolKind;
 use super::{Call, Context, Decision, Policy};
 use crate::shell::{self, Word};
 
-/// Maps a path as written (absolute, unnormalized) to where the kernel would reach it, in the
-/// workspace's spelling when it lands inside; `None` when that is the path as written.
-pub type Real<'a> = &'a dyn Fn(&Path) -> Option<PathBuf>;
+/// What the edge looks up for one decision ([`crate::resolve::Resolver`]).
+pub trait Edge {
+    /// Where a path as written (absolute, unnormalized) would be reached by the kernel, in the
+    /// workspace's spelling when it lands inside; `None` when that is the path as written.
+    fn real(&self, written: &Path) -> Option<PathBuf>;
+    /// Each symbolic link below the directory `dir` (absolute, as written) and where it leads,
+    /// both in the workspace's spelling where inside, the directories links lead to walked too;
+    /// `None` when that would look at more names than the edge does. Empty for a file or a
+    /// path that is not there.
+    fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>>;
+}
+
+/// The edge a decision is made with.
+pub type Real<'a> = &'a dyn Edge;
+
+/// At most this many links below a walked directory are decided one by one; more are decided
+/// as a read of a path outside the workspace (asked).
+const LINKS_BELOW: usize = 1000;
 
 impl Policy {
     /// [`Policy::decide`], also deciding the call with every path replaced by where it really
@@ -71,11 +86,45 @@ impl Policy {
                 // every word after it resolved from where they are used.
                 let mut command = shell_text(call, field).ok()??;
                 let mut extra = String::new();
+                // The links below a directory the command walks following them, each read where
+                // it leads (`find . -exec cat {} +` through `docs/pw` -> `/etc/passwd`).
+                for (b, dir) in walked_dirs(&command) {
+                    let Some(root) = b.dir.lit() else { continue };
+                    let Some(p) = self.lexical(root, dir.as_deref()) else { continue };
+                    let found = real.links_below(&p).map(|found| {
+                        let name_ok = |link: &Path| {
+                            let name = link.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                            b.names.iter().all(|(pattern, fold)| {
+                                let g = globset::GlobBuilder::new(pattern).case_insensitive(*fold).build();
+                                g.map_or(true, |g| g.compile_matcher().is_match(name.as_ref()))
+                            })
+                        };
+                        let mut to: Vec<(PathBuf, PathBuf)> = found.into_iter().filter(|(l, _)| name_ok(l)).collect();
+                        to.sort_by(|a, b| a.1.cmp(&b.1));
+                        to.dedup_by(|a, b| a.1 == b.1);
+                        to
+                    });
+                    match found {
+                        Some(found) if found.len() <= LINKS_BELOW => {
+                            for (link, to) in found {
+                                let shown = link.strip_prefix(&self.cwd).unwrap_or(&link).display().to_string();
+                                links.push(leads(&shown, &to.display().to_string()));
+                                extra.push_str(&format!("\ncat -- {}", shell::shell_word(&to.display().to_string())));
+                            }
+                        }
+                        _ => {
+                            links.push(format!("below `{root}` are more names or links than gate looks at"));
+                            extra.push_str("\ncat -- /");
+                        }
+                    }
+                }
                 for (word, uses) in path_words(&command) {
                     // Where the word lands from each directory it is used in.
                     let mut dests: Vec<(String, Use)> = Vec::new();
                     for (dir, how) in uses {
-                        let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real(&p)) else { continue };
+                        let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real.real(&p)) else {
+                            continue;
+                        };
                         let to = to.display().to_string();
                         if !dests.iter().any(|(d, _)| *d == to) {
                             dests.push((to, how));
@@ -133,7 +182,7 @@ impl Policy {
                             None => Some((text.clone(), String::new())),
                         };
                     let found = literal
-                        .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real(&p))?, rest)))
+                        .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real.real(&p))?, rest)))
                         .or_else(|| {
                             // A glob tool lists the names its last segment matches without
                             // entering them (ripgrep without `--follow`): only a link a
@@ -144,7 +193,7 @@ impl Policy {
                             });
                             let plain = a.glob && enters && !text.contains(['{', '}', '\\']);
                             Some((
-                                self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real(&p))?,
+                                self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real.real(&p))?,
                                 String::new(),
                             ))
                         });
@@ -169,6 +218,26 @@ enum Use {
 
 /// One use of a word: the directory it is used in and how.
 type WordUse = (Option<String>, Use);
+
+/// The directories a shell text's commands walk following the symbolic links below them
+/// ([`shell::walks_below`]), each with the directory it is used in: the commands' own words,
+/// a `find` around them (`-exec`), and a `find` whose listing is their input (`| xargs`).
+fn walked_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
+    let a = shell::analyze(command);
+    let mut out = Vec::new();
+    for c in &a.commands {
+        let finds = c.wrappers.iter().map(|w| (&w.words, false));
+        let fed = (c.open_args && !c.args_from.is_empty()).then_some((&c.args_from, true));
+        for (words, fed) in std::iter::once((&c.words, false)).chain(finds).chain(fed) {
+            for b in shell::walks_below(words, fed) {
+                if !out.iter().any(|(o, d)| *o == b && *d == c.cwd) {
+                    out.push((b, c.cwd.clone()));
+                }
+            }
+        }
+    }
+    out
+}
 
 /// How a path's landing place is explained. A glob whose links lead to several places, or
 /// that would look at more names than the edge matches, comes back as `/`.

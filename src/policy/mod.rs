@@ -8,7 +8,7 @@ pub mod glob;
 mod links;
 pub mod model;
 pub mod rules;
-pub use links::Real;
+pub use links::{Edge, Real};
 pub use model::normalize as normalize_path;
 mod suggest;
 pub mod suggest_tables;

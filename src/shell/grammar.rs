@@ -167,7 +167,7 @@ impl Parsed {
                 None => {}
             }
         }
-        for f in self.with('L').filter(|f| self.lists_files(g, f)) {
+        for f in self.with('L').filter(|f| self.lists_files(g, f) && !walks_links(g, f)) {
             out.push(Word::Dyn(match &f.value {
                 Some(Word::Lit(v)) if v == "-" => "(the files named on standard input)".to_string(),
                 Some(v) => format!("(the files named in {})", v.display()),
@@ -185,6 +185,34 @@ impl Parsed {
         out.extend(self.operands.iter().skip(skip).cloned());
         out
     }
+
+    /// The directories below which the program follows the symbolic links it meets (`grep -R
+    /// x src`, `rg -L x`, `du -L`, `ls -RL`, `diff -r a b`, `tree -l`): its file operands, or
+    /// `.` when it walks the working directory without any. The edge lists what is below them
+    /// ([`crate::policy::Edge::links_below`]); their reads are not run-time paths here.
+    pub fn walks_below(&self, g: &Grammar) -> Vec<Word> {
+        if !self.with('L').any(|f| self.lists_files(g, f) && walks_links(g, f)) {
+            return Vec::new();
+        }
+        let skip = match g.files {
+            Files::None => return Vec::new(),
+            Files::All => 0,
+            Files::AfterFirst => usize::from(self.with('P').next().is_none()),
+        };
+        let roots: Vec<Word> = self.operands.iter().skip(skip).cloned().collect();
+        if roots.is_empty() && g.program != "diff" {
+            return vec![Word::Lit(".".into())];
+        }
+        roots
+    }
+}
+
+/// Whether an `L` option is a flag that makes the program walk directories following the
+/// links in them (rather than name its files in a list): those reads are decided where the
+/// links lead, by the edge.
+fn walks_links(g: &Grammar, f: &Found) -> bool {
+    f.value.is_none()
+        && matches!(g.program, "ls" | "dir" | "vdir" | "grep" | "egrep" | "fgrep" | "rg" | "du" | "diff" | "tree")
 }
 
 impl Parsed {

@@ -21,7 +21,9 @@ mod writes;
 pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub(crate) use tables::git_subcommand_at;
-pub use tables::{glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands, unquoted_glob};
+pub use tables::{
+    glob_base, is_dangerous_variable, is_read_only, read_targets, reads_operands, unquoted_glob, walks_below, Below,
+};
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.
@@ -109,8 +111,9 @@ pub struct SimpleCommand {
     pub aliases: Vec<Vec<Word>>,
     /// Arguments are appended at run time (`xargs`, `find -exec ... {} +`).
     pub open_args: bool,
-    /// Where those arguments come from when known: paths under these directories (`find src
-    /// | xargs grep x`). Empty when unknown.
+    /// Where those arguments come from when known: the words of the `find` whose listing
+    /// they are, so paths under its start points (`find src | xargs grep x`). Empty when
+    /// unknown.
     pub args_from: Vec<Word>,
     /// Why what runs cannot be known statically, if so.
     pub unknown: Option<String>,

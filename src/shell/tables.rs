@@ -1404,14 +1404,8 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
     // `-L` (or `-follow`) find follows every symbolic link below its start points, maybe out
     // of the workspace.
     if name == "find" {
+        // (What `-L` reaches through links is listed by the edge: [`walks_below`].)
         out.extend(listed.iter().map(|l| Word::Dyn(format!("(the files named in {})", l.display()))));
-        let follows = words[1..].iter().filter_map(Word::lit).take_while(|s| *s != "--").any(|s| {
-            s == "-follow"
-                || (s.len() > 1 && s.starts_with('-') && s[1..].chars().all(|c| "HLP".contains(c)) && s.contains('L'))
-        });
-        if follows {
-            out.push(Word::Dyn("(the files find reaches through symbolic links)".into()));
-        }
         // Tests that compare with a reference file read it: `-newer F`, `-anewer F`,
         // `-cnewer F`, `-samefile F`, and `-newerXY F` unless Y is `t` (a date).
         for (k, w) in words.iter().enumerate() {
@@ -2037,6 +2031,75 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         return Some(format!("`{name}` assigns a variable named only at run time"));
     }
     None
+}
+
+/// A directory below which a command follows the symbolic links it meets, and the names a
+/// link there must have to be followed (find's `-name` and `-iname` tests, each with whether
+/// it ignores case; empty: any name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Below {
+    pub dir: Word,
+    pub names: Vec<(String, bool)>,
+}
+
+/// The directories below which `words` follows symbolic links, or hands the names of links on
+/// to a command that does (red team G: `find . -exec cat {} +`, `find . | xargs cat` and
+/// `grep -R x .` read through `docs/pw` -> `/etc/passwd`): find with `-L`/`-follow`, with an
+/// `-exec`-like action, or whose output is `fed` to a command (`find ... | xargs ...`); the
+/// tabled programs that follow links while they recurse ([`grammar::Parsed::walks_below`]).
+/// Pure: the edge lists what is below them, and each link is decided where it leads.
+pub fn walks_below(words: &[Word], fed: bool) -> Vec<Below> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    if name == "find" {
+        return find_below(&words[1..], fed);
+    }
+    let Some(g) = grammar::grammar(name) else { return Vec::new() };
+    let Ok(p) = grammar::parse(g, &words[1..]) else { return Vec::new() };
+    p.walks_below(g).into_iter().map(|dir| Below { dir, names: Vec::new() }).collect()
+}
+
+/// [`walks_below`] for find's arguments.
+fn find_below(args: &[Word], fed: bool) -> Vec<Below> {
+    let lead = args
+        .iter()
+        .take_while(|w| {
+            w.lit().is_some_and(|s| {
+                (s.len() > 1 && s.starts_with('-') && s[1..].chars().all(|c| "HLP".contains(c)))
+                    || s.starts_with("-O")
+                    || s.starts_with("-D")
+            })
+        })
+        .count();
+    let follows = args[..lead].iter().filter_map(Word::lit).any(|s| s.contains('L'))
+        || args.iter().any(|w| w.lit() == Some("-follow"));
+    let starts: Vec<&Word> = args[lead..]
+        .iter()
+        .take_while(|w| w.lit().is_none_or(|s| !(s.starts_with('-') || s == "(" || s == "!")))
+        .collect();
+    let expression = &args[lead + starts.len()..];
+    let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
+    let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
+    if !(follows || fed || tests.len() < expression.len()) {
+        return Vec::new();
+    }
+    // Tests joined only by "and" filter what reaches the action: `-type f` (without `-L`) lets
+    // no link through, `-name P` only links named so. Any other expression: every name.
+    let plain =
+        tests.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "!" | "-not" | "(" | ")")));
+    let value = |t: &'static str| tests.windows(2).filter(move |p| p[0].lit() == Some(t)).filter_map(|p| p[1].lit());
+    if plain && !follows && value("-type").any(|v| !v.contains('l')) {
+        return Vec::new();
+    }
+    let names: Vec<(String, bool)> = if plain && !follows {
+        value("-name").map(|v| (v.to_string(), false)).chain(value("-iname").map(|v| (v.to_string(), true))).collect()
+    } else {
+        Vec::new()
+    };
+    let mut starts: Vec<Word> = starts.into_iter().cloned().collect();
+    if starts.is_empty() {
+        starts.push(Word::Lit(".".into()));
+    }
+    starts.into_iter().map(|dir| Below { dir, names: names.clone() }).collect()
 }
 
 /// Whether the program reads files named by its operands, so that operands added at run time

@@ -73,8 +73,8 @@ struct Walker<'a> {
     stdin_script: Option<Result<String, ()>>,
     /// Text that xargs or find substitutes into the command's arguments at run time.
     replace_str: Option<String>,
-    /// The command being walked reads, on its standard input, a listing of paths under these
-    /// directories (`find src | xargs ...`): what xargs appends is paths under them.
+    /// The command being walked reads, on its standard input, the listing this `find` prints
+    /// (its words: `find src | xargs ...`): what xargs appends is paths under its start points.
     stdin_listing: Option<Vec<Word>>,
     /// The positional parameters `$1`, `$2`, ... of a `sh -c TEXT NAME ARGS...` script.
     params: Option<Vec<Word>>,
@@ -3970,8 +3970,6 @@ fn unescape_backquoted(s: &str, in_double_quotes: bool) -> String {
     out
 }
 
-/// The directories whose paths a command prints one per line, when that is all it prints:
-/// `find` with its start points, without actions that print anything else.
 /// The text of an unquoted here-document as the shell reading it gets it: a backslash before
 /// `\\`, `$`, `` ` `` or a line break is removed (with the line break), every other one kept.
 fn heredoc_unescape(text: &str) -> String {
@@ -3995,6 +3993,8 @@ fn heredoc_unescape(text: &str) -> String {
     out
 }
 
+/// A command that prints paths one per line, when that is all it prints: `find` (its words)
+/// without actions that print anything else.
 fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
     if c.unknown.is_some() || c.program() != Some("find") {
         return None;
@@ -4004,7 +4004,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             matches!(s, "-printf" | "-fprintf" | "-ls" | "-fls" | "-exec" | "-execdir" | "-ok" | "-okdir" | "-fprint")
         })
     });
-    (!prints_other).then(|| tables::read_targets(&c.words))
+    (!prints_other).then(|| c.words.clone())
 }
 
 /// Whether arithmetic text can never fail once the names it reads hold numbers: no division

@@ -165,9 +165,8 @@ impl Memo {
         let watch = |dir: &Path| self.watch(dir);
         let resolver =
             if on { Resolver::watched(policy.workspace(), &watch) } else { Resolver::unwatched(policy.workspace()) };
-        let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            policy.decide_real(call, ctx, &|p: &Path| resolver.resolve(p))
-        }));
+        let decided =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| policy.decide_real(call, ctx, &resolver)));
         let d = match decided {
             Ok(d) => d,
             Err(p) => return Decision::error(format!("the policy engine panicked: {}", panic_text(&p))),

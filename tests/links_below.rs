@@ -1,0 +1,134 @@
+//! Links below a directory a command walks (red team G of the eleventh round, issue 15 class
+//! 5): `find . -exec cat {} +`, `find . | xargs cat`, `grep -R`, `diff -r` read what the links
+//! below their directories lead to. gate lists the directories at the edge and decides each
+//! link where it leads; a walk that would look at too many names is asked. Each regression
+//! goes through the real binary (`gate check --json`) and is named after what it shows.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+const POLICY: &str = "version: 1\npermissions:\n  deny: [ \"Bash(rm *)\", \"Read(**/secret*)\" ]\n";
+
+fn decide(ws: &Path, command: &str) -> serde_json::Value {
+    check_common::check_in_dir(ws, "Bash", &serde_json::json!({ "command": command }))
+}
+
+fn assert_all(ws: &Path, expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = decide(ws, c);
+        assert_eq!(d["decision"], expect, "{c}: {d}");
+    }
+}
+
+/// A workspace with `src/a.rs`, `docs/a.md`, `secret.txt` (read denied) and `notes/` holding
+/// only plain files.
+fn ws() -> tempfile::TempDir {
+    let ws = check_common::workspace(POLICY);
+    std::fs::create_dir_all(ws.path().join("docs")).unwrap();
+    std::fs::create_dir_all(ws.path().join("notes")).unwrap();
+    std::fs::write(ws.path().join("docs/a.md"), "# a\n").unwrap();
+    std::fs::write(ws.path().join("notes/n.txt"), "n\n").unwrap();
+    std::fs::write(ws.path().join("secret.txt"), "k\n").unwrap();
+    ws
+}
+
+#[test]
+fn find_exec_and_xargs_fed_by_find_read_where_links_below_lead() {
+    let ws = ws();
+    symlink("/etc/passwd", ws.path().join("docs/pw")).unwrap();
+    assert_all(
+        ws.path(),
+        "ask",
+        &[
+            "find . -exec cat {} \\;",
+            "find . -exec cat {} +",
+            "find docs -name pw -exec cat {} +",
+            "find docs -iname PW -exec cat {} +",
+            "find . -ok cat {} \\;",
+            "find . | xargs cat",
+            "find docs -print0 | xargs -0 grep root",
+            "find . -name 'p*' | xargs cat",
+            "find . -type l -exec cat {} +",
+            "find . -type f,l -exec cat {} +",
+            "find . -type f -o -name pw -exec cat {} +",
+            "find . ! -type f -exec cat {} +",
+            "find -L . -type f -exec cat {} +",
+            "find -L docs",
+            "cd docs && find . -exec cat {} +",
+        ],
+    );
+    let d = decide(ws.path(), "find . -exec cat {} +");
+    assert!(d.to_string().contains("`docs/pw` leads to `/etc/passwd`"), "{d}");
+    // Where no link can reach the command: another directory, a test that lets no link
+    // through, a name no link has.
+    assert_all(
+        ws.path(),
+        "allow",
+        &[
+            "find src -exec cat {} +",
+            "find notes | xargs cat",
+            "find . -type f -exec cat {} +",
+            "find . -type f -name '*.md' -exec grep x {} +",
+            "find docs -name '*.md' -exec cat {} +",
+            "find . -name '*.rs' | xargs grep fn",
+            "find . -name x",
+        ],
+    );
+}
+
+#[test]
+fn a_link_below_to_a_denied_file_is_denied() {
+    let ws = ws();
+    symlink("../secret.txt", ws.path().join("docs/s.md")).unwrap();
+    symlink("../../secret.txt", ws.path().join("notes/n2.txt")).unwrap();
+    assert_all(ws.path(), "deny", &["find docs -exec cat {} +", "grep -R x notes", "find notes | xargs cat"]);
+    // A link that stays inside the workspace and names no denied file is allowed.
+    symlink("../src/a.rs", ws.path().join("docs/b.md")).unwrap();
+    assert_all(ws.path(), "allow", &["find src docs -name b.md -exec cat {} +", "rg -L fn src"]);
+}
+
+#[test]
+fn a_link_to_a_directory_is_walked_too_and_cycles_end() {
+    let ws = ws();
+    // docs/n -> ../notes, and notes/deep -> /etc: reached only through the first link.
+    symlink("../notes", ws.path().join("docs/n")).unwrap();
+    symlink("/etc", ws.path().join("notes/deep")).unwrap();
+    // A link to its own directory and to the workspace: walked once.
+    symlink(".", ws.path().join("docs/self")).unwrap();
+    symlink("..", ws.path().join("docs/up")).unwrap();
+    let d = decide(ws.path(), "find docs -exec cat {} +");
+    assert_eq!(d["decision"], "ask", "{d}");
+    assert!(d.to_string().contains("leads to `/etc`"), "{d}");
+    assert_all(ws.path(), "ask", &["grep -R x docs", "du -L docs"]);
+    // src has no link: allowed.
+    assert_all(ws.path(), "allow", &["grep -R x src"]);
+}
+
+#[test]
+fn a_dangling_link_below_is_decided_where_it_points() {
+    let ws = ws();
+    symlink("/nonexistent-gate-dir/key", ws.path().join("docs/k")).unwrap();
+    symlink("../missing.md", ws.path().join("notes/m")).unwrap();
+    assert_all(ws.path(), "ask", &["find docs -exec cat {} +"]);
+    assert_all(ws.path(), "allow", &["find notes -exec cat {} +"]);
+}
+
+#[test]
+fn a_walk_over_more_names_than_gate_looks_at_is_asked() {
+    let ws = ws();
+    // More entries than the decision's budget (100,000 names) in one directory.
+    let big = ws.path().join("big");
+    std::fs::create_dir_all(&big).unwrap();
+    for i in 0..100_001 {
+        std::fs::File::create(big.join(i.to_string())).unwrap();
+    }
+    let d = decide(ws.path(), "find big -exec cat {} +");
+    assert_eq!(d["decision"], "ask", "{d}");
+    assert!(d.to_string().contains("more names or links than gate looks at"), "{d}");
+    assert_all(ws.path(), "allow", &["find notes -exec cat {} +", "find big -type f -exec cat {} +"]);
+}
