@@ -57,6 +57,9 @@ fn find_exec_and_xargs_fed_by_find_read_where_links_below_lead() {
             "find . -type f,l -exec cat {} +",
             "find . -type f -o -name pw -exec cat {} +",
             "find . ! -type f -exec cat {} +",
+            "find . -type f -exec true {} \\; -o -exec cat {} +",
+            "find . -type f -exec true {} \\; , -exec cat {} +",
+            "find -name pw | xargs cat",
             "find -L . -type f -exec cat {} +",
             "find -L docs",
             "cd docs && find . -exec cat {} +",
@@ -77,6 +80,7 @@ fn find_exec_and_xargs_fed_by_find_read_where_links_below_lead() {
             "find docs -name '*.md' -exec cat {} +",
             "find . -name '*.rs' | xargs grep fn",
             "find . -name x",
+            "find -name '*.md' | xargs cat",
         ],
     );
 }

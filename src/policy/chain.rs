@@ -984,12 +984,12 @@ impl Policy {
             let mut paths = shell::read_targets(&c.words);
             paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
             if c.open_args && !under_find && shell::reads_operands(&c.words) {
-                // `find src | xargs grep x`: paths under find's start points.
-                let from = shell::read_targets(&c.args_from);
-                if from.is_empty() {
+                if c.args_from.is_empty() {
                     paths.push(Word::Dyn("(paths added at run time)".into()));
+                } else {
+                    // `find src | xargs grep x`: paths under find's start points.
+                    paths.extend(shell::find_listing_dirs(&c.args_from));
                 }
-                paths.extend(from);
             }
             // git reads its operands from where its `-C` options lead (`git -C src diff
             // --no-index secrets/key a.rs` reads `src/secrets/key`).

@@ -2060,6 +2060,43 @@ pub fn walks_below(words: &[Word], fed: bool) -> Vec<Below> {
 
 /// [`walks_below`] for find's arguments.
 fn find_below(args: &[Word], fed: bool) -> Vec<Below> {
+    let (lead, given) = find_layout(args);
+    let follows = args[..lead].iter().filter_map(Word::lit).any(|s| s.contains('L'))
+        || args.iter().any(|w| w.lit() == Some("-follow"));
+    let expression = &args[lead + given..];
+    let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
+    let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
+    if !(follows || fed || tests.len() < expression.len()) {
+        return Vec::new();
+    }
+    // An expression joined only by "and" filters what reaches the actions with the tests before
+    // the first: `-type f` (without `-L`) lets no link through, `-name P` only links named so.
+    // Any other expression (an `-o` after an action too): every name.
+    let plain =
+        expression.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "!" | "-not" | "(" | ")")));
+    let value = |t: &'static str| tests.windows(2).filter(move |p| p[0].lit() == Some(t)).filter_map(|p| p[1].lit());
+    if plain && !follows && value("-type").any(|v| !v.contains('l')) {
+        return Vec::new();
+    }
+    let names: Vec<(String, bool)> = if plain && !follows {
+        value("-name").map(|v| (v.to_string(), false)).chain(value("-iname").map(|v| (v.to_string(), true))).collect()
+    } else {
+        Vec::new()
+    };
+    find_starts(&args[lead..lead + given]).into_iter().map(|dir| Below { dir, names: names.clone() }).collect()
+}
+
+/// find's start points, given after its leading options (`.` when none is).
+fn find_starts(given: &[Word]) -> Vec<Word> {
+    if given.is_empty() {
+        return vec![Word::Lit(".".into())];
+    }
+    given.to_vec()
+}
+
+/// How many of find's arguments are its leading options (`-L`, `-O3`, `-D tree`) and how many
+/// after them are start points.
+fn find_layout(args: &[Word]) -> (usize, usize) {
     let lead = args
         .iter()
         .take_while(|w| {
@@ -2070,36 +2107,19 @@ fn find_below(args: &[Word], fed: bool) -> Vec<Below> {
             })
         })
         .count();
-    let follows = args[..lead].iter().filter_map(Word::lit).any(|s| s.contains('L'))
-        || args.iter().any(|w| w.lit() == Some("-follow"));
-    let starts: Vec<&Word> = args[lead..]
+    let given = args[lead..]
         .iter()
         .take_while(|w| w.lit().is_none_or(|s| !(s.starts_with('-') || s == "(" || s == "!")))
-        .collect();
-    let expression = &args[lead + starts.len()..];
-    let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
-    let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
-    if !(follows || fed || tests.len() < expression.len()) {
-        return Vec::new();
-    }
-    // Tests joined only by "and" filter what reaches the action: `-type f` (without `-L`) lets
-    // no link through, `-name P` only links named so. Any other expression: every name.
-    let plain =
-        tests.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "!" | "-not" | "(" | ")")));
-    let value = |t: &'static str| tests.windows(2).filter(move |p| p[0].lit() == Some(t)).filter_map(|p| p[1].lit());
-    if plain && !follows && value("-type").any(|v| !v.contains('l')) {
-        return Vec::new();
-    }
-    let names: Vec<(String, bool)> = if plain && !follows {
-        value("-name").map(|v| (v.to_string(), false)).chain(value("-iname").map(|v| (v.to_string(), true))).collect()
-    } else {
-        Vec::new()
-    };
-    let mut starts: Vec<Word> = starts.into_iter().cloned().collect();
-    if starts.is_empty() {
-        starts.push(Word::Lit(".".into()));
-    }
-    starts.into_iter().map(|dir| Below { dir, names: names.clone() }).collect()
+        .count();
+    (lead, given)
+}
+
+/// The directories under which the paths a `find` prints lie (`words`: find and its
+/// arguments): its start points, `.` when none is given.
+pub fn find_listing_dirs(words: &[Word]) -> Vec<Word> {
+    let args = words.get(1..).unwrap_or_default();
+    let (lead, given) = find_layout(args);
+    find_starts(&args[lead..lead + given])
 }
 
 /// Whether the program reads files named by its operands, so that operands added at run time
