@@ -136,3 +136,51 @@ fn a_walk_over_more_names_than_gate_looks_at_is_asked() {
     assert!(d.to_string().contains("more names or links than gate looks at"), "{d}");
     assert_all(ws.path(), "allow", &["find notes -exec cat {} +", "find big -type f -exec cat {} +"]);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Wherever a link out of the workspace sits below a walked directory (any depth, any
+    /// name, behind a link to another directory of the workspace or not), no command that
+    /// walks that directory following links, or hands find's names on, is allowed; the same
+    /// commands over a directory that cannot reach it are.
+    #[test]
+    fn a_link_out_anywhere_below_a_walked_directory_is_never_allowed(
+        depth in 0usize..4,
+        name in proptest::sample::select(vec!["pw", "a.md", ".hidden", "x y", "z.rs"]),
+        via_link in proptest::bool::ANY,
+        form in proptest::sample::select(vec![
+            "find ROOT -exec cat {} +",
+            "find ROOT -ok cat {} \\;",
+            "find ROOT | xargs cat",
+            "find -L ROOT -type f -exec cat {} +",
+            "grep -R x ROOT",
+            "rg -L x ROOT",
+            "du -L ROOT",
+            "ls -RL ROOT",
+            "tree -l ROOT",
+            "diff -r ROOT src",
+        ]),
+    ) {
+        let ws = ws();
+        let mut dir = ws.path().join("deep");
+        for i in 0..depth {
+            dir = dir.join(format!("d{i}"));
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        symlink("/etc/passwd", dir.join(name)).unwrap();
+        // The walked directory reaches `deep` directly, or only through a link to it.
+        let root = if via_link {
+            symlink("../deep", ws.path().join("docs/to-deep")).unwrap();
+            "docs"
+        } else {
+            "deep"
+        };
+        let c = form.replace("ROOT", root);
+        let d = decide(ws.path(), &c);
+        proptest::prop_assert_ne!(&d["decision"], "allow", "{}: {}", c, d);
+        let c = form.replace("ROOT", "notes");
+        let d = decide(ws.path(), &c);
+        proptest::prop_assert_eq!(&d["decision"], "allow", "{}: {}", c, d);
+    }
+}
