@@ -10,6 +10,10 @@
 //! word from where the analysis says its command runs (after `cd docs`, in a shell tool's
 //! `cwd` field, after `git -C docs`), a non-shell path from the agent's directory. A word used
 //! in several directories is decided where it lands from each of them.
+//!
+//! A command that walks a directory following the links below it (`grep -R`, `find -L`, `find
+//! . -exec cat {} +`, `find . | xargs cat`) is also decided as reading where each of those links
+//! leads: the edge lists them ([`Edge::links_below`], bounded), this module only decides.
 
 use std::path::{Path, PathBuf};
 
