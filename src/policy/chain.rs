@@ -292,12 +292,14 @@ impl ArgWalk<'_> {
                 }
             }
             Value::Object(obj) => {
-                // The directory a glob beside it is matched from.
-                let beside = obj.iter().find_map(|(k, v)| {
-                    let path =
-                        is_path_field(k) && !is_glob_field(self.tool, k) && !is_text_field(self.tool, self.spec, k);
-                    v.as_str().filter(|d| path && !d.is_empty())
-                });
+                // The directory a glob beside it is matched from (looked for only beside a glob).
+                let (tool, spec) = (self.tool, self.spec);
+                let beside = || {
+                    obj.iter().find_map(|(k, v)| {
+                        let path = is_path_field(k) && !is_glob_field(tool, k) && !is_text_field(tool, spec, k);
+                        v.as_str().filter(|d| path && !d.is_empty())
+                    })
+                };
                 for (k, item) in obj {
                     if is_text_field(self.tool, self.spec, k) {
                         continue;
@@ -320,7 +322,7 @@ impl ArgWalk<'_> {
                         label.push('.');
                     }
                     label.push_str(k);
-                    let base = if held == Held::Glob { beside.or(base) } else { base };
+                    let base = if held == Held::Glob { beside().or(base) } else { base };
                     self.walk(item, pointer, label, held, base, depth + 1);
                     pointer.truncate(p_len);
                     label.truncate(l_len);

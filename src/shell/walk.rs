@@ -1646,6 +1646,12 @@ impl Walker<'_> {
     }
 
     fn word(&mut self, raw: &str) -> Resolved {
+        // Text with no character the shell treats specially in a word (no quote, expansion,
+        // glob, brace, tilde or escape) is itself: most words, read without the word parser.
+        let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b);
+        if !raw.is_empty() && raw.bytes().all(plain) {
+            return Resolved { word: Word::Lit(raw.to_string()), unknown: None };
+        }
         if let Some(word) = self.bound_word(raw) {
             return Resolved { word, unknown: None };
         }

@@ -248,6 +248,10 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
             }
             continue;
         };
+        // Text with no `/`, `.` or `~` holds nothing that reads as a path (most words).
+        if !w.contains(['/', '.', '~']) {
+            continue;
+        }
         // A URL (`--registry=https://host/path`) names no file here; a `file:` one does.
         let w = match w.split_once("file://") {
             Some((_, path)) => path,
