@@ -301,10 +301,14 @@ impl ArgWalk<'_> {
                     })
                 };
                 for (k, item) in obj {
+                    let declared = depth == 0 && self.spec.and_then(|s| s.path.as_deref()) == Some(k.as_str());
+                    // The tool's own path, left out: skipped before its place is spelled.
+                    if declared && !self.keep_declared && item.is_string() && !is_glob_field(self.tool, k) {
+                        continue;
+                    }
                     if is_text_field(self.tool, self.spec, k) {
                         continue;
                     }
-                    let declared = depth == 0 && self.spec.and_then(|s| s.path.as_deref()) == Some(k.as_str());
                     let held = if is_glob_field(self.tool, k) {
                         Held::Glob
                     } else if declared || is_path_field(k) {
