@@ -289,20 +289,28 @@ impl crate::policy::Edge for Resolver<'_> {
     }
 
     fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
-        self.walk_links(dir)
+        self.walk(dir, true).map(|(links, _)| links)
+    }
+
+    fn files_below(&self, dir: &Path, follow: bool) -> Option<Vec<PathBuf>> {
+        self.walk(dir, follow).map(|(_, files)| files)
     }
 }
 
 impl Resolver<'_> {
-    /// The walk behind [`crate::policy::Edge::links_below`]: every directory below `dir` (and
-    /// below each directory a link there leads to, each walked once) listed, each name charged
-    /// to the decision's budget. Such a decision is not remembered: its facts would be every
-    /// directory below, too many to watch.
-    fn walk_links(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
+    /// The walk behind [`crate::policy::Edge::links_below`] and `files_below`: every directory
+    /// below `dir` (and, with `follow`, below each directory a link there leads to, each
+    /// walked once) listed, each name charged to the decision's budget; the links found with
+    /// where they lead, and every name below (directories and links included). Such a
+    /// decision is not remembered: its facts would be every directory below, too many to watch.
+    #[allow(clippy::type_complexity)]
+    fn walk(&self, dir: &Path, follow: bool) -> Option<(Vec<(PathBuf, PathBuf)>, Vec<PathBuf>)> {
         self.incomplete();
         let mut out = Vec::new();
+        let mut files = Vec::new();
         let mut walked = std::collections::HashSet::new();
-        let mut todo = vec![self.kernel_path(dir)?];
+        let start = self.kernel_path(dir)?;
+        let mut todo = vec![start.clone()];
         while let Some(d) = todo.pop() {
             if !walked.insert(d.clone()) {
                 continue;
@@ -322,16 +330,23 @@ impl Resolver<'_> {
                         Step::Link(to, _) => to,
                         _ => return None,
                     };
-                    if to.is_dir() {
+                    // A directory a link leads to outside the workspace (and outside the walk's
+                    // start) is decided as a read of itself: not walked.
+                    let inside = to.starts_with(&self.ws_real) || to.starts_with(&start);
+                    if follow && inside && to.is_dir() {
                         todo.push(to.clone());
                     }
+                    files.push(self.spelled(path.clone()));
                     out.push((self.spelled(path), self.spelled(to)));
                 } else if t.is_dir() {
+                    files.push(self.spelled(path.clone()));
                     todo.push(path);
+                } else {
+                    files.push(self.spelled(path));
                 }
             }
         }
-        Some(out)
+        Some((out, files))
     }
 
     /// A path the kernel reaches, spelled with the workspace's own (lexical) path when inside.

@@ -18,6 +18,13 @@ fn decide(ws: &Path, command: &str) -> serde_json::Value {
     check_common::check_in_dir(ws, "Bash", &serde_json::json!({ "command": command }))
 }
 
+fn assert_none_allowed(ws: &Path, commands: &[&str]) {
+    for c in commands {
+        let d = decide(ws, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
+
 fn assert_all(ws: &Path, expect: &str, commands: &[&str]) {
     for c in commands {
         let d = decide(ws, c);
@@ -25,15 +32,14 @@ fn assert_all(ws: &Path, expect: &str, commands: &[&str]) {
     }
 }
 
-/// A workspace with `src/a.rs`, `docs/a.md`, `secret.txt` (read denied) and `notes/` holding
-/// only plain files.
+/// A workspace with `src/a.rs`, `docs/a.md` and `notes/` holding only plain files (a test
+/// that needs a file the policy denies reading writes `secret.txt`).
 fn ws() -> tempfile::TempDir {
     let ws = check_common::workspace(POLICY);
     std::fs::create_dir_all(ws.path().join("docs")).unwrap();
     std::fs::create_dir_all(ws.path().join("notes")).unwrap();
     std::fs::write(ws.path().join("docs/a.md"), "# a\n").unwrap();
     std::fs::write(ws.path().join("notes/n.txt"), "n\n").unwrap();
-    std::fs::write(ws.path().join("secret.txt"), "k\n").unwrap();
     ws
 }
 
@@ -88,6 +94,7 @@ fn find_exec_and_xargs_fed_by_find_read_where_links_below_lead() {
 #[test]
 fn a_link_below_to_a_denied_file_is_denied() {
     let ws = ws();
+    std::fs::write(ws.path().join("secret.txt"), "k\n").unwrap();
     symlink("../secret.txt", ws.path().join("docs/s.md")).unwrap();
     symlink("../../secret.txt", ws.path().join("notes/n2.txt")).unwrap();
     assert_all(ws.path(), "deny", &["find docs -exec cat {} +", "grep -R x notes", "find notes | xargs cat"]);
@@ -134,7 +141,9 @@ fn a_walk_over_more_names_than_gate_looks_at_is_asked() {
     let d = decide(ws.path(), "find big -exec cat {} +");
     assert_eq!(d["decision"], "ask", "{d}");
     assert!(d.to_string().contains("more names or links than gate looks at"), "{d}");
-    assert_all(ws.path(), "allow", &["find notes -exec cat {} +", "find big -type f -exec cat {} +"]);
+    assert_all(ws.path(), "allow", &["find notes -exec cat {} +", "find big -maxdepth 1 -type d"]);
+    // No link gets through `-type f`, but a read rule could name a file below: asked too.
+    assert_all(ws.path(), "ask", &["find big -type f -exec cat {} +"]);
 }
 
 proptest::proptest! {
@@ -183,4 +192,93 @@ proptest::proptest! {
         let d = decide(ws.path(), &c);
         proptest::prop_assert_eq!(&d["decision"], "allow", "{}: {}", c, d);
     }
+}
+
+/// The red team of the mechanism (helper, this session): find's words read as find reads them,
+/// a walk started by what find or xargs hands on, globs and run-time directories, zcat and diff.
+#[test]
+fn redteam_links_below_find_words_handed_roots_globs_zcat_and_diff() {
+    let ws = ws();
+    symlink("/etc/passwd", ws.path().join("docs/pw")).unwrap();
+    // Asked (a glob that could expand to a name the read rule denies is denied).
+    assert_none_allowed(
+        ws.path(),
+        &[
+            // `-printf` takes `-type`/`-name` as its format: no filter.
+            "find docs -printf -type -true -exec cat {} +",
+            "find docs -printf -name -print -exec cat {} +",
+            // `-D` takes a value; a lone `-` is a start point.
+            "find -D tree -P docs -exec cat {} +",
+            "cd src && find - ../docs -exec cat {} +",
+            // fnmatch patterns globset reads otherwise match every name.
+            "find docs -name 'p[[:alpha:]]' -exec cat {} +",
+            "find docs -name '{a,pw}' -exec cat {} +",
+            // The command find or xargs hands directories to walks them itself.
+            "find . -type d -exec grep -R root {} +",
+            "find . -name docs -exec grep -R root {} +",
+            "cd src && find ../docs -type d | xargs grep -R root",
+            // Globs and run-time directories as walk roots.
+            "grep -R root *",
+            "grep -R root d*",
+            "grep -R root \"$PWD\"",
+            "rg -L root -- *",
+            "du -L *",
+            // zcat -r follows links; diff compares two directories' files without -r too.
+            "zcat -rf docs",
+            "diff -N docs src",
+            "diff -N --from-file=docs src",
+        ],
+    );
+    assert_all(
+        ws.path(),
+        "allow",
+        &["grep -R x src", "zcat -rf src", "diff src src", "find src -print0 | xargs -0 cat"],
+    );
+}
+
+#[test]
+fn xargs_without_nul_splits_names_below_with_blanks() {
+    let ws = ws();
+    std::fs::create_dir_all(ws.path().join("docs/x /etc")).unwrap();
+    std::fs::write(ws.path().join("docs/x /etc/passwd"), "").unwrap();
+    assert_all(ws.path(), "ask", &["find docs -type f | xargs cat", "find . | xargs -r cat"]);
+    assert_all(ws.path(), "allow", &["find docs -type f -print0 | xargs -0 cat", "find src | xargs cat"]);
+}
+
+#[test]
+fn a_recursive_read_of_a_directory_holding_a_denied_file_is_denied() {
+    let ws = ws();
+    std::fs::create_dir_all(ws.path().join("notes/deep")).unwrap();
+    std::fs::write(ws.path().join("notes/deep/secret.key"), "k").unwrap();
+    assert_all(
+        ws.path(),
+        "deny",
+        &[
+            "grep -r KEY .",
+            "grep -r KEY",
+            "grep -R KEY notes",
+            "grep -d recurse KEY notes",
+            "grep --directories=rec KEY notes",
+            "grep -r --include='secret*' KEY notes",
+            "find notes -exec cat {} +",
+            "find . -name 'secret*' | xargs cat",
+            "diff -r notes src",
+        ],
+    );
+    let d = decide(ws.path(), "grep -r KEY notes");
+    assert!(d.to_string().contains("holds `notes/deep/secret.key`"), "{d}");
+    assert_all(
+        ws.path(),
+        "allow",
+        &[
+            "grep -r KEY src docs",
+            "grep KEY notes/n.txt",
+            "grep -r --exclude='secret*' KEY notes",
+            "grep -r --exclude-dir=deep KEY notes",
+            "grep -r --include='*.txt' KEY notes",
+            "find notes -name '*.txt' -exec cat {} +",
+            "find notes -type d -exec ls -d {} +",
+            "find notes -exec echo {} +",
+        ],
+    );
 }

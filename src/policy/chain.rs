@@ -1311,6 +1311,14 @@ impl Policy {
         })
     }
 
+    /// Whether a deny or ask rule of the read tool could match `path` (absolute, a shell glob
+    /// allowed: `/ws/docs/**`).
+    pub(super) fn read_rule_could_match(&self, path: &str) -> bool {
+        let Some(read) = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read) else { return false };
+        let Ok(p) = self.resolve_path(path, "") else { return false };
+        self.rule_could_match(&read.name, p.rel.as_deref(), &p.abs, |_, _| String::new()).is_some()
+    }
+
     /// The first deny rule of `tool`, else ask rule, that could match a path seen as `rel`
     /// (in the workspace) and `abs`, either a shell glob: its verdict, with `why(rule, verb)`
     /// as the reason (`verb`: "denies" or "asks about").

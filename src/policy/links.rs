@@ -34,7 +34,15 @@ pub trait Edge {
     /// `None` when that would look at more names than the edge does. Empty for a file or a
     /// path that is not there.
     fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>>;
+    /// Every name below the directory `dir` (directories and links included), in the
+    /// workspace's spelling where inside; with `follow`, also below the directories links
+    /// lead to. `None` when that would look at more names than the edge does.
+    fn files_below(&self, dir: &Path, follow: bool) -> Option<Vec<PathBuf>>;
 }
+
+/// At most this many files below a read directory that a read deny or ask rule names are
+/// decided one by one (the first already decides the call).
+const FILES_BELOW: usize = 20;
 
 /// The edge a decision is made with.
 pub type Real<'a> = &'a dyn Edge;
@@ -93,33 +101,86 @@ impl Policy {
                 // The links below a directory the command walks following them, each read where
                 // it leads (`find . -exec cat {} +` through `docs/pw` -> `/etc/passwd`).
                 for (b, dir) in walked_dirs(&command) {
-                    let Some(root) = b.dir.lit() else { continue };
-                    let Some(p) = self.lexical(root, dir.as_deref()) else { continue };
+                    let Some((root, p)) = self.walk_root(&b.dir, dir.as_deref(), &mut links, &mut extra) else {
+                        continue;
+                    };
                     let found = real.links_below(&p).map(|found| {
-                        let name_ok = |link: &Path| {
-                            let name = link.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-                            b.names.iter().all(|(pattern, fold)| {
-                                let g = globset::GlobBuilder::new(pattern).case_insensitive(*fold).build();
-                                g.map_or(true, |g| g.compile_matcher().is_match(name.as_ref()))
-                            })
-                        };
-                        let mut to: Vec<(PathBuf, PathBuf)> = found.into_iter().filter(|(l, _)| name_ok(l)).collect();
+                        let mut to: Vec<(PathBuf, PathBuf)> =
+                            found.into_iter().filter(|(l, _)| counts(&b, &p, l)).collect();
                         to.sort_by(|a, b| a.1.cmp(&b.1));
                         to.dedup_by(|a, b| a.1 == b.1);
                         to
                     });
                     match found {
                         Some(found) if found.len() <= LINKS_BELOW => {
-                            for (link, to) in found {
+                            // The reason names a few; every one is decided.
+                            let more = found.len().saturating_sub(SHOWN);
+                            for (k, (link, to)) in found.into_iter().enumerate() {
                                 let shown = link.strip_prefix(&self.cwd).unwrap_or(&link).display().to_string();
-                                links.push(leads(&shown, &to.display().to_string()));
+                                if k < SHOWN {
+                                    links.push(leads(&shown, &to.display().to_string()));
+                                }
                                 extra.push_str(&format!("\ncat -- {}", shell::shell_word(&to.display().to_string())));
+                            }
+                            if more > 0 {
+                                links.push(format!("and {more} more links below `{root}`"));
                             }
                         }
                         _ => {
                             links.push(format!("below `{root}` are more names or links than gate looks at"));
                             extra.push_str("\ncat -- /");
                         }
+                    }
+                }
+                // xargs without `-0` splits find's names at blanks and quotes: a name below
+                // holding one hands xargs other paths (`docs/x /etc/passwd`: a red team).
+                for (start, dir) in split_listings(&command) {
+                    let Some((root, p)) = self.walk_root(&start, dir.as_deref(), &mut links, &mut extra) else {
+                        continue;
+                    };
+                    let splits = |f: &PathBuf| {
+                        let rel = f.strip_prefix(&p).unwrap_or(f).to_string_lossy().into_owned();
+                        rel.contains(|c: char| c.is_whitespace() || "'\"\\".contains(c))
+                    };
+                    match real.files_below(&p, false) {
+                        Some(files) if !files.iter().any(splits) => {}
+                        Some(_) => {
+                            links.push(format!("a name below `{root}` holds a blank or a quote, which xargs splits"));
+                            extra.push_str("\ncat -- /");
+                        }
+                        None => {
+                            links.push(format!("below `{root}` are more names than gate looks at"));
+                            extra.push_str("\ncat -- /");
+                        }
+                    }
+                }
+                // The files below a directory the command reads whole (`grep -r KEY .`,
+                // `find . -exec cat {} +`) that a read deny or ask rule names, each read.
+                for (b, dir) in read_dirs(&command) {
+                    // (Only where a read rule could name something below.)
+                    let any = match b.dir.lit() {
+                        Some(r) => self.lexical(r, dir.as_deref()).map(|p| format!("{}/**", p.display())),
+                        None => Some("/**".to_string()),
+                    };
+                    if !any.is_some_and(|g| self.read_rule_could_match(&g)) {
+                        continue;
+                    }
+                    let Some((root, p)) = self.walk_root(&b.dir, dir.as_deref(), &mut links, &mut extra) else {
+                        continue;
+                    };
+                    let Some(files) = real.files_below(&p, b.links) else {
+                        links.push(format!("below `{root}` are more names than gate looks at"));
+                        extra.push_str("\ncat -- /");
+                        continue;
+                    };
+                    let named = files
+                        .into_iter()
+                        .filter(|f| counts(&b, &p, f) && self.read_rule_could_match(&f.display().to_string()))
+                        .take(FILES_BELOW);
+                    for f in named {
+                        let shown = f.strip_prefix(&self.cwd).unwrap_or(&f).display().to_string();
+                        links.push(format!("`{root}` holds `{shown}`"));
+                        extra.push_str(&format!("\ncat -- {}", shell::shell_word(&f.display().to_string())));
                     }
                 }
                 for (word, uses) in path_words(&command) {
@@ -227,13 +288,88 @@ type WordUse = (Option<String>, Use);
 /// ([`shell::walks_below`]), each with the directory it is used in: the commands' own words,
 /// a `find` around them (`-exec`), and a `find` whose listing is their input (`| xargs`).
 fn walked_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
+    dirs_below(command, |words, fed, _| shell::walks_below(words, fed))
+}
+
+/// The directories a shell text's commands read every file below ([`shell::reads_below`]),
+/// each with the directory it is used in: a recursive grep or diff, and a `find` handing what
+/// it finds to a command that reads its operands (`-exec cat {} +`, `| xargs cat`).
+fn read_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
+    dirs_below(command, shell::reads_below)
+}
+
+/// The start points of each `find` whose listing xargs reads without `-0` (or `-d`): xargs
+/// splits its names at blanks and quotes.
+fn split_listings(command: &str) -> Vec<(Word, Option<String>)> {
     let a = shell::analyze(command);
     let mut out = Vec::new();
+    for c in a.commands.iter().filter(|c| c.open_args && !c.args_from.is_empty()) {
+        let whole = c.wrappers.iter().any(|w| {
+            w.words.first().and_then(Word::lit).map(shell::program_name) == Some("xargs")
+                && w.words
+                    .iter()
+                    .skip(1)
+                    .filter_map(Word::lit)
+                    .take_while(|s| s.starts_with('-'))
+                    .any(|s| matches!(s, "-0" | "--null") || s.starts_with("-d") || s.starts_with("--delim"))
+        });
+        if !whole {
+            for dir in shell::find_listing_dirs(&c.args_from) {
+                if !out.iter().any(|(o, d): &(Word, Option<String>)| *o == dir && *d == c.cwd) {
+                    out.push((dir, c.cwd.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What `of(words, fed, reads)` says of each command's words, of a `find` around it and of a
+/// `find` whose listing is its input (`reads`: the command reads its operands). A directory
+/// the analysis only knows at run time stands for what it can be: find's `{}` and what xargs
+/// appends are paths under that find's start points (the red team's `find . -type d -exec grep
+/// -R x {} +` walks `docs` below `.`); any other is decided by the edge as unknown.
+fn dirs_below(
+    command: &str,
+    of: impl Fn(&[Word], bool, bool) -> Vec<shell::Below>,
+) -> Vec<(shell::Below, Option<String>)> {
+    let a = shell::analyze(command);
+    let mut out: Vec<(shell::Below, Option<String>)> = Vec::new();
     for c in &a.commands {
-        let finds = c.wrappers.iter().map(|w| (&w.words, false));
+        let reads = shell::reads_operands(&c.words);
+        let finds: Vec<&Vec<Word>> = c
+            .wrappers
+            .iter()
+            .map(|w| &w.words)
+            .filter(|w| w.first().and_then(Word::lit).map(shell::program_name) == Some("find"))
+            .collect();
         let fed = (c.open_args && !c.args_from.is_empty()).then_some((&c.args_from, true));
-        for (words, fed) in std::iter::once((&c.words, false)).chain(finds).chain(fed) {
-            for b in shell::walks_below(words, fed) {
+        let mut found: Vec<shell::Below> = Vec::new();
+        for (words, fed) in std::iter::once((&c.words, false)).chain(finds.iter().map(|w| (*w, false))).chain(fed) {
+            found.extend(of(words, fed, reads));
+        }
+        // What the command walks itself, when xargs gives it its operands: also below the
+        // feeding find's start points (or anywhere, when nothing feeds it that gate knows).
+        let own = of(&c.words, false, reads);
+        if c.open_args && !own.is_empty() {
+            let appended = if !c.args_from.is_empty() {
+                shell::find_listing_dirs(&c.args_from)
+            } else if !finds.is_empty() {
+                finds.iter().flat_map(|f| shell::find_listing_dirs(f)).collect()
+            } else {
+                vec![Word::Dyn("(paths added at run time)".into())]
+            };
+            found.extend(appended.into_iter().map(|dir| shell::Below { dir, ..own[0].clone() }));
+        }
+        for b in found {
+            let starts = match &b.dir {
+                Word::Dyn(d) if d.contains("{}") && !finds.is_empty() => {
+                    finds.iter().flat_map(|f| shell::find_listing_dirs(f)).collect()
+                }
+                _ => vec![b.dir.clone()],
+            };
+            for dir in starts {
+                let b = shell::Below { dir, ..b.clone() };
                 if !out.iter().any(|(o, d)| *o == b && *d == c.cwd) {
                     out.push((b, c.cwd.clone()));
                 }
@@ -242,6 +378,67 @@ fn walked_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
     }
     out
 }
+
+/// Whether a name `path` below `root` counts for `b`: its name passes the name tests, and no
+/// directory between is skipped.
+fn counts(b: &shell::Below, root: &Path, path: &Path) -> bool {
+    // find and grep match with fnmatch: a POSIX class, braces (literal there) or an escape
+    // globset reads otherwise are not modelled, so such a pattern matches every name and
+    // skips none (a red team's `-name 'p[[:alpha:]]'` and `-name '{a,b}'`).
+    let modelled = |pattern: &str| !pattern.contains(['{', '}', '\\']) && !pattern.contains("[[:");
+    let compiled = |pattern: &str, fold: bool| {
+        modelled(pattern)
+            .then(|| globset::GlobBuilder::new(pattern).case_insensitive(fold).build().ok())
+            .flatten()
+            .map(|g| g.compile_matcher())
+    };
+    let glob = |pattern: &str, fold: bool, name: &str| compiled(pattern, fold).is_none_or(|m| m.is_match(name));
+    let skips = |pattern: &str, name: &str| compiled(pattern, false).is_some_and(|m| m.is_match(name));
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let dirs_between = path
+        .strip_prefix(root)
+        .ok()
+        .and_then(Path::parent)
+        .map(|d| d.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<String>>());
+    b.names.iter().all(|(pattern, fold)| glob(pattern, *fold, &name))
+        && (b.any_names.is_empty() || b.any_names.iter().any(|pattern| glob(pattern, false, &name)))
+        && !b.skip_names.iter().any(|pattern| skips(pattern, &name))
+        && !dirs_between.unwrap_or_default().iter().any(|d| b.skip_dirs.iter().any(|pattern| skips(pattern, d)))
+}
+
+impl Policy {
+    /// The directory a walk starts at, as shown and as an absolute path: a literal word, or a
+    /// glob's literal directory (`grep -R x *` walks `.`). A directory only known at run time
+    /// (`"$PWD"`) is decided as a read outside the workspace, explained in `links` (`None`
+    /// then, and also where the analysis lost the working directory: that read is asked by
+    /// the call as written).
+    fn walk_root(
+        &self,
+        dir: &Word,
+        cwd: Option<&str>,
+        links: &mut Vec<String>,
+        extra: &mut String,
+    ) -> Option<(String, PathBuf)> {
+        let root = match dir {
+            Word::Lit(r) => r.clone(),
+            // A process substitution's `/dev/fd/N` is a pipe, no directory.
+            Word::Dyn(d) if d == "<(...)" || d == ">(...)" => return None,
+            Word::Dyn(d) => match shell::glob_base(d) {
+                Some(base) => base,
+                None => {
+                    links.push(format!("the command walks `{d}`, a directory only known at run time"));
+                    extra.push_str("\ncat -- /");
+                    return None;
+                }
+            },
+        };
+        let p = self.lexical(&root, cwd)?;
+        Some((root, p))
+    }
+}
+
+/// How many links below a directory a reason names.
+const SHOWN: usize = 5;
 
 /// How a path's landing place is explained. A glob whose links lead to several places, or
 /// that would look at more names than the edge matches, comes back as `/`.

@@ -191,7 +191,9 @@ impl Parsed {
     /// `.` when it walks the working directory without any. The edge lists what is below them
     /// ([`crate::policy::Edge::links_below`]); their reads are not run-time paths here.
     pub fn walks_below(&self, g: &Grammar) -> Vec<Word> {
-        if !self.with('L').any(|f| self.lists_files(g, f) && walks_links(g, f)) {
+        // diff compares the files of two directories, following links, with or without `-r`.
+        let diff = g.program == "diff" && !self.opts.iter().any(|o| o.opt.name == "--no-dereference");
+        if !diff && !self.with('L').any(|f| self.lists_files(g, f) && walks_links(g, f)) {
             return Vec::new();
         }
         let skip = match g.files {
@@ -199,11 +201,70 @@ impl Parsed {
             Files::All => 0,
             Files::AfterFirst => usize::from(self.with('P').next().is_none()),
         };
-        let roots: Vec<Word> = self.operands.iter().skip(skip).cloned().collect();
+        let mut roots: Vec<Word> = self.operands.iter().skip(skip).cloned().collect();
+        if diff {
+            // `--from-file=DIR`, `--to-file=DIR` are compared like operands.
+            let sides = self.opts.iter().filter(|o| matches!(o.opt.name, "--from-file" | "--to-file"));
+            roots.extend(sides.filter_map(|o| o.value.clone()));
+        }
         if roots.is_empty() && g.program != "diff" {
             return vec![Word::Lit(".".into())];
         }
         roots
+    }
+}
+
+impl Parsed {
+    /// For a recursive grep or diff, the directories whose files it reads ([`super::tables::reads_below`]):
+    /// its file operands (`.` for grep without any), with grep's name filters.
+    pub fn reads_below(&self, g: &Grammar) -> Vec<super::tables::Below> {
+        let given = |names: &[&str]| self.opts.iter().any(|o| names.contains(&o.opt.name));
+        let values = |names: &[&str]| {
+            self.opts
+                .iter()
+                .filter(|o| names.contains(&o.opt.name))
+                .filter_map(|o| o.value.as_ref().and_then(Word::lit).map(str::to_string))
+                .collect::<Vec<String>>()
+        };
+        let grep = matches!(g.program, "grep" | "egrep" | "fgrep");
+        // `-d ACTION` takes any unambiguous prefix of `recurse`; one only known at run time may be it.
+        let recurse_action = self.opts.iter().any(|o| {
+            matches!(o.opt.name, "-d" | "--directories")
+                && o.value.as_ref().is_some_and(|w| w.lit().is_none_or(|v| v.len() >= 3 && "recurse".starts_with(v)))
+        });
+        let recursive = match g.program {
+            _ if grep => given(&["-r", "--recursive", "-R", "--dereference-recursive"]) || recurse_action,
+            "diff" => given(&["-r", "--recursive"]),
+            _ => false,
+        };
+        if !recursive {
+            return Vec::new();
+        }
+        let links = if grep { given(&["-R", "--dereference-recursive"]) } else { !given(&["--no-dereference"]) };
+        let skip = match g.files {
+            Files::None => return Vec::new(),
+            Files::All => 0,
+            Files::AfterFirst => usize::from(self.with('P').next().is_none()),
+        };
+        let mut roots: Vec<Word> = self.operands.iter().skip(skip).cloned().collect();
+        if roots.is_empty() && grep {
+            roots.push(Word::Lit(".".into()));
+        }
+        let (any_names, skip_names, skip_dirs) = if grep {
+            (values(&["--include"]), values(&["--exclude"]), values(&["--exclude-dir"]))
+        } else {
+            Default::default()
+        };
+        roots
+            .into_iter()
+            .map(|dir| super::tables::Below {
+                any_names: any_names.clone(),
+                skip_names: skip_names.clone(),
+                skip_dirs: skip_dirs.clone(),
+                links,
+                ..super::tables::Below::at(dir)
+            })
+            .collect()
     }
 }
 
@@ -212,7 +273,10 @@ impl Parsed {
 /// links lead, by the edge.
 fn walks_links(g: &Grammar, f: &Found) -> bool {
     f.value.is_none()
-        && matches!(g.program, "ls" | "dir" | "vdir" | "grep" | "egrep" | "fgrep" | "rg" | "du" | "diff" | "tree")
+        && matches!(
+            g.program,
+            "ls" | "dir" | "vdir" | "grep" | "egrep" | "fgrep" | "rg" | "du" | "diff" | "tree" | "zcat"
+        )
 }
 
 impl Parsed {
@@ -954,7 +1018,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --show-transformed-names --show-stored-names --totals=? --utc --warning= -w/U --interactive/U \
       --confirmation/U -o -? --help --restrict --usage --version"),
     ("zcat", "files",
-     "-f --force -l --list -q --quiet -r --recursive -S: --suffix= -t --test -v --verbose -h --help -V --version"),
+     "-f --force -l --list -q --quiet -r/L --recursive/L -S: --suffix= -t --test -v --verbose -h --help -V --version"),
     ("uniq", "files num plus",
      "-c --count -d --repeated -D --all-repeated=? -f: --skip-fields= --group=? -i --ignore-case -s: --skip-chars= \
       -u --unique -z --zero-terminated -w: --check-chars= --help --version"),

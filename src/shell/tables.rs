@@ -2033,13 +2033,35 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     None
 }
 
-/// A directory below which a command follows the symbolic links it meets, and the names a
-/// link there must have to be followed (find's `-name` and `-iname` tests, each with whether
-/// it ignores case; empty: any name).
+/// A directory below which a command follows the symbolic links it meets, or reads every
+/// file, and which names below count: each of `names` must match a name (find's `-name` and
+/// `-iname` tests, each with whether it ignores case; empty: any name), at least one of
+/// `any_names` must when there are any (grep's `--include`), none of `skip_names` may (grep's
+/// `--exclude`), and no directory on the way may match one of `skip_dirs` (`--exclude-dir`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Below {
     pub dir: Word,
     pub names: Vec<(String, bool)>,
+    pub any_names: Vec<String>,
+    pub skip_names: Vec<String>,
+    pub skip_dirs: Vec<String>,
+    /// Whether the command follows the links below (the files behind a link to a directory
+    /// are read too).
+    pub links: bool,
+}
+
+impl Below {
+    /// `dir` with no filter, its links not followed.
+    pub fn at(dir: Word) -> Below {
+        Below {
+            dir,
+            names: Vec::new(),
+            any_names: Vec::new(),
+            skip_names: Vec::new(),
+            skip_dirs: Vec::new(),
+            links: false,
+        }
+    }
 }
 
 /// The directories below which `words` follows symbolic links, or hands the names of links on
@@ -2055,35 +2077,80 @@ pub fn walks_below(words: &[Word], fed: bool) -> Vec<Below> {
     }
     let Some(g) = grammar::grammar(name) else { return Vec::new() };
     let Ok(p) = grammar::parse(g, &words[1..]) else { return Vec::new() };
-    p.walks_below(g).into_iter().map(|dir| Below { dir, names: Vec::new() }).collect()
+    p.walks_below(g).into_iter().map(|dir| Below { links: true, ..Below::at(dir) }).collect()
 }
 
-/// [`walks_below`] for find's arguments.
-fn find_below(args: &[Word], fed: bool) -> Vec<Below> {
+/// What decides which names below find's start points reach its actions.
+struct FindParts {
+    starts: Vec<Word>,
+    /// `-L` or `-follow`: links below are followed.
+    follows: bool,
+    /// An `-exec`-like action.
+    acts: bool,
+    /// When the expression is "and"-joined throughout (an `-o` or `,` after an action counts),
+    /// so that the tests before the first action filter what reaches every action: the values
+    /// of those tests' `-type`, and their `-name` (`false`) and `-iname` (`true`). Else empty.
+    types: Vec<String>,
+    names: Vec<(String, bool)>,
+}
+
+fn find_parts(args: &[Word]) -> FindParts {
     let (lead, given) = find_layout(args);
-    let follows = args[..lead].iter().filter_map(Word::lit).any(|s| s.contains('L'))
+    let follows = args[..lead].iter().filter_map(Word::lit).any(|s| s.starts_with('-') && s.contains('L'))
         || args.iter().any(|w| w.lit() == Some("-follow"));
     let expression = &args[lead + given..];
     let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
     let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
-    if !(follows || fed || tests.len() < expression.len()) {
-        return Vec::new();
-    }
-    // An expression joined only by "and" filters what reaches the actions with the tests before
-    // the first: `-type f` (without `-L`) lets no link through, `-name P` only links named so.
-    // Any other expression (an `-o` after an action too): every name.
     let plain =
         expression.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "!" | "-not" | "(" | ")")));
-    let value = |t: &'static str| tests.windows(2).filter(move |p| p[0].lit() == Some(t)).filter_map(|p| p[1].lit());
-    if plain && !follows && value("-type").any(|v| !v.contains('l')) {
+    let (types, names) = plain.then(|| find_filters(&tests)).flatten().unwrap_or_default();
+    FindParts {
+        starts: find_starts(&args[lead..lead + given]),
+        follows,
+        acts: tests.len() < expression.len(),
+        types,
+        names,
+    }
+}
+
+/// [`walks_below`] for find's arguments.
+fn find_below(args: &[Word], fed: bool) -> Vec<Below> {
+    let f = find_parts(args);
+    if !(f.follows || fed || f.acts) {
         return Vec::new();
     }
-    let names: Vec<(String, bool)> = if plain && !follows {
-        value("-name").map(|v| (v.to_string(), false)).chain(value("-iname").map(|v| (v.to_string(), true))).collect()
-    } else {
-        Vec::new()
-    };
-    find_starts(&args[lead..lead + given]).into_iter().map(|dir| Below { dir, names: names.clone() }).collect()
+    // Without `-L`, `-type f` lets no link through, `-name P` only links so named; with it,
+    // what lies behind a link to a directory has its own names.
+    if !f.follows && f.types.iter().any(|v| !v.contains('l')) {
+        return Vec::new();
+    }
+    let names = if f.follows { Vec::new() } else { f.names };
+    f.starts.into_iter().map(|dir| Below { names: names.clone(), links: true, ..Below::at(dir) }).collect()
+}
+
+/// The directories whose files below `words` reads, with the names that count (see
+/// [`Below`]): a recursive grep (`-r`, `-R`, `-d recurse`; its `--include`, `--exclude`,
+/// `--exclude-dir`) and `diff -r`; with `hands_on`, a `find` that hands what it finds to a
+/// command reading its operands (`-exec cat {} +`, or `fed` to `xargs cat`). A read deny rule
+/// naming a file below denies them (`grep -r KEY .` reads `.env`). Pure: the edge lists.
+pub fn reads_below(words: &[Word], fed: bool, hands_on: bool) -> Vec<Below> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    if name == "find" {
+        return if hands_on { find_reads_below(&words[1..], fed) } else { Vec::new() };
+    }
+    let Some(g) = grammar::grammar(name) else { return Vec::new() };
+    let Ok(p) = grammar::parse(g, &words[1..]) else { return Vec::new() };
+    p.reads_below(g)
+}
+
+/// [`reads_below`] for find's arguments: its start points, unless no file gets through
+/// (`-type d`).
+fn find_reads_below(args: &[Word], fed: bool) -> Vec<Below> {
+    let f = find_parts(args);
+    if !(fed || f.acts) || f.types.iter().any(|v| !v.contains(['f', 'l'])) {
+        return Vec::new();
+    }
+    f.starts.into_iter().map(|dir| Below { names: f.names.clone(), links: f.follows, ..Below::at(dir) }).collect()
 }
 
 /// find's start points, given after its leading options (`.` when none is).
@@ -2097,21 +2164,128 @@ fn find_starts(given: &[Word]) -> Vec<Word> {
 /// How many of find's arguments are its leading options (`-L`, `-O3`, `-D tree`) and how many
 /// after them are start points.
 fn find_layout(args: &[Word]) -> (usize, usize) {
-    let lead = args
-        .iter()
-        .take_while(|w| {
-            w.lit().is_some_and(|s| {
-                (s.len() > 1 && s.starts_with('-') && s[1..].chars().all(|c| "HLP".contains(c)))
-                    || s.starts_with("-O")
-                    || s.starts_with("-D")
-            })
-        })
-        .count();
+    let mut lead = 0;
+    while let Some(s) = args.get(lead).and_then(Word::lit) {
+        // `-D OPTIONS` takes the next word (`-D tree -L x`: tree is no start point).
+        lead += match s {
+            "-D" => 2,
+            _ if (s.len() > 1 && s.starts_with('-') && s[1..].chars().all(|c| "HLP".contains(c)))
+                || s.starts_with("-O")
+                || s.starts_with("-D") =>
+            {
+                1
+            }
+            _ => break,
+        };
+    }
+    let lead = lead.min(args.len());
+    // A lone `-` is a start point too.
     let given = args[lead..]
         .iter()
-        .take_while(|w| w.lit().is_none_or(|s| !(s.starts_with('-') || s == "(" || s == "!")))
+        .take_while(|w| w.lit().is_none_or(|s| s == "-" || !(s.starts_with('-') || s == "(" || s == "!")))
         .count();
     (lead, given)
+}
+
+/// find's tests that take no value, and those that take one (`-fprintf` takes two, `-newerXY`
+/// one): the tests before an action are read with these, and any other word makes them
+/// filter nothing (`-printf -type`: `-type` is the format).
+const FIND_NO_VALUE: &[&str] = &[
+    "-print",
+    "-print0",
+    "-true",
+    "-false",
+    "-empty",
+    "-readable",
+    "-writable",
+    "-executable",
+    "-xdev",
+    "-mount",
+    "-depth",
+    "-d",
+    "-prune",
+    "-quit",
+    "-ls",
+    "-nouser",
+    "-nogroup",
+    "-a",
+    "-and",
+    "-daystart",
+    "-follow",
+    "-noleaf",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-warn",
+    "-nowarn",
+];
+const FIND_ONE_VALUE: &[&str] = &[
+    "-name",
+    "-iname",
+    "-type",
+    "-xtype",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-lname",
+    "-ilname",
+    "-maxdepth",
+    "-mindepth",
+    "-mtime",
+    "-atime",
+    "-ctime",
+    "-mmin",
+    "-amin",
+    "-cmin",
+    "-size",
+    "-perm",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-links",
+    "-inum",
+    "-newer",
+    "-anewer",
+    "-cnewer",
+    "-samefile",
+    "-printf",
+    "-fprint",
+    "-fprint0",
+    "-fls",
+    "-regextype",
+    "-used",
+    "-context",
+    "-fstype",
+];
+
+/// The `-type`, `-name` and `-iname` values among find's tests, read test by test; `None` when
+/// a word is not a test gate knows (then they filter nothing).
+#[allow(clippy::type_complexity)]
+fn find_filters(tests: &[&Word]) -> Option<(Vec<String>, Vec<(String, bool)>)> {
+    let (mut types, mut names) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < tests.len() {
+        let t = tests[i].lit()?;
+        let value = || tests.get(i + 1).and_then(|w| w.lit()).map(str::to_string);
+        match t {
+            _ if FIND_NO_VALUE.contains(&t) => i += 1,
+            "-type" => {
+                types.push(value()?);
+                i += 2;
+            }
+            "-name" | "-iname" => {
+                names.push((value()?, t == "-iname"));
+                i += 2;
+            }
+            _ if FIND_ONE_VALUE.contains(&t) || (t.len() == 8 && t.starts_with("-newer")) => i += 2,
+            "-fprintf" => i += 3,
+            _ => return None,
+        }
+    }
+    Some((types, names))
 }
 
 /// The directories under which the paths a `find` prints lie (`words`: find and its
