@@ -27,6 +27,9 @@ pub struct Resolver<'w> {
     /// Each directory a glob lists, read once per decision: its names, and for each whether
     /// it is a link and whether it is a directory.
     listings: RefCell<HashMap<PathBuf, Rc<Vec<Entry>>>>,
+    /// Each directory walked below ([`Resolver::walk`]), by whether links were followed: a
+    /// command's link walk, read-rule walk and xargs check share one.
+    walks: RefCell<HashMap<(PathBuf, bool), WalkResult>>,
     /// How many more names the globs of this decision may look at (see [`GLOB_BUDGET`]).
     budget: Cell<usize>,
     /// Told of each directory before a name in it is looked up or it is listed; `false`: it
@@ -54,6 +57,12 @@ pub struct Facts {
     /// Each directory whose names were listed (a glob).
     pub listed: Vec<PathBuf>,
 }
+
+/// What a walk below a directory found: each link and where it leads, and every name below.
+struct Walked(Vec<(PathBuf, PathBuf)>, Vec<PathBuf>);
+
+/// A walk's result, `None` over the budget.
+type WalkResult = Option<Rc<Walked>>;
 
 /// One name in a listed directory.
 struct Entry {
@@ -95,6 +104,7 @@ impl<'w> Resolver<'w> {
             ws_real: workspace.to_path_buf(),
             seen: RefCell::new(HashMap::new()),
             listings: RefCell::new(HashMap::new()),
+            walks: RefCell::new(HashMap::new()),
             budget: Cell::new(GLOB_BUDGET),
             watch: None,
             record: RefCell::new(Record::default()),
@@ -289,11 +299,11 @@ impl crate::policy::Edge for Resolver<'_> {
     }
 
     fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
-        self.walk(dir, true).map(|(links, _)| links)
+        self.walk(dir, true).map(|w| w.0.clone())
     }
 
     fn files_below(&self, dir: &Path, follow: bool) -> Option<Vec<PathBuf>> {
-        self.walk(dir, follow).map(|(_, files)| files)
+        self.walk(dir, follow).map(|w| w.1.clone())
     }
 }
 
@@ -303,8 +313,18 @@ impl Resolver<'_> {
     /// walked once) listed, each name charged to the decision's budget; the links found with
     /// where they lead, and every name below (directories and links included). Such a
     /// decision is not remembered: its facts would be every directory below, too many to watch.
-    #[allow(clippy::type_complexity)]
-    fn walk(&self, dir: &Path, follow: bool) -> Option<(Vec<(PathBuf, PathBuf)>, Vec<PathBuf>)> {
+    /// Walked once per decision for each `dir` and `follow`.
+    fn walk(&self, dir: &Path, follow: bool) -> WalkResult {
+        let key = (dir.to_path_buf(), follow);
+        if let Some(w) = self.walks.borrow().get(&key) {
+            return w.clone();
+        }
+        let w = self.walk_now(dir, follow).map(Rc::new);
+        self.walks.borrow_mut().insert(key, w.clone());
+        w
+    }
+
+    fn walk_now(&self, dir: &Path, follow: bool) -> Option<Walked> {
         self.incomplete();
         let mut out = Vec::new();
         let mut files = Vec::new();
@@ -346,7 +366,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        Some((out, files))
+        Some(Walked(out, files))
     }
 
     /// A path the kernel reaches, spelled with the workspace's own (lexical) path when inside.

@@ -104,9 +104,10 @@ impl Policy {
                     let Some((root, p)) = self.walk_root(&b.dir, dir.as_deref(), &mut links, &mut extra) else {
                         continue;
                     };
+                    let counts = name_test(&b);
                     let found = real.links_below(&p).map(|found| {
                         let mut to: Vec<(PathBuf, PathBuf)> =
-                            found.into_iter().filter(|(l, _)| counts(&b, &p, l)).collect();
+                            found.into_iter().filter(|(l, _)| counts(&p, l)).collect();
                         to.sort_by(|a, b| a.1.cmp(&b.1));
                         to.dedup_by(|a, b| a.1 == b.1);
                         to
@@ -127,8 +128,11 @@ impl Policy {
                             }
                         }
                         _ => {
-                            links.push(format!("below `{root}` are more names or links than gate looks at"));
-                            extra.push_str("\ncat -- /");
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                format!("below `{root}` are more names or links than gate looks at"),
+                            );
                         }
                     }
                 }
@@ -145,12 +149,18 @@ impl Policy {
                     match real.files_below(&p, false) {
                         Some(files) if !files.iter().any(splits) => {}
                         Some(_) => {
-                            links.push(format!("a name below `{root}` holds a blank or a quote, which xargs splits"));
-                            extra.push_str("\ncat -- /");
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                format!("a name below `{root}` holds a blank or a quote, which xargs splits"),
+                            );
                         }
                         None => {
-                            links.push(format!("below `{root}` are more names than gate looks at"));
-                            extra.push_str("\ncat -- /");
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                format!("below `{root}` are more names than gate looks at"),
+                            );
                         }
                     }
                 }
@@ -169,13 +179,13 @@ impl Policy {
                         continue;
                     };
                     let Some(files) = real.files_below(&p, b.links) else {
-                        links.push(format!("below `{root}` are more names than gate looks at"));
-                        extra.push_str("\ncat -- /");
+                        not_known(&mut links, &mut extra, format!("below `{root}` are more names than gate looks at"));
                         continue;
                     };
+                    let counts = name_test(&b);
                     let named = files
                         .into_iter()
-                        .filter(|f| counts(&b, &p, f) && self.read_rule_could_match(&f.display().to_string()))
+                        .filter(|f| counts(&p, f) && self.read_rule_could_match(&f.display().to_string()))
                         .take(FILES_BELOW);
                     for f in named {
                         let shown = f.strip_prefix(&self.cwd).unwrap_or(&f).display().to_string();
@@ -344,13 +354,13 @@ fn dirs_below(
             .filter(|w| w.first().and_then(Word::lit).map(shell::program_name) == Some("find"))
             .collect();
         let fed = (c.open_args && !c.args_from.is_empty()).then_some((&c.args_from, true));
-        let mut found: Vec<shell::Below> = Vec::new();
-        for (words, fed) in std::iter::once((&c.words, false)).chain(finds.iter().map(|w| (*w, false))).chain(fed) {
+        let own = of(&c.words, false, reads);
+        let mut found: Vec<shell::Below> = own.clone();
+        for (words, fed) in finds.iter().map(|w| (*w, false)).chain(fed) {
             found.extend(of(words, fed, reads));
         }
         // What the command walks itself, when xargs gives it its operands: also below the
         // feeding find's start points (or anywhere, when nothing feeds it that gate knows).
-        let own = of(&c.words, false, reads);
         if c.open_args && !own.is_empty() {
             let appended = if !c.args_from.is_empty() {
                 shell::find_listing_dirs(&c.args_from)
@@ -380,30 +390,34 @@ fn dirs_below(
 }
 
 /// Whether a name `path` below `root` counts for `b`: its name passes the name tests, and no
-/// directory between is skipped.
-fn counts(b: &shell::Below, root: &Path, path: &Path) -> bool {
+/// directory between is skipped. The patterns are compiled once, for every name of a walk.
+fn name_test(b: &shell::Below) -> impl Fn(&Path, &Path) -> bool {
     // find and grep match with fnmatch: a POSIX class, braces (literal there) or an escape
     // globset reads otherwise are not modelled, so such a pattern matches every name and
     // skips none (a red team's `-name 'p[[:alpha:]]'` and `-name '{a,b}'`).
-    let modelled = |pattern: &str| !pattern.contains(['{', '}', '\\']) && !pattern.contains("[[:");
     let compiled = |pattern: &str, fold: bool| {
-        modelled(pattern)
+        let modelled = !pattern.contains(['{', '}', '\\']) && !pattern.contains("[[:");
+        modelled
             .then(|| globset::GlobBuilder::new(pattern).case_insensitive(fold).build().ok())
             .flatten()
             .map(|g| g.compile_matcher())
     };
-    let glob = |pattern: &str, fold: bool, name: &str| compiled(pattern, fold).is_none_or(|m| m.is_match(name));
-    let skips = |pattern: &str, name: &str| compiled(pattern, false).is_some_and(|m| m.is_match(name));
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let dirs_between = path
-        .strip_prefix(root)
-        .ok()
-        .and_then(Path::parent)
-        .map(|d| d.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<String>>());
-    b.names.iter().all(|(pattern, fold)| glob(pattern, *fold, &name))
-        && (b.any_names.is_empty() || b.any_names.iter().any(|pattern| glob(pattern, false, &name)))
-        && !b.skip_names.iter().any(|pattern| skips(pattern, &name))
-        && !dirs_between.unwrap_or_default().iter().any(|d| b.skip_dirs.iter().any(|pattern| skips(pattern, d)))
+    let names: Vec<_> = b.names.iter().map(|(p, fold)| compiled(p, *fold)).collect();
+    let any_names: Vec<_> = b.any_names.iter().map(|p| compiled(p, false)).collect();
+    let skip_names: Vec<_> = b.skip_names.iter().filter_map(|p| compiled(p, false)).collect();
+    let skip_dirs: Vec<_> = b.skip_dirs.iter().filter_map(|p| compiled(p, false)).collect();
+    let matches = |m: &Option<globset::GlobMatcher>, name: &str| m.as_ref().is_none_or(|m| m.is_match(name));
+    move |root: &Path, path: &Path| {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let skipped_dir =
+            path.strip_prefix(root).ok().and_then(Path::parent).is_some_and(|between| {
+                between.components().any(|c| skip_dirs.iter().any(|m| m.is_match(c.as_os_str())))
+            });
+        names.iter().all(|m| matches(m, &name))
+            && (any_names.is_empty() || any_names.iter().any(|m| matches(m, &name)))
+            && !skip_names.iter().any(|m| m.is_match(name.as_ref()))
+            && !skipped_dir
+    }
 }
 
 impl Policy {
@@ -426,8 +440,7 @@ impl Policy {
             Word::Dyn(d) => match shell::glob_base(d) {
                 Some(base) => base,
                 None => {
-                    links.push(format!("the command walks `{d}`, a directory only known at run time"));
-                    extra.push_str("\ncat -- /");
+                    not_known(links, extra, format!("the command walks `{d}`, a directory only known at run time"));
                     return None;
                 }
             },
@@ -435,6 +448,13 @@ impl Policy {
         let p = self.lexical(&root, cwd)?;
         Some((root, p))
     }
+}
+
+/// A walk gate cannot follow (a directory only known at run time, more names than it looks
+/// at, names xargs splits), explained by `why`: decided as a read of `/`, outside the workspace.
+fn not_known(links: &mut Vec<String>, extra: &mut String, why: String) {
+    links.push(why);
+    extra.push_str("\ncat -- /");
 }
 
 /// How many links below a directory a reason names.
