@@ -140,6 +140,13 @@ fn is_file_uri(s: &str) -> bool {
 /// other text as it is.
 pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
     if !is_file_uri(raw) {
+        // `$HOME/x` and `${HOME}/x`, as a tool that expands its paths reads them: `~/x`
+        // (red team 30: `$HOME/.ssh/id_rsa` was a relative path inside the workspace).
+        for home in ["$HOME", "${HOME}"] {
+            if let Some(rest) = raw.strip_prefix(home).filter(|r| r.is_empty() || r.starts_with('/')) {
+                return format!("~{rest}").into();
+            }
+        }
         return raw.into();
     }
     let rest = &raw[5..];
@@ -156,6 +163,24 @@ pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
     };
     let path = path.split(['?', '#']).next().unwrap_or("");
     percent_decode(path).unwrap_or_else(|| path.to_string()).into()
+}
+
+/// Why a tool argument's path text names no one path gate can decide: a variable or command
+/// substitution other than a leading `$HOME` (`${HOME:-/root}/.ssh`, `$XDG_CONFIG_HOME/x`,
+/// `` `pwd` ``), which a tool that expands its paths reads elsewhere; or a leading `-`, which a
+/// tool that hands the path to a program without `--` passes as an option (`--pre=sh`).
+pub(crate) fn unplaced_path(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let var = b
+        .windows(2)
+        .any(|w| w[0] == b'$' && (w[1] == b'{' || w[1] == b'(' || w[1] == b'_' || w[1].is_ascii_alphanumeric()));
+    if var || text.contains('`') {
+        return Some(format!("`{text}` holds a variable or substitution: where it leads depends on the tool"));
+    }
+    if text.starts_with('-') {
+        return Some(format!("`{text}` starts with `-`: a program it is handed to may read it as an option"));
+    }
+    None
 }
 
 /// `%XX` escapes decoded; `None` when that is not UTF-8 (the text is then decided as written).
@@ -349,16 +374,20 @@ pub(crate) fn call_paths(
 ) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for a in arg_paths_keeping(tool, spec, args, !skip_declared)? {
+        let text = path_text(&a.text);
+        if let Some(why) = unplaced_path(&text) {
+            return Err(format!("`{}`: {why}", a.label));
+        }
         if a.glob {
             // A relative glob's leaves are where they are from the path beside it.
             let from = |leaf: String| match &a.base {
                 Some(b) if !leaf.starts_with(['/', '~']) => format!("{}/{leaf}", path_text(b)),
                 _ => leaf,
             };
-            out.extend(glob_leaves(&a.text).into_iter().map(|p| (a.label.clone(), from(p))));
+            out.extend(glob_leaves(&text).into_iter().map(|p| (a.label.clone(), from(p))));
         } else {
-            let text = match path_text(&a.text) {
-                std::borrow::Cow::Borrowed(_) => a.text,
+            let text = match text {
+                std::borrow::Cow::Borrowed(_) => a.text.clone(),
                 std::borrow::Cow::Owned(p) => p,
             };
             out.push((a.label, text));
@@ -373,12 +402,18 @@ pub(crate) fn call_paths(
 /// without a command string; `Err` when a directory field is not one directory gate can read.
 pub(crate) fn shell_text(call: &Call, field: &str) -> Result<Option<String>, String> {
     let Some(command) = call.arguments.get(field).and_then(Value::as_str) else { return Ok(None) };
-    let mut dir: Option<&str> = None;
+    let mut dir: Option<std::borrow::Cow<'_, str>> = None;
     for k in shell::SHELL_DIR_FIELDS {
         match call.arguments.get(*k) {
             None | Some(Value::Null) => {}
-            Some(Value::String(d)) if d.is_empty() || dir.is_none_or(|o| o == d) => {
-                dir = (!d.is_empty()).then_some(d.as_str()).or(dir);
+            Some(Value::String(d)) if d.is_empty() || dir.as_deref().is_none_or(|o| *o == *path_text(d)) => {
+                if !d.is_empty() {
+                    let d = path_text(d);
+                    if let Some(why) = unplaced_path(&d) {
+                        return Err(format!("the `{k}` field: {why}"));
+                    }
+                    dir = Some(d);
+                }
             }
             Some(_) => {
                 return Err(format!(
@@ -387,11 +422,61 @@ pub(crate) fn shell_text(call: &Call, field: &str) -> Result<Option<String>, Str
             }
         }
     }
+    let mut env = String::new();
+    if let Some(args) = call.arguments.as_object() {
+        for (k, v) in args {
+            if k == field || shell::SHELL_DIR_FIELDS.contains(&k.as_str()) || SHELL_PLAIN_FIELDS.contains(&k.as_str()) {
+                continue;
+            }
+            match (k.as_str(), v) {
+                (_, Value::Null) => {}
+                // Variables the tool sets for the command: decided as the command's own
+                // `export`s (red team 30: `GIT_CONFIG_PARAMETERS` there ran `rm`).
+                ("env" | "environment" | "envs", Value::Object(vars)) => {
+                    for (name, value) in vars {
+                        match value.as_str() {
+                            Some(value) if shell::is_identifier(name) => {
+                                env.push_str(&format!("export {}; ", shell::shell_word(&format!("{name}={value}"))))
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "the `{k}` field sets `{name}` to something gate cannot read as a variable"
+                                ))
+                            }
+                        }
+                    }
+                }
+                // Any other field may change where or how the command runs
+                // (`working_directory`, `login`, `shell`): not modelled (red team 30).
+                _ => {
+                    return Err(format!(
+                        "the `{k}` field is not one gate models: it may change where or how the command runs"
+                    ))
+                }
+            }
+        }
+    }
+    let command = if env.is_empty() { command.to_string() } else { format!("{env}{command}") };
     Ok(Some(match dir.filter(|d| *d != ".") {
-        Some(d) => shell::run_in(d, command),
-        None => command.to_string(),
+        Some(d) => shell::run_in(&d, &command),
+        None => command,
     }))
 }
+
+/// A shell tool's fields that change nothing about what its command runs or where: what the
+/// agents gate speaks send beside the command (Claude Code's `description`, `timeout`,
+/// `run_in_background`, `dangerouslyDisableSandbox`, which only lifts its own sandbox; Gemini
+/// CLI's `is_background`; Codex's `timeout_ms` and `justification`).
+const SHELL_PLAIN_FIELDS: &[&str] = &[
+    "description",
+    "timeout",
+    "timeout_ms",
+    "run_in_background",
+    "dangerouslyDisableSandbox",
+    "is_background",
+    "justification",
+    "title",
+];
 
 /// The directory each of a command's words is used in: where the command runs, except that
 /// git's `-C DIR` options move it one after another (`git -C docs -C dl/repo log` reads
@@ -792,8 +877,11 @@ impl Policy {
 
     fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
         let field = spec?.path.as_deref()?;
-        let raw = args.get(field)?.as_str()?;
-        Some(self.resolve_path(&path_text(raw), ""))
+        let raw = path_text(args.get(field)?.as_str()?);
+        if let Some(why) = unplaced_path(&raw) {
+            return Some(Err(why));
+        }
+        Some(self.resolve_path(&raw, ""))
     }
 
     /// Resolve a path as the agent would: `~`, relative to the working directory (plus a

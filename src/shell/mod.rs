@@ -20,11 +20,11 @@ mod writes;
 
 pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
-pub(crate) use tables::git_subcommand_at;
 pub use tables::{
     find_listing_dirs, glob_base, is_dangerous_variable, is_read_only, read_targets, reads_below, reads_operands,
     unquoted_glob, walks_below, Below,
 };
+pub(crate) use tables::{git_subcommand_at, is_identifier};
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.

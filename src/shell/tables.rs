@@ -233,6 +233,27 @@ pub fn is_dangerous_variable(name: &str) -> bool {
         || name.ends_with("_CONFIG_FILE")
 }
 
+/// A dangerous variable set to a value that changes nothing that runs or is written: a pager
+/// that only copies, git's lock hint, a plain locale, git's traces to stderr (a path would be
+/// a file written).
+pub(crate) fn harmless_setting(name: &str, value: &str) -> bool {
+    match name {
+        "PAGER" | "GIT_PAGER" => matches!(value, "cat" | ""),
+        "GIT_OPTIONAL_LOCKS" => matches!(value, "0" | "1"),
+        "LC_ALL" | "LC_CTYPE" | "LANG" => plain_locale(value),
+        _ if name.starts_with("GIT_TRACE") || name == "GIT_CURL_VERBOSE" => {
+            matches!(value, "" | "0" | "1" | "2" | "true" | "false")
+        }
+        _ => false,
+    }
+}
+
+pub(crate) fn plain_locale(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    let charset = l.split('@').next().unwrap_or(&l);
+    matches!(charset, "" | "c" | "posix") || charset.ends_with(".utf-8") || charset.ends_with(".utf8")
+}
+
 /// Whether `arg` spells option `opt` the way getopt-style parsers accept it: exactly, with
 /// `=value` (long), as an unambiguous-looking abbreviation of a long option (`--out` for
 /// `--output`, GNU getopt takes any unique prefix), or inside a bundle of short options
@@ -1953,6 +1974,9 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
                     v.trim_start().starts_with('(') && compound_subscripts_not_literal(v, has_flag('A'))
                 }) {
                     return Some(format!("`{a}` assigns an array whose subscripts are evaluated, which can run code"));
+                }
+                if value.is_some_and(|v| harmless_setting(n, v)) && !has_flag('i') && !has_flag('n') {
+                    continue;
                 }
                 names.push(n.to_string());
             }

@@ -6,7 +6,7 @@ use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithS
 
 use super::dirs::Cwd;
 use super::grammar;
-use super::tables::{self, is_identifier, WrapperSpec};
+use super::tables::{self, harmless_setting, is_identifier, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
@@ -2106,13 +2106,7 @@ impl Walker<'_> {
                                 }
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
-                            harmless_value = matches!(
-                                (name.as_str(), r.word.lit()),
-                                ("PAGER" | "GIT_PAGER", Some("cat" | "")) | ("GIT_OPTIONAL_LOCKS", Some("0" | "1"))
-                            ) || matches!(
-                                (name.as_str(), r.word.lit()),
-                                ("LC_ALL" | "LC_CTYPE" | "LANG", Some(v)) if plain_locale(v)
-                            );
+                            harmless_value = r.word.lit().is_some_and(|v| harmless_setting(&name, v));
                         }
                         ast::AssignmentValue::Array(items) => {
                             let mut text = Some(String::new());
@@ -2210,7 +2204,8 @@ impl Walker<'_> {
                             }
                             _ => words.push(this.word(&w.value).word),
                         }
-                        if tables::is_dangerous_variable(&name) {
+                        let value = words.last().and_then(Word::lit).and_then(|w| w.split_once('=')).map(|(_, v)| v);
+                        if tables::is_dangerous_variable(&name) && !value.is_some_and(|v| harmless_setting(&name, v)) {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
                         }
                     }
@@ -3582,6 +3577,8 @@ impl Walker<'_> {
             unknown
                 .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
         } else if let Some(Ok(text)) = self.stdin_script.take() {
+            // (`bash -i <<< '...'` runs rc files first as `bash -ic` does: red team 30.)
+            self.keep_unknown(words, wrappers, unknown);
             if let Some(f) = foreign {
                 let mut u = Some(format!("{f}: gate cannot be sure what the script on its input runs"));
                 self.keep_unknown(words, wrappers, &mut u);
@@ -3637,12 +3634,17 @@ impl Walker<'_> {
                 let wrapper = vec![Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent }];
                 self.env_code(&env, &wrapper);
                 while let Some(w) = p.operands.get(i) {
-                    let name = match w {
-                        Word::Lit(s) if is_assignment(s) => s.split('=').next().unwrap_or(""),
-                        Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => d.split('=').next().unwrap_or(""),
+                    let (name, harmless) = match w {
+                        Word::Lit(s) if is_assignment(s) => {
+                            let (n, v) = s.split_once('=').unwrap_or((s, ""));
+                            (n, harmless_setting(n, v))
+                        }
+                        Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
+                            (d.split('=').next().unwrap_or(""), false)
+                        }
                         _ => break,
                     };
-                    if tables::is_dangerous_variable(name) {
+                    if tables::is_dangerous_variable(name) && !harmless {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
@@ -3689,7 +3691,7 @@ impl Walker<'_> {
                 }
                 Word::Lit(s) if is_assignment(s) => {
                     let name = &s[..s.find('=').unwrap_or(0)];
-                    if tables::is_dangerous_variable(name) {
+                    if tables::is_dangerous_variable(name) && !harmless_setting(name, &s[name.len() + 1..]) {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
@@ -3711,7 +3713,7 @@ impl Walker<'_> {
                 break;
             }
             let name = &s[..s.find('=').unwrap_or(0)];
-            if tables::is_dangerous_variable(name) {
+            if tables::is_dangerous_variable(name) && !harmless_setting(name, &s[name.len() + 1..]) {
                 unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
             }
             i += 1;
@@ -3916,11 +3918,6 @@ fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
 }
 
 /// A locale value under which bash reads text as gate does: empty, `C`, `POSIX`, or UTF-8.
-fn plain_locale(v: &str) -> bool {
-    let l = v.to_ascii_lowercase();
-    let charset = l.split('@').next().unwrap_or(&l);
-    matches!(charset, "" | "c" | "posix") || charset.ends_with(".utf-8") || charset.ends_with(".utf8")
-}
 
 /// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
 /// than gate, which reads it with bash's grammar, sees it.

@@ -266,13 +266,18 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
         if w.len() > 2 && w.starts_with('-') && !w.starts_with("--") {
             texts.push(&w[2..]);
         }
+        // What follows a value's separator, a response file's `@` (`@/etc/passwd`, which
+        // compilers and javac read), a list's `;` or blank, a quote or a bracket (inline JSON
+        // config): red team 30 handed `/etc/passwd` on in each of these.
+        const STARTS: &[char] = &['=', ':', ',', ';', '@', '\'', '"', ' ', '\t', '\n', '{', '[', '('];
         for (i, c) in w.char_indices() {
-            if matches!(c, '=' | ':' | ',') {
+            if STARTS.contains(&c) {
                 texts.push(&w[i + 1..]);
             }
         }
-        // Lists: each item (`--files=a,../x`).
-        let texts: Vec<&str> = texts.into_iter().flat_map(|t| t.split(',')).collect();
+        // Lists: each item (`--files=a,../x`), up to where it ends.
+        const ENDS: &[char] = &[',', ';', '\'', '"', ' ', '\t', '\n', '}', ']', ')'];
+        let texts: Vec<&str> = texts.into_iter().flat_map(|t| t.split(ENDS)).collect();
         for t in texts.into_iter().filter(|t| pathy(t)) {
             let t = Word::Lit(t.to_string());
             if !out.contains(&t) {

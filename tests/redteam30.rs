@@ -1,0 +1,155 @@
+//! The red teams of 2026-11-26 (issue 15; "red team 30" in the code's comments): two black-box
+//! helpers, one on option grammars, file options and git, one on arithmetic, stored code,
+//! every path of every tool call and shell state. Each regression goes through the real binary
+//! (`gate check --json`) and is named after what it shows.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use serde_json::{json, Value};
+
+const POLICY: &str = "version: 1\npermissions:\n  allow:\n    - Bash(npm run *)\n    - Bash(cargo test *)\n    - Bash(git log *)\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Write(**/.env*)\" ]\n";
+
+fn assert_all(expect: &str, commands: &[&str]) {
+    check_common::assert_all_with(POLICY, expect, commands)
+}
+
+fn assert_calls(expect: &str, calls: &[(&str, Value)]) {
+    for (tool, args) in calls {
+        let d = check_common::check_call(POLICY, tool, args);
+        assert_eq!(d["decision"], expect, "{tool} {args}: {d}");
+    }
+}
+
+#[test]
+fn an_interactive_shell_fed_by_a_here_string_runs_its_rc_files_first() {
+    assert_all(
+        "ask",
+        &[
+            "bash -i <<< 'echo hi'",
+            "bash -is <<< 'git status'",
+            "bash -i <<'EOF'\ngit status\nEOF",
+            "bash -li <<< 'ls'",
+        ],
+    );
+    assert_all("deny", &["bash -i <<< 'rm x'"]);
+    // A login shell's profile files are the user's own, as the shared corpus has it.
+    assert_all("allow", &["bash -lc 'git status'", "bash <<< 'git status'"]);
+}
+
+#[test]
+fn a_shell_tools_fields_gate_does_not_model_are_not_allowed() {
+    assert_calls(
+        "ask",
+        &[
+            ("Bash", json!({ "command": "cat passwd", "working_directory": "/etc" })),
+            ("Bash", json!({ "command": "cat passwd", "workingDirectory": "/etc" })),
+            ("Bash", json!({ "command": "cat passwd", "cd": "/etc" })),
+            ("Bash", json!({ "command": "ls", "login": true })),
+            ("Bash", json!({ "command": "ls", "env": { "LD_PRELOAD": "./evil.so" } })),
+            ("Bash", json!({ "command": "ls", "env": { "BASH_ENV": "./e.sh" } })),
+            (
+                "Bash",
+                json!({ "command": "git status", "env": { "GIT_CONFIG_PARAMETERS": "'core.fsmonitor=rm -f x'" } }),
+            ),
+            ("Bash", json!({ "command": "ls", "env": { "A": ["x"] } })),
+        ],
+    );
+    // What the agents send beside the command changes nothing; plain variables are exports.
+    assert_calls(
+        "allow",
+        &[
+            (
+                "Bash",
+                json!({ "command": "ls", "description": "list", "timeout": 5, "run_in_background": false,
+                        "dangerouslyDisableSandbox": false }),
+            ),
+            ("Bash", json!({ "command": "ls", "env": { "FOO": "bar" } })),
+        ],
+    );
+    assert_calls("deny", &[("Bash", json!({ "command": "$X -f a", "env": { "X": "rm" } }))]);
+}
+
+#[test]
+fn home_and_other_variables_in_a_tool_path_are_not_a_workspace_file() {
+    assert_calls(
+        "ask",
+        &[
+            ("Read", json!({ "file_path": "$HOME/.ssh/id_rsa" })),
+            ("Read", json!({ "file_path": "${HOME}/.ssh/id_rsa" })),
+            ("Read", json!({ "file_path": "${HOME:-/root}/.ssh/id_rsa" })),
+            ("Read", json!({ "file_path": "$XDG_CONFIG_HOME/gh/hosts.yml" })),
+            ("Glob", json!({ "pattern": "$HOME/.ssh/*" })),
+            ("get_file_info", json!({ "path": "$HOME/.ssh/id_rsa" })),
+            ("list_files", json!({ "path": "${HOME}" })),
+            ("Bash", json!({ "command": "cat .ssh/id_rsa", "cwd": "$HOME" })),
+            ("Bash", json!({ "command": "cat .ssh/id_rsa", "cwd": "$(echo ~)" })),
+        ],
+    );
+    assert_calls(
+        "allow",
+        &[("Read", json!({ "file_path": "src/a.rs" })), ("Grep", json!({ "pattern": "$x", "path": "src" }))],
+    );
+}
+
+#[test]
+fn a_tool_path_that_starts_with_a_dash_may_be_an_option() {
+    assert_calls(
+        "ask",
+        &[
+            ("Grep", json!({ "pattern": "x", "path": "--pre=sh" })),
+            ("Read", json!({ "file_path": "-rf" })),
+            ("list_files", json!({ "path": "--exec=sh" })),
+        ],
+    );
+}
+
+#[test]
+fn response_files_lists_quotes_and_inline_config_handed_to_a_runner_are_paths() {
+    assert_all(
+        "ask",
+        &[
+            "npm run test -- @/etc/passwd",
+            "npm run test -- --config=@/etc/passwd",
+            "cargo test -- @/etc/shadow",
+            "npm run test -- --paths='src;/etc/shadow'",
+            "npm run test -- --paths 'src /etc/shadow'",
+            "npm run test -- --opt=\"'/etc/shadow'\"",
+            "npm run test -- --config '{\"coverageDirectory\":\"/tmp/x\"}'",
+            "npm run test -- '[\"/etc/shadow\"]'",
+        ],
+    );
+    assert_all("deny", &["npm run build -- @.env", "npm run build -- '--out={\"f\":\".env\"}'"]);
+    assert_all(
+        "allow",
+        &["npm run test -- --grep 'user@example.com'", "npm run test -- @src/a.rs", "cargo test -- --nocapture"],
+    );
+}
+
+#[test]
+fn a_plain_locale_and_git_traces_to_stderr_are_harmless_settings() {
+    assert_all(
+        "allow",
+        &[
+            "env LC_ALL=C sort -u src/a.rs",
+            "env LANG=en_US.UTF-8 ls",
+            "export LC_ALL=C; ls",
+            "GIT_TRACE=1 git status",
+            "env GIT_TRACE_PACKET=true git status",
+            "export GIT_TRACE=2; git status",
+        ],
+    );
+    assert_all(
+        "ask",
+        &[
+            "GIT_TRACE=/tmp/x git status",
+            "env GIT_TRACE=/tmp/x git status",
+            "export GIT_TRACE=.git/hooks/x; git status",
+            "env LC_ALL=zh_TW.BIG5 bash -c ls",
+            "export LANG=zh_CN.GBK; ls",
+            "declare -n LANG=C",
+        ],
+    );
+}
