@@ -248,6 +248,7 @@ pub(crate) fn harmless_setting(name: &str, value: &str) -> bool {
     }
 }
 
+/// A locale value under which bash reads text as gate does: empty, `C`, `POSIX`, or UTF-8.
 pub(crate) fn plain_locale(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
     let charset = l.split('@').next().unwrap_or(&l);

@@ -3917,8 +3917,6 @@ fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
     ends_early.then(|| format!("a here-document line starts with its end `{end}` and a `)`: bash may end it there"))
 }
 
-/// A locale value under which bash reads text as gate does: empty, `C`, `POSIX`, or UTF-8.
-
 /// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
 /// than gate, which reads it with bash's grammar, sees it.
 fn posix_sh_note(runner: &str, text: &str) -> Option<String> {
