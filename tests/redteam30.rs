@@ -153,3 +153,74 @@ fn a_plain_locale_and_git_traces_to_stderr_are_harmless_settings() {
         ],
     );
 }
+
+#[test]
+fn a_known_variable_inside_a_longer_word_is_its_value() {
+    assert_all("deny", &["c=r; ${c}m -f x", "x=r; eval \"${x}m -f x\"", "p=/bin; \"$p/rm\" x"]);
+    assert_all("allow", &["d=src; cat \"$d/a.rs\"", "d=src; cat $d/a.rs", "f(){ local d=src; cat \"$d/a.rs\"; }; f"]);
+    assert_all(
+        "ask",
+        &[
+            "d=/etc; cat \"$d/passwd\"",
+            "d=src; if true; then d=/etc; fi; cat \"$d/passwd\"",
+            "d=src; read d; cat \"$d/passwd\"",
+            // Unquoted, a value with a blank or a glob character is split or globbed.
+            "d='/etc/p*'; cat x$d",
+        ],
+    );
+}
+
+#[test]
+fn known_positional_parameters_expand_in_quoted_all_parameters() {
+    assert_all("deny", &["set -- rm -f x; \"$@\"", "f(){ \"$@\"; }; f rm -f x", "g(){ \"$1\" \"$2\"; }; g rm x"]);
+    assert_all("allow", &["set -- ls src; \"$@\""]);
+    // A `set --` that may not have run, or parameters changed since, are not known.
+    assert_all(
+        "ask",
+        &[
+            "set -- rm x; if true; then set -- ls; fi; \"$@\"",
+            "set -- rm x; true && set -- ls; \"$@\"",
+            "set -- rm x; for i in 1; do set -- ls; done; \"$@\"",
+            "set -- rm x; case a in a) set -- ls ;; esac; \"$@\"",
+            "set -- ls; shift; \"$@\"",
+            "f(){ set -- rm x; }; set -- ls; f; \"$@\"",
+            "set -- rm x; eval \"set -- ls\"; \"$@\"",
+            "f(){ \"$@\"; }; f ls src",
+        ],
+    );
+}
+
+#[test]
+fn a_shell_reading_what_echo_printf_or_cat_writes_runs_that_text() {
+    assert_all(
+        "deny",
+        &[
+            "cat <<'EOF' | sh\nrm -f x\nEOF",
+            "echo 'rm -f x' | sh",
+            "printf 'rm x\\n' | bash",
+            "echo 'rm x' | cat | bash -s",
+            "echo 'rm x' | source /dev/stdin",
+            "cat <<< 'rm x' | sh",
+        ],
+    );
+    assert_all("allow", &["echo ls | sh", "printf 'ls\\n' | bash", "echo hi | grep h"]);
+    // Output gate does not know exactly stays unseen.
+    assert_all(
+        "ask",
+        &[
+            "{ echo 'rm x'; echo ls; } | sh",
+            "echo -e 'ls' | sh",
+            "echo 'l\\s' | sh",
+            "cat src/a.rs | sh",
+            "echo ls | sh < src/a.rs",
+            "echo() { printf 'rm x'; }; echo ls | sh",
+        ],
+    );
+}
+
+#[test]
+fn env_takes_every_word_with_an_equals_sign_as_an_assignment_and_bash_func_as_code() {
+    assert_all("deny", &["env 'BASH_FUNC_ls%%=() { rm -f x; }' bash -c ls", "env a/b=c rm x"]);
+    assert_all("ask", &["env 'BASH_FUNC_ls%%=() { echo; }' bash -c ls"]);
+    assert_all("allow", &["env X=1 ls"]);
+}

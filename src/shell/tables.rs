@@ -503,6 +503,12 @@ pub(crate) fn env_code(env: &[(String, String)]) -> Vec<String> {
             out.extend(value.split(':').filter(|c| !c.is_empty()).map(str::to_string));
         } else if CODE_VARIABLES.contains(&name.as_str()) {
             out.push(value.clone());
+        } else if let (Some(_), Some(body)) =
+            (name.strip_prefix("BASH_FUNC_").and_then(|n| n.strip_suffix("%%")), value.strip_prefix("()"))
+        {
+            // An exported function a child bash defines from its environment: its body runs
+            // when the child calls the name (red team 30).
+            out.push(body.to_string());
         } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
             let v = env.iter().rev().find(|(k, _)| k.strip_prefix("GIT_CONFIG_VALUE_") == Some(n));
             configs.push((value.clone(), v.map(|(_, v)| v.clone()).unwrap_or_default()));

@@ -27,6 +27,8 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         cwd,
         wrappers: Vec::new(),
         stdin_script: None,
+        piped_in: None,
+        stage_output: None,
         replace_str: None,
         stdin_listing: None,
         params: None,
@@ -34,6 +36,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         functions: Vec::new(),
         sure: Vec::new(),
         unsure: 0,
+        conditional: 0,
         same_shell: false,
         bodies: Vec::new(),
         traps: Vec::new(),
@@ -71,6 +74,11 @@ struct Walker<'a> {
     /// What the simple command being walked reads on its standard input from a heredoc or
     /// here-string: `Some(Ok(text))` when known, `Some(Err(()))` when only known at run time.
     stdin_script: Option<Result<String, ()>>,
+    /// What the pipeline stage before this simple command writes, where gate knows it
+    /// (`echo TEXT |`, `cat <<EOF |`): its standard input.
+    piped_in: Option<String>,
+    /// What the simple command just walked writes to its standard output, where gate knows it.
+    stage_output: Option<String>,
     /// Text that xargs or find substitutes into the command's arguments at run time.
     replace_str: Option<String>,
     /// The command being walked reads, on its standard input, the listing this `find` prints
@@ -88,6 +96,9 @@ struct Walker<'a> {
     sure: Vec<String>,
     /// How many enclosing constructs may not run what they hold (or run it in a subshell).
     unsure: usize,
+    /// How many enclosing branches (`if`, `case`) and loop bodies this text is in: there a
+    /// `set --` may or may not run, so the positional parameters after it are not known.
+    conditional: usize,
     /// The text about to be nested runs in this shell, later (a trap's action): it has this
     /// shell's functions.
     same_shell: bool,
@@ -232,10 +243,12 @@ impl Branches {
     fn enter(&self, w: &mut Walker<'_>) {
         *w.cwd = self.cwd.clone();
         w.bound = self.bound.clone();
+        w.conditional += 1;
     }
 
     fn leave(&mut self, w: &mut Walker<'_>) {
         self.moved |= *w.cwd != self.cwd;
+        w.conditional -= 1;
     }
 
     fn end(self, w: &mut Walker<'_>) {
@@ -417,6 +430,8 @@ impl Walker<'_> {
             cwd: &mut sub_cwd,
             wrappers: self.wrappers.clone(),
             stdin_script: None,
+            piped_in: None,
+            stage_output: None,
             replace_str: None,
             stdin_listing: None,
             params: None,
@@ -424,6 +439,7 @@ impl Walker<'_> {
             functions: self.functions.clone(),
             sure: self.sure.clone(),
             unsure: self.unsure,
+            conditional: self.conditional,
             same_shell: false,
             bodies: self.bodies.clone(),
             traps: self.traps.clone(),
@@ -651,7 +667,9 @@ impl Walker<'_> {
         let log0 = self.assigned.len();
         let params0 = self.params.clone();
         let integers0 = self.integers.len();
+        self.conditional += 1;
         walk(self);
+        self.conditional -= 1;
         let changed: Vec<String> = self.assigned[log0..].to_vec();
         let cwd_changed = *self.cwd != cwd0;
         // `shift` or `set --` in the body: the next pass sees other `$1`... (sixth red team).
@@ -871,13 +889,19 @@ impl Walker<'_> {
         let errexit0 = self.errexit;
         self.unsure += usize::from(staged);
         let mut moved = false;
+        let mut piped: Option<String> = None;
         for (k, c) in p.seq.iter().enumerate() {
             if let Some((cwd0, bound0, _)) = &start {
                 *self.cwd = cwd0.clone();
                 self.bound = bound0.clone();
             }
             let before = self.a.commands.len();
+            self.piped_in = piped.take();
+            self.stage_output = None;
             self.command(c);
+            // Only a simple command's own output is known (`{ echo a; rm x; } |` is not `a`).
+            piped = if matches!(c, ast::Command::Simple(_)) { self.stage_output.take() } else { None };
+            self.piped_in = None;
             if let Some((cwd0, _, _)) = &start {
                 moved |= *self.cwd != *cwd0;
             }
@@ -1433,14 +1457,21 @@ impl Walker<'_> {
 
     /// A call of a function of this script from another directory than it was defined in:
     /// its body, walked again from here, unless it is being walked already (recursion).
-    fn call_function(&mut self, name: &str) {
+    fn call_function(&mut self, name: &str, args: &[Word]) {
         if self.defining.iter().any(|d| d == name) {
             return;
         }
         let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
-        let Some((_, body, _)) = last.filter(|(_, _, at)| at != &*self.cwd).cloned() else { return };
+        // Walked again where the directory differs from where it was defined, or with the
+        // call's words as its positional parameters.
+        let known_args = !args.is_empty() && args.iter().all(|a| a.lit().is_some());
+        let Some((_, body, _)) = last.filter(|(_, _, at)| at != &*self.cwd || known_args).cloned() else { return };
         self.walk_again(|w| {
             let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
+            // Its positional parameters are the call's words, when all are literal.
+            if args.iter().all(|a| a.lit().is_some()) {
+                w.params = Some(args.to_vec());
+            }
             w.defining.push(name.to_string());
             w.unsure += 1;
             w.compound(&body.0);
@@ -1498,6 +1529,11 @@ impl Walker<'_> {
     fn words(&mut self, raw: &str) -> Vec<Resolved> {
         if let Some(values) = self.bound_all(raw) {
             return values.into_iter().map(|word| Resolved { word, unknown: None }).collect();
+        }
+        // `"$@"` of known positional parameters: each one word (red team 30: `set -- rm -f x;
+        // "$@"` and `f(){ "$@"; }; f rm -f x` were only asked).
+        if let (Some(params), "\"$@\"" | "\"${@}\"") = (&self.params, raw) {
+            return params.iter().map(|w| Resolved { word: w.clone(), unknown: None }).collect();
         }
         // `"${a[*]}"` of a bound array of literals: one word, joined by spaces (IFS is
         // bash's default: a text that sets it is not allowed).
@@ -1729,6 +1765,12 @@ impl Walker<'_> {
                     _ => *dynamic = true,
                 },
                 WordPiece::ParameterExpansion(expr) => {
+                    // A variable gate knows, inside a longer word (`"$d/a.rs"`, `${c}m`): its
+                    // text (red team 30: only a whole-word `$d` was resolved).
+                    if let Some(v) = self.known_piece(expr, quoted) {
+                        buf.push_str(&v);
+                        continue;
+                    }
                     *dynamic = true;
                     self.parameter(expr, unknown);
                 }
@@ -1765,6 +1807,19 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// The text a plain `$name`/`${name}` piece of a word expands to, when gate knows the
+    /// variable holds one literal value that expands to itself there: any inside double quotes;
+    /// unquoted, only a non-empty one that no splitting or globbing changes.
+    fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
+        let ParameterExpr::Parameter { parameter: bword::Parameter::Named(name), indirect: false } = expr else {
+            return None;
+        };
+        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        let [Word::Lit(v)] = values.as_slice() else { return None };
+        let stays = !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c));
+        (quoted || stays).then(|| v.clone())
     }
 
     fn parameter(&mut self, expr: &ParameterExpr, unknown: &mut Option<String>) {
@@ -1980,7 +2035,9 @@ impl Walker<'_> {
     }
 
     fn simple_inner(&mut self, sc: &ast::SimpleCommand) {
-        self.stdin_script = None;
+        // (A redirection of its own replaces what the stage before writes.)
+        self.stdin_script = self.piped_in.take().map(Ok);
+        self.stage_output = None;
         self.replace_str = None;
         let mut words: Vec<Word> = Vec::new();
         let mut unknown: Option<String> = None;
@@ -2300,7 +2357,33 @@ impl Walker<'_> {
             }
             return;
         }
+        let output = if unknown.is_none() { self.known_output(&words) } else { None };
         self.unwrap(words, Vec::new(), false, unknown);
+        self.stage_output = output;
+    }
+
+    /// What a simple command writes to its standard output, where gate knows it exactly: `echo`
+    /// of literal words (no option), `printf` of a literal format with no conversion or escape
+    /// but `\n`, `cat` copying a here-document or here-string. Builtins only (no function of
+    /// that name).
+    fn known_output(&self, words: &[Word]) -> Option<String> {
+        let name = words.first()?.lit()?;
+        if self.functions.iter().any(|f| f == name) {
+            return None;
+        }
+        let lits: Vec<&str> = words[1..].iter().map(Word::lit).collect::<Option<_>>()?;
+        match (name, lits.as_slice()) {
+            // (No backslash: dash's `echo`, and bash's with `xpg_echo`, read escapes.)
+            ("echo", l) if l.first().is_none_or(|a| !a.starts_with('-')) && !l.iter().any(|a| a.contains('\\')) => {
+                Some(format!("{}\n", l.join(" ")))
+            }
+            ("printf", [f]) if !f.starts_with('-') && !f.contains('%') => {
+                let text = f.replace("\\n", "\n");
+                (!text.contains('\\')).then_some(text)
+            }
+            ("cat", [] | ["-"]) => self.stdin_script.clone()?.ok(),
+            _ => None,
+        }
     }
 
     fn push(&mut self, mut c: SimpleCommand) {
@@ -2683,7 +2766,7 @@ impl Walker<'_> {
             // decided as well (sixth red team).
             let function = self.functions.iter().any(|f| f == program_name(p));
             if function {
-                self.call_function(program_name(p));
+                self.call_function(program_name(p), &words[1..]);
                 let mut c = self.cwd.clone();
                 c.forget();
                 new_cwd = Some(c);
@@ -2760,6 +2843,15 @@ impl Walker<'_> {
                                     _ => {}
                                 }
                             }
+                        }
+                        // `set -- WORDS` of literal words, where it surely runs: `$1`... and
+                        // `"$@"` are those words.
+                        if words.get(1).and_then(Word::lit) == Some("--")
+                            && self.unsure == 0
+                            && self.conditional == 0
+                            && words[2..].iter().all(|w| w.lit().is_some())
+                        {
+                            self.params = Some(words[2..].to_vec());
                         }
                     }
                 }
@@ -3399,6 +3491,8 @@ impl Walker<'_> {
                 cwd: &mut sub_cwd,
                 wrappers: all,
                 stdin_script: None,
+                piped_in: None,
+                stage_output: None,
                 replace_str: None,
                 stdin_listing: None,
                 params: self.next_params.take(),
@@ -3409,6 +3503,7 @@ impl Walker<'_> {
                 // Only `eval` and a trap's action run their text in this shell.
                 sure: if self.in_eval || self.same_shell { self.sure.clone() } else { Vec::new() },
                 unsure: self.unsure,
+                conditional: self.conditional,
                 same_shell: false,
                 bodies: self.bodies.clone(),
                 traps: self.traps.clone(),
@@ -3626,16 +3721,17 @@ impl Walker<'_> {
                 }
                 // A lone `-` first is `-i` (GNU env).
                 let mut i = usize::from(p.operands.first().and_then(Word::lit) == Some("-"));
+                // env takes every word holding a `=` as an assignment (`BASH_FUNC_ls%%=...`).
                 let env: Vec<(String, String)> = p.operands[i..]
                     .iter()
-                    .map_while(|w| w.lit().filter(|s| is_assignment(s)))
+                    .map_while(|w| w.lit().filter(|s| env_assignment(s)))
                     .filter_map(|s| s.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())))
                     .collect();
                 let wrapper = vec![Wrapper { words: words.to_vec(), kind: WrapperKind::Transparent }];
                 self.env_code(&env, &wrapper);
                 while let Some(w) = p.operands.get(i) {
                     let (name, harmless) = match w {
-                        Word::Lit(s) if is_assignment(s) => {
+                        Word::Lit(s) if env_assignment(s) => {
                             let (n, v) = s.split_once('=').unwrap_or((s, ""));
                             (n, harmless_setting(n, v))
                         }
@@ -3915,6 +4011,12 @@ fn heredoc_read_otherwise(doc: &ast::IoHereDocument) -> Option<String> {
         l.strip_prefix(end.as_str()).is_some_and(|rest| rest.starts_with(')'))
     });
     ends_early.then(|| format!("a here-document line starts with its end `{end}` and a `)`: bash may end it there"))
+}
+
+/// Whether env reads `s` as an assignment: any word holding a `=` after its first character
+/// (GNU env puts it in the environment as it is).
+fn env_assignment(s: &str) -> bool {
+    s.find('=').is_some_and(|i| i > 0)
 }
 
 /// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
