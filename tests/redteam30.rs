@@ -173,7 +173,8 @@ fn a_known_variable_inside_a_longer_word_is_its_value() {
 #[test]
 fn known_positional_parameters_expand_in_quoted_all_parameters() {
     assert_all("deny", &["set -- rm -f x; \"$@\"", "f(){ \"$@\"; }; f rm -f x", "g(){ \"$1\" \"$2\"; }; g rm x"]);
-    assert_all("allow", &["set -- ls src; \"$@\""]);
+    // (`shift` of known parameters leaves the rest: here none, so nothing runs.)
+    assert_all("allow", &["set -- ls src; \"$@\"", "set -- ls; shift; \"$@\""]);
     // A `set --` that may not have run, or parameters changed since, are not known.
     assert_all(
         "ask",
@@ -182,7 +183,6 @@ fn known_positional_parameters_expand_in_quoted_all_parameters() {
             "set -- rm x; true && set -- ls; \"$@\"",
             "set -- rm x; for i in 1; do set -- ls; done; \"$@\"",
             "set -- rm x; case a in a) set -- ls ;; esac; \"$@\"",
-            "set -- ls; shift; \"$@\"",
             "f(){ set -- rm x; }; set -- ls; f; \"$@\"",
             "set -- rm x; eval \"set -- ls\"; \"$@\"",
             "f(){ \"$@\"; }; f ls src",
@@ -223,4 +223,96 @@ fn env_takes_every_word_with_an_equals_sign_as_an_assignment_and_bash_func_as_co
     assert_all("deny", &["env 'BASH_FUNC_ls%%=() { rm -f x; }' bash -c ls", "env a/b=c rm x"]);
     assert_all("ask", &["env 'BASH_FUNC_ls%%=() { echo; }' bash -c ls"]);
     assert_all("allow", &["env X=1 ls"]);
+}
+
+#[test]
+fn a_script_on_standard_input_with_a_command_that_reads_it_is_not_modelled() {
+    assert_all(
+        "ask",
+        &[
+            "printf 'read x\\n: <<\"E\"\\nrm -f x\\nE\\n' | bash",
+            "printf 'read x\\necho \"\\nls\\n\"\\n' | bash",
+            "printf 'head -c 7 >/dev/null\\necho \"\\nls\\n\"\\n' | bash",
+            "bash <<'EOF'\nread x\n: <<\"E\"\nrm -f x\nE\nEOF",
+            "bash <<'EOF'\nmapfile -n1 a\necho \"\nls\n\"\nEOF",
+        ],
+    );
+    // One line is read whole before it runs; lines of commands that never read stdin are safe.
+    assert_all("allow", &["bash <<< 'read x; ls'", "bash <<'EOF'\necho a\nls src\nEOF", "echo ls | sh"]);
+}
+
+#[test]
+fn a_function_defined_in_eval_shadows_the_builtin_that_feeds_a_shell() {
+    assert_all(
+        "ask",
+        &[
+            "eval 'echo(){ printf \"rm -f x\\n\"; }'; echo ls | sh",
+            "eval 'function echo { printf \"rm -f x\\n\"; }'; echo ls | bash -s",
+            "eval 'printf(){ builtin echo rm -f x; }'; printf 'ls\\n' | sh",
+            "eval 'cat(){ builtin echo rm -f x; }'; cat <<'EOF' | bash\nls\nEOF",
+        ],
+    );
+}
+
+#[test]
+fn a_set_or_shift_that_may_be_skipped_leaves_the_parameters_unknown() {
+    assert_all(
+        "ask",
+        &[
+            "set -- rm -f x; set -- ls <x.txt; \"$@\"",
+            "set -- rm -f x; set -- ls <x.txt || true; \"$@\"",
+            "set -- rm -f x; { set -- ls; } <x.txt; \"$@\"",
+            "set -- rm -f x; set -- ls 3<x.txt; \"$@\"",
+            "set -- rm x; set $X; \"$@\"",
+        ],
+    );
+    assert_all(
+        "deny",
+        &[
+            "set -x rm -f x; \"$@\"",
+            "set -- x rm -f x; shift; \"$@\"",
+            "set -- rm x; shift 5; \"$@\"",
+            "set -- rm x; set -o errexit; \"$@\"",
+        ],
+    );
+    assert_all("allow", &["set -- ls; set -e; \"$@\"", "set -- x ls src; shift; \"$@\""]);
+}
+
+#[test]
+fn files_that_git_config_history_and_gawk_inplace_write_and_remote_programs_git_runs() {
+    assert_all(
+        "deny",
+        &[
+            "git config -f .env a.b c",
+            "git config --file=.env a.b c",
+            "history -w .env",
+            "history -a .env",
+            "awk -i inplace '{print}' .env",
+            "gawk -i inplace -f x.awk .env",
+            "git ls-remote --upload-pack='rm -f x' .",
+            "git clone -u 'rm x' . y",
+            "git fetch --upload-pack='rm x' origin",
+            "git push --receive-pack='rm x' origin",
+        ],
+    );
+    assert_all("allow", &["git config -f .env --get a.b", "awk '{print}' src/a.rs"]);
+}
+
+#[test]
+fn standard_streams_help_and_worktree_expiry_are_not_asked() {
+    assert_all(
+        "allow",
+        &[
+            "sed -n 'w /dev/stdout' src/a.rs",
+            "sed 's/a/b/w /dev/stderr' src/a.rs",
+            "awk '{print > \"/dev/stderr\"}' src/a.rs",
+            "sed --help",
+            "sort --help",
+            "git worktree list --expire=now",
+            "git worktree list --expire 2.weeks.ago",
+        ],
+    );
+    assert_all("ask", &["sed -n 'w /dev/stdout.x' src/a.rs", "git worktree list x --expire"]);
+    assert_all("deny", &["awk '{print > \"/dev/stdout\"; print > \".env\"}' src/a.rs"]);
+    assert_calls("allow", &[("Bash", json!({ "command": "ls", "cwd": "src", "workdir": "src/" }))]);
 }

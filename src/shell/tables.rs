@@ -424,6 +424,19 @@ pub(crate) fn git_commands(sub: &str, rest: &[Word]) -> Vec<Result<String, Strin
         .map(text)
         .collect(),
         "bisect" if lits().next() == Some(Some("run")) => argv(&rest[1..]),
+        // The remote side's program, run through the shell for a local or ssh remote (red team
+        // 30: `git ls-remote --upload-pack='rm -f x' .`).
+        "ls-remote" | "fetch" | "clone" | "pull" | "archive" => {
+            // (`-u` is `--upload-pack` for ls-remote and clone; for fetch and pull it is
+            // `--update-head-ok`.)
+            let opts: &[&str] = match sub {
+                "archive" => &["--exec"],
+                "ls-remote" | "clone" => &["--upload-pack", "-u"],
+                _ => &["--upload-pack"],
+            };
+            option_values(rest, opts).into_iter().map(text).collect()
+        }
+        "push" | "send-pack" => option_values(rest, &["--receive-pack", "--exec"]).into_iter().map(text).collect(),
         "submodule" => match lits().position(|a| a == Some("foreach")) {
             Some(k) => {
                 let mut start = k + 1;
@@ -868,7 +881,12 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
         }
         "worktree" => {
             rest.first() == Some(&"list")
-                && rest[1..].iter().all(|a| matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z"))
+                && rest[1..].iter().enumerate().all(|(k, a)| {
+                    // `--expire TIME` only marks which worktrees are old enough to prune.
+                    matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z" | "--expire")
+                        || a.starts_with("--expire=")
+                        || (k > 0 && rest[k] == "--expire")
+                })
         }
         // `--ref R` (or `--ref=R`) names the notes ref before the subcommand.
         "notes" => {
@@ -1220,6 +1238,12 @@ fn zipinfo_lists(args: &[&str]) -> bool {
     }
 }
 
+/// A file a script writes that is the output it prints anyway, or nothing (red team 30:
+/// `sed -n 'w /dev/stdout'`, `awk '{print > "/dev/stderr"}'` were asked).
+fn standard_stream(file: &str) -> bool {
+    matches!(file, "/dev/stdout" | "/dev/stderr" | "/dev/null")
+}
+
 /// `sed` only reads when its scripts (given by `-e`, or the first operand) write no file, run
 /// no command and use nothing gate does not read (`shell/scripts.rs`); no script file, no
 /// in-place edit (an option marked as acting). Files a script reads (`r F`) are decided as
@@ -1236,7 +1260,7 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
         && scripts.iter().all(|w| {
             w.lit().is_some_and(|s| {
                 let e = super::scripts::sed(s);
-                e.writes.is_empty() && e.commands.is_empty() && e.unknown.is_none()
+                e.writes.iter().all(|w| standard_stream(w)) && e.commands.is_empty() && e.unknown.is_none()
             })
         })
 }
@@ -1251,7 +1275,10 @@ fn awk_read_only(args: &[Word]) -> bool {
         && a.programs.iter().all(|w| {
             w.lit().is_some_and(|t| {
                 let e = super::scripts::awk(t);
-                e.writes.is_empty() && e.commands.is_empty() && e.unknown.is_none() && !t.contains('@')
+                e.writes.iter().all(|w| standard_stream(w))
+                    && e.commands.is_empty()
+                    && e.unknown.is_none()
+                    && !t.contains('@')
             })
         })
 }
@@ -1289,6 +1316,16 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     // `PROGRAM --version` only prints, for programs verified to exit on it without reading
     // stdin, files or code (the caller checks the program is the system's).
     if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {
+        return true;
+    }
+    // `PROGRAM --help` of a tabled program whose table lists it (GNU's getopt programs print
+    // and exit): red team 30 found `sed --help` asked.
+    if !open_args
+        && words.len() == 2
+        && words[1].lit() == Some("--help")
+        && SAFE.iter().any(|(n, _)| *n == name)
+        && grammar::grammar(name).is_some_and(|g| g.opts.iter().any(|o| o.name == "--help"))
+    {
         return true;
     }
     let Some((_, rule)) = SAFE.iter().find(|(n, _)| *n == name) else {

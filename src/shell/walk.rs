@@ -37,6 +37,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         sure: Vec::new(),
         unsure: 0,
         conditional: 0,
+        last_line_at: 0,
         same_shell: false,
         bodies: Vec::new(),
         traps: Vec::new(),
@@ -96,6 +97,9 @@ struct Walker<'a> {
     sure: Vec<String>,
     /// How many enclosing constructs may not run what they hold (or run it in a subshell).
     unsure: usize,
+    /// Where in `a.commands` the commands of the last top-level line of the text this walker
+    /// (or, after a nested walk, the nested one) walked begin.
+    last_line_at: usize,
     /// How many enclosing branches (`if`, `case`) and loop bodies this text is in: there a
     /// `set --` may or may not run, so the positional parameters after it are not known.
     conditional: usize,
@@ -338,6 +342,10 @@ const UNBINDABLE: &[&str] = &[
     "DIRSTACK",
 ];
 
+/// The state before a command bash may skip: variables, the assignment log's length,
+/// errexit, the directory, the positional parameters.
+type MayNotHappen = (Vec<(String, Vec<Word>)>, usize, bool, Cwd, Option<Vec<Word>>);
+
 /// Result of resolving one word.
 struct Resolved {
     word: Word,
@@ -404,6 +412,7 @@ impl Walker<'_> {
         match parsed {
             Ok(Ok(program)) => {
                 for list in &program.complete_commands {
+                    self.last_line_at = self.a.commands.len();
                     self.compound_list(list);
                 }
             }
@@ -440,6 +449,7 @@ impl Walker<'_> {
             sure: self.sure.clone(),
             unsure: self.unsure,
             conditional: self.conditional,
+            last_line_at: 0,
             same_shell: false,
             bodies: self.bodies.clone(),
             traps: self.traps.clone(),
@@ -2007,14 +2017,18 @@ impl Walker<'_> {
     // ---- simple commands ----
 
     /// The state a command that may be skipped starts from.
-    fn may_not_happen_start(&self) -> (Vec<(String, Vec<Word>)>, usize, bool, Cwd) {
-        (self.bound.clone(), self.assigned.len(), self.errexit, self.cwd.clone())
+    fn may_not_happen_start(&self) -> MayNotHappen {
+        (self.bound.clone(), self.assigned.len(), self.errexit, self.cwd.clone(), self.params.clone())
     }
 
     /// After a command bash may have skipped (a redirection of it failed): what it changed may
     /// not have happened.
-    fn may_not_have_happened(&mut self, start: (Vec<(String, Vec<Word>)>, usize, bool, Cwd)) {
-        let (before, log0, errexit0, cwd0) = start;
+    fn may_not_have_happened(&mut self, start: MayNotHappen) {
+        let (before, log0, errexit0, cwd0, params0) = start;
+        // (red team 30: `set -- rm x; set -- ls <missing; "$@"` ran rm.)
+        if self.params != params0 {
+            self.params = None;
+        }
         let changed: Vec<String> = self.assigned[log0..].to_vec();
         self.forget_changed(changed, &before);
         self.errexit = errexit0 && self.errexit;
@@ -2362,6 +2376,35 @@ impl Walker<'_> {
         self.stage_output = output;
     }
 
+    /// A shell reading its script from its standard input reads it a line at a time, and a
+    /// command of the script that reads standard input takes the lines after its own: text
+    /// gate read as a here-document or a quoted string then runs as commands (red team 30:
+    /// `printf 'read x\n: <<"E"\nrm -f x\nE\n' | bash`). Not modelled unless every command
+    /// before the script's last top-level line (`commands[before..last_line_at]`, walked just
+    /// now) is one known never to read standard input: the last line is read whole before it
+    /// runs, and nothing follows it.
+    fn script_on_stdin_read_by_itself(&mut self, before: usize, words: &[Word], wrappers: &[Wrapper]) {
+        const NO_STDIN: &[&str] = &[
+            "echo", "printf", "cd", "pwd", "true", "false", ":", "export", "unset", "set", "shift", "test", "[",
+            "local", "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls",
+            "mkdir", "touch", "sleep", "basename", "dirname", "date",
+        ];
+        let end = self.last_line_at.clamp(before, self.a.commands.len());
+        let reader = self.a.commands[before..end].iter().find(|c| {
+            let git_reads = c.program() == Some("git")
+                && tables::is_read_only(&c.words, false)
+                && !c.words.iter().any(|w| w.lit().is_none_or(|a| a.starts_with("--stdin")));
+            !git_reads && c.program().is_none_or(|p| !NO_STDIN.contains(&p))
+        });
+        if let Some(c) = reader {
+            let mut u = Some(format!(
+                "`{}` may read the lines of the script after it, which the shell reads from the same input",
+                c.display()
+            ));
+            self.keep_unknown(words, wrappers, &mut u);
+        }
+    }
+
     /// What a simple command writes to its standard output, where gate knows it exactly: `echo`
     /// of literal words (no option), `printf` of a literal format with no conversion or escape
     /// but `\n`, `cat` copying a here-document or here-string. Builtins only (no function of
@@ -2492,7 +2535,9 @@ impl Walker<'_> {
                     if words.get(1).and_then(Word::lit).is_some_and(is_stdin_path) {
                         if let Some(Ok(text)) = self.stdin_script.take() {
                             self.keep_unknown(&words, &wrappers, &mut unknown);
+                            let before = self.a.commands.len();
                             self.nested_run_by(&text, &words, &wrappers);
+                            self.script_on_stdin_read_by_itself(before, &words, &wrappers);
                             self.unbind_all();
                         }
                     }
@@ -2801,7 +2846,19 @@ impl Walker<'_> {
                     new_cwd = Some(c);
                 }
                 n @ ("set" | "shift") => {
-                    self.params = None;
+                    let params0 = self.params.take();
+                    // `shift [N]` of known parameters, where it surely runs: bash refuses a
+                    // count beyond them and shifts nothing.
+                    if n == "shift" && self.unsure == 0 && self.conditional == 0 {
+                        let count = match words.get(1..) {
+                            Some([]) => Some(1),
+                            Some([Word::Lit(k)]) => k.parse::<usize>().ok(),
+                            _ => None,
+                        };
+                        if let (Some(k), Some(p)) = (count, params0.clone()) {
+                            self.params = Some(if k <= p.len() { p[k..].to_vec() } else { p });
+                        }
+                    }
                     if n == "set" {
                         // Options as bash reads them, the last one winning; `--` or `-` and the
                         // first operand end them (`set -- -e` sets `$1`: fifth red team).
@@ -2814,8 +2871,13 @@ impl Walker<'_> {
                             unknown.get_or_insert_with(|| format!("`set {what}` changes how later commands are read"));
                         };
                         let mut o_on: Option<bool> = None;
-                        for w in &words[1..] {
+                        // Where the operands start (after `--`, `-`, or at the first word that
+                        // is no option): they are the new `$1`...
+                        let mut operands_at: Option<usize> = None;
+                        for (k, w) in words.iter().enumerate().skip(1) {
                             let Some(a) = w.lit() else {
+                                // (It may be an operand: the parameters are not known.)
+                                operands_at = Some(k);
                                 self.errexit = false;
                                 unknown.get_or_insert_with(|| {
                                     "`set` with a word only known at run time may change how later commands are read".into()
@@ -2831,7 +2893,12 @@ impl Walker<'_> {
                                 }
                                 continue;
                             }
-                            if a == "--" || a == "-" || !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
+                            if a == "--" || a == "-" {
+                                operands_at = Some(k + 1);
+                                break;
+                            }
+                            if !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
+                                operands_at = Some(k);
                                 break;
                             }
                             let on = a.starts_with('-');
@@ -2846,12 +2913,17 @@ impl Walker<'_> {
                         }
                         // `set -- WORDS` of literal words, where it surely runs: `$1`... and
                         // `"$@"` are those words.
-                        if words.get(1).and_then(Word::lit) == Some("--")
-                            && self.unsure == 0
-                            && self.conditional == 0
-                            && words[2..].iter().all(|w| w.lit().is_some())
-                        {
-                            self.params = Some(words[2..].to_vec());
+                        match operands_at {
+                            Some(k)
+                                if self.unsure == 0
+                                    && self.conditional == 0
+                                    && words[k..].iter().all(|w| w.lit().is_some()) =>
+                            {
+                                self.params = Some(words[k..].to_vec());
+                            }
+                            Some(_) => {}
+                            // No operand and no `--`: the parameters stay.
+                            None => self.params = params0,
                         }
                     }
                 }
@@ -3484,6 +3556,9 @@ impl Walker<'_> {
         let mut all = saved.clone();
         all.extend(wrappers);
         let mut sub_cwd = self.cwd.clone();
+        // `eval`'s text and a trap's action run in this shell.
+        let here = self.in_eval || self.same_shell;
+        let last_line_at: usize;
         {
             let mut w = Walker {
                 a: &mut *self.a,
@@ -3504,6 +3579,7 @@ impl Walker<'_> {
                 sure: if self.in_eval || self.same_shell { self.sure.clone() } else { Vec::new() },
                 unsure: self.unsure,
                 conditional: self.conditional,
+                last_line_at: 0,
                 same_shell: false,
                 bodies: self.bodies.clone(),
                 traps: self.traps.clone(),
@@ -3527,6 +3603,16 @@ impl Walker<'_> {
                 assigning: false,
             };
             w.script(text);
+            last_line_at = w.last_line_at;
+            // Functions `eval` or a trap's action defines are this shell's from then on (red
+            // team 30: `eval 'echo(){ ...; }'; echo ls | sh`).
+            if here {
+                for f in std::mem::take(&mut w.functions) {
+                    if !self.functions.contains(&f) {
+                        self.functions.push(f);
+                    }
+                }
+            }
             let integers = std::mem::take(&mut w.integers);
             let assigned = std::mem::take(&mut w.assigned);
             let jumps = w.jumps;
@@ -3549,6 +3635,7 @@ impl Walker<'_> {
             self.cwd.forget();
         }
         self.wrappers = saved;
+        self.last_line_at = last_line_at;
     }
 
     /// `bash -c '...'`, `sh script.sh`, `bash` reading stdin.
@@ -3683,7 +3770,9 @@ impl Walker<'_> {
             // `/dev/stdin` operand) is its `$1`...
             let params = if has_s { i } else { i + 1 };
             self.next_params = Some(words.get(params..).unwrap_or_default().to_vec());
+            let before = self.a.commands.len();
             self.nested_with(&text, inner);
+            self.script_on_stdin_read_by_itself(before, words, wrappers);
             return;
         } else if let Some(Err(())) = self.stdin_script {
             unknown.get_or_insert_with(|| format!("`{name}` runs a here-document only known at run time"));

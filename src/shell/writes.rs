@@ -372,6 +372,34 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
         "tee" => operands(args, "").into_iter().cloned().collect(),
+        // `history -w F` / `-a F` write the history to F (red team 30).
+        "history" => {
+            let writes = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains(['w', 'a']));
+            if writes {
+                operands(args, "d").into_iter().cloned().collect()
+            } else {
+                Vec::new()
+            }
+        }
+        // gawk's `inplace` extension rewrites every file operand (red team 30: `awk -i inplace
+        // ... .env`). Read generously: every operand after the program, and the words the
+        // options around them may have taken.
+        "awk" | "gawk" => {
+            let lits: Vec<&str> = args.iter().filter_map(Word::lit).collect();
+            let inplace = lits.windows(2).any(|w| matches!(w[0], "-i" | "--include") && w[1].starts_with("inplace"))
+                || lits.iter().any(|a| a.starts_with("-iinplace") || a.starts_with("--include=inplace"));
+            if !inplace {
+                return Vec::new();
+            }
+            let ops = operands(args, "fvFilEe");
+            let from_file = lits.iter().any(|a| {
+                matches!(*a, "-f" | "-E" | "-e")
+                    || a.starts_with("--file")
+                    || a.starts_with("--exec")
+                    || a.starts_with("--source")
+            });
+            ops.into_iter().skip(usize::from(!from_file)).cloned().collect()
+        }
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             let values = match name {
                 "install" => "gmoS",
@@ -551,6 +579,17 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             }
         }
         "checkout-index" => return checkout_index_writes(rest),
+        // `git config -f F KEY VALUE` (and `set`, `unset`, `--add`, `--edit`...) rewrites F;
+        // only the listing and getting forms leave it (red team 30: `-f .env` was only asked).
+        "config" => {
+            let reads = rest.iter().filter_map(Word::lit).any(|a| {
+                matches!(a, "get" | "list" | "-l" | "--list" | "--get-colorbool" | "--get-color" | "get-color")
+                    || ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list"]
+                        .iter()
+                        .any(|o| a.len() > 4 && o.starts_with(a.split('=').next().unwrap_or(a)))
+            });
+            return if reads { Vec::new() } else { option_values(rest, &["-f", "--file"]) };
+        }
         // `-p` is `--patch` (eleventh red team: `git restore -p .env` read `.env` as its value).
         "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
         "rm" => git_operands(rest, "", &[]),
