@@ -8,6 +8,8 @@
 
 mod check_common;
 
+use gate::policy::Verdict;
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const POLICY: &str = "version: 1\npermissions:\n  allow:\n    - Bash(npm run *)\n    - Bash(cargo test *)\n    - Bash(git log *)\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Write(**/.env*)\" ]\n";
@@ -315,4 +317,67 @@ fn standard_streams_help_and_worktree_expiry_are_not_asked() {
     assert_all("ask", &["sed -n 'w /dev/stdout.x' src/a.rs", "git worktree list x --expire"]);
     assert_all("deny", &["awk '{print > \"/dev/stdout\"; print > \".env\"}' src/a.rs"]);
     assert_calls("allow", &[("Bash", json!({ "command": "ls", "cwd": "src", "workdir": "src/" }))]);
+}
+
+/// In this process, against [`POLICY`], in a workspace holding `src/a.rs`.
+fn decide(cmd: &str) -> Verdict {
+    let dir = check_common::workspace(POLICY);
+    check_common::decide_command(&check_common::policy_at(POLICY, dir.path()), cmd)
+}
+
+/// How a shell can be given the text it runs on its standard input.
+const FEEDS: &[&str] = &[
+    "echo @T@ | sh",
+    "echo @T@ | bash",
+    "printf @T@ | bash",
+    "bash <<< @T@",
+    "sh <<< @T@",
+    "echo @T@ | cat | bash -s",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// A known variable holding any part of a word (split anywhere, quoted or not) decides as
+    /// the word written out: `rm` is denied, a read outside is not allowed, one inside is.
+    #[test]
+    fn redteam30_a_known_variable_anywhere_in_a_word_decides_as_the_word(
+        at in 0usize..=2, quoted in any::<bool>(), braced in any::<bool>(), path in 0usize..3,
+    ) {
+        let (head, tail) = "rm".split_at(at);
+        // (`$vrm` is another variable: unbraced only where nothing follows.)
+        let var = if braced || !tail.is_empty() { "${v}" } else { "$v" };
+        let word = if quoted { format!("\"{var}{tail}\"") } else { format!("{var}{tail}") };
+        let cmd = format!("v={}; {word} -f x", shell_quote_or_empty(head));
+        // An empty value unquoted is not taken as known (alone it is no word at all): not
+        // allowed all the same.
+        if head.is_empty() && !quoted {
+            prop_assert_ne!(decide(&cmd), Verdict::Allow, "{}", cmd);
+        } else {
+            prop_assert_eq!(decide(&cmd), Verdict::Deny, "{}", cmd);
+        }
+        let (file, expect) = [("src/a.rs", Verdict::Allow), ("/etc/passwd", Verdict::Ask), ("../x", Verdict::Ask)][path];
+        let cut = file.len() / 2;
+        let (h, t) = file.split_at(cut);
+        let var = if braced || !t.is_empty() { "${v}" } else { "$v" };
+        let word = if quoted { format!("\"{var}{t}\"") } else { format!("{var}{t}") };
+        let cmd = format!("v={}; cat {word}", shell_quote_or_empty(h));
+        prop_assert_eq!(decide(&cmd), expect, "{}", cmd);
+    }
+
+    /// Whatever feeds a shell its text, a deny rule on a command in it denies, and a text of
+    /// allowed commands is allowed.
+    #[test]
+    fn redteam30_text_fed_to_a_shell_on_its_input_is_decided_as_it_runs(f in 0..FEEDS.len(), deny in any::<bool>()) {
+        let text = if deny { "'rm -f x'" } else { "'ls src'" };
+        let cmd = FEEDS[f].replace("@T@", text);
+        prop_assert_eq!(decide(&cmd), if deny { Verdict::Deny } else { Verdict::Allow }, "{}", cmd);
+    }
+}
+
+fn shell_quote_or_empty(s: &str) -> String {
+    if s.is_empty() {
+        "''".into()
+    } else {
+        check_common::shell_quote(s)
+    }
 }
