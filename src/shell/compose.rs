@@ -27,7 +27,7 @@ pub const WRAPPERS: &[&str] = &[
 ];
 
 /// The number of forms [`compose`] knows.
-pub const FORMS: usize = 30;
+pub const FORMS: usize = 36;
 
 /// Put `hidden` (a command without single quotes) after or around `visible` in form `form`.
 pub fn compose(form: usize, visible: &str, hidden: &str) -> String {
@@ -62,6 +62,13 @@ pub fn compose(form: usize, visible: &str, hidden: &str) -> String {
         26 => format!("! {hidden} || {visible}"),
         27 => format!("{visible} | {w} {hidden}"),
         28 => format!("case x in x) {hidden};; esac; {visible}"),
-        _ => format!("{visible}; bash -lc \"{hidden}\""),
+        29 => format!("{visible}; bash -lc \"{hidden}\""),
+        // Text a shell reads on its input, positional parameters, a variable's value run.
+        30 => format!("{visible}; echo '{hidden}' | sh"),
+        31 => format!("{visible}; set -- {hidden}; \"$@\""),
+        32 => format!("g() {{ \"$@\"; }}; {visible}; g {hidden}"),
+        33 => format!("{visible}; cat <<'EOF' | bash\n{hidden}\nEOF"),
+        34 => format!("{visible}\nprintf '{hidden}\\n' | bash"),
+        _ => format!("v='{hidden}'; {visible}; eval \"$v\""),
     }
 }
