@@ -381,3 +381,16 @@ fn shell_quote_or_empty(s: &str) -> String {
         check_common::shell_quote(s)
     }
 }
+
+#[test]
+fn a_tool_field_that_follows_symbolic_links_below_is_not_modelled() {
+    assert_calls(
+        "ask",
+        &[
+            ("Grep", json!({ "pattern": "x", "path": "src", "follow": true })),
+            ("list_files", json!({ "path": "src", "followSymlinks": true })),
+            ("search", json!({ "query": "x", "path": "src", "dereference": true })),
+        ],
+    );
+    assert_calls("allow", &[("Grep", json!({ "pattern": "x", "path": "src", "follow": false }))]);
+}

@@ -765,6 +765,24 @@ impl Policy {
             }
         };
         let mut out = d;
+        // A field that makes the tool follow symbolic links below what it names (`follow`,
+        // `followSymlinks`, `dereference`): where those lead is not decided here (red team 30).
+        if let Some(k) = call.arguments.as_object().and_then(|o| {
+            o.iter().find_map(|(k, v)| {
+                let l = k.to_ascii_lowercase();
+                let follows = l.contains("follow") || l.contains("symlink") || l.contains("dereference");
+                (follows && v.as_bool() == Some(true)).then_some(k)
+            })
+        }) {
+            if out.decision == Verdict::Allow || (out.decision == Verdict::Ask && out.layer == Layer::Mode) {
+                out = Decision::new(
+                    Verdict::Ask,
+                    Layer::Analysis,
+                    None,
+                    format!("`{k}` makes it follow symbolic links below the paths it names, which gate does not follow for this tool"),
+                );
+            }
+        }
         for (field, p) in paths {
             let sub = Call {
                 tool: as_tool.into(),
