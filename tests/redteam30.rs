@@ -394,3 +394,22 @@ fn a_tool_field_that_follows_symbolic_links_below_is_not_modelled() {
     );
     assert_calls("allow", &[("Grep", json!({ "pattern": "x", "path": "src", "follow": false }))]);
 }
+
+#[test]
+fn git_and_date_forms_that_read_the_scripts_input_are_not_trusted() {
+    let pad = "#".repeat(5000);
+    let cat_file = format!("bash <<'EOF'\ngit cat-file --batch-command\n: <<'E'\n{pad}\nrm -f x\nE\nEOF");
+    let mut asked = vec![cat_file.as_str()];
+    asked.extend([
+        "printf 'date -f -\\necho \"\\nls\\n\"\\n' | bash",
+        "printf 'git blame --contents - src/a.rs\\necho \"\\nls\\n\"\\n' | bash",
+        "printf 'git name-rev --annotate-stdin\\necho \"\\nls\\n\"\\n' | bash",
+        "printf 'git diff --no-index - src/a.rs\\necho \"\\nls\\n\"\\n' | bash",
+        "printf 'git grep -f - src\\necho \"\\nls\\n\"\\n' | bash",
+    ]);
+    assert_all("ask", &asked);
+    // git's listings that never read their input, before the last line.
+    assert_all("allow", &["bash <<'EOF'\ngit status\ngit log -n 1\nls\nEOF"]);
+    assert_all("deny", &["gawk --incl inplace '{print}' .env", "git fetch-pack --upload-pack='rm -f x' ."]);
+    assert_ne!(check_common::check_command(POLICY, "git config -lf .env")["decision"], "deny");
+}

@@ -426,11 +426,12 @@ pub(crate) fn git_commands(sub: &str, rest: &[Word]) -> Vec<Result<String, Strin
         "bisect" if lits().next() == Some(Some("run")) => argv(&rest[1..]),
         // The remote side's program, run through the shell for a local or ssh remote (red team
         // 30: `git ls-remote --upload-pack='rm -f x' .`).
-        "ls-remote" | "fetch" | "clone" | "pull" | "archive" => {
+        "ls-remote" | "fetch" | "clone" | "pull" | "archive" | "fetch-pack" => {
             // (`-u` is `--upload-pack` for ls-remote and clone; for fetch and pull it is
             // `--update-head-ok`.)
             let opts: &[&str] = match sub {
                 "archive" => &["--exec"],
+                "fetch-pack" => &["--upload-pack", "--exec"],
                 "ls-remote" | "clone" => &["--upload-pack", "-u"],
                 _ => &["--upload-pack"],
             };

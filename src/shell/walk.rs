@@ -2387,13 +2387,22 @@ impl Walker<'_> {
         const NO_STDIN: &[&str] = &[
             "echo", "printf", "cd", "pwd", "true", "false", ":", "export", "unset", "set", "shift", "test", "[",
             "local", "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls",
-            "mkdir", "touch", "sleep", "basename", "dirname", "date",
+            "mkdir", "touch", "sleep", "basename", "dirname",
         ];
         let end = self.last_line_at.clamp(before, self.a.commands.len());
         let reader = self.a.commands[before..end].iter().find(|c| {
+            // Only git's listings that never read their input (red team 30: `git cat-file
+            // --batch-command` and `git blame --contents -` read the script's next block).
             let git_reads = c.program() == Some("git")
                 && tables::is_read_only(&c.words, false)
-                && !c.words.iter().any(|w| w.lit().is_none_or(|a| a.starts_with("--stdin")));
+                && c.words.iter().skip(1).find_map(Word::lit).is_some_and(|s| {
+                    matches!(s, "status" | "log" | "diff" | "show" | "branch" | "rev-parse" | "describe")
+                })
+                && !c.words.iter().any(|w| {
+                    w.lit().is_none_or(|a| {
+                        a == "-" || a.ends_with("=-") || a.contains("stdin") || a.starts_with("--no-index")
+                    })
+                });
             !git_reads && c.program().is_none_or(|p| !NO_STDIN.contains(&p))
         });
         if let Some(c) = reader {

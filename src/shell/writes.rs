@@ -386,7 +386,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // options around them may have taken.
         "awk" | "gawk" => {
             let lits: Vec<&str> = args.iter().filter_map(Word::lit).collect();
-            let inplace = lits.windows(2).any(|w| matches!(w[0], "-i" | "--include") && w[1].starts_with("inplace"))
+            let include = |o: &str| o == "-i" || (o.len() > 3 && "--include".starts_with(o));
+            let inplace = lits.windows(2).any(|w| include(w[0]) && w[1].starts_with("inplace"))
                 || lits.iter().any(|a| a.starts_with("-iinplace") || a.starts_with("--include=inplace"));
             if !inplace {
                 return Vec::new();
@@ -583,7 +584,11 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         // only the listing and getting forms leave it (red team 30: `-f .env` was only asked).
         "config" => {
             let reads = rest.iter().filter_map(Word::lit).any(|a| {
-                matches!(a, "get" | "list" | "-l" | "--list" | "--get-colorbool" | "--get-color" | "get-color")
+                // (`-lf F` is `-l -f F`: a listing.)
+                let bundle_lists =
+                    a.starts_with('-') && !a.starts_with("--") && a.split('f').next().unwrap_or("").contains('l');
+                bundle_lists
+                    || matches!(a, "get" | "list" | "-l" | "--list" | "--get-colorbool" | "--get-color" | "get-color")
                     || ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list"]
                         .iter()
                         .any(|o| a.len() > 4 && o.starts_with(a.split('=').next().unwrap_or(a)))
