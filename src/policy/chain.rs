@@ -142,6 +142,9 @@ pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
     if !is_file_uri(raw) {
         // `$HOME/x` and `${HOME}/x`, as a tool that expands its paths reads them: `~/x`
         // (red team 30: `$HOME/.ssh/id_rsa` was a relative path inside the workspace).
+        if !raw.starts_with('$') {
+            return raw.into();
+        }
         for home in ["$HOME", "${HOME}"] {
             if let Some(rest) = raw.strip_prefix(home).filter(|r| r.is_empty() || r.starts_with('/')) {
                 return format!("~{rest}").into();
@@ -170,6 +173,9 @@ pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
 /// `` `pwd` ``), which a tool that expands its paths reads elsewhere; or a leading `-`, which a
 /// tool that hands the path to a program without `--` passes as an option (`--pre=sh`).
 pub(crate) fn unplaced_path(text: &str) -> Option<String> {
+    if !text.starts_with('-') && !text.contains(['$', '`']) {
+        return None;
+    }
     let b = text.as_bytes();
     let var = b
         .windows(2)
@@ -769,9 +775,10 @@ impl Policy {
         // `followSymlinks`, `dereference`): where those lead is not decided here (red team 30).
         if let Some(k) = call.arguments.as_object().and_then(|o| {
             o.iter().find_map(|(k, v)| {
-                let l = k.to_ascii_lowercase();
-                let follows = l.contains("follow") || l.contains("symlink") || l.contains("dereference");
-                (follows && v.as_bool() == Some(true)).then_some(k)
+                // (Only a `true` value is looked at by name: most fields are not booleans.)
+                let named = |w: &str| k.as_bytes().windows(w.len()).any(|x| x.eq_ignore_ascii_case(w.as_bytes()));
+                (v.as_bool() == Some(true) && (named("follow") || named("symlink") || named("dereference")))
+                    .then_some(k)
             })
         }) {
             if out.decision == Verdict::Allow || (out.decision == Verdict::Ask && out.layer == Layer::Mode) {
