@@ -158,7 +158,7 @@ fn a_plain_locale_and_git_traces_to_stderr_are_harmless_settings() {
 
 #[test]
 fn a_known_variable_inside_a_longer_word_is_its_value() {
-    assert_all("deny", &["c=r; ${c}m -f x", "x=r; eval \"${x}m -f x\"", "p=/bin; \"$p/rm\" x"]);
+    assert_all("deny", &["c=r; ${c}m -f x", "x=r; eval \"${x}m -f x\"", "p=/bin; \"$p/rm\" x", "c=\" rm\"; ${c} -f x"]);
     assert_all("allow", &["d=src; cat \"$d/a.rs\"", "d=src; cat $d/a.rs", "f(){ local d=src; cat \"$d/a.rs\"; }; f"]);
     assert_all(
         "ask",
@@ -412,4 +412,11 @@ fn git_and_date_forms_that_read_the_scripts_input_are_not_trusted() {
     assert_all("allow", &["bash <<'EOF'\ngit status\ngit log -n 1\nls\nEOF"]);
     assert_all("deny", &["gawk --incl inplace '{print}' .env", "git fetch-pack --upload-pack='rm -f x' ."]);
     assert_ne!(check_common::check_command(POLICY, "git config -lf .env")["decision"], "deny");
+}
+
+#[test]
+fn a_lower_case_shell_variable_holding_a_path_outside_is_read_by_no_program() {
+    assert_all("allow", &["x=/etc; ls src", "d=/etc; declare d=src; cat \"$d/passwd\"", "x=~/.ssh/id_rsa; echo hi"]);
+    // Where it is used, or an environment variable a program reads, it is still decided.
+    assert_all("ask", &["d=/etc; cat \"$d/passwd\"", "TZ=/etc/x date", "TZ=/etc/x; date"]);
 }

@@ -624,7 +624,9 @@ impl Walker<'_> {
             if let Some((_, values)) = self.bound.iter().rev().find(|(n, _)| n == name) {
                 if let [Word::Lit(v)] = values.as_slice() {
                     let pieces: Vec<String> = v.split_whitespace().map(str::to_string).collect();
-                    if pieces.len() > 1 && pieces.iter().all(|p| plain(p)) {
+                    // (One piece with blanks around it, `c=" rm"; $c`, is that piece.)
+                    let split = pieces.len() > 1 || pieces.first().is_some_and(|p| p != v);
+                    if split && pieces.iter().all(|p| plain(p)) {
                         return Some(pieces);
                     }
                 }
@@ -2130,13 +2132,13 @@ impl Walker<'_> {
                                     this.substitutions_in(&t);
                                 }
                             }
-                            // A value known only at run time names files for the programs
-                            // that read the variable: environment variables (upper case by
-                            // convention, or given to a command). A lower-case shell variable
-                            // (`n=$(grep -c x src/a.rs)`) is read by no program.
-                            let shell_local = sc.word_or_name.is_none()
-                                && !name.bytes().any(|b| b.is_ascii_uppercase())
-                                && matches!(r.word, Word::Dyn(_));
+                            // A value names files for the programs that read the variable:
+                            // environment variables (upper case by convention, or given to a
+                            // command). A lower-case shell variable (`n=$(grep -c x src/a.rs)`,
+                            // `d=/etc`: red team 30 found `x=/etc; ls src` asked) is read by no
+                            // program; where it is used, its value is decided there.
+                            let shell_local =
+                                sc.word_or_name.is_none() && !name.bytes().any(|b| b.is_ascii_uppercase());
                             if !shell_local {
                                 this.path_value(&r.word);
                             }
