@@ -412,17 +412,15 @@ pub(crate) fn shell_text(call: &Call, field: &str) -> Result<Option<String>, Str
     for k in shell::SHELL_DIR_FIELDS {
         match call.arguments.get(*k) {
             None | Some(Value::Null) => {}
+            Some(Value::String(d)) if d.is_empty() => {}
             Some(Value::String(d))
-                if d.is_empty()
-                    || dir.as_deref().is_none_or(|o| o.trim_end_matches('/') == path_text(d).trim_end_matches('/')) =>
+                if dir.as_deref().is_none_or(|o| o.trim_end_matches('/') == path_text(d).trim_end_matches('/')) =>
             {
-                if !d.is_empty() {
-                    let d = path_text(d);
-                    if let Some(why) = unplaced_path(&d) {
-                        return Err(format!("the `{k}` field: {why}"));
-                    }
-                    dir = Some(d);
+                let d = path_text(d);
+                if let Some(why) = unplaced_path(&d) {
+                    return Err(format!("the `{k}` field: {why}"));
                 }
+                dir = Some(d);
             }
             Some(_) => {
                 return Err(format!(

@@ -346,6 +346,12 @@ const UNBINDABLE: &[&str] = &[
 /// errexit, the directory, the positional parameters.
 type MayNotHappen = (Vec<(String, Vec<Word>)>, usize, bool, Cwd, Option<Vec<Word>>);
 
+/// Whether a known value expands unquoted to itself, one word: not empty (it would vanish),
+/// no blank to split at, no glob character.
+fn stays_unquoted(v: &str) -> bool {
+    !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c))
+}
+
 /// Result of resolving one word.
 struct Resolved {
     word: Word,
@@ -596,11 +602,7 @@ impl Walker<'_> {
             return Some(Word::Dyn(format!("\"{inner}\"")));
         }
         match values.first()? {
-            w @ Word::Lit(v)
-                if quoted || !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) =>
-            {
-                Some(w.clone())
-            }
+            w @ Word::Lit(v) if quoted || stays_unquoted(v) => Some(w.clone()),
             // One name a glob gives (a loop's pass): one word when quoted.
             Word::Dyn(d)
                 if quoted
@@ -1476,12 +1478,13 @@ impl Walker<'_> {
         let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
         // Walked again where the directory differs from where it was defined, or with the
         // call's words as its positional parameters.
-        let known_args = !args.is_empty() && args.iter().all(|a| a.lit().is_some());
+        let literal = args.iter().all(|a| a.lit().is_some());
+        let known_args = literal && !args.is_empty();
         let Some((_, body, _)) = last.filter(|(_, _, at)| at != &*self.cwd || known_args).cloned() else { return };
         self.walk_again(|w| {
             let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
             // Its positional parameters are the call's words, when all are literal.
-            if args.iter().all(|a| a.lit().is_some()) {
+            if literal {
                 w.params = Some(args.to_vec());
             }
             w.defining.push(name.to_string());
@@ -1830,8 +1833,7 @@ impl Walker<'_> {
         };
         let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
         let [Word::Lit(v)] = values.as_slice() else { return None };
-        let stays = !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c));
-        (quoted || stays).then(|| v.clone())
+        (quoted || stays_unquoted(v)).then(|| v.clone())
     }
 
     fn parameter(&mut self, expr: &ParameterExpr, unknown: &mut Option<String>) {

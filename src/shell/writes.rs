@@ -582,18 +582,32 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         "checkout-index" => return checkout_index_writes(rest),
         // `git config -f F KEY VALUE` (and `set`, `unset`, `--add`, `--edit`...) rewrites F;
         // only the listing and getting forms leave it (red team 30: `-f .env` was only asked).
+        // Read with git-config's option table, as the walker reads KEY and VALUE (`-lf F` is
+        // `-l -f F`, a listing; `--get-r` is `--get-regexp`).
         "config" => {
-            let reads = rest.iter().filter_map(Word::lit).any(|a| {
-                // (`-lf F` is `-l -f F`: a listing.)
-                let bundle_lists =
-                    a.starts_with('-') && !a.starts_with("--") && a.split('f').next().unwrap_or("").contains('l');
-                bundle_lists
-                    || matches!(a, "get" | "list" | "-l" | "--list" | "--get-colorbool" | "--get-color" | "get-color")
-                    || ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list"]
-                        .iter()
-                        .any(|o| a.len() > 4 && o.starts_with(a.split('=').next().unwrap_or(a)))
-            });
-            return if reads { Vec::new() } else { option_values(rest, &["-f", "--file"]) };
+            const READS: &[&str] = &[
+                "--get",
+                "--get-all",
+                "--get-regexp",
+                "--get-urlmatch",
+                "-l",
+                "--list",
+                "--get-color",
+                "--get-colorbool",
+            ];
+            return match grammar::grammar("git-config").map(|g| grammar::parse(g, rest)) {
+                Some(Ok(p)) => {
+                    let reads = p.opts.iter().any(|f| READS.contains(&f.opt.name))
+                        || matches!(p.operands.first().and_then(Word::lit), Some("get" | "list" | "get-color"));
+                    if reads {
+                        Vec::new()
+                    } else {
+                        p.with('R').filter_map(|f| f.value.clone()).collect()
+                    }
+                }
+                // Not read by the table (asked anyway): every `-f` value may be written.
+                _ => option_values(rest, &["-f", "--file"]),
+            };
         }
         // `-p` is `--patch` (eleventh red team: `git restore -p .env` read `.env` as its value).
         "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
