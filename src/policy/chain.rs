@@ -1251,6 +1251,39 @@ impl Policy {
         })
     }
 
+    /// A program named by a pathname pattern (`/???/rm`, `/usr/bin/r?`, `/bin/r[m]`): what runs
+    /// is a program whose name the pattern's last segment matches. When that could be the
+    /// program of a deny rule, and the command with that name is denied, so is this one (a
+    /// deny rule could match what really runs; SPEC's rule "deny is final" with no approval to
+    /// dodge it by spelling).
+    fn glob_program_denied(&self, tool: &str, c: &SimpleCommand) -> Option<V> {
+        let Some(Word::Dyn(text)) = c.words.first() else { return None };
+        let plain = |ch: char| ch.is_ascii_alphanumeric() || "_./+-*?[]!^".contains(ch);
+        if !text.contains(['*', '?', '[']) || !text.chars().all(plain) {
+            return None;
+        }
+        let last = text.rsplit('/').next().unwrap_or(text);
+        let pattern = crate::policy::glob::Glob::compile(last).ok()?;
+        for r in self.model.deny.all().iter().filter(|r| r.tool == tool) {
+            let crate::policy::rules::Matcher::Words(p) = &r.matcher else { continue };
+            let Some(name) = p.first_exact() else { continue };
+            if !pattern.iter().any(|g| g.is_match(name)) {
+                continue;
+            }
+            let mut words = c.words.clone();
+            words[0] = Word::Lit(name.to_string());
+            if let (Some(rule), _) = strongest(&self.model.deny, tool, &[words.as_slice()]) {
+                return Some(V::new(
+                    Verdict::Deny,
+                    Layer::DenyRule,
+                    Some(&rule),
+                    format!("`{text}` may run `{name}`: denied by rule `{rule}`"),
+                ));
+            }
+        }
+        None
+    }
+
     fn unknown_verdict(&self, reason: &str) -> V {
         let mode = self.model.mode;
         if mode_verdict(mode, Risk::High) == Verdict::Deny {
@@ -1272,6 +1305,9 @@ impl Policy {
         let (deny, maybe_deny) = strongest(&self.model.deny, tool, &views);
         if let Some(r) = deny {
             return V::new(Verdict::Deny, Layer::DenyRule, Some(&r), format!("denied by rule `{r}`"));
+        }
+        if let Some(v) = self.glob_program_denied(tool, c) {
+            return v;
         }
         let (ask, maybe_ask) = strongest(&self.model.ask, tool, &views);
         if let Some(r) = ask {

@@ -103,7 +103,7 @@ impl WordPattern {
     }
 
     /// The first word when it is exact: the index key.
-    fn first_exact(&self) -> Option<&str> {
+    pub fn first_exact(&self) -> Option<&str> {
         match self.words.first() {
             Some(PatWord::Exact(e)) => Some(e),
             _ => None,
