@@ -212,7 +212,12 @@ impl Policy {
                         // (`{lnk,src}/passwd`, `lnk{,}/x`), is decided as a read or write of
                         // where it lands as well. (A use whose word lands where it is written
                         // is decided so by the call as written.)
-                        let replaced = i == 0 && replace_word(&command, &word, to).map(|new| command = new).is_some();
+                        // A glob whose matches lead to several places comes back as `/`: put
+                        // in for the word, `echo */*` would become `echo /`, which lists nothing
+                        // (red team 40); it is a read of `/` beside the text instead.
+                        let several = to == "/" && word.contains(['*', '?', '[']);
+                        let replaced =
+                            i == 0 && !several && replace_word(&command, &word, to).map(|new| command = new).is_some();
                         if !replaced {
                             let to = shell::shell_word(to);
                             extra.push_str(&match how {

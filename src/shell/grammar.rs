@@ -825,6 +825,8 @@ static TABLE: &[(&str, &str, &str)] = &[
       --get-color --get-colorbool -z --null --name-only --show-origin --show-scope --show-names -t: --type= --bool \
       --int --bool-or-int --bool-or-str --path --expiry-date --default= --comment= --fixed-value --includes --all \
       --regexp --value= --url="),
+    // `-x KEYSEQ:COMMAND` binds a key to a shell command (run when the key is typed).
+    ("bind", "posix", "-m: -l -p -P -s -S -v -V -X -q: -u: -r: -f:/R -x:/C"),
     ("complete|compgen", "posix",
      "-a -b -c -d/L -e -f/L -g/L -j -k -s -u/L -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----

@@ -63,7 +63,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
 
 /// Variables bash itself gives the integer attribute: a value assigned to one is evaluated
 /// as arithmetic, and a subscript in it runs its `$(...)` (`OPTIND='a[$(cmd)]'`).
-const BASH_INTEGERS: &[&str] = &["OPTIND", "RANDOM", "SRANDOM", "HISTCMD", "BASHPID", "PPID", "UID", "EUID"];
+const BASH_INTEGERS: &[&str] = &["OPTIND", "RANDOM", "SRANDOM", "HISTCMD", "BASHPID", "PPID", "UID", "EUID", "SECONDS"];
 
 struct Walker<'a> {
     a: &'a mut Analysis,
@@ -2185,7 +2185,26 @@ impl Walker<'_> {
                         }
                         ast::AssignmentValue::Array(items) => {
                             let mut text = Some(String::new());
-                            for (k, v) in items {
+                            // brush leaves `[KEY]=VALUE` whole when KEY holds brackets
+                            // (`x=(['a[$(cmd)]']=1)`: red team 40); bash splits it at the
+                            // `]` that closes the first `[`, quotes and nesting skipped.
+                            let items: Vec<(Option<ast::Word>, ast::Word)> = items
+                                .iter()
+                                .map(|(k, v)| match k.is_none().then(|| keyed_element(&v.value)).flatten() {
+                                    Some((key, value)) => (
+                                        Some(ast::Word { value: key.to_string(), loc: None }),
+                                        ast::Word { value: value.to_string(), loc: None },
+                                    ),
+                                    None => (k.clone(), v.clone()),
+                                })
+                                .collect();
+                            for (k, v) in &items {
+                                if k.is_none() && v.value.starts_with('[') && v.value.contains(['$', '`']) {
+                                    // A `[` element gate could not split: bash may read a key.
+                                    *unknown =
+                                        Some(format!("the array element `{}` may be a key gate cannot read", v.value));
+                                    this.substitutions_in(&v.value);
+                                }
                                 if let Some(k) = k {
                                     let r = this.word(&k.value);
                                     if r.unknown.is_some() {
@@ -2614,6 +2633,10 @@ impl Walker<'_> {
                 }
                 "complete" | "compgen" => {
                     self.completion(&words, &wrappers, &mut unknown);
+                    break;
+                }
+                "bind" => {
+                    self.key_bindings(&words, &wrappers, &mut unknown);
                     break;
                 }
                 "git" => match self.git_code(&words, &wrappers, &mut unknown) {
@@ -3121,6 +3144,39 @@ impl Walker<'_> {
                     unknown.get_or_insert_with(|| format!("`{} {d}` is only known at run time", f.opt.name));
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// `bind -x KEYSEQ:COMMAND`: the command a key runs is decided as if it ran. KEYSEQ is
+    /// either double-quoted (`"\C-a": cmd`, backslash escapes inside) or runs to the first
+    /// `:`; what follows, blanks and one `:` skipped, is the command. Anything else the
+    /// grammar cannot read leaves the command unmodelled.
+    fn key_bindings(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
+        let Some(g) = grammar::grammar("bind") else { return };
+        let Ok(p) = grammar::parse(g, &words[1..]) else {
+            unknown.get_or_insert_with(|| "`bind`: a word not in its option table".into());
+            return;
+        };
+        for f in p.opts.iter().filter(|f| f.opt.name == "-x") {
+            match &f.value {
+                Some(Word::Lit(spec)) => match bound_command(spec) {
+                    Some(text) => {
+                        // bash strips quotes around the whole command: decide both readings.
+                        let inner = text.len() > 1 && text.starts_with(['"', '\'']) && text.ends_with(&text[..1]);
+                        if inner {
+                            self.nested_run_by(&text[1..text.len() - 1], words, wrappers);
+                        }
+                        self.nested_run_by(text, words, wrappers);
+                    }
+                    None => {
+                        unknown.get_or_insert_with(|| format!("`bind -x {spec}`: no `KEYSEQ:COMMAND` gate can read"));
+                    }
+                },
+                Some(Word::Dyn(d)) => {
+                    unknown.get_or_insert_with(|| format!("`bind -x {d}` is only known at run time"));
+                }
+                None => {}
             }
         }
     }
@@ -4245,4 +4301,67 @@ fn may_fail(io: &ast::IoRedirect, std_closed: bool) -> bool {
         ast::IoRedirect::HereDocument(..) | ast::IoRedirect::HereString(..) => false,
         ast::IoRedirect::OutputAndError(w, _) => !null(w),
     }
+}
+
+/// The command of a `bind -x` spec: after a double-quoted key sequence (or the text up to the
+/// first `:`), the blanks and colons bash skips. None when there is no `:` where one must be.
+fn bound_command(spec: &str) -> Option<&str> {
+    let s = spec.trim_start();
+    let rest = if let Some(q) = s.strip_prefix('"') {
+        let mut escaped = false;
+        let end = q.char_indices().find_map(|(i, c)| {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                return Some(i);
+            }
+            None
+        })?;
+        let after = q[end + 1..].trim_start();
+        after.starts_with(':').then_some(after)?
+    } else {
+        &s[s.find(':')?..]
+    };
+    Some(rest.trim_start_matches(|c: char| c == ':' || c.is_whitespace()))
+}
+
+/// A compound array element `[KEY]=VALUE` (or `[KEY]+=VALUE`) split as bash splits it: KEY
+/// ends at the `]` that closes the first `[`, nested brackets, quotes and backslashes skipped.
+/// None when the text is no such element.
+fn keyed_element(text: &str) -> Option<(&str, &str)> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'[') {
+        return None;
+    }
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' => i += b[i + 1..].iter().position(|&c| c == b'\'')? + 1,
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                if j >= b.len() {
+                    return None;
+                }
+                i = j;
+            }
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = &text[i + 1..];
+                    let value = rest.strip_prefix('=').or_else(|| rest.strip_prefix("+="))?;
+                    return Some((&text[1..i], value));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
