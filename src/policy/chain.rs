@@ -46,9 +46,25 @@ pub(crate) fn is_path_field(name: &str) -> bool {
             && name.as_bytes()[name.len() - s.len() - 1].is_ascii_lowercase()
     };
     MCP_PATH_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(name))
-        || ["src", "dest", "dst", "file_name", "filepath", "dirpath", "input_file", "output_file"]
-            .iter()
-            .any(|f| f.eq_ignore_ascii_case(name))
+        || [
+            "src",
+            "dest",
+            "dst",
+            "to",
+            "from",
+            "file_name",
+            "filepath",
+            "dirpath",
+            "input_file",
+            "output_file",
+            "outfile",
+            "infile",
+            "logfile",
+            "basedir",
+            "attachments",
+        ]
+        .iter()
+        .any(|f| f.eq_ignore_ascii_case(name))
         || [
             "path",
             "paths",
@@ -59,15 +75,38 @@ pub(crate) fn is_path_field(name: &str) -> bool {
             "_folder",
             "_root",
             "filename",
+            "filenames",
+            "file_names",
             "dirname",
+            "dir_name",
+            "pathname",
+            "path_name",
+            "pathnames",
+            "pathlist",
+            "path_list",
             "-file",
             "-dir",
         ]
         .iter()
         .any(|s| ends(s))
-        || ["file", "files", "dir", "dirs", "directory", "directories", "folder", "root", "filename", "dirname"]
-            .iter()
-            .any(|s| camel(s))
+        || [
+            "file",
+            "files",
+            "dir",
+            "dirs",
+            "directory",
+            "directories",
+            "folder",
+            "folders",
+            "root",
+            "roots",
+            "filename",
+            "dirname",
+            "uri",
+            "uris",
+        ]
+        .iter()
+        .any(|s| camel(s))
 }
 
 /// A field that holds a glob of paths: `glob` (`globs`, `include`), or a globbing tool's
@@ -246,7 +285,7 @@ fn arg_paths_keeping(
     args: &Value,
     keep_declared: bool,
 ) -> Result<Vec<ArgPath>, String> {
-    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false, keep_declared };
+    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false, keep_declared, all: false };
     w.walk(args, &mut String::new(), &mut String::new(), Held::Any, None, 0);
     if w.too_deep {
         return Err(format!(
@@ -254,6 +293,16 @@ fn arg_paths_keeping(
         ));
     }
     Ok(w.out)
+}
+
+/// Every string of a call's arguments outside its text fields, as [`arg_paths`] would give it
+/// were it a path: for the edge, which passes each through the file system, so that one
+/// naming a link in a field no table knows (`pathname`, `fileNames`) is where it leads (red
+/// team 40).
+pub(crate) fn arg_strings(tool: &str, spec: Option<&ToolSpec>, args: &Value) -> Vec<ArgPath> {
+    let mut w = ArgWalk { tool, spec, out: Vec::new(), too_deep: false, keep_declared: true, all: true };
+    w.walk(args, &mut String::new(), &mut String::new(), Held::Any, None, 0);
+    w.out
 }
 
 /// What the strings below a field are.
@@ -273,6 +322,8 @@ struct ArgWalk<'a> {
     out: Vec<ArgPath>,
     too_deep: bool,
     keep_declared: bool,
+    /// Every string, whatever its field ([`arg_strings`]).
+    all: bool,
 }
 
 impl ArgWalk<'_> {
@@ -296,7 +347,10 @@ impl ArgWalk<'_> {
             // field is named as one (review: such calls of allowed tools were asked).
             // A `file:` URI names a file in any field, an MCP tool's too.
             Value::String(s)
-                if held != Held::Any || (!self.tool.starts_with("mcp__") && looks_like_path(s)) || is_file_uri(s) =>
+                if held != Held::Any
+                    || self.all
+                    || (!self.tool.starts_with("mcp__") && looks_like_path(s))
+                    || is_file_uri(s) =>
             {
                 let declared = depth == 1
                     && held == Held::Path
@@ -1494,7 +1548,9 @@ impl Policy {
     /// start may be any directory, so `**/.env*` matches what would really run (issue 15:
     /// denied where a deny rule could match). `None` when the last name is not plain.
     fn anywhere_rules(&self, tool: &str, path: &str) -> Option<V> {
-        let tail = path.rsplit_once('/').map_or(path, |(_, t)| t);
+        // Double quotes only group (`"$PWD/.env"`: red team 40).
+        let unquoted = if path.matches('"').count() % 2 == 0 { path.replace('"', "") } else { path.to_string() };
+        let tail = unquoted.rsplit_once('/').map_or(unquoted.as_str(), |(_, t)| t);
         let plain = |t: &str| {
             !t.is_empty()
                 && t != "."

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::chain::{arg_paths, path_text, shell_text, word_dirs};
+use super::chain::{arg_paths, arg_strings, path_text, shell_text, word_dirs, ArgPath};
 use super::model::ToolKind;
 use super::{Call, Context, Decision, Policy};
 use crate::shell::{self, Word};
@@ -246,7 +246,23 @@ impl Policy {
                 // MCP tool's `source`, `files[0].path`, a `file:` URI, ...), and a glob's
                 // literal directory, each where it lands.
                 let mut args = call.arguments.clone();
-                for a in arg_paths(&call.tool, spec, &call.arguments).ok()? {
+                let mut paths = arg_paths(&call.tool, spec, &call.arguments).ok()?;
+                // Any other string that names a link where it is used is a path as well, in
+                // whatever field (red team 40: `pathname`, `fileNames`, `dirs` through a link
+                // out): it is put back as a `file:` URI, which names a file in any field.
+                let mut uris = Vec::new();
+                for a in arg_strings(&call.tool, spec, &call.arguments) {
+                    let plausible = !a.text.is_empty()
+                        && a.text.len() <= 4096
+                        && !a.text.starts_with('-')
+                        && !a.text.contains(char::is_control)
+                        && !a.text.contains("://");
+                    if plausible && !paths.iter().any(|p| p.pointer == a.pointer) {
+                        uris.push(a.pointer.clone());
+                        paths.push(ArgPath { glob: false, base: None, ..a });
+                    }
+                }
+                for a in paths {
                     let text = match &a.base {
                         Some(b) if a.glob && !a.text.starts_with(['/', '~']) => format!("{}/{}", path_text(b), a.text),
                         _ if a.glob => a.text.clone(),
@@ -280,13 +296,28 @@ impl Policy {
                     let Some((to, rest)) = found else { continue };
                     links.push(leads(&text, &format!("{}{rest}", to.display())));
                     if let Some(v) = args.pointer_mut(&a.pointer) {
-                        *v = Value::String(format!("{}{rest}", to.display()));
+                        let landed = format!("{}{rest}", to.display());
+                        *v = Value::String(if uris.contains(&a.pointer) { file_uri(&landed) } else { landed });
                     }
                 }
                 (!links.is_empty()).then(|| (Call { arguments: args, ..call.clone() }, links.join(", ")))
             }
         }
     }
+}
+
+/// An absolute path as a `file:` URI that [`path_text`] reads back as it.
+fn file_uri(path: &str) -> String {
+    let mut out = String::from("file://");
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3F"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// How a word is used: a write target, or anything else (decided as a read).

@@ -1121,8 +1121,94 @@ pub(crate) fn aliases(words: &[Word]) -> Vec<Vec<Word>> {
             w.extend_from_slice(&words[i..]);
             out.push(w);
         }
+        // An unknown subcommand is run as the command git's autocorrection picks when the
+        // user's configuration (or `-c help.autocorrect=...`) turns it on: `git rset --hard`
+        // is `git reset --hard` (red team 40). Each best candidate is a reading of it.
+        if let Some(Word::Lit(sub)) = words.get(i) {
+            for c in git_autocorrect(sub) {
+                let mut w = words.to_vec();
+                w[i] = Word::Lit(c.to_string());
+                out.push(w);
+            }
+        }
     }
     out
+}
+
+/// git's commands (`git help -a`, 2.47), for its autocorrection: a subcommand not among them
+/// is a typo git may correct (or an alias, which gate cannot see).
+#[rustfmt::skip]
+const GIT_COMMANDS: &[&str] = &[
+    "add", "am", "archive", "bisect", "branch", "bundle", "checkout", "cherry-pick", "citool", "clean", "clone",
+    "commit", "describe", "diff", "fetch", "format-patch", "gc", "gitk", "grep", "gui", "init", "log",
+    "maintenance", "merge", "mv", "notes", "pull", "push", "range-diff", "rebase", "reset", "restore", "revert",
+    "rm", "scalar", "shortlog", "show", "sparse-checkout", "stash", "status", "submodule", "switch", "tag",
+    "worktree", "config", "fast-export", "fast-import", "filter-branch", "mergetool", "pack-refs", "prune",
+    "reflog", "refs", "remote", "repack", "replace", "annotate", "blame", "bugreport", "count-objects",
+    "diagnose", "difftool", "fsck", "gitweb", "help", "instaweb", "merge-tree", "rerere", "show-branch",
+    "verify-commit", "verify-tag", "version", "whatchanged", "archimport", "cvsexportcommit", "cvsimport",
+    "cvsserver", "imap-send", "p4", "quiltimport", "request-pull", "send-email", "svn", "apply",
+    "checkout-index", "commit-graph", "commit-tree", "hash-object", "index-pack", "merge-file", "merge-index",
+    "mktag", "mktree", "multi-pack-index", "pack-objects", "prune-packed", "read-tree", "replay", "symbolic-ref",
+    "unpack-objects", "update-index", "update-ref", "write-tree", "cat-file", "cherry", "diff-files",
+    "diff-index", "diff-tree", "for-each-ref", "for-each-repo", "get-tar-commit-id", "ls-files", "ls-remote",
+    "ls-tree", "merge-base", "name-rev", "pack-redundant", "rev-list", "rev-parse", "show-index", "show-ref",
+    "unpack-file", "var", "verify-pack", "daemon", "fetch-pack", "http-backend", "send-pack",
+    "update-server-info", "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "column",
+    "credential", "credential-cache", "credential-store", "fmt-merge-msg", "hook", "interpret-trailers",
+    "mailinfo", "mailsplit", "merge-one-file", "patch-id", "sh-i18n", "sh-setup", "stripspace",
+    "backfill", "last-modified", "repo",
+];
+
+/// git's "common" commands: a prefix of one scores best in its autocorrection.
+const GIT_COMMON: &[&str] = &[
+    "add", "bisect", "branch", "clone", "commit", "diff", "fetch", "grep", "init", "log", "merge", "mv", "pull",
+    "push", "rebase", "reset", "restore", "rm", "show", "status", "switch", "tag",
+];
+
+/// The commands git's autocorrection may run for the unknown subcommand `sub` (help.c: a
+/// common command `sub` begins scores 0, any other its weighted Damerau-Levenshtein distance
+/// plus one; the best score under 7 wins). Every command with the best score is returned (git
+/// runs one only when it is alone; gate does not rely on that). Empty for a known command.
+pub(crate) fn git_autocorrect(sub: &str) -> Vec<&'static str> {
+    if sub.is_empty() || sub.starts_with('-') || GIT_COMMANDS.contains(&sub) || sub.len() > 64 {
+        return Vec::new();
+    }
+    let score = |c: &str| {
+        if GIT_COMMON.contains(&c) && c.starts_with(sub) {
+            0
+        } else {
+            git_levenshtein(sub.as_bytes(), c.as_bytes()) + 1
+        }
+    };
+    let scored: Vec<(usize, &'static str)> = GIT_COMMANDS.iter().map(|c| (score(c), *c)).collect();
+    let best = scored.iter().map(|(s, _)| *s).min().unwrap_or(usize::MAX);
+    if best >= 7 {
+        return Vec::new();
+    }
+    scored.into_iter().filter(|(s, _)| *s == best).map(|(_, c)| c).collect()
+}
+
+/// git's `levenshtein(a, b, 0, 2, 1, 3)`: a swap of two neighbours costs 0, a substitution 2,
+/// an insertion 1, a deletion 3.
+fn git_levenshtein(a: &[u8], b: &[u8]) -> usize {
+    let (swap, subst, ins, del) = (0, 2, 1, 3);
+    let mut row0 = vec![0usize; b.len() + 1];
+    let mut row1: Vec<usize> = (0..=b.len()).map(|j| j * ins).collect();
+    let mut row2 = vec![0usize; b.len() + 1];
+    for i in 0..a.len() {
+        row2[0] = (i + 1) * del;
+        for j in 0..b.len() {
+            row2[j + 1] = row1[j] + subst * usize::from(a[i] != b[j]);
+            if i > 0 && j > 0 && a[i - 1] == b[j] && a[i] == b[j - 1] && row2[j + 1] > row0[j - 1] + swap {
+                row2[j + 1] = row0[j - 1] + swap;
+            }
+            row2[j + 1] = row2[j + 1].min(row1[j + 1] + del).min(row2[j] + ins);
+        }
+        std::mem::swap(&mut row0, &mut row1);
+        std::mem::swap(&mut row1, &mut row2);
+    }
+    row1[b.len()]
 }
 
 /// How a known-safe command's arguments are checked.

@@ -2182,6 +2182,9 @@ impl Walker<'_> {
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
                             harmless_value = r.word.lit().is_some_and(|v| harmless_setting(&name, v));
+                            if !harmless_value {
+                                this.trace_file(&name, &r.word);
+                            }
                         }
                         ast::AssignmentValue::Array(items) => {
                             let mut text = Some(String::new());
@@ -2301,6 +2304,8 @@ impl Walker<'_> {
                         let value = words.last().and_then(Word::lit).and_then(|w| w.split_once('=')).map(|(_, v)| v);
                         if tables::is_dangerous_variable(&name) && !value.is_some_and(|v| harmless_setting(&name, v)) {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
+                            let traced = value.map_or_else(|| Word::Dyn(w.value.clone()), |v| Word::Lit(v.to_string()));
+                            this.trace_file(&name, &traced);
                         }
                     }
                 }
@@ -3148,6 +3153,21 @@ impl Walker<'_> {
         }
     }
 
+    /// git writes its traces (`GIT_TRACE`, `GIT_TRACE2_EVENT`, `GIT_TRACE_PACKET`, ...) to a
+    /// file when the value is an absolute path (appending): a write of it (red team 40:
+    /// `GIT_TRACE=$PWD/.env git status`). A value only known at run time may be one.
+    fn trace_file(&mut self, name: &str, value: &Word) {
+        if !(name.starts_with("GIT_TRACE") || name == "GIT_CURL_VERBOSE") {
+            return;
+        }
+        let path = match value {
+            Word::Lit(p) if p.starts_with('/') || p.starts_with('~') => value.clone(),
+            Word::Lit(_) => return,
+            Word::Dyn(_) => value.clone(),
+        };
+        self.a.writes.push(Write { path, kind: WriteKind::Append, cwd: self.cwd.0.clone() });
+    }
+
     /// `bind -x KEYSEQ:COMMAND`: the command a key runs is decided as if it ran. KEYSEQ is
     /// either double-quoted (`"\C-a": cmd`, backslash escapes inside) or runs to the first
     /// `:`; what follows, blanks and one `:` skipped, is the command. Anything else the
@@ -3947,6 +3967,7 @@ impl Walker<'_> {
                     let name = &s[..s.find('=').unwrap_or(0)];
                     if tables::is_dangerous_variable(name) && !harmless_setting(name, &s[name.len() + 1..]) {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
+                        self.trace_file(name, &Word::Lit(s[name.len() + 1..].to_string()));
                     }
                     i += 1;
                 }
