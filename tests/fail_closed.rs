@@ -281,10 +281,13 @@ fn class7_git_subcommands_that_edit_do_not_ride_on_an_allowed_parent() {
         "ask",
         &["git config edit", "git config set user.name x", "git config --edit", "git foo", "git branch -D x"],
     );
+    // A listing of every level prints the user's ~/.gitconfig, which can hold credentials (red
+    // team 40): a read outside the workspace, as `cat ~/.gitconfig` is.
+    assert_all("ask", &["git config list", "git config --list", "git config --global --list", "git config -l"]);
     assert_all(
         "allow",
         &[
-            "git config list",
+            "git config list --local",
             "git config get user.name",
             "git branch --merged main",
             "git branch -l 'feat*'",
@@ -553,7 +556,7 @@ const CLASS9: &[&str] = &[
     "git notes list",
     "git stash list",
     "git tag -l 'v1*'",
-    "git config list",
+    "git config list --local",
     "git config get user.email",
     "trap 'echo bye' EXIT",
     "trap -- 'printf done' EXIT INT",
@@ -721,7 +724,10 @@ fn redteam_a_pattern_that_splits_may_hold_files() {
     // `head -n$N` with `N='5 /etc/passwd'` is `head -n5 /etc/passwd src/a.rs` (eleventh red
     // team); quoted, the value stays one word.
     assert_all("ask", &["head -n$N src/a.rs", "head -n $N src/a.rs"]);
-    assert_all("allow", &["grep \"$p\" src/a.rs", "head -n\"$N\" src/a.rs", "head -n \"$N\" src/a.rs"]);
+    assert_all("allow", &["grep -e \"$p\" src/a.rs", "head -n\"$N\" src/a.rs", "head -n \"$N\" src/a.rs"]);
+    // Quoted, it is one word, but in the pattern's place one that may start with `-`, an
+    // option that reads a file (`--file=/root/.ssh/id_rsa`: red team 40).
+    assert_all("ask", &["grep \"$p\" src/a.rs", "grep -rn \"$p\" src"]);
 }
 
 #[test]

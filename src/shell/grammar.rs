@@ -437,7 +437,14 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
                 continue;
             }
             Word::Dyn(raw) => {
-                if could_be_option(raw) && g.has_risky() {
+                // In a pattern's place (grep's first operand, no `-e`/`-f` before), an option
+                // that reads a file (`p=--file=/root/.ssh/id_rsa; grep "$p" src`: red team
+                // 40) is a read gate would not decide: the pattern is no path.
+                let pattern_slot = g.files == Files::AfterFirst
+                    && p.operands.is_empty()
+                    && p.with('P').next().is_none()
+                    && g.opts.iter().any(|o| o.has('R'));
+                if could_be_option(raw) && (g.has_risky() || pattern_slot) {
                     return Err(format!("{program}: `{raw}` is only known at run time and could be an option"));
                 }
                 if operand(&mut p, w) {

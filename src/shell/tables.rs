@@ -1683,6 +1683,9 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
     );
     let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
+    if sub == "config" {
+        out.extend(git_config_dump(rest));
+    }
     // Short options whose value is a file only for some subcommands (elsewhere `-S` is the
     // pickaxe): blame's revisions file (`-S F`, glued `-S/F`, bundled `-wS/F`; git prints
     // every line it cannot parse), ls-files' exclude file.
@@ -1719,6 +1722,36 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
             _ if skip_pattern => skip_pattern = false,
             _ => out.push(w.clone()),
         }
+    }
+    out
+}
+
+/// `git config`'s listing forms (`--list`, `-l`, `list`, `--get-regexp`, `get --regexp`,
+/// `--get-urlmatch`) print the user's and the system's configuration files whole, which can
+/// hold credentials (red team 40: `git config --global --list`): reads of them, unless a file,
+/// blob, `--local` or `--worktree` scope keeps to the repository's. One key (`git config
+/// user.name`) is no dump.
+fn git_config_dump(rest: &[Word]) -> Vec<Word> {
+    let Some(Ok(p)) = super::grammar::grammar("git-config").map(|g| super::grammar::parse(g, rest)) else {
+        return Vec::new();
+    };
+    let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+    let first = p.operands.first().and_then(Word::lit);
+    let dumps = has(&["-l", "--list", "--get-regexp", "--get-urlmatch"])
+        || first == Some("list")
+        || (first == Some("get") && p.operands.iter().filter_map(Word::lit).any(|w| w == "--regexp" || w == "--url"))
+        || (first == Some("get") && has(&["--regexp", "--url=", "--all"]));
+    if !dumps || has(&["-f", "--file", "--blob", "--local", "--worktree"]) {
+        return Vec::new();
+    }
+    let (global, system) = (has(&["--global"]), has(&["--system"]));
+    let mut out = Vec::new();
+    if global || !system {
+        out.push(Word::Lit("~/.gitconfig".into()));
+        out.push(Word::Lit("~/.config/git/config".into()));
+    }
+    if system || !global {
+        out.push(Word::Lit("/etc/gitconfig".into()));
     }
     out
 }

@@ -505,7 +505,7 @@ impl Walker<'_> {
     fn path_value(&mut self, value: &Word) {
         let paths: Vec<Word> = match value {
             Word::Lit(v) if !v.contains("://") => v
-                .split(':')
+                .split([':', '=', ' ', '\t', '\n'])
                 .filter(|c| c.contains('/') || c.starts_with('~'))
                 .map(|c| Word::Lit(c.to_string()))
                 .collect(),
@@ -514,6 +514,15 @@ impl Walker<'_> {
         };
         for path in paths {
             self.a.reads.push(Write { path, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
+        }
+        // And the program may write it: a test harness's report file (`JEST_JUNIT_OUTPUT_FILE=
+        // .env npm test`, `PYTEST_ADDOPTS='--junitxml /root/r.xml'`: red team 40), each word
+        // and each text after `=` or `:` in the value, decided as a path handed on.
+        if let Word::Lit(v) = value {
+            let words: Vec<Word> = v.split_whitespace().map(|w| Word::Lit(w.to_string())).collect();
+            for path in super::writes::paths_in_words(&words) {
+                self.a.writes.push(Write { path, kind: WriteKind::Handed, cwd: self.cwd.0.clone() });
+            }
         }
     }
 
@@ -2302,6 +2311,11 @@ impl Walker<'_> {
                             _ => words.push(this.word(&w.value).word),
                         }
                         let value = words.last().and_then(Word::lit).and_then(|w| w.split_once('=')).map(|(_, v)| v);
+                        // `export X_FILE=.env`: a value every later program may read or write.
+                        if let Some(v) = value.filter(|_| name.bytes().any(|b| b.is_ascii_uppercase())) {
+                            let v = Word::Lit(v.to_string());
+                            this.path_value(&v);
+                        }
                         if tables::is_dangerous_variable(&name) && !value.is_some_and(|v| harmless_setting(&name, v)) {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
                             let traced = value.map_or_else(|| Word::Dyn(w.value.clone()), |v| Word::Lit(v.to_string()));
@@ -3969,6 +3983,7 @@ impl Walker<'_> {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                         self.trace_file(name, &Word::Lit(s[name.len() + 1..].to_string()));
                     }
+                    self.path_value(&Word::Lit(s[name.len() + 1..].to_string()));
                     i += 1;
                 }
                 Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {

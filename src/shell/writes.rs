@@ -238,9 +238,15 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
     if !RUNNERS.contains(&name) {
         return Vec::new();
     }
+    paths_in_words(&words[1..])
+}
+
+/// What [`handed_paths`] finds in words given to a program gate cannot see (a runner's
+/// arguments, an environment variable's value).
+pub(crate) fn paths_in_words(words: &[Word]) -> Vec<Word> {
     let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != ".";
     let mut out: Vec<Word> = Vec::new();
-    for w in &words[1..] {
+    for w in words {
         // A run-time word may be any path (`$HOME/x`): decided as one only known at run time.
         let Word::Lit(w) = w else {
             if !out.contains(w) {
