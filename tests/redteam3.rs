@@ -231,7 +231,7 @@ fn redteam3_overask_arithmetic_on_numbers_bash_itself_gives() {
             "files=(src/*.rs); echo $(( ${#files[@]} + 1 ))",
             "let x=1+2",
             "((x=5))",
-            "while IFS= read -r line; do echo $line; done < src/a.rs",
+            "while IFS= read -r line; do echo \"$line\"; done < src/a.rs",
             "IFS=, read -r a b <<< 'x,y'",
         ],
     );
@@ -240,6 +240,9 @@ fn redteam3_overask_arithmetic_on_numbers_bash_itself_gives() {
         "ask",
         &["[[ $y -gt 0 ]]", "((x = y + 1))", "x=$1; ((x++))", "for ((i=0;i<3;i++)); do i=$1; done", "IFS=/ ls"],
     );
+    // Unquoted, a line read from a file is split and globbed: a line `/etc/*` lists /etc
+    // (red team 40).
+    assert_all("ask", &["while IFS= read -r line; do echo $line; done < src/a.rs"]);
     assert_all("deny", &["let 'a[$(rm x)]=1'", "echo $(( ${#a[$(rm x)]} ))"]);
 }
 

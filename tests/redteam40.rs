@@ -219,3 +219,127 @@ fn a_run_time_word_in_greps_pattern_place_may_be_an_option_that_reads_a_file() {
     assert_all("ask", &["grep -rn \"$p\" src", "grep -n \"$(cat src/a.rs)\" src/a.rs"]);
     assert_all("allow", &["grep -e \"$p\" src/a.rs", "grep -- \"$p\" src/a.rs", "grep -rn TODO src"]);
 }
+
+#[test]
+fn an_unquoted_expansion_of_a_value_the_command_wrote_is_a_listing_of_what_it_names() {
+    // bash splits and globs an unquoted `$x` or `$(...)`: a value holding `/etc/*` lists /etc.
+    assert_all(
+        "ask",
+        &[
+            "x=$(base64 -d <<< L2V0Yy8q); echo $x",
+            "echo $(tr A-Z a-z <<< '/ETC/*')",
+            "read -r a <<< '/etc/*'; echo $a",
+            "printf -v x '%s' '/root/*'; echo $x",
+            "x=${y:-/etc/*}; echo $x",
+            "x=/etc; x+=/*; echo $x",
+            "mapfile -t a <<< '/etc/*'; echo ${a[0]}",
+            "bash -c 'echo $0' '/etc/*'",
+            "while read -r l; do echo $l; done <<< ~/.ssh/*",
+            "echo $(echo '/etc/*')",
+            "a=('/etc/*'); echo ${a[0]}",
+            "a=(x y); a+=('/etc/*'); echo ${a[2]}",
+            "x=$(cat src/a.rs); echo $x",
+        ],
+    );
+    // Numbers, ids, names a listing printed, literal text without a glob; quoted values.
+    assert_all(
+        "allow",
+        &[
+            "echo $(date)",
+            "echo $(date +%Y-%m-%d)",
+            "x=$(git rev-parse HEAD); echo $x",
+            "for f in $(git ls-files); do echo $f; done",
+            "for i in $(seq 1 3); do echo $((i*i)); done",
+            "n=$((3+4)); echo $n",
+            "echo $(git ls-files | wc -l)",
+            "count=$(grep -c fn src/a.rs); echo $count",
+            "declare -i n; n=5; echo $n",
+            "declare -A m=([a]=1 [b]=2); echo ${m[a]}",
+            "a=([0]=x [1]=y); echo ${a[1]}",
+            "x=$(cat src/a.rs); echo \"$x\"",
+            "echo $(echo \"#\")",
+            "echo $HOME $PATH",
+        ],
+    );
+}
+
+#[test]
+fn stored_names_that_run_another_program_are_decided_as_if_it_ran() {
+    assert_all(
+        "deny",
+        &[
+            "shopt -s expand_aliases; alias ls='rm -rf'\nls src",
+            "hash -p /bin/rm ls; ls src/a.rs",
+            "BASH_CMDS[ls]=/bin/rm; ls src/a.rs",
+        ],
+    );
+    assert_all("ask", &["alias ll='ls -la'"]);
+}
+
+#[test]
+fn a_trap_action_that_changes_directory_is_not_walked_from_inside_itself() {
+    // Was "commands nested more than 16 levels deep"; now decided as any `cd -` is.
+    let d = check_common::check_command(POLICY, "trap 'cd - >/dev/null' EXIT; cd src && ls");
+    assert!(!d["reason"].as_str().unwrap_or("").contains("nested"), "{d}");
+    assert_all("allow", &["trap 'echo done' EXIT; cd src && ls"]);
+}
+
+#[test]
+fn option_values_that_are_commands_are_decided_as_if_they_ran() {
+    assert_all(
+        "deny",
+        &[
+            "split --filter='rm -rf x' src/a.rs",
+            "zip -T -TT 'rm -rf x' a.zip src/a.rs",
+            "ssh -o ProxyCommand='rm -rf x' example.com",
+            "ssh -oLocalCommand='rm x' example.com",
+            "rsync -e 'rm -rf x' host:a b",
+            "git -c man.viewer=man -c man.man.path=/bin/rm log --help",
+            "sqlite3 :memory: '.shell rm -rf x'",
+            "sort --compress-program='rm' src/a.rs",
+            "x86_64 rm -rf x",
+            "i386 rm x",
+            "ssh-agent rm -rf x",
+            "start-stop-daemon --start --exec /bin/rm -- -rf x",
+        ],
+    );
+    assert_all("ask", &["x86_64 ls", "ssh-agent ls"]);
+}
+
+#[test]
+fn files_a_program_names_itself_are_writes() {
+    assert_all(
+        "deny",
+        &[
+            "sdiff -o .env src/a.rs src/a.rs",
+            "wget https://example.com/.env",
+            "wget -P sub https://example.com/.env.local",
+            "wget -e output_document=.env http://example.com/",
+            "git checkout-index -a -f --prefix=.env",
+            "sort -o \"$PWD/.env\" src/a.rs",
+            "cargo test -- --logfile \"$PWD/.env\"",
+            "cd src && sort -o \"$OLDPWD/.env\" a.rs",
+        ],
+    );
+}
+
+#[test]
+fn writes_the_walker_decides_do_not_make_a_safe_program_asked() {
+    let policy = "version: 1\npermissions:\n  allow:\n    - Bash(cargo test *)\n    - { tool: write, when: { file_path: \"docs/**\" } }\n  deny: [ \"Write(**/.env*)\" ]\n";
+    check_common::assert_all_with(
+        policy,
+        "allow",
+        &[
+            "sed -i 's/foo/bar/' docs/a.md",
+            "sort -u -o docs/words.md docs/words.md",
+            "cargo test --target-dir target/ci -- --nocapture",
+        ],
+    );
+    // A backup suffix names other files; a target directory outside is asked; .env denied.
+    check_common::assert_all_with(
+        policy,
+        "ask",
+        &["sed -i.bak 's/a/b/' docs/a.md", "sed -i 's/a/b/' src/a.rs", "cargo test --target-dir /tmp/t"],
+    );
+    check_common::assert_all_with(policy, "deny", &["sed -i 's/a/b/' .env", "cargo test --target-dir .env"]);
+}

@@ -194,7 +194,7 @@ fn a_call_of_a_function_whose_definition_certainly_ran_is_decided_by_its_body() 
             "function f { git status; }; f",
             "main() { git status; git log -1; }; main \"$@\"",
             "cleanup() { echo bye; }; trap cleanup EXIT; git status",
-            "f(){ ls; }; x=$(f); echo $x",
+            "f(){ ls; }; x=$(f); echo \"$x\"",
             "f(){ ls; }; cd src && f",
         ],
     );

@@ -55,7 +55,9 @@ fn git_config_includes_with_a_named_file_is_not_allowed() {
             "git config --includes --blob=HEAD:x --list",
         ],
     );
-    assert_all("allow", &["git config --list --file docs/x.md", "git config --list --includes", "git config --list"]);
+    assert_all("allow", &["git config --list --file docs/x.md", "git config --list --local --includes"]);
+    // Every level's listing prints ~/.gitconfig (red team 40): a read outside the workspace.
+    assert_all("ask", &["git config --list --includes", "git config --list"]);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! known-safe read-only commands with their argument conditions, the command arity used for
 //! "always" patterns, and the prefixes an "always" approval may never grant wholesale.
 
-use super::{grammar, program_name, Word, WrapperKind};
+use super::{grammar, program_name, shell_word, Word, WrapperKind};
 
 /// How to find the command inside a wrapper.
 pub(crate) struct WrapperSpec {
@@ -83,6 +83,12 @@ static WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "setarch", kind: T, positionals: 1, value_flags: &[] },
     WrapperSpec { name: "linux32", kind: T, positionals: 0, value_flags: &[] },
     WrapperSpec { name: "linux64", kind: T, positionals: 0, value_flags: &[] },
+    // setarch under its architectures' names (links to it: red team 40).
+    WrapperSpec { name: "x86_64", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "i386", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "i686", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "aarch64", kind: T, positionals: 0, value_flags: &[] },
+    WrapperSpec { name: "ssh-agent", kind: T, positionals: 0, value_flags: &["-a", "-E", "-O", "-P", "-t"] },
     WrapperSpec { name: "choom", kind: T, positionals: 0, value_flags: &["-n", "-p", "--adjust", "--pid"] },
 ];
 
@@ -102,12 +108,15 @@ pub(crate) fn opaque_wrapper(name: &str) -> Option<String> {
         }
         "gdb" => "debugs the command and runs commands of its own (`-ex`, `shell`)",
         "parallel" => "builds the commands it runs from templates and input at run time",
-        "chrt" | "numactl" | "prlimit" | "choom" | "setarch" | "linux32" | "linux64" | "cgexec" | "systemd-inhibit"
-        | "trickle" => "changes how the command runs (or acts on another process) in ways gate does not model",
+        "chrt" | "numactl" | "prlimit" | "choom" | "setarch" | "linux32" | "linux64" | "x86_64" | "i386" | "i686"
+        | "aarch64" | "cgexec" | "systemd-inhibit" | "trickle" => {
+            "changes how the command runs (or acts on another process) in ways gate does not model"
+        }
         "eatmydata" | "nocache" | "fakeroot" | "fakechroot" | "proot" | "bwrap" => {
             "runs the command under a preloaded library or another root, which gate does not model"
         }
         "sshpass" => "feeds a password to the command it runs",
+        "ssh-agent" => "runs the command with an agent holding keys",
         "unshare" | "systemd-run" | "firejail" | "dbus-run-session" | "xvfb-run" | "faketime" => {
             "has options that move, set up or log the command in ways gate does not model"
         }
@@ -335,9 +344,74 @@ static EXEC_OPTIONS: &[(&str, &[&str])] = &[
     ("tar", &["--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "--new-volume-script", "-F"]),
     ("rsync", &["-e", "--rsh", "--rsync-path"]),
     ("zip", &["-TT", "--unzip-command"]),
+    ("split", &["--filter"]),
     ("make", &["--eval"]),
     ("less", &["--lesskey-file"]),
 ];
+
+/// The command texts a program's options give it to run (rsync's `-e`, zip's `-TT`, split's
+/// `--filter`, tar's `--to-command`, ssh's `-o ProxyCommand=`, sqlite3's `.shell`): each is
+/// decided as if it ran, so a deny rule on what it runs holds (red team 40; the command stays
+/// unknown by [`exec_option`] as well).
+pub(crate) fn option_command_texts(words: &[Word]) -> Vec<String> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    let args = &words[1..];
+    const TEXTS: &[(&str, &[&str])] = &[
+        ("rsync", &["-e", "--rsh", "--rsync-path"]),
+        ("zip", &["-TT", "--unzip-command"]),
+        ("split", &["--filter"]),
+        ("sort", &["--compress-program"]),
+        ("tar", &["--to-command", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F"]),
+        ("rg", &["--pre"]),
+        ("npm", &["--script-shell"]),
+        ("pnpm", &["--script-shell"]),
+        ("yarn", &["--script-shell"]),
+    ];
+    let mut out: Vec<String> = match TEXTS.iter().find(|(p, _)| *p == name) {
+        Some((_, opts)) => option_values(args, opts).into_iter().filter_map(|w| w.lit().map(str::to_string)).collect(),
+        None => Vec::new(),
+    };
+    match name {
+        "ssh" | "scp" | "sftp" => {
+            for v in option_values(args, &["-o"]).iter().filter_map(Word::lit) {
+                let (key, value) = match v.split_once(['=', ' ']) {
+                    Some((k, v)) => (k.trim(), v.trim()),
+                    None => continue,
+                };
+                let key = key.to_ascii_lowercase();
+                if matches!(key.as_str(), "proxycommand" | "localcommand" | "knownhostscommand" | "remotecommand") {
+                    out.push(value.to_string());
+                }
+            }
+        }
+        // `start-stop-daemon --start --exec PROGRAM [-- ARGS]` (also `--startas`).
+        "start-stop-daemon" => {
+            let dd = args.iter().position(|w| w.lit() == Some("--"));
+            let program = option_values(&args[..dd.unwrap_or(args.len())], &["--exec", "-x", "--startas", "-a"]);
+            for p in program.iter().filter_map(Word::lit) {
+                let mut t = shell_word(p);
+                for a in dd.map_or(&[][..], |k| &args[k + 1..]) {
+                    t.push(' ');
+                    t.push_str(&as_shell_text(a));
+                }
+                out.push(t);
+            }
+        }
+        "sqlite3" => {
+            for t in args.iter().filter_map(Word::lit) {
+                for line in t.split(['\n', ';']) {
+                    let line = line.trim_start();
+                    if let Some(rest) = line.strip_prefix(".shell").or_else(|| line.strip_prefix(".system")) {
+                        out.push(rest.trim().to_string());
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out.retain(|t| !t.trim().is_empty());
+    out
+}
 
 /// Why a command's options make it run something gate cannot see, if they do.
 pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
@@ -1109,6 +1183,9 @@ pub(crate) fn git_key_runs_code(key: &str) -> bool {
         // `submodule.NAME.update=!CMD` runs CMD on `git submodule update`.
         || key.starts_with("submodule.") && key.ends_with(".update")
         || key.rsplit('.').next().is_some_and(|last| LAST.contains(&last)) && key.contains('.')
+        // `man.TOOL.path`, `browser.TOOL.path`, `difftool.TOOL.path`: the program a viewer or
+        // tool runs (red team 40: `-c man.viewer=man -c man.man.path=/bin/rm log --help`).
+        || ["man.", "browser.", "difftool.", "mergetool."].iter().any(|p| key.starts_with(p)) && key.ends_with(".path")
 }
 
 /// Alternative spellings of a command for deny and ask rules: git without its global options.
@@ -1425,7 +1502,16 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
             return false;
         }
         let Ok(p) = grammar::parse(g, &words[1..]) else { return false };
-        if p.opts.iter().any(|f| f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
+        // Files it writes that the walker decides as writes, as `tee`'s are (red team 40:
+        // `sed -i ... docs/a.md` was asked where a write rule allows docs/**/*.md): sort's
+        // `-o F`, sed's in-place edit without a backup suffix (a suffix names other files,
+        // `-i'bak/*'` even another directory).
+        let written = |f: &grammar::Found| match name {
+            "sort" => f.opt.name == "-o" || f.opt.name == "--output",
+            "sed" => (f.opt.name == "-i" || f.opt.name == "--in-place") && f.value.is_none(),
+            _ => false,
+        };
+        if p.opts.iter().any(|f| !written(f) && f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
             return false;
         }
         let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
@@ -1737,10 +1823,26 @@ fn git_config_dump(rest: &[Word]) -> Vec<Word> {
     };
     let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
     let first = p.operands.first().and_then(Word::lit);
-    let dumps = has(&["-l", "--list", "--get-regexp", "--get-urlmatch"])
+    // A regexp that keeps to one harmless section (`--get-regexp alias`, `'^user\.'`) lists
+    // no credentials; `url`, `http`, `credential` and `.*` may.
+    let harmless_regexp = || {
+        let pattern = if first == Some("get") { p.operands.get(1) } else { p.operands.first() };
+        pattern.and_then(Word::lit).is_some_and(|r| {
+            let r = r.strip_prefix('^').unwrap_or(r);
+            ["alias", "user", "core", "branch", "remote", "init", "pull", "push", "color", "diff", "merge", "log"]
+                .iter()
+                .any(|s| r.strip_prefix(s).is_some_and(|t| t.is_empty() || t.starts_with('.') || t.starts_with("\\.")))
+        })
+    };
+    let regexp = has(&["--get-regexp"]) || (first == Some("get") && has(&["--regexp"]));
+    // `--get-urlmatch NAME URL` gets one key, unless NAME is a whole section.
+    let section_match =
+        has(&["--get-urlmatch"]) && p.operands.first().and_then(Word::lit).is_none_or(|n| !n.contains('.'));
+    let dumps = has(&["-l", "--list"])
+        || section_match
         || first == Some("list")
-        || (first == Some("get") && p.operands.iter().filter_map(Word::lit).any(|w| w == "--regexp" || w == "--url"))
-        || (first == Some("get") && has(&["--regexp", "--url=", "--all"]));
+        || (regexp && !harmless_regexp())
+        || (first == Some("get") && has(&["--url="]));
     if !dumps || has(&["-f", "--file", "--blob", "--local", "--worktree"]) {
         return Vec::new();
     }

@@ -53,6 +53,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         rewalks: 0,
         untrusted_values: false,
         attributed: Vec::new(),
+        plain: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
         globbed: false,
@@ -148,6 +149,11 @@ struct Walker<'a> {
     /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
     /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
     attributed: Vec<String>,
+    /// Variables assigned here whose value is unknown but holds no text the command could have
+    /// written in (a number, a commit id, names a listing printed): an unquoted expansion of
+    /// one is split and globbed like any, but globs only names where they came from. Any
+    /// other variable assigned here with an unknown value may hold a glob (red team 40).
+    plain: Vec<String>,
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
@@ -471,6 +477,7 @@ impl Walker<'_> {
             rewalks: self.rewalks,
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
+            plain: self.plain.clone(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
             globbed: false,
@@ -529,6 +536,7 @@ impl Walker<'_> {
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base);
+        self.plain.retain(|n| n != base);
         self.assigned.push(base.to_string());
     }
 
@@ -737,7 +745,9 @@ impl Walker<'_> {
             Word::Dyn(d) => tables::glob_base(d).is_some(),
         };
         let fixed = !tables::is_dangerous_variable(name) && !self.is_integer(name);
-        if let Some(values) = values.filter(|v| fixed && !v.is_empty() && v.len() <= 8 && v.iter().all(bindable)) {
+        if let Some(values) =
+            values.clone().filter(|v| fixed && !v.is_empty() && v.len() <= 8 && v.iter().all(bindable))
+        {
             let m = self.mark();
             let (cwd0, bound0, jumps0) = (self.cwd.clone(), self.bound.clone(), self.jumps);
             for v in &values {
@@ -756,6 +766,25 @@ impl Walker<'_> {
             self.bound = bound0;
         }
         self.unbind(name);
+        // Over the output of commands that print only numbers, or names and ids (`$(seq 1 3)`,
+        // `$(git ls-files)`), the variable holds no text the command wrote (red team 40).
+        let list = values.as_deref().unwrap_or_default();
+        let of = |w: &Word| {
+            let t = w.display();
+            let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
+            t.strip_prefix("$(").and_then(|r| r.strip_suffix(')')).map(str::to_string)
+        };
+        let numbers = !list.is_empty() && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)));
+        let plain = !list.is_empty()
+            && list.iter().all(|w| match w {
+                Word::Lit(l) => !expands(l),
+                Word::Dyn(d) => tables::glob_base(d).is_some() || of(w).is_some_and(|i| plain_output(&i)),
+            });
+        if numbers && fixed {
+            self.bind_number(name);
+        } else if plain {
+            self.plain.push(name.to_string());
+        }
         self.loop_body(&|w: &mut Self| w.compound_list(body));
         self.unbind(name);
     }
@@ -1660,6 +1689,13 @@ impl Walker<'_> {
                         }
                     } else if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
                         values.extend(v.iter());
+                    } else if self.assigned.iter().any(|a| a == name)
+                        && !self.plain.iter().any(|p| p == name)
+                        && !self.is_integer(name)
+                    {
+                        // Assigned here a value gate does not know (`read`, `mapfile`, `$(...)`,
+                        // `+=`, `${y:-/etc/*}`): it may hold a glob (red team 40).
+                        return vec![Word::Dyn(raw.to_string())];
                     }
                     i = end;
                 }
@@ -1800,11 +1836,19 @@ impl Walker<'_> {
                 }
                 WordPiece::CommandSubstitution(s) => {
                     *dynamic = true;
+                    // Unquoted, its output is split and globbed: text the command wrote
+                    // (`$(echo '/etc/*')`, `$(base64 -d <<< ...)`) lists what it names.
+                    if !quoted && !self.assigning && !plain_output(s) {
+                        self.globbed = true;
+                    }
                     self.nested(s, None);
                 }
                 WordPiece::BackquotedCommandSubstitution(s) => {
                     *dynamic = true;
                     let unescaped = unescape_backquoted(s, quoted);
+                    if !quoted && !self.assigning && !plain_output(&unescaped) {
+                        self.globbed = true;
+                    }
                     self.nested(&unescaped, None);
                 }
                 WordPiece::EscapeSequence(e) => {
@@ -2128,8 +2172,14 @@ impl Walker<'_> {
                     let mut compound: Option<String> = None;
                     // The value as resolved, for binding: `None` when not known.
                     let mut resolved: Option<Vec<Word>> = Some(Vec::new());
+                    let plain_value: bool;
+                    let was_plain = {
+                        let base = name.split('[').next().unwrap_or(&name);
+                        this.plain.iter().any(|p| p == base) || !this.assigned.iter().any(|n| n == base)
+                    };
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
+                            plain_value = plain_text(&v.value);
                             this.assigning = true;
                             let r = this.word(&v.value);
                             this.assigning = false;
@@ -2194,8 +2244,18 @@ impl Walker<'_> {
                             if !harmless_value {
                                 this.trace_file(&name, &r.word);
                             }
+                            // `BASH_CMDS[ls]=/bin/rm`: the name runs that program from then on,
+                            // decided as if it ran (red team 40).
+                            if let (true, Word::Lit(program)) = (name.starts_with("BASH_CMDS"), &r.word) {
+                                let program = super::shell_word(program);
+                                this.nested(&program, None);
+                            }
                         }
                         ast::AssignmentValue::Array(items) => {
+                            // Items and keys all literal text without a glob: known text.
+                            plain_value = items
+                                .iter()
+                                .all(|(k, v)| k.as_ref().is_none_or(|k| plain_text(&k.value)) && plain_text(&v.value));
                             let mut text = Some(String::new());
                             // brush leaves `[KEY]=VALUE` whole when KEY holds brackets
                             // (`x=(['a[$(cmd)]']=1)`: red team 40); bash splits it at the
@@ -2298,6 +2358,12 @@ impl Walker<'_> {
                         match value {
                             Some(v) if !integer => this.bind(&name, v),
                             _ => this.unbind(&name),
+                        }
+                        // An element or `+=` keeps the rest: plain only if it all was.
+                        let base = name.split('[').next().unwrap_or(&name).to_string();
+                        let whole = !a.append && !name.contains('[');
+                        if plain_value && (whole || was_plain) {
+                            this.plain.push(base);
                         }
                         if !harmless_value {
                             assignments.push(name);
@@ -2636,10 +2702,15 @@ impl Walker<'_> {
                         _ if listing => {}
                         Some(Word::Lit(action)) if action != "-" => {
                             let action = action.clone();
-                            self.traps.push(action.clone());
                             self.keep_unknown(&words, &wrappers, &mut unknown);
                             self.same_shell = true;
+                            // (Installed after its own walk: an action that changes directory,
+                            // `trap 'cd - >/dev/null' EXIT`, is not walked again from inside
+                            // itself, which nested without end: red team 40.)
+                            let traps = std::mem::take(&mut self.traps);
                             self.nested_run_by(&action, &words, &wrappers);
+                            self.traps = traps;
+                            self.traps.push(action);
                             self.same_shell = false;
                             return;
                         }
@@ -2669,6 +2740,17 @@ impl Walker<'_> {
                 },
                 "alias" if words[1..].iter().any(|w| w.lit() != Some("-p")) => {
                     unknown.get_or_insert_with(|| "`alias` changes what later command names run".into());
+                    // What an alias runs is code stored to run later: decided as if it ran
+                    // (red team 40: `shopt -s expand_aliases; alias ls='rm -rf'` then `ls`).
+                    let values: Vec<String> = words[1..]
+                        .iter()
+                        .filter_map(Word::lit)
+                        .filter_map(|a| a.split_once('=').map(|(_, v)| v.to_string()))
+                        .filter(|v| !v.trim().is_empty())
+                        .collect();
+                    for v in values {
+                        self.nested(&v, None);
+                    }
                     break;
                 }
                 "env" => match self.env_wrapper(&words, &mut unknown) {
@@ -2848,7 +2930,7 @@ impl Walker<'_> {
         for target in super::writes::write_targets(&words) {
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
         }
-        for target in super::writes::handed_paths(&words) {
+        for target in super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words)) {
             self.write(target, WriteKind::Handed);
         }
         // A directory change applies to what comes after this command, not to the command.
@@ -3007,6 +3089,9 @@ impl Walker<'_> {
             if let Some(reason) = tables::exec_option(&words) {
                 unknown.get_or_insert(reason);
             }
+            for text in tables::option_command_texts(&words) {
+                self.nested_run_by(&text, &words, &wrappers);
+            }
             if let Some(reason) = grammar::unmodelled(&words) {
                 unknown.get_or_insert(reason);
             }
@@ -3041,6 +3126,24 @@ impl Walker<'_> {
             }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
+                // `hash -p PATH NAME`: NAME runs PATH from then on, decided as if it ran (red
+                // team 40: `hash -p /bin/rm ls; ls x`).
+                if words.first().and_then(Word::lit).map(program_name) == Some("hash") {
+                    let mut programs: Vec<String> = Vec::new();
+                    let mut k = 1;
+                    while let Some(Word::Lit(a)) = words.get(k) {
+                        if a == "-p" {
+                            programs.extend(words.get(k + 1).and_then(Word::lit).map(str::to_string));
+                            k += 1;
+                        } else if let Some(v) = a.strip_prefix("-p").filter(|v| !v.is_empty()) {
+                            programs.push(v.to_string());
+                        }
+                        k += 1;
+                    }
+                    for p in programs {
+                        self.nested(&super::shell_word(&p), None);
+                    }
+                }
                 // A subscript is arithmetic, and bash expands `$(...)` in it even inside quotes:
                 // what it runs is decided too.
                 let subscripts: Vec<String> =
@@ -3082,9 +3185,12 @@ impl Walker<'_> {
             let moved = *self.cwd != c;
             *self.cwd = c;
             if moved {
-                for action in self.traps.clone() {
-                    self.walk_again(|w| w.nested(&action, None));
+                // An action walked again does not walk the actions again when it moves.
+                let traps = std::mem::take(&mut self.traps);
+                for action in &traps {
+                    self.walk_again(|w| w.nested(action, None));
                 }
+                self.traps = traps;
             }
         }
     }
@@ -3422,6 +3528,7 @@ impl Walker<'_> {
         let mut numbers: Vec<String> = Vec::new();
         // `declare x=rm`, `export f=src/a.rs`: the value is certain after it.
         let mut values: Vec<(String, String)> = Vec::new();
+        let mut plains: Vec<String> = Vec::new();
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
                 // `x=$y`: only x is assigned.
@@ -3467,6 +3574,20 @@ impl Walker<'_> {
                             if is_identifier(n) && !v.starts_with('(') {
                                 values.push((n.to_string(), v.to_string()));
                             }
+                        }
+                    }
+                }
+                // `declare -A m=([a]=1 [b]=2)`: literal items without a glob (red team 40's
+                // taint of unknown values).
+                for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
+                    if let Some((n, v)) = a.split_once('=') {
+                        let items = v.strip_prefix('(').and_then(|v| v.strip_suffix(')'));
+                        let item = |i: &str| match i.strip_prefix('[').and_then(|i| i.split_once("]=")) {
+                            Some((k, v)) => plain_text(k) && plain_text(v),
+                            None => plain_text(i),
+                        };
+                        if is_identifier(n) && items.is_some_and(|i| i.split_whitespace().all(item)) {
+                            plains.push(n.to_string());
                         }
                     }
                 }
@@ -3544,6 +3665,7 @@ impl Walker<'_> {
         for n in assoc {
             self.bind(&format!("{ASSOCIATIVE}{n}"), Vec::new());
         }
+        self.plain.extend(plains);
         for n in numbers {
             if !tables::is_dangerous_variable(&n) {
                 self.bind_number(&n);
@@ -3700,6 +3822,7 @@ impl Walker<'_> {
                 rewalks: self.rewalks,
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
+                plain: self.plain.clone(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
                 globbed: false,
@@ -3846,6 +3969,14 @@ impl Walker<'_> {
                 }
                 Some(Word::Lit(text)) => {
                     let text = text.clone();
+                    // `sh -c TEXT NAME ARGS...`: `$0` is NAME, which gate does not track: one
+                    // that may glob, used, is a listing of what it names (red team 40:
+                    // `bash -c 'echo $0' '/etc/*'`).
+                    let zero_globs = words.get(i + 1).is_some_and(|w| w.lit().is_none_or(expands));
+                    if zero_globs && (text.contains("$0") || text.contains("${0")) {
+                        let mut u = Some(format!("`{name} -c`: `$0` is a word that may expand to paths"));
+                        self.keep_unknown(words, wrappers, &mut u);
+                    }
                     // `sh -c TEXT NAME ARGS...`: `$1`... are ARGS.
                     self.next_params = Some(words.get(i + 2..).unwrap_or_default().to_vec());
                     self.nested_with(&text, inner);
@@ -4400,4 +4531,132 @@ fn keyed_element(text: &str) -> Option<(&str, &str)> {
         i += 1;
     }
     None
+}
+
+/// Whether an assignment's value, unknown to gate, can only be text the command did not write:
+/// plain literal text, arithmetic (`$((...))`), or one command substitution whose output is
+/// such ([`plain_output`]), quoted or not.
+fn plain_text(value: &str) -> bool {
+    if value.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.,:@%+=/".contains(&b)) {
+        return true;
+    }
+    let v = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+    if let Some(inner) = v.strip_prefix("$((").and_then(|r| r.strip_suffix("))")) {
+        return !inner.contains(['$', '`', '(']);
+    }
+    v.strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .is_some_and(|inner| !inner.starts_with('(') && plain_output(inner))
+}
+
+/// Whether a command substitution prints only numbers: `seq`, `nproc`, `wc -l` (or `-c`,
+/// `-w`, `-m`) of its input, `git rev-list --count`.
+fn numeric_output(inner: &str) -> bool {
+    if !plain_output(inner) {
+        return false;
+    }
+    let last: Vec<&str> = inner.rsplit('|').next().unwrap_or("").split_whitespace().collect();
+    match last.as_slice() {
+        ["seq", ..] | ["nproc", ..] => true,
+        ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
+        ["git", "rev-list", rest @ ..] => rest.contains(&"--count"),
+        _ => false,
+    }
+}
+
+/// Whether a command substitution's output holds no text the command itself wrote: numbers,
+/// ids, or names a listing printed (which, globbed again, match names where they were
+/// listed). The last stage of a plain pipeline decides (`sort`, `uniq`, `head`, `tail` pass
+/// on what the stage before printed). Anything else may print a glob the text spelled
+/// (`echo '/etc/*'`, `base64 -d`, `tr`, `cat` of a file).
+fn plain_output(inner: &str) -> bool {
+    // Text written right here, with no glob character (or escape that could make one), that
+    // echo, printf or a here-document's cat prints as it is.
+    let t = inner.trim();
+    let printer = ["echo ", "printf ", "cat <<", "cat<<"].iter().any(|p| t.starts_with(p))
+        && !t.starts_with("printf -")
+        && !t.starts_with("echo -e");
+    if printer && !t.contains(['*', '?', '[', '\\', '$', '`', '%', '|', ';', '&', '>', '(', ')']) {
+        // `cat <<DELIM` alone on its line: no file operand, no other redirection.
+        let first = t.lines().next().unwrap_or("");
+        let cat_alone = first
+            .strip_prefix("cat")
+            .map(|r| r.trim_start().trim_start_matches("<<").trim_start_matches('-'))
+            .is_some_and(|d| !d.trim().is_empty() && !d.trim().contains([' ', '\t', '<']));
+        let echo_alone = !first.starts_with("cat") && !t.contains(['<', '\n']);
+        return cat_alone || echo_alone;
+    }
+    if inner.contains(['$', '`', ';', '&', '<', '>', '\n', '(', ')', '\\']) || inner.contains("||") {
+        return false;
+    }
+    let plain_args = |args: &[&str]| {
+        args.iter().all(|a| a.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,:=@{}~^/+%".contains(c)))
+    };
+    let stages: Vec<&str> = inner.split('|').collect();
+    for stage in stages.iter().rev() {
+        let words: Vec<&str> = stage.split_whitespace().collect();
+        let Some((&program, args)) = words.split_first() else { return false };
+        match program {
+            "sort" | "uniq" | "head" | "tail"
+                if plain_args(args) && !args.iter().any(|a| !a.starts_with('-') && a.parse::<u64>().is_err()) =>
+            {
+                continue
+            }
+            "wc" | "seq" | "nproc" | "pwd" | "whoami" | "id" | "uname" | "hostname" | "date" | "basename"
+            | "dirname" | "expr" => {
+                return plain_args(args);
+            }
+            // Names, or counts, of what is there; their patterns only filter.
+            "ls" => return !args.iter().any(|a| a.starts_with("--format") || a.starts_with("--hide") || *a == "-L"),
+            "find" => {
+                return !args.iter().any(|a| {
+                    matches!(
+                        *a,
+                        "-L" | "-follow"
+                            | "-printf"
+                            | "-fprintf"
+                            | "-fprint"
+                            | "-fprint0"
+                            | "-fls"
+                            | "-exec"
+                            | "-execdir"
+                            | "-ok"
+                            | "-okdir"
+                    )
+                })
+            }
+            // Counts or the names of files that match.
+            "grep" | "egrep" | "fgrep" => {
+                return args.iter().any(|a| {
+                    matches!(*a, "--count" | "--files-with-matches" | "--files-without-match")
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && a[1..].contains(['c', 'l', 'L'])
+                            && !a[1..].contains(['e', 'f', 'm', 'A', 'B', 'C', 'd', 'D']))
+                })
+            }
+            "git" => {
+                let sub = args.first().copied().unwrap_or("");
+                return match sub {
+                    "rev-parse" | "rev-list" | "describe" | "merge-base" | "symbolic-ref" | "write-tree"
+                    | "hash-object" => {
+                        plain_args(args) && !args.iter().any(|a| a.starts_with("--sq") || a.starts_with("--local-env"))
+                    }
+                    "ls-files" | "diff" | "status" | "branch" | "tag" => {
+                        !args.iter().any(|a| a.starts_with("--format") || a.starts_with("-m") && sub == "tag")
+                            && (sub != "diff"
+                                || args.iter().any(|a| {
+                                    matches!(
+                                        *a,
+                                        "--name-only" | "--name-status" | "--stat" | "--numstat" | "--shortstat"
+                                    )
+                                }))
+                    }
+                    _ => false,
+                };
+            }
+            _ => return false,
+        }
+    }
+    false
 }

@@ -26,6 +26,7 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("wget", &["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies",
                "--warc-file", "-P", "--directory-prefix"]),
     ("patch", &["-o", "--output", "-r", "--reject-file"]),
+    ("sdiff", &["-o", "--output"]),
     ("iconv", &["-o", "--output"]),
     ("uudecode", &["-o", "--output-file"]),
     ("zstd", &["-o"]),
@@ -33,10 +34,27 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("gcc", &["-o"]), ("g++", &["-o"]), ("cc", &["-o"]), ("c++", &["-o"]), ("clang", &["-o"]),
     ("clang++", &["-o"]), ("rustc", &["-o", "--out-dir"]),
     ("pandoc", &["-o", "--output"]),
+];
+
+/// Options naming the directory a build tool keeps its own output in (cargo's `target/`, npm's
+/// cache and logs): written as the tool always writes its default one, so decided as paths
+/// handed on: only where they land outside the workspace or under a deny or ask rule (red
+/// team 40: `cargo test --target-dir target/ci` was asked as an edit).
+#[rustfmt::skip]
+static BUILD_DIRS: &[(&str, &[&str])] = &[
     ("cargo", &["--target-dir", "--artifact-dir", "--out-dir"]),
     // npm writes its debug logs and its cache there.
     ("npm", &["--logs-dir", "--cache"]),
 ];
+
+/// The build directories a command names ([`BUILD_DIRS`]).
+pub(crate) fn build_dirs(words: &[Word]) -> Vec<Word> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    match BUILD_DIRS.iter().find(|(p, _)| *p == name) {
+        Some((_, opts)) => option_values(&words[1..], opts),
+        None => Vec::new(),
+    }
+}
 
 /// Options of test harnesses and the tools they run whose value is a file they write. They
 /// count wherever they appear in a runner's words, also after the `--` that passes them on
@@ -377,6 +395,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let flagged = |short: &[&str]| option_values(args, short);
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
+        "wget" => wget_writes(args),
         "tee" => operands(args, "").into_iter().cloned().collect(),
         // `history -w F` / `-a F` write the history to F (red team 30).
         "history" => {
@@ -925,12 +944,49 @@ fn checkout_index_writes(rest: &[Word]) -> Vec<Word> {
     };
     let mut out: Vec<Word> = paths.into_iter().map(with_prefix).collect();
     if unnamed {
-        out.push(match &prefix {
-            Some(Word::Lit(pre)) if pre.contains('/') => {
-                Word::Dyn(format!("{}/*", pre[..pre.rfind('/').unwrap_or(0)].trim_end_matches('/')))
+        // Every file, its path glued to the prefix: a glob of what the prefix begins
+        // (`--prefix=.env` writes `.env.env`, `.envhost.yaml`: red team 40), dot files too.
+        match &prefix {
+            Some(Word::Lit(pre)) if !pre.contains(['*', '?', '[', '\\']) => {
+                out.push(Word::Dyn(format!("{pre}*")));
+                if pre.is_empty() || pre.ends_with('/') {
+                    out.push(Word::Dyn(format!("{pre}.*")));
+                }
             }
-            Some(pre) => Word::Dyn(format!("({}... every file checkout-index writes)", pre.display())),
-            None => Word::Dyn("(every file checkout-index writes)".into()),
+            Some(pre) => out.push(Word::Dyn(format!("({}... every file checkout-index writes)", pre.display()))),
+            None => out.push(Word::Dyn("(every file checkout-index writes)".into())),
+        }
+    }
+    out
+}
+
+/// The files wget names itself (red team 40: `wget https://host/.env` writes `.env`): without
+/// `-O`, each URL's last path segment (`index.html` for none) under `-P DIR`; and a wgetrc
+/// command given with `-e` that sets an output file (`-e output_document=.env`).
+fn wget_writes(args: &[Word]) -> Vec<Word> {
+    let mut out = Vec::new();
+    for cmd in option_values(args, &["-e", "--execute"]).iter().filter_map(Word::lit) {
+        if let Some((k, v)) = cmd.split_once('=') {
+            let key: String =
+                k.trim().chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase();
+            if matches!(key.as_str(), "outputdocument" | "logfile" | "savecookies" | "dirprefix" | "warcfile") {
+                out.push(Word::Lit(v.trim().to_string()));
+            }
+        }
+    }
+    if !option_values(args, &["-O", "--output-document"]).is_empty() {
+        return out;
+    }
+    let dir = option_values(args, &["-P", "--directory-prefix"]).pop();
+    for url in args.iter().filter_map(Word::lit).filter(|a| a.contains("://") && !a.starts_with('-')) {
+        let rest = url.split_once("://").map_or("", |(_, r)| r);
+        let path = rest.split_once('/').map_or("", |(_, p)| p);
+        let path = path.split(['#']).next().unwrap_or("");
+        let name = path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("index.html");
+        out.push(match &dir {
+            Some(Word::Lit(d)) => Word::Lit(format!("{}/{name}", d.trim_end_matches('/'))),
+            Some(d) => Word::Dyn(format!("{}/{name}", d.display())),
+            None => Word::Lit(name.to_string()),
         });
     }
     out
