@@ -160,7 +160,7 @@ fn constructs_brush_ends_elsewhere_than_bash_are_never_allowed() {
     );
     assert_all(
         "allow",
-        &["echo $(echo \"#\")", "echo $((2*(3+4)))", "echo $(ls src)#x", "echo $(git log --format=%H#%s)"],
+        &["echo $(echo \"#\")", "echo $((2*(3+4)))", "echo $(ls src)#x", "echo \"$(git log --format=%H#%s)\""],
     );
 }
 

@@ -944,15 +944,16 @@ fn checkout_index_writes(rest: &[Word]) -> Vec<Word> {
     };
     let mut out: Vec<Word> = paths.into_iter().map(with_prefix).collect();
     if unnamed {
-        // Every file, its path glued to the prefix: a glob of what the prefix begins
-        // (`--prefix=.env` writes `.env.env`, `.envhost.yaml`: red team 40), dot files too.
+        // Every file, its path glued to the prefix: under a directory prefix (`out/`), that
+        // directory; else a glob of the names the prefix begins (`--prefix=.env` writes
+        // `.env.env`, `.envhost.yaml`: red team 40).
         match &prefix {
-            Some(Word::Lit(pre)) if !pre.contains(['*', '?', '[', '\\']) => {
-                out.push(Word::Dyn(format!("{pre}*")));
-                if pre.is_empty() || pre.ends_with('/') {
-                    out.push(Word::Dyn(format!("{pre}.*")));
-                }
+            Some(Word::Lit(pre))
+                if pre.contains('/') && (pre.ends_with('/') || pre.contains(['*', '?', '[', '\\'])) =>
+            {
+                out.push(Word::Dyn(format!("{}/*", pre[..pre.rfind('/').unwrap_or(0)].trim_end_matches('/'))));
             }
+            Some(Word::Lit(pre)) if !pre.contains(['*', '?', '[', '\\']) => out.push(Word::Dyn(format!("{pre}*"))),
             Some(pre) => out.push(Word::Dyn(format!("({}... every file checkout-index writes)", pre.display()))),
             None => out.push(Word::Dyn("(every file checkout-index writes)".into())),
         }
