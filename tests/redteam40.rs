@@ -343,3 +343,20 @@ fn writes_the_walker_decides_do_not_make_a_safe_program_asked() {
     );
     check_common::assert_all_with(policy, "deny", &["sed -i 's/a/b/' .env", "cargo test --target-dir .env"]);
 }
+
+#[test]
+fn a_sed_delimiter_in_a_bracket_expression_is_read_on_as_gnu_sed_does() {
+    // GNU sed reads `/[/]/` as one regex, so `w .env` is its command; other seds differ.
+    assert_all(
+        "deny",
+        &["sed -n '/[/]/w .env' src/a.rs", "sed 's/[/]/x/w .env' src/a.rs", "sed -n '/[^/]/e rm x' src/a.rs"],
+    );
+    assert_all("ask", &["sed -n '/[/]/p' src/a.rs"]);
+}
+
+#[test]
+fn a_literal_number_subscript_runs_no_code() {
+    assert_all("allow", &["arr=(a b c); unset 'arr[1]'; echo \"${arr[@]}\"", "a=(x); [ -v 'a[0]' ] && echo y"]);
+    assert_all("deny", &["unset 'arr[$(rm x)]'", "test -v 'a[$(rm x)]'"]);
+    assert_all("ask", &["unset 'arr[i]'"]);
+}

@@ -669,6 +669,13 @@ impl SedReader {
         Err(format!("sed script gate does not model: {what}"))
     }
 
+    /// The delimiter inside a bracket expression: unmodelled (seds differ), read on as GNU.
+    fn delimiter_in_class(&mut self) {
+        self.e.unknown.get_or_insert_with(|| {
+            "sed script gate does not model: the delimiter inside a bracket expression".to_string()
+        });
+    }
+
     fn program(&mut self) -> SedResult {
         loop {
             let mut ch = self.inchar();
@@ -770,13 +777,15 @@ impl SedReader {
     }
 
     /// `snarf_char_class`: a bracket expression, after its `[`, through its `]`. A delimiter
-    /// inside is where seds differ (GNU reads on; others end the regex there): not modelled.
+    /// inside is where seds differ (GNU reads on; others end the regex there): not modelled,
+    /// but read on as GNU sed does, so that what GNU sed then runs or writes is decided too
+    /// (red team 40: `sed -n '/[/]/w .env'` writes `.env`).
     fn snarf_char_class(&mut self, slash: char) -> SedResult {
         let mut ch = self.inchar();
         for lead in ['^', ']'] {
             if ch == Some(lead) {
                 if lead == slash {
-                    return Self::reject("the delimiter inside a bracket expression");
+                    self.delimiter_in_class();
                 }
                 ch = self.inchar();
             }
@@ -789,7 +798,7 @@ impl SedReader {
                 return Self::reject("an unterminated bracket expression");
             };
             if c == slash {
-                return Self::reject("the delimiter inside a bracket expression");
+                self.delimiter_in_class();
             }
             let mut settle = true;
             match c {

@@ -2257,7 +2257,12 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             match test_variable_operands(operands) {
                 Err(reason) => return Some(reason),
                 Ok(v) => {
-                    if let Some(n) = v.iter().find(|n| n.contains('[')) {
+                    let number_subscript = |n: &str| {
+                        n.split_once('[')
+                            .and_then(|(_, s)| s.strip_suffix(']'))
+                            .is_some_and(|s| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()))
+                    };
+                    if let Some(n) = v.iter().find(|n| n.contains('[') && !number_subscript(n)) {
                         return Some(format!("`{n}` names an array element whose subscript can run code"));
                     }
                     return None;
@@ -2288,7 +2293,12 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         _ => return None,
     }
     for n in names {
-        if n.contains('[') {
+        // (A literal number subscript is no code: `unset 'arr[1]'`, red team 40.)
+        let number_subscript = n
+            .split_once('[')
+            .and_then(|(b, s)| s.strip_suffix(']').map(|s| (b, s)))
+            .is_some_and(|(b, s)| is_identifier(b) && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()));
+        if n.contains('[') && !number_subscript {
             return Some(format!("`{n}` names an array element whose subscript can run code"));
         }
         if is_dangerous_variable(&n) {
