@@ -360,3 +360,16 @@ fn a_literal_number_subscript_runs_no_code() {
     assert_all("deny", &["unset 'arr[$(rm x)]'", "test -v 'a[$(rm x)]'"]);
     assert_all("ask", &["unset 'arr[i]'"]);
 }
+
+#[test]
+fn under_dotglob_a_glob_also_names_dot_files() {
+    assert_all(
+        "deny",
+        &[
+            "GLOBIGNORE=host.yaml; sed -i 's/^/#/' -- *",
+            "shopt -s dotglob; sed -i 's/^/#/' -- *",
+            "shopt -s dotglob; tee -- * < src/a.rs",
+        ],
+    );
+    assert_all("allow", &["shopt -s nullglob; echo src/*"]);
+}

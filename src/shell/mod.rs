@@ -213,6 +213,8 @@ pub struct Analysis {
     pub reads: Vec<Write>,
     /// Reasons the text as a whole cannot be known (a parse error, nesting too deep).
     pub unknown: Vec<String>,
+    /// The text turns on globs that match dot files (`shopt -s dotglob`, `GLOBIGNORE=...`).
+    pub dotglob: bool,
 }
 
 /// How deep `bash -c`, `eval` and substitutions may nest before gate gives up (and asks).
@@ -228,10 +230,35 @@ pub fn analyze(text: &str) -> Analysis {
     }
     let mut a = Analysis::default();
     walk::analyze_into(text, 0, &mut a, &mut dirs::Cwd::start());
+    if a.dotglob {
+        dotted_globs(&mut a);
+    }
     if KEEPING.get() > 0 {
         KEPT.set(Some((text.to_string(), a.clone())));
     }
     a
+}
+
+/// Under dotglob, a glob segment that starts with a wildcard also matches names that start
+/// with a dot (red team 40: `shopt -s dotglob; sed -i ... *` edits `.env`): each such write
+/// and read is also decided as its dotted spelling (`*` as `.*`, `src/?x` as `src/.?x`).
+fn dotted_globs(a: &mut Analysis) {
+    let dotted = |w: &Write| -> Option<Write> {
+        let Word::Dyn(d) = &w.path else { return None };
+        if d.contains(['$', '`', '\'', '"', '\\', '{']) || !d.contains(['*', '?', '[']) {
+            return None;
+        }
+        let segs: Vec<String> = d
+            .split('/')
+            .map(|s| if s.starts_with(['*', '?', '[']) { format!(".{s}") } else { s.to_string() })
+            .collect();
+        let new = segs.join("/");
+        (new != *d).then(|| Write { path: Word::Dyn(new), ..w.clone() })
+    };
+    let writes: Vec<Write> = a.writes.iter().filter_map(dotted).collect();
+    let reads: Vec<Write> = a.reads.iter().filter_map(dotted).collect();
+    a.writes.extend(writes);
+    a.reads.extend(reads);
 }
 
 thread_local! {

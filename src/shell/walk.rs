@@ -2167,6 +2167,10 @@ impl Walker<'_> {
                         // `DIRSTACK[1]=/etc`: the next `popd` goes there.
                         this.cwd.forget_stack();
                     }
+                    // A GLOBIGNORE turns dotglob on.
+                    if name == "GLOBIGNORE" {
+                        this.a.dotglob = true;
+                    }
                     // A compound value whose keys and items are all literal, as the builtin
                     // sees it (`declare -a m=([0]=a b)`).
                     let mut compound: Option<String> = None;
@@ -3126,6 +3130,11 @@ impl Walker<'_> {
             }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
+                if words.first().and_then(Word::lit).map(program_name) == Some("shopt")
+                    && words[1..].iter().any(|w| w.lit().is_none_or(|a| a == "dotglob"))
+                {
+                    self.a.dotglob = true;
+                }
                 // `hash -p PATH NAME`: NAME runs PATH from then on, decided as if it ran (red
                 // team 40: `hash -p /bin/rm ls; ls x`).
                 if words.first().and_then(Word::lit).map(program_name) == Some("hash") {
