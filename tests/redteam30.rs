@@ -19,10 +19,7 @@ fn assert_all(expect: &str, commands: &[&str]) {
 }
 
 fn assert_calls(expect: &str, calls: &[(&str, Value)]) {
-    for (tool, args) in calls {
-        let d = check_common::check_call(POLICY, tool, args);
-        assert_eq!(d["decision"], expect, "{tool} {args}: {d}");
-    }
+    check_common::assert_calls_with(POLICY, expect, calls)
 }
 
 #[test]

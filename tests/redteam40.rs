@@ -34,10 +34,7 @@ fn a_pathname_pattern_that_may_name_a_denied_program_is_denied() {
 }
 
 fn assert_calls(expect: &str, calls: &[(&str, Value)]) {
-    for (tool, args) in calls {
-        let d = check_common::check_call(POLICY, tool, args);
-        assert_eq!(d["decision"], expect, "{tool} {args}: {d}");
-    }
+    check_common::assert_calls_with(POLICY, expect, calls)
 }
 
 #[test]

@@ -2166,6 +2166,14 @@ fn test_variable_operands(words: &[Word]) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// `NAME[DIGITS]`: an array element whose subscript is a literal number, which evaluates no
+/// code (`unset 'arr[1]'`, `test -v 'a[0]'`: red team 40).
+fn number_subscript(n: &str) -> bool {
+    n.split_once('[')
+        .and_then(|(b, s)| s.strip_suffix(']').map(|s| (b, s)))
+        .is_some_and(|(b, s)| is_identifier(b) && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()))
+}
+
 pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     let name = words.first().and_then(Word::lit).map(program_name)?;
     let args: Vec<&Word> = words[1..].iter().collect();
@@ -2257,11 +2265,6 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
             match test_variable_operands(operands) {
                 Err(reason) => return Some(reason),
                 Ok(v) => {
-                    let number_subscript = |n: &str| {
-                        n.split_once('[')
-                            .and_then(|(_, s)| s.strip_suffix(']'))
-                            .is_some_and(|s| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()))
-                    };
                     if let Some(n) = v.iter().find(|n| n.contains('[') && !number_subscript(n)) {
                         return Some(format!("`{n}` names an array element whose subscript can run code"));
                     }
@@ -2293,12 +2296,7 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
         _ => return None,
     }
     for n in names {
-        // (A literal number subscript is no code: `unset 'arr[1]'`, red team 40.)
-        let number_subscript = n
-            .split_once('[')
-            .and_then(|(b, s)| s.strip_suffix(']').map(|s| (b, s)))
-            .is_some_and(|(b, s)| is_identifier(b) && !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()));
-        if n.contains('[') && !number_subscript {
+        if n.contains('[') && !number_subscript(&n) {
             return Some(format!("`{n}` names an array element whose subscript can run code"));
         }
         if is_dangerous_variable(&n) {

@@ -62,6 +62,14 @@ pub fn assert_all_with(policy: &str, expect: &str, commands: &[&str]) {
     }
 }
 
+/// Every call (a tool and its arguments) gets `expect`.
+pub fn assert_calls_with(policy: &str, expect: &str, calls: &[(&str, Value)]) {
+    for (tool, args) in calls {
+        let d = check_call(policy, tool, args);
+        assert_eq!(d["decision"], expect, "{tool} {args}: {d}");
+    }
+}
+
 /// No command is allowed (each is asked or denied).
 pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
     for c in commands {
