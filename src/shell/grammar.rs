@@ -521,13 +521,28 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
         }
         // A bundle of short options.
         let letters = &s[1..];
-        if g.no_bundles && letters.chars().count() > 1 {
-            let takes = letters.chars().any(|c| g.find_short(c).is_some_and(|o| o.val != Val::No));
-            if takes {
-                return Err(format!(
-                    "{program}: `{s}` bundles an option that takes a value, which {program} reads its own way"
-                ));
+        if g.no_bundles {
+            // Not getopt (tree): each letter that takes a value takes the next word, in the
+            // letters' order (`tree -Lo 1 .env` writes `.env`, red team 40); none is glued.
+            let mut taken = 0;
+            for c in letters.chars() {
+                let Some(opt) = g.find_short(c).copied() else {
+                    return Err(format!("{program}: option -{c} not in its table"));
+                };
+                let value = match opt.val {
+                    Val::No => None,
+                    Val::Req => {
+                        taken += 1;
+                        Some(value_at(i + taken, opt.name)?)
+                    }
+                    Val::Opt | Val::Two => {
+                        return Err(format!("{program}: `{s}` holds an option {program} reads its own way"));
+                    }
+                };
+                p.opts.push(Found { opt, given: s.into(), value });
             }
+            i += taken + 1;
+            continue;
         }
         for (k, c) in letters.char_indices() {
             let Some(opt) = g.find_short(c).copied() else {

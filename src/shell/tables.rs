@@ -1330,7 +1330,7 @@ static SAFE: &[(&str, Args)] = &[
     ("exec", Args::Custom(|args| args.is_empty())),
     // Listings and a calculator (`jobs -x` runs a command; `umask MODE` changes the mask).
     ("jobs", Args::Custom(|args| !args.iter().any(|a| a.starts_with('-') && a.contains('x')))),
-    ("umask", Args::Custom(|args| args.iter().all(|a| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "Sp".contains(c))))),
+    ("umask", Args::Custom(umask_args)),
     ("alias", Args::Custom(|args| args.iter().all(|a| *a == "-p"))),
     ("expr", Args::Any),
 ];
@@ -2664,4 +2664,27 @@ pub fn glob_base(raw: &str) -> Option<String> {
         "" => ".".to_string(),
         _ => base,
     })
+}
+
+/// `umask [-p] [-S] [MODE]`: prints the mask, or sets the permissions later files are made
+/// with (an octal number or `u=rwx,g=rx,o=`): nothing is read, written or run (red team 40
+/// found `umask 022; npm test` asked).
+fn umask_args(args: &[&str]) -> bool {
+    let (options, mode) = match args.iter().position(|a| !a.starts_with('-') || a.len() == 1) {
+        Some(i) => (&args[..i], &args[i..]),
+        None => (args, &[][..]),
+    };
+    let options_ok = options.iter().all(|a| *a == "--" || a[1..].chars().all(|c| "Sp".contains(c)));
+    let mode_ok = match mode {
+        [] => true,
+        [m] => {
+            (!m.is_empty() && m.len() <= 4 && m.chars().all(|c| ('0'..='7').contains(&c)))
+                || m.split(',').all(|clause| {
+                    let ops = clause.trim_start_matches(['u', 'g', 'o', 'a']);
+                    !ops.is_empty() && ops.starts_with(['=', '+', '-']) && ops.chars().all(|c| "=+-rwxXst".contains(c))
+                })
+        }
+        _ => false,
+    };
+    options_ok && mode_ok
 }

@@ -58,6 +58,9 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         std_closed: false,
         globbed: false,
         assigning: false,
+        cwd_tilde: false,
+        exiting: false,
+        exit_trap: false,
     };
     w.script(text);
 }
@@ -164,6 +167,15 @@ struct Walker<'a> {
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
     /// (`x=/etc/*` stores the text `/etc/*`).
     assigning: bool,
+    /// The current command's words hold a `~+` or `~-` gate wrote relative to the current
+    /// directory: bash expands them to absolute paths, so a variable bound to one would name
+    /// another place after a `cd` (`x=~+; cd docs && echo > $x/a.md` writes `./a.md`).
+    cwd_tilde: bool,
+    /// Walking an action that runs only as the shell exits (`trap '...' EXIT`): a directory
+    /// change there moves nothing that runs after the action.
+    exiting: bool,
+    /// The next nested walk is such an action.
+    exit_trap: bool,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -482,6 +494,9 @@ impl Walker<'_> {
             std_closed: self.std_closed,
             globbed: false,
             assigning: false,
+            cwd_tilde: false,
+            exiting: false,
+            exit_trap: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -583,7 +598,11 @@ impl Walker<'_> {
     fn bind(&mut self, name: &str, values: Vec<Word>) {
         self.unbind(name);
         // bash sets `$_` to the last word of every command: a value given to it does not last.
-        if self.untrusted_values || UNBINDABLE.contains(&name) || self.attributed.iter().any(|n| n == name) {
+        if self.cwd_tilde
+            || self.untrusted_values
+            || UNBINDABLE.contains(&name)
+            || self.attributed.iter().any(|n| n == name)
+        {
             return;
         }
         self.bound.push((name.to_string(), values));
@@ -774,7 +793,17 @@ impl Walker<'_> {
             let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
             t.strip_prefix("$(").and_then(|r| r.strip_suffix(')')).map(str::to_string)
         };
-        let numbers = !list.is_empty() && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)));
+        // `"${!arr[@]}"` of an indexed array the text filled with literal items: its keys,
+        // numbers (red team 40 found `for i in "${!arr[@]}"; do echo "${arr[i]}"` asked). An
+        // associative array's keys are words.
+        let keys_of = |w: &Word| {
+            let t = w.display();
+            let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
+            t.strip_prefix("${!")
+                .and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}")))
+                .is_some_and(|n| is_identifier(n) && self.plain.iter().any(|p| p == n) && !self.is_associative(n))
+        };
+        let numbers = !list.is_empty() && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)) || keys_of(w));
         let plain = !list.is_empty()
             && list.iter().all(|w| match w {
                 Word::Lit(l) => !expands(l),
@@ -1144,6 +1173,7 @@ impl Walker<'_> {
                     self.a.unknown.push(format!("the loop sets {}, which changes what runs", f.variable_name));
                 }
                 let mut words: Option<Vec<Word>> = f.values.as_ref().map(|_| Vec::new());
+                self.cwd_tilde = false;
                 if let Some(values) = &f.values {
                     for v in values {
                         for r in self.words(&v.value) {
@@ -1163,6 +1193,8 @@ impl Walker<'_> {
                         f.variable_name
                     ));
                 }
+                // (`for d in ~+`: an absolute path bash gives, relative here: not bound.)
+                let words = words.filter(|_| !std::mem::take(&mut self.cwd_tilde));
                 self.for_loop(&f.variable_name, words, &f.body.list);
             }
             C::CaseClause(c) => {
@@ -1818,7 +1850,10 @@ impl Walker<'_> {
                     // `~+` and `~-` are PWD and OLDPWD where gate follows them.
                     bword::TildeExpr::WorkingDir | bword::TildeExpr::OldWorkingDir => {
                         match self.cwd.tilde(matches!(t, bword::TildeExpr::WorkingDir)) {
-                            Some(d) => buf.push_str(&d),
+                            Some(d) => {
+                                self.cwd_tilde |= !d.starts_with('/');
+                                buf.push_str(&d);
+                            }
                             None => *dynamic = true,
                         }
                     }
@@ -2106,6 +2141,7 @@ impl Walker<'_> {
     }
 
     fn simple_inner(&mut self, sc: &ast::SimpleCommand) {
+        self.cwd_tilde = false;
         // (A redirection of its own replaces what the stage before writes.)
         self.stdin_script = self.piped_in.take().map(Ok);
         self.stage_output = None;
@@ -2712,7 +2748,9 @@ impl Walker<'_> {
                             // `trap 'cd - >/dev/null' EXIT`, is not walked again from inside
                             // itself, which nested without end: red team 40.)
                             let traps = std::mem::take(&mut self.traps);
+                            self.exit_trap = !later;
                             self.nested_run_by(&action, &words, &wrappers);
+                            self.exit_trap = false;
                             self.traps = traps;
                             self.traps.push(action);
                             self.same_shell = false;
@@ -2979,7 +3017,23 @@ impl Walker<'_> {
                     moves = program_name(p) != "dirs";
                     let mut c = self.cwd.clone();
                     match program_name(p) {
-                        "cd" => c.cd(&words[1..]),
+                        "cd" => {
+                            // `cd "$OLDPWD"` is `cd -` while nothing here assigned OLDPWD
+                            // (unquoted, a path with a space would be two words).
+                            let args: Vec<Word> = words[1..]
+                                .iter()
+                                .map(|w| match w {
+                                    Word::Dyn(d)
+                                        if matches!(d.as_str(), "\"$OLDPWD\"" | "\"${OLDPWD}\"")
+                                            && !self.assigned.iter().any(|n| n == "OLDPWD") =>
+                                    {
+                                        Word::Lit("-".into())
+                                    }
+                                    w => w.clone(),
+                                })
+                                .collect();
+                            c.cd(&args)
+                        }
                         "pushd" => c.pushd(&words[1..]),
                         "popd" => c.popd(&words[1..]),
                         _ => c.dirs(&words[1..]),
@@ -3177,7 +3231,13 @@ impl Walker<'_> {
         self.builtin_assigns(&words);
         self.script_effects(&words, &wrappers, &mut unknown);
         let aliases = tables::aliases(&words);
-        let lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
+        let mut lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
+        // In an action that runs as the shell exits, a directory change takes nothing after
+        // the action anywhere (`trap 'cd - >/dev/null' EXIT`): decided as staying where it
+        // was; the commands after it in the action are decided where it lands.
+        if self.exiting && lands.is_some() && self.cwd.0.is_some() {
+            lands = Some(self.cwd.0.clone());
+        }
         // A call of a function whose definition certainly ran, by its plain name, runs its body
         // (decided where it was defined, and again here if that was elsewhere), not a program
         // of that name. A builtin's name is still decided as the builtin (POSIX mode runs a
@@ -3792,6 +3852,7 @@ impl Walker<'_> {
         let mut sub_cwd = self.cwd.clone();
         // `eval`'s text and a trap's action run in this shell.
         let here = self.in_eval || self.same_shell;
+        let exiting = std::mem::take(&mut self.exit_trap);
         let last_line_at: usize;
         {
             let mut w = Walker {
@@ -3836,6 +3897,9 @@ impl Walker<'_> {
                 std_closed: self.std_closed,
                 globbed: false,
                 assigning: false,
+                cwd_tilde: false,
+                exiting,
+                exit_trap: false,
             };
             w.script(text);
             last_line_at = w.last_line_at;
@@ -3866,7 +3930,8 @@ impl Walker<'_> {
             self.jumps += jumps;
         }
         // `bash -c 'cd x'` does not change our directory, but `eval 'cd x'` does: be safe.
-        if sub_cwd != *self.cwd {
+        // (An exit trap's action moves nothing: it runs as the shell ends.)
+        if sub_cwd != *self.cwd && !exiting {
             self.cwd.forget();
         }
         self.wrappers = saved;

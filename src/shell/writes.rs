@@ -164,50 +164,14 @@ pub(crate) struct Xxd<'a> {
     pub reverse: bool,
 }
 
-/// Read xxd's words. Its parser matches a word by its first two letters (`-ps` is `-p`), so
-/// only the spellings below are read, exactly; a value is the next word or, for the numeric
-/// options, glued (`-c16`, `-s+0x10`). `None` for any other option, or a word only known at
-/// run time where an option could be.
+/// Read xxd's words as its own loop does (xxd.c, 2022): a word is matched by its first two
+/// letters (`-ps`, `-psfoo` are `-p`; `--ps` is `-ps`). For the options with a value (`-c`,
+/// `-g`, `-o`, `-s`, `-l`, `-n`), the rest of the word is the value unless it spells the long
+/// name's start (`-cols`, `-groupsize`, `-offset`, `-seek`/`-skip`, `-len`, `-name`, and
+/// anything after: `-seekfoo 0` takes the next word, red team 40); then the next word is.
+/// `None` for a letter xxd does not know (it prints its usage), or a word only known at run
+/// time where an option could be.
 pub(crate) fn xxd_words(args: &[Word]) -> Option<Xxd<'_>> {
-    const FLAGS: &[&str] = &[
-        "-a",
-        "-autoskip",
-        "-b",
-        "-bits",
-        "-C",
-        "-capitalize",
-        "-E",
-        "-EBCDIC",
-        "-e",
-        "-i",
-        "-include",
-        "-p",
-        "-ps",
-        "-postscript",
-        "-plain",
-        "-u",
-        "-h",
-        "-help",
-        "-v",
-        "-version",
-        "-d",
-    ];
-    const VALUED: &[&str] = &[
-        "-c",
-        "-cols",
-        "-g",
-        "-groupsize",
-        "-l",
-        "-len",
-        "-n",
-        "-name",
-        "-o",
-        "-offset",
-        "-s",
-        "-seek",
-        "-skip",
-        "-R",
-    ];
     let mut x = Xxd { operands: Vec::new(), reverse: false };
     let mut it = args.iter();
     let mut only_operands = false;
@@ -225,21 +189,35 @@ pub(crate) fn xxd_words(args: &[Word]) -> Option<Xxd<'_>> {
             // Options end at the first operand: `xxd IN -ps` writes a file named `-ps`.
             x.operands.push(w);
             only_operands = true;
-        } else if a == "--" {
+            continue;
+        }
+        if a == "--" {
             only_operands = true;
-        } else if a == "-r" || a == "-revert" {
-            x.reverse = true;
-        } else if VALUED.contains(&a) {
-            it.next()?;
-        } else if !FLAGS.contains(&a) {
-            let glued_number = ["-c", "-g", "-l", "-o", "-s"].iter().any(|p| {
-                a.strip_prefix(p).is_some_and(|v| {
-                    !v.is_empty() && v.trim_start_matches(['+', '-']).chars().all(|c| c.is_ascii_hexdigit() || c == 'x')
-                })
-            });
-            if !glued_number {
-                return None;
+            continue;
+        }
+        // `--x...` is read as `-x...`.
+        let p = if a.starts_with("--") { &a[1..] } else { a };
+        let mut chars = p[1..].chars();
+        let letter = chars.next()?;
+        let rest = chars.as_str();
+        let long = match letter {
+            'a' | 'b' | 'e' | 'u' | 'p' | 'i' | 'C' | 'd' | 'E' | 'v' | 'h' => continue,
+            'r' => {
+                x.reverse = true;
+                continue;
             }
+            'c' if rest.starts_with("apitalize") => continue,
+            'c' => &["ols"][..],
+            'g' => &["roup"][..],
+            'o' => &["ffset"][..],
+            's' => &["kip", "eek"][..],
+            'l' => &["en"][..],
+            'n' => &["ame"][..],
+            'R' => &[""][..],
+            _ => return None,
+        };
+        if rest.is_empty() || long.iter().any(|l| rest.starts_with(l)) {
+            it.next()?;
         }
     }
     Some(x)
