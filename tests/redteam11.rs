@@ -354,10 +354,14 @@ fn errexit_turned_off_by_eval_or_a_trap_is_not_relied_on() {
             "set -e; trap 'set +e' CHLD; ls; cd docs/sub; cat ../../x",
         ],
     );
-    assert_all(
-        "allow",
+    // And errexit itself is not relied on since red team 41: agents run the command as the
+    // left side of `&&` (Claude Code: `eval '...' < /dev/null && pwd -P >| FILE`), where bash
+    // ignores it, so a failed `cd` goes on from where it was.
+    check_common::assert_none_allowed_with(
+        POLICY,
         &["set -e; cd docs/sub; cat ../../x", "set -e; trap 'echo bye' EXIT; cd src; cat ../docs/a.md"],
     );
+    assert_all("allow", &["set -e; cd docs/sub && cat ../../src/a.rs", "set -e; cd src || exit 1; cat ../docs/a.md"]);
 }
 
 #[test]
@@ -660,7 +664,9 @@ fn real_options_and_listing_builtins_are_in_the_tables() {
             "expr 1 + 2",
         ],
     );
-    check_common::assert_none_allowed_with(POLICY, &["jobs -x rm y", "umask 077", "alias ls=rm"]);
+    // (`umask 077` only takes permissions away: allowed since red team 41; a mask that lets
+    // others write what is made next is not.)
+    check_common::assert_none_allowed_with(POLICY, &["jobs -x rm y", "umask 000", "umask 002", "alias ls=rm"]);
 }
 
 #[test]

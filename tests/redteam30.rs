@@ -203,6 +203,9 @@ fn a_shell_reading_what_echo_printf_or_cat_writes_runs_that_text() {
         ],
     );
     assert_all("allow", &["echo ls | sh", "printf 'ls\\n' | bash", "echo hi | grep h"]);
+    // A function named `echo` replaces the builtin gate models (red team 41): not modelled,
+    // and the text holds a deny rule's words: denied.
+    assert_all("deny", &["echo() { printf 'rm x'; }; echo ls | sh"]);
     // Output gate does not know exactly stays unseen.
     assert_all(
         "ask",
@@ -212,7 +215,6 @@ fn a_shell_reading_what_echo_printf_or_cat_writes_runs_that_text() {
             "echo 'l\\s' | sh",
             "cat src/a.rs | sh",
             "echo ls | sh < src/a.rs",
-            "echo() { printf 'rm x'; }; echo ls | sh",
         ],
     );
 }
@@ -242,8 +244,9 @@ fn a_script_on_standard_input_with_a_command_that_reads_it_is_not_modelled() {
 
 #[test]
 fn a_function_defined_in_eval_shadows_the_builtin_that_feeds_a_shell() {
-    assert_all(
-        "ask",
+    // (Asked, or denied since red team 41 made a function named like a builtin unmodelled.)
+    check_common::assert_none_allowed_with(
+        POLICY,
         &[
             "eval 'echo(){ printf \"rm -f x\\n\"; }'; echo ls | sh",
             "eval 'function echo { printf \"rm -f x\\n\"; }'; echo ls | bash -s",

@@ -15,14 +15,17 @@ pub(crate) struct Cwd(pub Option<String>, Dirs);
 struct Dirs {
     /// `OLDPWD`: unknown at the start (inherited from the environment).
     old: Option<Option<String>>,
-    /// The directory stack below the current directory: empty at the start (`DIRSTACK` is
-    /// never inherited).
+    /// The directory stack below the current directory, as far as this text pushed it: what
+    /// lies below that at the start is not known (an agent's shell may keep its stack from
+    /// one command to the next: red team 41 found a bare `popd && cat id_rsa` allowed).
     stack: Option<Vec<Option<String>>>,
+    /// The stack still holds what was there at the start (no `dirs -c` emptied it).
+    inherited: bool,
 }
 
 impl Cwd {
     pub(crate) fn start() -> Self {
-        Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()) })
+        Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()), inherited: true })
     }
 
     /// The directory stack is no longer known (`DIRSTACK` was assigned).
@@ -32,7 +35,38 @@ impl Cwd {
 
     /// Nothing about the directories is known any more.
     pub(super) fn forget(&mut self) {
-        *self = Cwd(None, Dirs { old: None, stack: None });
+        *self = Cwd(None, Dirs { old: None, stack: None, inherited: true });
+    }
+
+    /// What holds after either of two ways: the directory where both end in the same one,
+    /// and `OLDPWD` and the stack where both agree (red team 41: `pushd d; ls; popd` may fail
+    /// at `pushd` and leave another OLDPWD, which took the directory away too).
+    pub(super) fn merged(&self, other: &Cwd) -> Cwd {
+        if self.0 != other.0 {
+            let mut c = self.clone();
+            c.forget();
+            return c;
+        }
+        Cwd(
+            self.0.clone(),
+            Dirs {
+                old: if self.1.old == other.1.old { self.1.old.clone() } else { None },
+                stack: if self.1.stack == other.1.stack { self.1.stack.clone() } else { None },
+                inherited: self.1.inherited || other.1.inherited,
+            },
+        )
+    }
+
+    /// The text manages the stack itself (it ran `pushd`): what an earlier command may have
+    /// left below is not reached for (agents run each command in a new shell, whose stack is
+    /// empty; only a text that starts with `popd` is read as reaching for one).
+    pub(super) fn own_stack(&mut self) {
+        self.1.inherited = false;
+    }
+
+    /// The same directory and OLDPWD (the stack may differ).
+    pub(super) fn same_place(&self, other: &Cwd) -> bool {
+        self.0 == other.0 && self.1.old == other.1.old
     }
 
     /// The directory `target` names from the current one, if known.
@@ -79,6 +113,10 @@ impl Cwd {
 
     /// `pushd [-n] [DIR | +N | -N]`.
     pub(super) fn pushd(&mut self, args: &[Word]) {
+        let swap = args.is_empty();
+        if !swap {
+            self.own_stack();
+        }
         let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
         match lits.as_slice() {
             // Exchange the top two directories.
@@ -89,7 +127,8 @@ impl Cwd {
                     self.1.old = Some(cur);
                     self.0 = top;
                 }
-                None if self.1.stack.is_some() => {} // an empty stack: an error, nothing moves
+                // An empty stack: an error, nothing moves; unless it holds what was there.
+                None if self.1.stack.is_some() && !self.1.inherited => {}
                 None => self.forget(),
             },
             [Some(t)] if !t.starts_with(['-', '+']) => {
@@ -115,6 +154,8 @@ impl Cwd {
         match self.1.stack.as_mut() {
             Some(s) => match s.pop() {
                 Some(top) if !no_cd => self.move_to(top),
+                // Below what this text pushed: a directory an earlier command left there.
+                None if self.1.inherited && !no_cd => self.forget(),
                 _ => {}
             },
             None => self.forget(),
@@ -125,6 +166,7 @@ impl Cwd {
     pub(super) fn dirs(&mut self, args: &[Word]) {
         if args.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-') && a.contains('c'))) {
             self.1.stack = Some(Vec::new());
+            self.1.inherited = false;
         }
     }
 

@@ -771,7 +771,8 @@ fn jq_modules(p: &Parsed) -> Option<String> {
 /// Whether jq program text holds the word `import` or `include` (outside a field name such
 /// as `.import`): a module directive, or text gate does not try to tell from one.
 fn jq_has_directive(text: &str) -> bool {
-    ["import", "include"].iter().any(|kw| {
+    // (`modulemeta` reads a module's file from the search path too: red team 41.)
+    ["import", "include", "modulemeta", "get_search_list"].iter().any(|kw| {
         text.match_indices(kw).any(|(i, _)| {
             let before = text[..i].chars().next_back();
             let after = text[i + kw.len()..].chars().next();

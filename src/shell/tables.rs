@@ -668,7 +668,7 @@ pub(crate) fn git_spells_option(sub: &str, arg: &str, opt: &str) -> bool {
 static GIT_READ: &[(&str, &[&str])] = &[
     ("status", &[]), ("log", &["--output"]), ("diff", &["--output", "--ext-diff"]), ("show", &["--output", "--ext-diff"]),
     ("rev-parse", &[]), ("ls-files", &[]), ("ls-tree", &[]), ("blame", &[]), ("shortlog", &[]), ("describe", &[]),
-    ("grep", &["-O", "--open-files-in-pager"]), ("cat-file", &[]), ("merge-base", &[]), ("name-rev", &[]),
+    ("grep", &["-O", "--open-files-in-pager"]), ("cat-file", &["--filters"]), ("merge-base", &[]), ("name-rev", &[]),
     ("rev-list", &[]), ("show-ref", &[]), ("count-objects", &[]), ("for-each-ref", &[]), ("check-ignore", &[]),
     ("whatchanged", &["--output"]), ("version", &[]), ("diff-tree", &["--output", "--ext-diff"]),
     ("diff-files", &["--output"]), ("diff-index", &["--output"]), ("show-branch", &[]), ("var", &[]),
@@ -1351,6 +1351,19 @@ fn ps_lists(args: &[&str]) -> bool {
             .strip_prefix('-')
             .is_some_and(|l| l.ends_with(['C', 'G', 'g', 'o', 'O', 'p', 'q', 's', 't', 'U', 'u', 'D', 'k'])),
     };
+    // A dash word with a letter procps does not read as a UNIX option (`-aux`, `-x`) makes
+    // it read the whole line again as BSD options, where `e` anywhere prints environments
+    // (red team 41: `ps -eaux`, `ps -eaf -x`).
+    const UNIX: &str = "AaCcdeFfGgHjLlMmNOoPpqsTtUuVwXyZDkr";
+    let bsd_again = args.iter().any(|a| {
+        // (A value glued to its letter counts too: `-aux` is read as BSD when no user `x`.)
+        a.strip_prefix('-')
+            .filter(|l| !l.starts_with('-'))
+            .is_some_and(|letters| letters.chars().any(|c| !UNIX.contains(c)))
+    });
+    if bsd_again && args.iter().any(|a| !a.starts_with("--") && a.contains('e')) {
+        return false;
+    }
     let mut value_next = false;
     args.iter().all(|a| {
         let is_value = value_next;
@@ -1482,6 +1495,14 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {
         return true;
     }
+    // Their short spellings, where the program reads them as that (red team 41: `node -v`,
+    // `python3 -V` were asked).
+    if !open_args
+        && words.len() == 2
+        && words[1].lit().is_some_and(|f| SHORT_VERSION.iter().any(|(n, v)| *n == name && *v == f))
+    {
+        return true;
+    }
     // `PROGRAM --help` of a tabled program whose table lists it (GNU's getopt programs print
     // and exit): red team 30 found `sed --help` asked.
     if !open_args
@@ -1575,6 +1596,10 @@ const VERSION_EXITS: &[&str] = &[
     "git", "node", "python", "python3", "perl", "bash", "gcc", "g++", "cc", "make", "curl", "wget", "tar", "gzip",
     "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk",
 ];
+
+/// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
+const SHORT_VERSION: &[(&str, &str)] =
+    &[("node", "-v"), ("python", "-V"), ("python3", "-V"), ("perl", "-v"), ("java", "-version"), ("gcc", "-v")];
 
 fn version_exits(name: &str) -> bool {
     VERSION_EXITS.contains(&name)
@@ -1771,6 +1796,10 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
     if sub == "config" {
         out.extend(git_config_dump(rest));
+    }
+    // `git var -l` lists every configuration variable too (red team 41).
+    if sub == "var" && rest.iter().any(|w| w.lit().is_none_or(|a| a == "-l" || a.starts_with("--l"))) {
+        out.extend(git_config_dump(&[Word::Lit("--list".into())]));
     }
     // Short options whose value is a file only for some subcommands (elsewhere `-S` is the
     // pickaxe): blame's revisions file (`-S F`, glued `-S/F`, bundled `-wS/F`; git prints
@@ -2666,9 +2695,15 @@ pub fn glob_base(raw: &str) -> Option<String> {
     })
 }
 
+/// Whether gate gives `name` a meaning of its own: a program on the safe list, a wrapper
+/// whose command it unwraps, or a shell it reads the script of. A function of that name
+/// changes what the name does (red team 41).
+pub(crate) fn is_modelled_program(name: &str) -> bool {
+    SAFE.iter().any(|(n, _)| *n == name) || wrapper(name).is_some() || is_shell(name)
+}
+
 /// `umask [-p] [-S] [MODE]`: prints the mask, or sets the permissions later files are made
-/// with (an octal number or `u=rwx,g=rx,o=`): nothing is read, written or run (red team 40
-/// found `umask 022; npm test` asked).
+/// with: nothing is read, written or run (red team 40 found `umask 022; npm test` asked).
 fn umask_args(args: &[&str]) -> bool {
     let (options, mode) = match args.iter().position(|a| !a.starts_with('-') || a.len() == 1) {
         Some(i) => (&args[..i], &args[i..]),
@@ -2677,12 +2712,13 @@ fn umask_args(args: &[&str]) -> bool {
     let options_ok = options.iter().all(|a| *a == "--" || a[1..].chars().all(|c| "Sp".contains(c)));
     let mode_ok = match mode {
         [] => true,
+        // An octal mask that keeps group and others from writing what is made next (`022`,
+        // `077`); one that lets them (`000`, `002`) or a symbolic mode is not decided here.
         [m] => {
-            (!m.is_empty() && m.len() <= 4 && m.chars().all(|c| ('0'..='7').contains(&c)))
-                || m.split(',').all(|clause| {
-                    let ops = clause.trim_start_matches(['u', 'g', 'o', 'a']);
-                    !ops.is_empty() && ops.starts_with(['=', '+', '-']) && ops.chars().all(|c| "=+-rwxXst".contains(c))
-                })
+            !m.is_empty()
+                && m.len() <= 4
+                && m.chars().all(|c| ('0'..='7').contains(&c))
+                && u32::from_str_radix(m, 8).is_ok_and(|v| v & 0o022 == 0o022)
         }
         _ => false,
     };

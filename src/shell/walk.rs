@@ -61,6 +61,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         cwd_tilde: false,
         exiting: false,
         exit_trap: false,
+        keep_alt: false,
     };
     w.script(text);
 }
@@ -176,6 +177,9 @@ struct Walker<'a> {
     exiting: bool,
     /// The next nested walk is such an action.
     exit_trap: bool,
+    /// The list about to be walked is a top-level line: a `cd` that may fail at its end
+    /// leaves `alt_cwd` for the next line instead of forgetting the directory.
+    keep_alt: bool,
 }
 
 /// Nested walks from both directories of a `cd` that may fail (each doubles what follows).
@@ -244,9 +248,16 @@ const BASH_BUILTINS: &[&str] = &[
     "wait",
 ];
 
+/// Whether `set -e` can be trusted to end the script at a failed command. It cannot: bash
+/// ignores errexit inside any command of an `&&` or `||` list but the last, and agents run
+/// the command that way (Claude Code's shell tool: `eval 'COMMAND' < /dev/null && pwd -P
+/// >| FILE`), so `set -e; cd build; cat ../x` reads `../x` from the start when `cd` fails (red
+/// team 41). A failed `cd` is followed from both directories whatever errexit says.
+const ERREXIT_HOLDS: bool = false;
+
 /// How many function bodies and trap actions one command walks again where they run.
 const MAX_REWALKED: usize = 64;
-const MAX_REWALKS: usize = 2;
+const MAX_REWALKS: usize = 4;
 
 /// Branches of `if` and `case`: each starts from the state before them; afterwards the
 /// directory is unknown if any branch changed it, and so is every variable any assigned.
@@ -434,12 +445,7 @@ impl Walker<'_> {
         // The parser is third-party code: a panic in it means "not understood", like an error.
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
         match parsed {
-            Ok(Ok(program)) => {
-                for list in &program.complete_commands {
-                    self.last_line_at = self.a.commands.len();
-                    self.compound_list(list);
-                }
-            }
+            Ok(Ok(program)) => self.lines(&program.complete_commands),
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
             Err(_) => self.a.unknown.push("the shell parser failed on this text".into()),
         }
@@ -497,6 +503,7 @@ impl Walker<'_> {
             cwd_tilde: false,
             exiting: false,
             exit_trap: false,
+            keep_alt: false,
         };
         if let Some(wr) = wrapper {
             w.wrappers.push(wr);
@@ -732,10 +739,7 @@ impl Walker<'_> {
             || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n))
         {
             self.truncate(m);
-            *self.cwd = cwd0;
-            if cwd_changed {
-                self.cwd.forget();
-            }
+            *self.cwd = cwd0.merged(&self.cwd);
             self.params = if params_changed { None } else { params0 };
             let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
             self.bound = bound0.iter().filter(|(n, _)| !changed.contains(n)).cloned().collect();
@@ -743,6 +747,8 @@ impl Walker<'_> {
                 self.bind_number(n);
             }
             walk(self);
+            // (After any number of passes, or none.)
+            *self.cwd = self.cwd.merged(&cwd0);
         }
         // A `break` or `continue` leaves the loop in the middle of a pass: what it held there
         // is not what the pass ends with (eleventh round).
@@ -846,11 +852,33 @@ impl Walker<'_> {
         }
     }
 
+    /// The script's top-level lines in order. A `cd` that may fail at the end of one leaves
+    /// the lines after it to run from either directory, as within a line (red team 41:
+    /// `cd src` and `grep -n fn a.rs` on two lines was asked, `cd src; grep ...` allowed).
+    fn lines(&mut self, lines: &[ast::CompoundList]) {
+        for (k, list) in lines.iter().enumerate() {
+            self.last_line_at = self.a.commands.len();
+            self.keep_alt = true;
+            self.compound_list(list);
+            self.keep_alt = false;
+            if let Some(alt) = self.alt_cwd.take() {
+                let rest = &lines[k + 1..];
+                if rest.is_empty() {
+                    self.cwd.forget();
+                } else {
+                    self.walk_twice(&|w: &mut Self| w.lines(rest), alt);
+                }
+                return;
+            }
+        }
+    }
+
     fn compound_list(&mut self, list: &ast::CompoundList) {
         self.items(&list.0);
     }
 
     fn items(&mut self, items: &[ast::CompoundListItem]) {
+        let keep_alt = std::mem::take(&mut self.keep_alt);
         for (k, item) in items.iter().enumerate() {
             if matches!(item.1, ast::SeparatorOperator::Async) {
                 // `LIST &` runs in a subshell: its `cd` and assignments never reach this shell
@@ -861,7 +889,10 @@ impl Walker<'_> {
             self.and_or(&item.0);
             if let Some(alt) = self.alt_cwd.take() {
                 let rest = &items[k + 1..];
-                if rest.is_empty() {
+                if rest.is_empty() && keep_alt {
+                    // The script's next line goes on from either directory.
+                    self.alt_cwd = Some(alt);
+                } else if rest.is_empty() {
                     // The list ends here: where it leaves the shell is unknown.
                     self.cwd.forget();
                 } else {
@@ -886,21 +917,24 @@ impl Walker<'_> {
     /// `a.rs`; both are decided). Afterwards the directory is kept only if both walks end in
     /// the same one, and what either walk assigned is unknown.
     fn walk_from_both(&mut self, rest: &[ast::CompoundListItem], alt: Cwd) {
+        self.walk_twice(&|w: &mut Self| w.items(rest), alt);
+    }
+
+    /// `walk` from the current directory, then from `alt`, as [`Self::walk_from_both`].
+    fn walk_twice(&mut self, walk: &dyn Fn(&mut Self), alt: Cwd) {
         let (bound0, log0, errexit0, params0) =
             (self.bound.clone(), self.assigned.len(), self.errexit, self.params.clone());
         self.rewalks += 1;
-        self.items(rest);
+        walk(self);
         let end = self.cwd.clone();
         let before = bound0.clone();
         self.bound = bound0;
         self.errexit = errexit0;
         self.params = params0;
         *self.cwd = alt;
-        self.items(rest);
+        walk(self);
         self.rewalks -= 1;
-        if *self.cwd != end {
-            self.cwd.forget();
-        }
+        *self.cwd = self.cwd.merged(&end);
         let changed: Vec<String> = self.assigned[log0..].to_vec();
         self.forget_changed(changed, &before);
     }
@@ -946,8 +980,25 @@ impl Walker<'_> {
             // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
             // commands after it run in one of two known directories; the list walks both.
             let one_cd = l.additional.is_empty() && self.is_one_cd(&l.first);
-            if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
-                self.alt_cwd = Some(before);
+            // `dirs -c` cannot fail; what else only changed the stack may not have happened.
+            let dirs_only = self.cwd.same_place(&before);
+            let one_dirs = l.additional.is_empty()
+                && matches!(l.first.seq.as_slice(), [ast::Command::Simple(sc)]
+                    if sc.word_or_name.as_ref().is_some_and(|w| w.value == "dirs" && !self.functions.contains(&w.value)));
+            if dirs_only {
+                if !one_dirs {
+                    *self.cwd = self.cwd.merged(&before);
+                }
+            } else if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
+                // (A text that runs `pushd` keeps its own stack, in the way where it failed
+                // too: a `popd` after it is not read as reaching an earlier command's.)
+                let mut alt = before;
+                if matches!(l.first.seq.as_slice(), [ast::Command::Simple(sc)]
+                    if sc.word_or_name.as_ref().is_some_and(|w| w.value == "pushd"))
+                {
+                    alt.own_stack();
+                }
+                self.alt_cwd = Some(alt);
             } else {
                 self.cwd.forget();
             }
@@ -1029,6 +1080,18 @@ impl Walker<'_> {
                 }
             }
             ast::Command::Function(f) => {
+                // A function named like a builtin or a program gate models (`builtin`,
+                // `command`, `cd`, `local`, `pwd`, `git`) replaces it everywhere after, in
+                // bodies already walked too, and in `$(pwd)` or `builtin cd` forms gate reads
+                // as the original (red team 41: `builtin(){ :; }; builtin cd src || exit;
+                // cat ../.env`, `g(){ cd src && cat ../x; }; cd(){ :; }; g`): not modelled.
+                let fname = f.fname.value.as_str();
+                if BASH_BUILTINS.contains(&fname) || tables::is_modelled_program(fname) {
+                    self.a.unknown.push(format!(
+                        "a function named `{fname}` replaces the {} gate models",
+                        if BASH_BUILTINS.contains(&fname) { "builtin" } else { "program" }
+                    ));
+                }
                 self.functions.push(f.fname.value.clone());
                 self.bodies.push((f.fname.value.clone(), f.body.clone(), self.cwd.clone()));
                 if self.unsure == 0 {
@@ -2286,6 +2349,11 @@ impl Walker<'_> {
                             }
                             // `BASH_CMDS[ls]=/bin/rm`: the name runs that program from then on,
                             // decided as if it ran (red team 40).
+                            // `BASH_ALIASES[ls]='rm -rf'` is `alias ls='rm -rf'` (red team 41).
+                            if let (true, Word::Lit(text)) = (name.starts_with("BASH_ALIASES"), &r.word) {
+                                let text = text.clone();
+                                this.nested(&text, None);
+                            }
                             if let (true, Word::Lit(program)) = (name.starts_with("BASH_CMDS"), &r.word) {
                                 let program = super::shell_word(program);
                                 this.nested(&program, None);
@@ -2703,6 +2771,34 @@ impl Walker<'_> {
                         .get_or_insert_with(|| format!("`{name}` runs the commands in {what}, which gate cannot see"));
                     break;
                 }
+                // npm's built-in `env` script runs its arguments as a command (`npm run env --
+                // rm -rf src`, red team 41): decided as if it ran, whatever rule allows npm.
+                "npm" => {
+                    let mut k = 1;
+                    while words.get(k).and_then(Word::lit).is_some_and(|a| a.starts_with('-')) {
+                        k += 1;
+                    }
+                    let run = words
+                        .get(k)
+                        .and_then(Word::lit)
+                        .is_some_and(|s| matches!(s, "run" | "run-script" | "rum" | "urn"));
+                    let at_env = (k + 1..words.len()).find(|&j| words[j].lit().is_none_or(|a| !a.starts_with('-')));
+                    if let (true, Some(j)) = (run, at_env) {
+                        if words[j].lit().is_none_or(|s| s == "env") {
+                            let rest: Vec<String> = words[j + 1..]
+                                .iter()
+                                .filter(|w| w.lit() != Some("--"))
+                                .map(|w| match w {
+                                    Word::Lit(l) => super::shell_word(l),
+                                    Word::Dyn(d) => d.clone(),
+                                })
+                                .collect();
+                            if !rest.is_empty() {
+                                self.nested_run_by(&format!("env {}", rest.join(" ")), &words, &wrappers);
+                            }
+                        }
+                    }
+                }
                 "mapfile" | "readarray" => {
                     // `-C CALLBACK`: bash runs `CALLBACK INDEX LINE` every `-c` lines, in this
                     // shell: decided as if it ran here (with a line known only at run time).
@@ -2845,7 +2941,17 @@ impl Walker<'_> {
                     words = own;
                     break;
                 }
-                "command" if words.get(1).and_then(Word::lit).is_some_and(|f| f == "-v" || f == "-V") => break,
+                // (`-pv` too: red team 41 found it decided as `command -p` running `v`.)
+                "command"
+                    if words.get(1).and_then(Word::lit).is_some_and(|f| {
+                        f.len() > 1
+                            && f.starts_with('-')
+                            && f[1..].chars().all(|c| "pvV".contains(c))
+                            && f.contains(['v', 'V'])
+                    }) =>
+                {
+                    break
+                }
                 "watch" => {
                     let rest = skip_options(
                         &words,
@@ -3081,7 +3187,7 @@ impl Walker<'_> {
                             };
                             if let Some(on) = o_on.take() {
                                 if a == "errexit" {
-                                    self.errexit = on;
+                                    self.errexit = on && ERREXIT_HOLDS;
                                 }
                                 if !tables::harmless_set_option(a, on) {
                                     changed(&format!("-o {a}"), &mut unknown);
@@ -3099,7 +3205,7 @@ impl Walker<'_> {
                             let on = a.starts_with('-');
                             for c in a[1..].chars() {
                                 match c {
-                                    'e' => self.errexit = on,
+                                    'e' => self.errexit = on && ERREXIT_HOLDS,
                                     'o' => o_on = Some(on),
                                     'H' | 'k' | 'P' if on => changed(&format!("-{c}"), &mut unknown),
                                     _ => {}
@@ -3900,6 +4006,7 @@ impl Walker<'_> {
                 cwd_tilde: false,
                 exiting,
                 exit_trap: false,
+                keep_alt: false,
             };
             w.script(text);
             last_line_at = w.last_line_at;
