@@ -739,7 +739,7 @@ impl Walker<'_> {
             || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n))
         {
             self.truncate(m);
-            *self.cwd = cwd0.merged(&self.cwd);
+            *self.cwd = cwd0.merged(self.cwd);
             self.params = if params_changed { None } else { params0 };
             let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
             self.bound = bound0.iter().filter(|(n, _)| !changed.contains(n)).cloned().collect();
