@@ -327,7 +327,6 @@ fn class8_directory_stack_is_followed() {
             "cd src && cd - && cat README",
             "pushd src && cat a.rs && popd && cat README",
             "pushd src && pushd && cat README",
-            "popd; cat README",
             "cat ~+/README",
             "dirs -c; cat README",
         ],
@@ -349,6 +348,9 @@ fn class8_directory_stack_is_followed() {
         &[
             "cd -; cat README",
             "cat ~-/README",
+            // A bare `popd` reaches below what the text pushed: a stack an earlier command
+            // may have left (red team 41; it was held allowed, the stack empty at the start).
+            "popd; cat README",
             "pushd src && DIRSTACK[1]=/etc && popd && cat passwd",
             "cd \"$OLDPWD\"; cat README",
             "cat ~+1/README",
