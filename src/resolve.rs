@@ -305,6 +305,19 @@ impl crate::policy::Edge for Resolver<'_> {
     fn files_below(&self, dir: &Path, follow: bool) -> Option<Vec<PathBuf>> {
         self.walk(dir, follow).map(|w| w.1.clone())
     }
+
+    fn other_names(&self, written: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        let Some(p) = self.kernel_path(written) else { return 0 };
+        match std::fs::metadata(&p) {
+            Ok(m) if m.is_file() && m.nlink() > 1 => {
+                // Where the other names are is not looked up: the decision is not remembered.
+                self.incomplete();
+                m.nlink() - 1
+            }
+            _ => 0,
+        }
+    }
 }
 
 impl Resolver<'_> {

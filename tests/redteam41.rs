@@ -201,3 +201,51 @@ fn npm_run_env_runs_its_arguments_as_a_command() {
     );
     assert_all("allow", &["npm run env", "npm run build", "npm run test -- --watch"]);
 }
+
+#[test]
+fn a_file_with_other_names_is_not_followed_where_they_are() {
+    // `docs/ref/notes.md` is a hard link to `.env`: writing it writes `.env`; any file with
+    // another name may be one of a secret outside.
+    let ws = check_common::workspace(POLICY);
+    std::fs::create_dir_all(ws.path().join("docs/ref")).unwrap();
+    std::fs::write(ws.path().join(".env"), "K=1\n").unwrap();
+    std::fs::hard_link(ws.path().join(".env"), ws.path().join("docs/ref/notes.md")).unwrap();
+    std::fs::write(ws.path().join("docs/a.md"), "x\n").unwrap();
+    let check =
+        |tool: &str, args: serde_json::Value| check_common::check_in_dir(ws.path(), tool, &args)["decision"].clone();
+    for (tool, args) in [
+        ("bash", serde_json::json!({"command": "echo 'API_KEY=stolen' > docs/ref/notes.md"})),
+        ("bash", serde_json::json!({"command": "cat docs/ref/notes.md"})),
+        ("write", serde_json::json!({"file_path": "docs/ref/notes.md", "content": "x"})),
+        ("read", serde_json::json!({"file_path": "docs/ref/notes.md"})),
+    ] {
+        assert_ne!(check(tool, args.clone()), "allow", "{tool} {args}");
+    }
+    assert_eq!(check("bash", serde_json::json!({"command": "echo hi > docs/a.md"})), "allow");
+    assert_eq!(check("read", serde_json::json!({"file_path": "docs/a.md"})), "allow");
+}
+
+#[test]
+fn the_agents_own_listing_tools_are_the_safe_list_files() {
+    let ws = check_common::workspace(POLICY);
+    let check =
+        |tool: &str, args: serde_json::Value| check_common::check_in_dir(ws.path(), tool, &args)["decision"].clone();
+    for tool in ["LS", "ls", "list_directory", "list_dir"] {
+        assert_eq!(check(tool, serde_json::json!({"path": "src"})), "allow", "{tool}");
+        assert_eq!(check(tool, serde_json::json!({"path": "/etc"})), "ask", "{tool}");
+    }
+}
+
+#[test]
+fn a_count_of_one_input_is_a_number() {
+    assert_all(
+        "allow",
+        &[
+            "lines=$(wc -l < src/a.rs); echo $((lines / 2))",
+            "total=0\nfor f in src/*.rs; do\n  n=$(wc -l < \"$f\")\n  total=$((total + n))\ndone\necho \"$total\"",
+            "n=$(git ls-files | wc -l); echo $((n+1))",
+        ],
+    );
+    // With a file operand wc prints its name too; other output is any text.
+    assert_all("ask", &["n=$(wc -l src/a.rs); echo $((n))", "n=$(cat src/a.rs); echo $((n))"]);
+}

@@ -807,7 +807,10 @@ impl Policy {
         let read_only = match spec {
             _ if mcp => hint == Some(true),
             Some(s) => s.kind != ToolKind::Edit,
-            None => self.model.safe_tools.iter().any(|t| t.eq_ignore_ascii_case(&call.tool)),
+            None => {
+                let canonical = self.model.tools.canonical(&call.tool);
+                self.model.safe_tools.iter().any(|t| t.eq_ignore_ascii_case(&call.tool) || t == canonical)
+            }
         };
         let as_tool = if read_only { "read" } else { "write" };
         let Some(sub_spec) = self.model.tools.specs.get(as_tool) else { return d };

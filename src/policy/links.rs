@@ -38,6 +38,11 @@ pub trait Edge {
     /// workspace's spelling where inside; with `follow`, also below the directories links
     /// lead to. `None` when that would look at more names than the edge does.
     fn files_below(&self, dir: &Path, follow: bool) -> Option<Vec<PathBuf>>;
+    /// How many other names (hard links) the file at `written` has: its content is theirs,
+    /// wherever they are (red team 41: `docs/notes.md` a hard link to `.env`).
+    fn other_names(&self, _written: &Path) -> u64 {
+        0
+    }
 }
 
 /// At most this many files below a read directory that a read deny or ask rule names are
@@ -196,6 +201,15 @@ impl Policy {
                 for (word, uses) in path_words(&command) {
                     // Where the word lands from each directory it is used in.
                     let mut dests: Vec<(String, Use)> = Vec::new();
+                    // A file with other names: reading or writing it reads or writes them, in
+                    // places gate cannot see (decided as a read of `/`).
+                    let hard = uses.iter().find_map(|(dir, _)| {
+                        let n = real.other_names(&self.lexical(&word, dir.as_deref())?);
+                        (n > 0).then_some(n)
+                    });
+                    if let Some(n) = hard {
+                        not_known(&mut links, &mut extra, hard_links(&word, n));
+                    }
                     for (dir, how) in uses {
                         let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real.real(&p)) else {
                             continue;
@@ -293,6 +307,14 @@ impl Policy {
                                 String::new(),
                             ))
                         });
+                    if let Some(n) = self.lexical(&text, Some("")).map(|p| real.other_names(&p)).filter(|n| *n > 0) {
+                        // A file with other names: decided as a path outside (`/`).
+                        links.push(hard_links(&text, n));
+                        if let Some(v) = args.pointer_mut(&a.pointer) {
+                            *v = Value::String("/".into());
+                        }
+                        continue;
+                    }
                     let Some((to, rest)) = found else { continue };
                     links.push(leads(&text, &format!("{}{rest}", to.display())));
                     if let Some(v) = args.pointer_mut(&a.pointer) {
@@ -491,6 +513,11 @@ impl Policy {
 fn not_known(links: &mut Vec<String>, extra: &mut String, why: String) {
     links.push(why);
     extra.push_str("\ncat -- /");
+}
+
+/// Why a file with other names is not followed.
+fn hard_links(word: &str, n: u64) -> String {
+    format!("`{word}` is a file with {n} other name{} (hard links) gate cannot see", if n == 1 { "" } else { "s" })
 }
 
 /// How many links below a directory a reason names.

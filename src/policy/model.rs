@@ -114,6 +114,11 @@ impl Tools {
             aliases: s(&["Read", "read_file"]),
             risk: None,
         });
+        // The agents' own directory listings are `list_files` (red team 41: Claude Code's
+        // `LS` was a tool gate did not know, asked as high risk).
+        for name in ["LS", "ls", "list_directory", "list_dir"] {
+            t.alias.insert(name.into(), "list_files".into());
+        }
         t
     }
 

@@ -2325,7 +2325,13 @@ impl Walker<'_> {
                                 .strip_prefix('$')
                                 .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
                                 .is_some_and(|n| is_identifier(n) && this.is_number(n));
-                            let keeps_number = (arith && this.is_number(&name)) || sure || copied;
+                            // `n=$(wc -l < "$f")`, `n=$(git ls-files | wc -l)`: a count, or
+                            // nothing (red team 41 found `echo $((lines / 2))` asked).
+                            let counted = text
+                                .strip_prefix("$(")
+                                .and_then(|t| t.strip_suffix(')'))
+                                .is_some_and(|inner| numeric_output(inner) || counts_one_input(inner));
+                            let keeps_number = (arith && this.is_number(&name)) || sure || copied || counted;
                             resolved = match (quoted, &r.word) {
                                 _ if keeps_number => Some(vec![Word::Dyn(NUMBER.into())]),
                                 (Some(w), _) => Some(vec![w]),
@@ -4732,6 +4738,16 @@ fn plain_text(value: &str) -> bool {
 
 /// Whether a command substitution prints only numbers: `seq`, `nproc`, `wc -l` (or `-c`,
 /// `-w`, `-m`) of its input, `git rev-list --count`.
+/// `wc -l < FILE` (or `-c`, `-w`, `-m`): one count, of one input, never a name.
+fn counts_one_input(inner: &str) -> bool {
+    let Some((cmd, target)) = inner.split_once('<') else { return false };
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    matches!(words.as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"])
+        && !target.trim().is_empty()
+        && !target.contains(['<', '>', '|', ';', '&', '`', '(', ')', '\n'])
+        && !target.trim().contains(char::is_whitespace)
+}
+
 fn numeric_output(inner: &str) -> bool {
     if !plain_output(inner) {
         return false;
