@@ -249,3 +249,42 @@ fn a_count_of_one_input_is_a_number() {
     // With a file operand wc prints its name too; other output is any text.
     assert_all("ask", &["n=$(wc -l src/a.rs); echo $((n))", "n=$(cat src/a.rs); echo $((n))"]);
 }
+
+#[test]
+fn a_function_every_call_of_which_is_seen_is_decided_at_its_calls_with_their_words() {
+    assert_all(
+        "allow",
+        &[
+            "count_lines() { wc -l \"$1\"; }\ncount_lines src/a.rs",
+            "summarize() {\n  echo \"== $1\"\n  head -n 3 \"$1\"\n}\nfor f in src/*.rs; do summarize \"$f\"; done",
+            "main() {\n  setup\n  run_tests\n}\nsetup() { echo \"setting up\"; }\nrun_tests() { npm test; }\nmain",
+            "check() {\n  local file=$1\n  if [ -f \"$file\" ]; then echo \"ok $file\"; fi\n}\ncheck src/a.rs\ncheck docs/a.md",
+            "f(){ local n=$1; echo $((n+1)); }; f 3",
+            "f(){ cat \"$1\"; }; g(){ f \"$1\"; }; g src/a.rs",
+        ],
+    );
+    // The call's words decide: outside, unknown, or a deny rule's.
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "f(){ cat \"$1\"; }; f /etc/passwd",
+            "f(){ cat \"$1\"; }; f src/a.rs; f ../x",
+            "f(){ cat \"$1\"; }; f \"$y\"",
+            "f(){ local n=$1; echo $((n+1)); }; f 'a[$(rm -rf x)]'",
+            "f(){ cat \"$1\"; }; g(){ f \"$1\"; }; g /etc/passwd",
+            "f(){ x=/etc/passwd; }; x=src/a.rs; f; cat \"$x\"",
+            "f(){ cd /etc; }; f; cat passwd",
+        ],
+    );
+    // Where something may call a function unseen (a command named at run time, `source`, a
+    // `command_not_found_handle`), the body is decided where it is defined as well.
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "f(){ cat \"$1\"; }; f src/a.rs; $g /etc/passwd",
+            "f(){ cat \"$1\"; }; f src/a.rs; source ./x.sh",
+            "command_not_found_handle(){ cat \"$1\"; }; f(){ cat \"$1\"; }; f src/a.rs",
+        ],
+    );
+    assert_all("deny", &["f(){ rm -rf \"$1\"; }; f src", "f(){ rm -rf \"$1\"; }", "f(){ rm -rf \"$1\"; }; $g"]);
+}

@@ -1097,6 +1097,13 @@ impl Walker<'_> {
                 if self.unsure == 0 {
                     self.sure.push(f.fname.value.clone());
                 }
+                if fname == "command_not_found_handle" {
+                    self.a.hidden_calls = true;
+                }
+                if self.a.deferred.iter().any(|d| d == fname) {
+                    // Walked at each call (every one seen, with known words).
+                    return;
+                }
                 self.unsure += 1;
                 // The body runs whenever the function is called: its commands are parts. A
                 // function that shadows a command (`:`, `ls`) is decided by that body.
@@ -1604,16 +1611,27 @@ impl Walker<'_> {
 
     /// A call of a function of this script from another directory than it was defined in:
     /// its body, walked again from here, unless it is being walked already (recursion).
-    fn call_function(&mut self, name: &str, args: &[Word]) {
+    /// Returns whether the call may have changed the directory and the variables: a deferred
+    /// body walked here says whether it did; otherwise both may have.
+    fn call_function(&mut self, name: &str, args: &[Word]) -> (bool, bool) {
         if self.defining.iter().any(|d| d == name) {
-            return;
+            return (true, true);
         }
         let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
         // Walked again where the directory differs from where it was defined, or with the
-        // call's words as its positional parameters.
-        let literal = args.iter().all(|a| a.lit().is_some());
+        // call's words as its positional parameters (a name a glob gives as well: `for f in
+        // src/*.rs; do summarize "$f"; done`); at every call where it is deferred.
+        let literal = args.iter().all(|a| match a {
+            Word::Lit(_) => true,
+            Word::Dyn(d) => tables::glob_base(tables::unquoted_glob(d)).is_some() && d.starts_with('"'),
+        });
+        self.a.calls.push((name.to_string(), literal));
+        let deferred = self.a.deferred.iter().any(|d| d == name);
         let known_args = literal && !args.is_empty();
-        let Some((_, body, _)) = last.filter(|(_, _, at)| at != &*self.cwd || known_args).cloned() else { return };
+        let Some((_, body, _)) = last.filter(|(_, _, at)| deferred || at != &*self.cwd || known_args).cloned() else {
+            return (true, true);
+        };
+        let mut changes = (true, true);
         self.walk_again(|w| {
             let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
             // Its positional parameters are the call's words, when all are literal.
@@ -1628,11 +1646,15 @@ impl Walker<'_> {
                 w.redirect_list(r);
             }
             w.defining.pop();
+            if deferred {
+                changes = (*w.cwd != cwd0, w.assigned.len() > log0);
+            }
             *w.cwd = cwd0;
             w.bound = bound0;
             w.params = params0;
             w.assigned.truncate(log0);
         });
+        changes
     }
 
     /// Code walked again where it runs (a function's body, a trap's action), at most
@@ -1979,6 +2001,11 @@ impl Walker<'_> {
     /// variable holds one literal value that expands to itself there: any inside double quotes;
     /// unquoted, only a non-empty one that no splitting or globbing changes.
     fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
+        // A positional parameter the call gave (`local n=$1` in `f 3`).
+        if let ParameterExpr::Parameter { parameter: bword::Parameter::Positional(k), indirect: false } = expr {
+            let v = self.params.as_ref()?.get((*k as usize).checked_sub(1)?)?.lit()?;
+            return (quoted || stays_unquoted(v)).then(|| v.to_string());
+        }
         let ParameterExpr::Parameter { parameter: bword::Parameter::Named(name), indirect: false } = expr else {
             return None;
         };
@@ -3087,6 +3114,25 @@ impl Walker<'_> {
         for target in super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words)) {
             self.write(target, WriteKind::Handed);
         }
+        // What may call a function gate does not see called: a command named at run time,
+        // a script sourced, text evaluated or stored to run, a function exported to shells.
+        let dyn_words = words.iter().any(|w| w.lit().is_none());
+        let calls_unseen = match words.first().and_then(Word::lit).map(program_name) {
+            None => !words.is_empty(),
+            Some("source" | ".") => true,
+            Some("export" | "declare" | "typeset") => {
+                words.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-') && a.contains('f')))
+            }
+            Some(
+                "eval" | "trap" | "mapfile" | "readarray" | "complete" | "compgen" | "bind" | "command" | "builtin"
+                | "exec" | "alias" | "xargs" | "env" | "time" | "nohup" | "timeout" | "nice",
+            ) => dyn_words,
+            Some(_) => false,
+        } || !wrappers.is_empty() && dyn_words;
+        // (In a function's body it runs only where the function is called: decided there.)
+        if calls_unseen && self.defining.is_empty() {
+            self.a.hidden_calls = true;
+        }
         // A directory change applies to what comes after this command, not to the command.
         let mut new_cwd: Option<Cwd> = None;
         let mut moves = false;
@@ -3102,11 +3148,15 @@ impl Walker<'_> {
             // decided as well (sixth red team).
             let function = self.functions.iter().any(|f| f == program_name(p));
             if function {
-                self.call_function(program_name(p), &words[1..]);
-                let mut c = self.cwd.clone();
-                c.forget();
-                new_cwd = Some(c);
-                self.unbind_all();
+                let (moves, assigns) = self.call_function(program_name(p), &words[1..]);
+                if moves {
+                    let mut c = self.cwd.clone();
+                    c.forget();
+                    new_cwd = Some(c);
+                }
+                if assigns {
+                    self.unbind_all();
+                }
             }
             match program_name(p) {
                 "unset" => {
