@@ -184,9 +184,11 @@ fn known_positional_parameters_expand_in_quoted_all_parameters() {
             "set -- rm x; case a in a) set -- ls ;; esac; \"$@\"",
             "f(){ set -- rm x; }; set -- ls; f; \"$@\"",
             "set -- rm x; eval \"set -- ls\"; \"$@\"",
-            "f(){ \"$@\"; }; f ls src",
         ],
     );
+    // Every call seen (red team 41): the body is decided at the call, with its words.
+    assert_all("allow", &["f(){ \"$@\"; }; f ls src"]);
+    check_common::assert_none_allowed_with(POLICY, &["f(){ \"$@\"; }; f ls src; $g"]);
 }
 
 #[test]
