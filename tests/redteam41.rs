@@ -288,3 +288,41 @@ fn a_function_every_call_of_which_is_seen_is_decided_at_its_calls_with_their_wor
     );
     assert_all("deny", &["f(){ rm -rf \"$1\"; }; f src", "f(){ rm -rf \"$1\"; }", "f(){ rm -rf \"$1\"; }; $g"]);
 }
+
+#[test]
+fn sudoedit_is_sudo_and_seds_backup_suffix_names_a_file_written() {
+    assert_all(
+        "deny",
+        &["sudoedit /etc/hosts", "cd docs && sed -i'.env*' s/a/b/ a.md", "sed -i'.env*' s/x/x/ src/a.rs"],
+    );
+    assert_all("allow", &["sed -i s/x/y/ docs/a.md"]);
+}
+
+#[test]
+fn an_indirect_expansion_of_a_known_name_evaluates_its_subscript() {
+    assert_all("deny", &["a=(1); x='a[$(rm -rf src)]'; echo \"${!x}\"", "r='a[$(rm -rf src)]'; echo \"${!r}\""]);
+}
+
+#[test]
+fn names_git_ls_files_z_and_grep_l_print_are_a_listing_below_where_they_run() {
+    assert_all(
+        "allow",
+        &[
+            "git ls-files -z '*.rs' | xargs -0 wc -l",
+            "grep -rl 'fn main' src | xargs -r head -n 3",
+            "grep -rl 'fn main' | xargs head -n 3",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            // Without NULs, the index may hold a name with a blank xargs splits.
+            "git ls-files | xargs cat",
+            "git ls-files -z ':/' | xargs -0 cat",
+            "git ls-files -z --full-name | xargs -0 cat",
+            "grep -l x /etc/* | xargs cat",
+            "grep -rc x src | xargs cat",
+        ],
+    );
+    assert_all("deny", &["git ls-files -z | xargs -0 rm"]);
+}

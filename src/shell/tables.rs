@@ -1191,6 +1191,12 @@ pub(crate) fn git_key_runs_code(key: &str) -> bool {
 /// Alternative spellings of a command for deny and ask rules: git without its global options.
 pub(crate) fn aliases(words: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
+    // `sudoedit FILE` is `sudo -e FILE` (red team 41): rules on sudo meet it.
+    if words.first().and_then(Word::lit).map(program_name) == Some("sudoedit") {
+        let mut w = vec![Word::Lit("sudo".into()), Word::Lit("-e".into())];
+        w.extend_from_slice(&words[1..]);
+        out.push(w);
+    }
     if words.first().and_then(Word::lit).map(program_name) == Some("git") {
         let i = 1 + git_subcommand_at(&words[1..]);
         if i > 1 && i <= words.len() {

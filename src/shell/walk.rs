@@ -2106,6 +2106,22 @@ impl Walker<'_> {
         };
         if indirect {
             *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
+            // The name it reads, where gate knows it: a subscript there is evaluated, its
+            // `$(...)` run (`x='a[$(cmd)]'; echo "${!x}"`: red team 41).
+            if let bword::Parameter::Named(n) = param {
+                let named: Vec<String> = self
+                    .bound
+                    .iter()
+                    .rev()
+                    .find(|(b, _)| b == n)
+                    .map(|(_, v)| v.iter().filter_map(Word::lit).map(str::to_string).collect())
+                    .unwrap_or_default();
+                for v in named {
+                    if v.contains('[') && (v.contains("$(") || v.contains('`')) {
+                        self.substitutions_in(&v);
+                    }
+                }
+            }
         }
         if let bword::Parameter::NamedWithIndex { name, index } = param {
             if self.is_associative(name) {
@@ -3064,7 +3080,7 @@ impl Walker<'_> {
                         if name == "xargs" {
                             open_args = true;
                             self.replace_str = xargs_replace_str(&words);
-                            args_from = self.stdin_listing.take().unwrap_or_default();
+                            args_from = xargs_listing(self.stdin_listing.take(), &words);
                         }
                         words = rest;
                         // A word holding xargs's replace string is completed by input at run
@@ -4660,9 +4676,95 @@ fn heredoc_unescape(text: &str) -> String {
 
 /// A command that prints paths one per line, when that is all it prints: `find` (its words)
 /// without actions that print anything else.
+/// The first word of the listing `git ls-files -z` gives xargs (read as `find .`).
+const GIT_NUL_LISTING: &str = "git-ls-files-z";
+
+/// The listing xargs's input is, as the words of a `find` (`args_from`): a NUL-separated one
+/// only where xargs reads NUL-separated input (`-0`, `--null`).
+fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
+    let nul = xargs
+        .iter()
+        .skip(1)
+        .filter_map(Word::lit)
+        .any(|a| a == "--null" || (a.starts_with('-') && !a.starts_with("--") && a.contains('0')));
+    match listing {
+        Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) && !nul => Vec::new(),
+        Some(l) => l,
+        None => Vec::new(),
+    }
+}
+
 fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
-    if c.unknown.is_some() || c.program() != Some("find") {
+    if c.unknown.is_some() {
         return None;
+    }
+    let find_of = |dirs: Vec<Word>| Some(std::iter::once(Word::Lit("find".into())).chain(dirs).collect());
+    match c.program() {
+        Some("find") => {}
+        // `git ls-files` lists the tracked names below the directory it runs in (red team 41:
+        // `git ls-files -z '*.rs' | xargs -0 wc -l` was asked): as `find .`, for plain
+        // pathspecs and options that print names only.
+        Some("git") => {
+            const NAMES: &[&str] = &[
+                "-z",
+                "-c",
+                "--cached",
+                "-m",
+                "--modified",
+                "-o",
+                "--others",
+                "-d",
+                "--deleted",
+                "-i",
+                "--ignored",
+                "--exclude-standard",
+                "--directory",
+                "--no-empty-directory",
+                "--",
+                "--error-unmatch",
+                "--deduplicate",
+            ];
+            let rest = c.words.get(2..)?;
+            let plain = |w: &Word| {
+                w.lit().is_some_and(|a| {
+                    NAMES.contains(&a)
+                        || (!a.starts_with(['-', ':', '/', '~'])
+                            && !a.split('/').any(|s| s == "..")
+                            && !a.contains('\n'))
+                })
+            };
+            // (Only NUL-separated, `-z`: the index may hold a name with a blank that is not on
+            // disk, where the check of names xargs splits looks; see `xargs_listing`.)
+            let listed = c.words.get(1).and_then(Word::lit) == Some("ls-files")
+                && c.wrappers.is_empty()
+                && rest.iter().all(plain)
+                && rest.iter().any(|w| w.lit() == Some("-z"));
+            return listed.then(|| vec![Word::Lit(GIT_NUL_LISTING.into()), Word::Lit(".".into())]);
+        }
+        // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
+        Some(g @ ("grep" | "egrep" | "fgrep")) => {
+            let gr = super::grammar::grammar(g)?;
+            let p = super::grammar::parse(gr, c.words.get(1..)?).ok()?;
+            let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+            if !has(&["-l", "--files-with-matches", "-L", "--files-without-match"])
+                || has(&["-c", "--count", "-Z", "--null", "--label", "-o", "--only-matching"])
+            {
+                return None;
+            }
+            let pattern_given = has(&["-e", "--regexp", "-f", "--file"]);
+            let files: Vec<Word> = p.operands.iter().skip(usize::from(!pattern_given)).cloned().collect();
+            if files.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
+                return None;
+            }
+            return match files.is_empty() {
+                true if has(&["-r", "--recursive", "-R", "--dereference-recursive"]) => {
+                    find_of(vec![Word::Lit(".".into())])
+                }
+                true => None,
+                false => find_of(files),
+            };
+        }
+        _ => return None,
     }
     let prints_other = c.words.iter().any(|w| {
         w.lit().is_none_or(|s| {

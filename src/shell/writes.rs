@@ -440,7 +440,39 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                     return Vec::new();
                 }
                 let skip = usize::from(p.with('P').next().is_none());
-                return p.operands.iter().skip(skip).cloned().collect();
+                let files: Vec<Word> = p.operands.iter().skip(skip).cloned().collect();
+                // The backup each file gets (`-i.bak`): FILE.bak, or with `*` in the suffix,
+                // the suffix with each `*` the file's name, beside it (`-i'.env*'` writes
+                // `.enva.md`: red team 41).
+                let suffix = p
+                    .opts
+                    .iter()
+                    .filter(|f| f.opt.name == "-i" || f.opt.name == "--in-place")
+                    .find_map(|f| f.value.clone());
+                let mut out = files.clone();
+                for f in &files {
+                    match (&suffix, f) {
+                        (Some(Word::Lit(sfx)), Word::Lit(file)) if !sfx.is_empty() => {
+                            let (dir, base) = match file.rsplit_once('/') {
+                                Some((d, b)) => (format!("{d}/"), b),
+                                None => (String::new(), file.as_str()),
+                            };
+                            out.push(Word::Lit(if sfx.contains('*') {
+                                let named = sfx.replace('*', base);
+                                if named.contains('/') {
+                                    named
+                                } else {
+                                    format!("{dir}{named}")
+                                }
+                            } else {
+                                format!("{file}{sfx}")
+                            }));
+                        }
+                        (Some(Word::Dyn(d)), _) | (Some(_), Word::Dyn(d)) => out.push(Word::Dyn(d.clone())),
+                        _ => {}
+                    }
+                }
+                return out;
             }
             let in_place = args.iter().any(|a| {
                 a.lit().is_some_and(|s| {
