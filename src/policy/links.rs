@@ -203,15 +203,16 @@ impl Policy {
                     let mut dests: Vec<(String, Use)> = Vec::new();
                     // A file with other names: reading or writing it reads or writes them, in
                     // places gate cannot see (decided as a read of `/`).
-                    let hard = uses.iter().find_map(|(dir, _)| {
-                        let n = real.other_names(&self.lexical(&word, dir.as_deref())?);
-                        (n > 0).then_some(n)
-                    });
+                    let places: Vec<(PathBuf, Use)> = uses
+                        .into_iter()
+                        .filter_map(|(dir, how)| Some((self.lexical(&word, dir.as_deref())?, how)))
+                        .collect();
+                    let hard = places.iter().map(|(p, _)| real.other_names(p)).find(|n| *n > 0);
                     if let Some(n) = hard {
                         not_known(&mut links, &mut extra, hard_links(&word, n));
                     }
-                    for (dir, how) in uses {
-                        let Some(to) = self.lexical(&word, dir.as_deref()).and_then(|p| real.real(&p)) else {
+                    for (p, how) in places {
+                        let Some(to) = real.real(&p) else {
                             continue;
                         };
                         let to = to.display().to_string();

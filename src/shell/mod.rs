@@ -215,10 +215,9 @@ pub struct Analysis {
     pub unknown: Vec<String>,
     /// The text turns on globs that match dot files (`shopt -s dotglob`, `GLOBIGNORE=...`).
     pub dotglob: bool,
-    /// The functions the text calls, each call with whether every argument is known (a
-    /// literal or a name a glob gives); and whether something may call one unseen (a command
+    /// The functions the text calls; and whether something may call one unseen (a command
     /// named at run time, `source`, `eval` of run-time text). Read by [`analyze`].
-    pub(crate) calls: Vec<(String, bool)>,
+    pub(crate) calls: Vec<String>,
     pub(crate) hidden_calls: bool,
     /// Functions whose body is walked only where it is called, with the call's words as its
     /// positional parameters, where nothing may call one unseen (red team 41: `count_lines(){
@@ -239,22 +238,17 @@ pub fn analyze(text: &str) -> Analysis {
     }
     let mut a = Analysis::default();
     walk::analyze_into(text, 0, &mut a, &mut dirs::Cwd::start());
-    // A second reading where every call of a function was seen with known words: its body
-    // walked at each call only, not also where it is defined with its parameters unknown.
+    // A second reading where every call of a function was seen: its body walked at each
+    // call only, with the call's words, not also where it is defined with its parameters
+    // unknown. (A call with words gate does not know walks the body with its parameters
+    // unknown, as its definition did.)
     if !a.hidden_calls && !a.calls.is_empty() {
-        let mut deferred: Vec<String> = Vec::new();
-        // (A call with words gate does not know walks the body with its parameters unknown,
-        // as its definition did.)
-        for (name, _) in &a.calls {
-            if !deferred.contains(name) {
-                deferred.push(name.clone());
-            }
-        }
-        if !deferred.is_empty() {
-            let mut b = Analysis { deferred, ..Analysis::default() };
-            walk::analyze_into(text, 0, &mut b, &mut dirs::Cwd::start());
-            a = b;
-        }
+        let mut deferred = std::mem::take(&mut a.calls);
+        deferred.sort();
+        deferred.dedup();
+        let mut b = Analysis { deferred, ..Analysis::default() };
+        walk::analyze_into(text, 0, &mut b, &mut dirs::Cwd::start());
+        a = b;
     }
     if a.dotglob {
         dotted_globs(&mut a);

@@ -906,10 +906,16 @@ impl Walker<'_> {
     /// Whether a pipeline is one plain `cd`, `pushd` or `popd` (not a function of that name):
     /// it either moves once or, failing, not at all.
     fn is_one_cd(&self, p: &ast::Pipeline) -> bool {
-        let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
-        sc.word_or_name
-            .as_ref()
-            .is_some_and(|w| matches!(w.value.as_str(), "cd" | "pushd" | "popd") && !self.functions.contains(&w.value))
+        matches!(self.one_dir_builtin(p), Some("cd" | "pushd" | "popd"))
+    }
+
+    /// The directory builtin (`cd`, `pushd`, `popd`, `dirs`) a pipeline is, alone (not a
+    /// function of that name).
+    fn one_dir_builtin<'p>(&self, p: &'p ast::Pipeline) -> Option<&'p str> {
+        let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return None };
+        let w = sc.word_or_name.as_ref()?;
+        (matches!(w.value.as_str(), "cd" | "pushd" | "popd" | "dirs") && !self.functions.contains(&w.value))
+            .then_some(w.value.as_str())
     }
 
     /// What follows a `cd` that may fail, walked twice: from the directory it reaches, and
@@ -982,9 +988,7 @@ impl Walker<'_> {
             let one_cd = l.additional.is_empty() && self.is_one_cd(&l.first);
             // `dirs -c` cannot fail; what else only changed the stack may not have happened.
             let dirs_only = self.cwd.same_place(&before);
-            let one_dirs = l.additional.is_empty()
-                && matches!(l.first.seq.as_slice(), [ast::Command::Simple(sc)]
-                    if sc.word_or_name.as_ref().is_some_and(|w| w.value == "dirs" && !self.functions.contains(&w.value)));
+            let one_dirs = l.additional.is_empty() && self.one_dir_builtin(&l.first) == Some("dirs");
             if dirs_only {
                 if !one_dirs {
                     *self.cwd = self.cwd.merged(&before);
@@ -993,9 +997,7 @@ impl Walker<'_> {
                 // (A text that runs `pushd` keeps its own stack, in the way where it failed
                 // too: a `popd` after it is not read as reaching an earlier command's.)
                 let mut alt = before;
-                if matches!(l.first.seq.as_slice(), [ast::Command::Simple(sc)]
-                    if sc.word_or_name.as_ref().is_some_and(|w| w.value == "pushd"))
-                {
+                if self.one_dir_builtin(&l.first) == Some("pushd") {
                     alt.own_stack();
                 }
                 self.alt_cwd = Some(alt);
@@ -1625,7 +1627,7 @@ impl Walker<'_> {
             Word::Lit(_) => true,
             Word::Dyn(d) => tables::glob_base(tables::unquoted_glob(d)).is_some() && d.starts_with('"'),
         });
-        self.a.calls.push((name.to_string(), literal));
+        self.a.calls.push(name.to_string());
         let deferred = self.a.deferred.iter().any(|d| d == name);
         let known_args = literal && !args.is_empty();
         let Some((_, body, _)) = last.filter(|(_, _, at)| deferred || at != &*self.cwd || known_args).cloned() else {
