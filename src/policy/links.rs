@@ -142,23 +142,28 @@ impl Policy {
                     }
                 }
                 // xargs without `-0` splits find's names at blanks and quotes: a name below
-                // holding one hands xargs other paths (`docs/x /etc/passwd`: a red team).
-                for (start, dir) in split_listings(&command) {
+                // holding one hands xargs other paths (`docs/x /etc/passwd`: a red team); so
+                // does a `for` loop over `$(find ...)` (and globs them), and a `read` loop cuts
+                // a name at a newline.
+                for (start, dir, split) in split_listings(&command) {
                     let Some((root, p)) = self.walk_root(&start, dir.as_deref(), &mut links, &mut extra) else {
                         continue;
                     };
                     let splits = |f: &PathBuf| {
                         let rel = f.strip_prefix(&p).unwrap_or(f).to_string_lossy().into_owned();
-                        rel.contains(|c: char| c.is_whitespace() || "'\"\\".contains(c))
+                        match split {
+                            shell::Split::Lines => rel.contains('\n'),
+                            _ => rel.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c)),
+                        }
                     };
                     match real.files_below(&p, false) {
                         Some(files) if !files.iter().any(splits) => {}
                         Some(_) => {
-                            not_known(
-                                &mut links,
-                                &mut extra,
-                                format!("a name below `{root}` holds a blank or a quote, which xargs splits"),
-                            );
+                            let what = match split {
+                                shell::Split::Lines => "a newline, where a loop's `read` cuts it",
+                                _ => "a blank, a quote or a glob character, where the shell or xargs splits it",
+                            };
+                            not_known(&mut links, &mut extra, format!("a name below `{root}` holds {what}"));
                         }
                         None => {
                             not_known(
@@ -368,10 +373,25 @@ fn read_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
 }
 
 /// The start points of each `find` whose listing xargs reads without `-0` (or `-d`): xargs
-/// splits its names at blanks and quotes.
-fn split_listings(command: &str) -> Vec<(Word, Option<String>)> {
+/// splits its names at blanks and quotes; and of each listing a loop's variable takes names
+/// from, where the loop may cut them ([`shell::WrapperKind::Listing`]).
+fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
     let a = shell::analyze(command);
-    let mut out = Vec::new();
+    let mut out: Vec<(Word, Option<String>, shell::Split)> = Vec::new();
+    let mut add = |dir: Word, cwd: &Option<String>, split: shell::Split| {
+        if !out.iter().any(|(o, d, s)| *o == dir && d == cwd && *s == split) {
+            out.push((dir, cwd.clone(), split));
+        }
+    };
+    for c in &a.commands {
+        for w in &c.wrappers {
+            if let shell::WrapperKind::Listing(split @ (shell::Split::Lines | shell::Split::Blanks)) = w.kind {
+                for dir in shell::find_listing_dirs(&w.words) {
+                    add(dir, &c.cwd, split);
+                }
+            }
+        }
+    }
     for c in a.commands.iter().filter(|c| c.open_args && !c.args_from.is_empty()) {
         let whole = c.wrappers.iter().any(|w| {
             w.words.first().and_then(Word::lit).map(shell::program_name) == Some("xargs")
@@ -384,9 +404,7 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>)> {
         });
         if !whole {
             for dir in shell::find_listing_dirs(&c.args_from) {
-                if !out.iter().any(|(o, d): &(Word, Option<String>)| *o == dir && *d == c.cwd) {
-                    out.push((dir, c.cwd.clone()));
-                }
+                add(dir, &c.cwd, shell::Split::Blanks);
             }
         }
     }
@@ -406,16 +424,17 @@ fn dirs_below(
     let mut out: Vec<(shell::Below, Option<String>)> = Vec::new();
     for c in &a.commands {
         let reads = shell::reads_operands(&c.words);
-        let finds: Vec<&Vec<Word>> = c
+        let finds: Vec<&shell::Wrapper> = c
             .wrappers
             .iter()
-            .map(|w| &w.words)
-            .filter(|w| w.first().and_then(Word::lit).map(shell::program_name) == Some("find"))
+            .filter(|w| w.words.first().and_then(Word::lit).map(shell::program_name) == Some("find"))
             .collect();
         let fed = (c.open_args && !c.args_from.is_empty()).then_some((&c.args_from, true));
         let own = of(&c.words, false, reads);
         let mut found: Vec<shell::Below> = own.clone();
-        for (words, fed) in finds.iter().map(|w| (*w, false)).chain(fed) {
+        // (A loop over a listing hands each name it prints on, as xargs does.)
+        let listed = |w: &shell::Wrapper| matches!(w.kind, shell::WrapperKind::Listing(_));
+        for (words, fed) in finds.iter().map(|w| (&w.words, listed(w))).chain(fed) {
             found.extend(of(words, fed, reads));
         }
         // What the command walks itself, when xargs gives it its operands: also below the
@@ -424,7 +443,7 @@ fn dirs_below(
             let appended = if !c.args_from.is_empty() {
                 shell::find_listing_dirs(&c.args_from)
             } else if !finds.is_empty() {
-                finds.iter().flat_map(|f| shell::find_listing_dirs(f)).collect()
+                finds.iter().flat_map(|f| shell::find_listing_dirs(&f.words)).collect()
             } else {
                 vec![Word::Dyn("(paths added at run time)".into())]
             };
@@ -433,7 +452,7 @@ fn dirs_below(
         for b in found {
             let starts = match &b.dir {
                 Word::Dyn(d) if d.contains("{}") && !finds.is_empty() => {
-                    finds.iter().flat_map(|f| shell::find_listing_dirs(f)).collect()
+                    finds.iter().flat_map(|f| shell::find_listing_dirs(&f.words)).collect()
                 }
                 _ => vec![b.dir.clone()],
             };

@@ -91,6 +91,22 @@ pub enum WrapperKind {
     /// Runs the command with other privileges (`sudo`, `doas`, `su`, `chroot`): an allow needs
     /// the wrapper itself allowed by an explicit rule as well as the command.
     Privileged,
+    /// A loop whose variable takes each name a listing prints (`for f in $(find src)`,
+    /// `find src | while read -r f`), read as `find ... -exec CMD {}`: the wrapper's words
+    /// are the listing as a `find`, and the variable is `{}` in the command. What splits the
+    /// names on the way (word splitting, a line a name's newline ends) is checked by the edge.
+    Listing(Split),
+}
+
+/// What a name a listing prints may be cut at on its way into a loop's variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Nothing (NUL-separated names read with `read -d ''`; git's quoted names).
+    Whole,
+    /// Newlines (`read` of a line).
+    Lines,
+    /// Blanks, and glob characters bash expands (`for f in $(find ...)`).
+    Blanks,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

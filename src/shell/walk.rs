@@ -10,7 +10,7 @@ use super::tables::{self, harmless_setting, is_identifier, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
-use super::{program_name, Analysis, SimpleCommand, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
+use super::{program_name, Analysis, SimpleCommand, Split, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
 
 /// Deepest nesting of brackets, substitutions and compound commands parsed at all.
 const MAX_NESTING: usize = 16;
@@ -824,6 +824,91 @@ impl Walker<'_> {
         self.unbind(name);
     }
 
+    /// The body of a loop whose variable `name` takes each name a listing prints, walked
+    /// with the variable as find's `{}` under `wrapper` (the listing as a `find`): a command
+    /// that reads `"$f"` reads a name below the listing's start points, as `find ... -exec
+    /// CMD {} ;` does; any other use of the variable (`"$f.bak"`, unquoted `$f`) is a value
+    /// only known at run time.
+    fn listing_loop(&mut self, name: &str, wrapper: Wrapper, body: &ast::CompoundList) {
+        if tables::is_dangerous_variable(name) || self.is_integer(name) {
+            self.loop_body(&|w: &mut Self| w.compound_list(body));
+            self.unbind(name);
+            return;
+        }
+        self.wrappers.push(wrapper);
+        self.loop_body(&|w: &mut Self| {
+            w.bind(name, vec![Word::Dyn("{}".into())]);
+            w.compound_list(body);
+        });
+        self.wrappers.pop();
+        self.unbind(name);
+    }
+
+    /// The listing a `for` loop's one value `raw` prints, where it is `$(LISTING)` piped only
+    /// through line filters (`$(find src -name '*.rs' | sort)`): the commands its walk pushed
+    /// from `pushed` on are those stages, in order.
+    fn substituted_listing(&self, raw: &str, pushed: usize) -> Option<Vec<Word>> {
+        let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        // (A `|` in quotes is no pipe: the count of stages below then does not match.)
+        if inner.contains([';', '&', '\n', '(', ')', '`', '<', '>', '$']) || inner.contains("||") {
+            return None;
+        }
+        let cmds = self.a.commands.get(pushed..)?;
+        let stages = inner.split('|').count();
+        let (first, rest) = cmds.split_first()?;
+        (cmds.len() == stages && rest.iter().all(line_filter)).then_some(())?;
+        listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l))
+    }
+
+    /// `read [-r] [-d ''] NAME` as the whole condition of a `while` loop, with no redirection
+    /// and no assignment before it but an empty `IFS`: the name, and whether it reads
+    /// NUL-separated records (`-d ''`).
+    fn read_line_into(&self, cond: &ast::CompoundList) -> Option<(String, bool)> {
+        let [item] = cond.0.as_slice() else { return None };
+        let l = &item.0;
+        if !l.additional.is_empty() || l.first.bang {
+            return None;
+        }
+        let [ast::Command::Simple(sc)] = l.first.seq.as_slice() else { return None };
+        if sc.word_or_name.as_ref()?.value != "read" || self.functions.iter().any(|f| f == "read") {
+            return None;
+        }
+        let empty_ifs = |it: &ast::CommandPrefixOrSuffixItem| match it {
+            ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+                matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS")
+                    && !a.append
+                    && matches!(&a.value, ast::AssignmentValue::Scalar(v) if matches!(v.value.as_str(), "" | "''" | "\"\""))
+            }
+            _ => false,
+        };
+        if !sc.prefix.as_ref().is_none_or(|p| p.0.iter().all(empty_ifs)) {
+            return None;
+        }
+        let mut words = Vec::new();
+        for it in sc.suffix.as_ref().map(|s| s.0.as_slice()).unwrap_or_default() {
+            let ast::CommandPrefixOrSuffixItem::Word(w) = it else { return None };
+            words.push(w.value.as_str());
+        }
+        let (name, opts) = words.split_last()?;
+        if !is_identifier(name) {
+            return None;
+        }
+        let mut nul = false;
+        let mut k = 0;
+        while k < opts.len() {
+            match opts[k] {
+                "-r" => {}
+                "-d" | "-rd" if matches!(opts.get(k + 1), Some(&("''" | "\"\""))) => {
+                    nul = true;
+                    k += 1;
+                }
+                _ => return None,
+            }
+            k += 1;
+        }
+        Some((name.to_string(), nul))
+    }
+
     fn is_integer(&self, name: &str) -> bool {
         let base = name.split('[').next().unwrap_or(name);
         BASH_INTEGERS.contains(&base) || self.integers.iter().any(|n| n == base)
@@ -1039,11 +1124,14 @@ impl Walker<'_> {
             if let Some((cwd0, _, _)) = &start {
                 moved |= *self.cwd != *cwd0;
             }
-            self.stdin_listing = None;
+            let fed = self.stdin_listing.take();
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
-            // paths under its start points.
+            // paths under its start points; so does one that passes on some of the lines of
+            // a listing it is fed (`| sort`, `| head -n 5`, `| grep -v test`).
             if k + 1 < p.seq.len() && self.a.commands.len() == before + 1 {
-                self.stdin_listing = self.a.commands.last().and_then(listing_of);
+                let last = self.a.commands.last();
+                let filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(line_filter);
+                self.stdin_listing = last.and_then(listing_of).or_else(|| fed.filter(|l| filter && !nul_listing(l)));
             }
         }
         self.stdin_listing = None;
@@ -1073,6 +1161,11 @@ impl Walker<'_> {
                 // `x=rm; { x=echo; } <&9; $x y` ran rm).
                 let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| may_fail(io, self.std_closed)));
                 let start = fallible.then(|| self.may_not_happen_start());
+                // With a redirection its input may not be the listing piped in (`find src |
+                // while read -r f; do ...; done < names`).
+                if redirects.is_some() {
+                    self.stdin_listing = None;
+                }
                 self.compound(cc);
                 if let Some(r) = redirects {
                     self.redirect_list(r);
@@ -1246,6 +1339,7 @@ impl Walker<'_> {
                 }
                 let mut words: Option<Vec<Word>> = f.values.as_ref().map(|_| Vec::new());
                 self.cwd_tilde = false;
+                let pushed = self.a.commands.len();
                 if let Some(values) = &f.values {
                     for v in values {
                         for r in self.words(&v.value) {
@@ -1267,7 +1361,15 @@ impl Walker<'_> {
                 }
                 // (`for d in ~+`: an absolute path bash gives, relative here: not bound.)
                 let words = words.filter(|_| !std::mem::take(&mut self.cwd_tilde));
-                self.for_loop(&f.variable_name, words, &f.body.list);
+                // `for f in $(find src -name '*.rs')`: each pass's `$f` is a name it prints.
+                let listing = match f.values.as_deref() {
+                    Some([v]) => self.substituted_listing(&v.value, pushed),
+                    _ => None,
+                };
+                match listing.and_then(|l| loop_listing(&l, None)) {
+                    Some(wrapper) => self.listing_loop(&f.variable_name, wrapper, &f.body.list),
+                    None => self.for_loop(&f.variable_name, words, &f.body.list),
+                }
             }
             C::CaseClause(c) => {
                 let r = self.word(&c.value.value);
@@ -1316,10 +1418,23 @@ impl Walker<'_> {
                 branches.end(self);
             }
             C::WhileClause(w) | C::UntilClause(w) => {
-                self.loop_body(&|x: &mut Self| {
-                    x.compound_list(&w.0);
-                    x.compound_list(&w.1.list);
+                // `find src -name '*.rs' | while read -r f; do wc -l "$f"; done`: each pass's
+                // `$f` is a name the listing prints.
+                let listing = self.stdin_listing.take().filter(|_| matches!(cc, C::WhileClause(_)));
+                let looped = listing.and_then(|l| {
+                    let (name, nul) = self.read_line_into(&w.0)?;
+                    Some((name, loop_listing(&l, Some(nul))?))
                 });
+                match looped {
+                    Some((name, wrapper)) => {
+                        self.compound_list(&w.0);
+                        self.listing_loop(&name, wrapper, &w.1.list);
+                    }
+                    None => self.loop_body(&|x: &mut Self| {
+                        x.compound_list(&w.0);
+                        x.compound_list(&w.1.list);
+                    }),
+                }
                 // The loop ends after its condition, which runs after the body: the state is
                 // the condition's (`while i=text; false; do i=1; done`).
                 self.compound_list(&w.0);
@@ -4681,6 +4796,69 @@ fn heredoc_unescape(text: &str) -> String {
 /// The first word of the listing `git ls-files -z` gives xargs (read as `find .`).
 const GIT_NUL_LISTING: &str = "git-ls-files-z";
 
+/// The first word of the listing plain `git ls-files` gives: one name a line, a name with a
+/// newline, a quote or a backslash in C quotes (so one line each), but split by xargs at
+/// blanks; and the index may name files that are not on disk for the edge to look at. Only a
+/// `read` loop takes it (read as `find .`).
+const GIT_LINE_LISTING: &str = "git-ls-files";
+
+/// Whether a listing separates its names with NULs (`-print0`, `git ls-files -z`).
+fn nul_listing(listing: &[Word]) -> bool {
+    listing.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) || listing.iter().any(|w| w.lit() == Some("-print0"))
+}
+
+/// The wrapper standing for a listing a loop's variable takes its names from (as a `find`),
+/// with what may cut a name on the way: `read_nul` says whether a `read` loop reads
+/// NUL-separated records (`-d ''`), `None` for a `for` loop (its words split at blanks and
+/// are globbed). `None` where the loop does not read the listing's names whole (`-print0`
+/// read a line at a time runs names together).
+fn loop_listing(listing: &[Word], read_nul: Option<bool>) -> Option<Wrapper> {
+    let first = listing.first().and_then(Word::lit)?;
+    let git = first == GIT_NUL_LISTING || first == GIT_LINE_LISTING;
+    let nul = nul_listing(listing);
+    let split = match read_nul {
+        Some(r) if r != nul => return None,
+        Some(_) if nul || git => Split::Whole,
+        Some(_) => Split::Lines,
+        None if nul || git => return None,
+        None => Split::Blanks,
+    };
+    let words = match git {
+        true => vec![Word::Lit("find".into()), Word::Lit(".".into())],
+        false => listing.to_vec(),
+    };
+    Some(Wrapper { words, kind: WrapperKind::Listing(split) })
+}
+
+/// A command that prints some of the lines it reads from its input, each unchanged (`sort`,
+/// `uniq`, `head -n 5`, `tail -n +2`, `grep -v test`): a listing piped through it is still
+/// one.
+fn line_filter(c: &SimpleCommand) -> bool {
+    if c.unknown.is_some() || !c.wrappers.is_empty() || c.open_args {
+        return false;
+    }
+    let Some(args) = c.words.get(1..).and_then(|a| a.iter().map(Word::lit).collect::<Option<Vec<&str>>>()) else {
+        return false;
+    };
+    let letters = |a: &str, of: &str| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|ch| of.contains(ch));
+    let count = |n: &str| n.strip_prefix('+').unwrap_or(n).parse::<u64>().is_ok();
+    match c.program() {
+        Some("sort") => args.iter().all(|a| letters(a, "bdfhiMnrsuV")),
+        Some("uniq") => args.iter().all(|a| letters(a, "diu")),
+        Some("head" | "tail") => match args.as_slice() {
+            [] => true,
+            ["-n", n] => count(n),
+            [a] => a.strip_prefix("-n").or_else(|| a.strip_prefix('-')).is_some_and(count),
+            _ => false,
+        },
+        Some("grep") => match args.split_last() {
+            Some((pattern, flags)) => !pattern.starts_with('-') && flags.iter().all(|a| letters(a, "viEFwx")),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
 /// The listing xargs's input is, as the words of a `find` (`args_from`): a NUL-separated one
 /// only where xargs reads NUL-separated input (`-0`, `--null`).
 fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
@@ -4691,6 +4869,7 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
         .any(|a| a == "--null" || (a.starts_with('-') && !a.starts_with("--") && a.contains('0')));
     match listing {
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) && !nul => Vec::new(),
+        Some(l) if l.first().and_then(Word::lit) == Some(GIT_LINE_LISTING) => Vec::new(),
         Some(l) => l,
         None => Vec::new(),
     }
@@ -4735,13 +4914,16 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                             && !a.contains('\n'))
                 })
             };
-            // (Only NUL-separated, `-z`: the index may hold a name with a blank that is not on
-            // disk, where the check of names xargs splits looks; see `xargs_listing`.)
+            // (Only NUL-separated, `-z`, for xargs: the index may hold a name with a blank that
+            // is not on disk, where the check of names xargs splits looks; see `xargs_listing`.)
             let listed = c.words.get(1).and_then(Word::lit) == Some("ls-files")
                 && c.wrappers.is_empty()
-                && rest.iter().all(plain)
-                && rest.iter().any(|w| w.lit() == Some("-z"));
-            return listed.then(|| vec![Word::Lit(GIT_NUL_LISTING.into()), Word::Lit(".".into())]);
+                && rest.iter().all(plain);
+            let first = match rest.iter().any(|w| w.lit() == Some("-z")) {
+                true => GIT_NUL_LISTING,
+                false => GIT_LINE_LISTING,
+            };
+            return listed.then(|| vec![Word::Lit(first.into()), Word::Lit(".".into())]);
         }
         // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
         Some(g @ ("grep" | "egrep" | "fgrep")) => {
