@@ -96,3 +96,125 @@ fn a_loop_over_a_listing_asks_where_a_link_below_leads_out_or_a_name_would_be_cu
     assert_eq!(decided_in(ws.path(), split)["decision"], "allow");
     assert_eq!(decided_in(ws.path(), read)["decision"], "allow");
 }
+
+#[test]
+fn a_negated_cd_leaves_the_directory_unknown_to_what_follows() {
+    // `! cd x && A`: A runs where the `cd` failed (red team 42 wrote `../notes.md` outside).
+    assert_all(
+        "ask",
+        &[
+            "! cd docs/ref/x && echo pwned >> ../notes.md",
+            "! cd docs/ref/x || exit; echo p >> ../notes.md",
+            "time ! cd docs/ref/x && echo p >> ../notes.md",
+            "! pushd docs/ref/x >/dev/null 2>&1 && ls ../../..",
+        ],
+    );
+    assert_all("allow", &["cd docs && echo p >> a.md"]);
+}
+
+#[test]
+fn only_the_forms_of_seq_and_nproc_that_print_numbers_are_numbers_in_arithmetic() {
+    // `nproc --version`, `seq --help` and `seq -s +x+` print words arithmetic evaluates as
+    // names (red team 42).
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "nproc='a[$(rm -f m)]'; jobs=$(nproc --version); echo \"using $((jobs + 1)) jobs\"",
+            "Usage='a[$(rm -f m)]'; n=$(seq --help); echo $((n + 1))",
+            "x='a[$(rm -f m)]'; n=$(seq -s +x+ 1 2); echo $((n))",
+        ],
+    );
+    assert_all("allow", &["j=$(nproc); echo $((j + 1))", "n=$(seq 1 3); echo $((n))", "n=$(seq -w 10); echo $((n))"]);
+}
+
+#[test]
+fn a_login_shell_runs_profile_files_gate_cannot_see() {
+    assert_all(
+        "ask",
+        &["bash -lc 'ls src'", "bash --login -c 'ls src'", "exec -l bash -c 'ls src'", "sh -lc 'git status'"],
+    );
+    assert_all("allow", &["bash -c 'ls src'", "bash --version"]);
+}
+
+#[test]
+fn hash_p_in_a_bundle_and_history_s_text_are_decided_as_what_runs() {
+    assert_all(
+        "deny",
+        &["hash -dp /bin/rm ls; ls m", "hash -tp/bin/rm ls", "history -s \"rm m\"; fc -s", "history -s rm -rf src"],
+    );
+    assert_all("ask", &["history -s \"$x\"; fc -s"]);
+}
+
+#[test]
+fn npm_reads_one_or_three_dashes_as_a_long_option() {
+    // nopt reads `-script-shell=rm` as `--script-shell=rm` (red team 42 ran rm under
+    // `Bash(npm run *)`).
+    assert_all(
+        "deny",
+        &[
+            "npm run build -script-shell=rm",
+            "npm run build ---script-shell=rm",
+            "npm run -script-shell rm build",
+            "npm run test -scri=curl",
+        ],
+    );
+    assert_all("ask", &["npm run build -userconfig=docs/x.md", "npm run build -globalconfig=docs/a.md"]);
+    assert_all("allow", &["npm run build -s", "npm run build", "npm test"]);
+}
+
+#[test]
+fn git_remote_show_of_a_remote_asks_it_over_the_network() {
+    assert_all("ask", &["git remote show origin"]);
+    assert_all("allow", &["git remote show", "git remote show -n origin"]);
+}
+
+#[test]
+fn a_listing_of_tracked_files_handed_to_xargs_has_its_links_looked_at() {
+    let ws = check_common::workspace(POLICY);
+    std::os::unix::fs::symlink("/etc/passwd", ws.path().join("src/pw")).unwrap();
+    let d = decided_in(ws.path(), "git ls-files -o -z | xargs -0 cat");
+    assert_eq!(d["decision"], "ask", "{d}");
+    assert!(d["reason"].as_str().unwrap().contains("/etc/passwd"), "{d}");
+}
+
+#[test]
+fn printf_of_words_and_rg_l_are_listings() {
+    assert_all(
+        "allow",
+        &[
+            "printf '%s\\n' src/a.rs src/b.rs | xargs wc -l",
+            "printf \"%s\\n\" src/*.rs | xargs wc -l",
+            "rg -l fn | xargs wc -l",
+            "rg --files src | xargs wc -l",
+            "set -- src/a.rs src/b.rs; for f; do wc -l \"$f\"; done",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "printf '%s\\n' /etc/passwd | xargs cat",
+            "printf '%s\\n' 'a /etc/passwd' | xargs cat",
+            "rg -l fn /etc/passwd | xargs cat",
+            "set -- /etc/passwd; for f; do cat \"$f\"; done",
+        ],
+    );
+    assert_all("deny", &["printf '%s\\n' src/a.rs | xargs rm"]);
+}
+
+#[test]
+fn small_over_asks_an_option_glob_a_separator_help() {
+    assert_all(
+        "allow",
+        &[
+            "grep -rn --include=*.rs fn src",
+            "grep -rn --include=*.rs --exclude-dir=target fn .",
+            "IFS=/ read -r a b <<< \"src/a.rs\"; echo \"$a\"",
+            "help cd",
+        ],
+    );
+    // A value that names a file, or one only known at run time, is not placed.
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &["grep -rn --exclude-from=* fn src", "grep -rn --include=$x fn src"],
+    );
+}

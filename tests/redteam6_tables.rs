@@ -30,18 +30,13 @@ fn git_remote_show_of_a_url_or_a_path_is_not_allowed() {
             "git remote show origin git@host:x",
             "git remote show user@host",
             "git remote show file.git",
-        ],
-    );
-    // A remote's name, or `-n` (nothing is asked of any remote).
-    assert_all(
-        "allow",
-        &[
-            "git remote show",
+            // A configured remote's name asks that remote too (red team 42).
             "git remote show origin",
             "git remote -v show origin upstream",
-            "git remote show -n http://x",
         ],
     );
+    // The names, or `-n` (nothing is asked of any remote).
+    assert_all("allow", &["git remote show", "git remote show -n http://x", "git remote show -n origin"]);
 }
 
 #[test]

@@ -587,6 +587,24 @@ fn dyn_option(g: &Grammar, raw: &str) -> Result<Found, String> {
     let unplaced =
         || format!("{program}: `{raw}` is an option gate cannot place (part of it is only known at run time)");
     let literal = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    // `--include=*.rs` unquoted: bash globs it into the names in the current directory that
+    // start with `--include=` (the glob has no `/`), each the same option with another value,
+    // or leaves it as it is (or drops it, under nullglob). For an option whose value only
+    // filters (no file, no code), any number of them reads nothing more (red team 42).
+    if let Some((name, value)) = raw.strip_prefix("--").and_then(|l| l.split_once('=')) {
+        let only_glob = !raw.contains(['$', '`', '/', '\\', '\'', '"', '{', '(', '~']);
+        if literal(name) && only_glob {
+            if let Ok(opt) = g.find_long(name) {
+                if opt.eff.is_empty() && opt.val != Val::No {
+                    return Ok(Found {
+                        opt: *opt,
+                        given: format!("--{name}"),
+                        value: Some(Word::Dyn(value.to_string())),
+                    });
+                }
+            }
+        }
+    }
     // `-n$x` with `x='5 /etc/passwd'` is `-n5` and a file.
     if may_split(raw) {
         return Err(format!("{program}: `{raw}` may split into several words, only known at run time"));
@@ -795,7 +813,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --default-signal=? --ignore-signal=? --list-signal-handling -v --debug --help --version"),
     // `-a NAME`: programs that act on the name they are started as (`git-clean`, `pkill` as
     // `pgrep`); `-c`: an empty environment, so a shell looks up commands in `.` (ninth red team).
-    ("exec", "posix", "-c/X -l -a:/X"),
+    ("exec", "posix", "-c/X -l/X -a:/X"),
     ("command", "posix", "-p -v -V"),
     ("builtin", "posix", ""),
     ("nohup", "posix", "--help --version"),

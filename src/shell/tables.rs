@@ -355,7 +355,14 @@ static EXEC_OPTIONS: &[(&str, &[&str])] = &[
 /// unknown by [`exec_option`] as well).
 pub(crate) fn option_command_texts(words: &[Word]) -> Vec<String> {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
-    let args = &words[1..];
+    let nopt: Vec<Word>;
+    let args = match is_nopt(name) {
+        true => {
+            nopt = words[1..].iter().map(nopt_long).collect();
+            &nopt[..]
+        }
+        false => &words[1..],
+    };
     const TEXTS: &[(&str, &[&str])] = &[
         ("rsync", &["-e", "--rsh", "--rsync-path"]),
         ("zip", &["-TT", "--unzip-command"]),
@@ -413,6 +420,30 @@ pub(crate) fn option_command_texts(words: &[Word]) -> Vec<String> {
     out
 }
 
+/// Whether `name`'s options are read by npm's `nopt`, which reads a word with one dash, or
+/// three, as the long option its name spells (`-script-shell=rm`, `---userconfig=F`: red team
+/// 42 ran `rm` under `Bash(npm run *)`).
+fn is_nopt(name: &str) -> bool {
+    matches!(name, "npm" | "npx" | "pnpm" | "yarn")
+}
+
+/// A word as the long option nopt reads it (`-script-shell` as `--script-shell`); one letter
+/// after one dash stays a short option.
+fn nopt_long(w: &Word) -> Word {
+    match w.lit() {
+        Some(a) if a.starts_with('-') && a != "--" => {
+            let name = a.trim_start_matches('-');
+            let letters = name.split('=').next().unwrap_or(name).chars().count();
+            if letters > 1 || a.starts_with("--") {
+                Word::Lit(format!("--{name}"))
+            } else {
+                w.clone()
+            }
+        }
+        _ => w.clone(),
+    }
+}
+
 /// Why a command's options make it run something gate cannot see, if they do.
 pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     let name = words.first().and_then(Word::lit).map(program_name)?;
@@ -421,7 +452,11 @@ pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     // `cat-file`, whose `--text` is `--textconv`).
     let git_sub = (name == "git")
         .then(|| words.get(1 + git_subcommand_at(&words[1..])).and_then(Word::lit).unwrap_or("cat-file"));
-    for a in words[1..].iter().filter_map(Word::lit) {
+    let nopt: Vec<Word> = match is_nopt(name) {
+        true => words[1..].iter().map(nopt_long).collect(),
+        false => words[1..].to_vec(),
+    };
+    for a in nopt.iter().filter_map(Word::lit) {
         if a == "--" {
             break;
         }
@@ -736,16 +771,10 @@ fn git_read_only(args: &[&str]) -> bool {
                 // `show` asks each remote for its branches: a name that is not a configured
                 // remote is taken as a URL or a path, so `show http://host/x` makes a request,
                 // `show ssh://host/x` runs ssh, `show /elsewhere/repo` reads another repository
-                // (sixth red team). With `-n` nothing is asked; otherwise only operands that
-                // can be nothing but a remote's name.
-                ["show", operands @ ..] => {
-                    operands.contains(&"-n")
-                        || operands.iter().all(|o| {
-                            !o.is_empty()
-                                && !o.starts_with('-')
-                                && o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                        })
-                }
+                // (sixth red team); a configured remote's name asks that remote over the
+                // network, running ssh for an ssh URL (red team 42), as `git ls-remote` does.
+                // With `-n` nothing is asked; without operands it lists the names.
+                ["show", operands @ ..] => operands.is_empty() || operands.contains(&"-n"),
                 _ => false,
             }
         }
@@ -1339,6 +1368,8 @@ static SAFE: &[(&str, Args)] = &[
     ("umask", Args::Custom(umask_args)),
     ("alias", Args::Custom(|args| args.iter().all(|a| *a == "-p"))),
     ("expr", Args::Any),
+    // bash's `help` prints the text of builtins.
+    ("help", Args::Any),
 ];
 
 /// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's

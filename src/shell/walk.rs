@@ -1098,6 +1098,23 @@ impl Walker<'_> {
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline) {
+        // `! cd x && A`: A runs where the `cd` failed (red team 42 wrote outside the
+        // workspace with `! cd docs/ref/x && echo p >> ../notes.md`): what a negated pipeline
+        // changed may or may not have happened, whichever way the list goes on.
+        let negated = p.bang.then(|| (self.cwd.clone(), self.assigned.len()));
+        self.pipeline_stages(p);
+        if let Some((cwd0, log0)) = negated {
+            if *self.cwd != cwd0 {
+                self.cwd.forget();
+            }
+            let changed: Vec<String> = self.assigned[log0..].to_vec();
+            for n in changed {
+                self.unbind(&n);
+            }
+        }
+    }
+
+    fn pipeline_stages(&mut self, p: &ast::Pipeline) {
         // Stages of a pipeline run side by side, each in a subshell (the last one maybe
         // not, with `lastpipe`): each starts from the state before it; afterwards what any
         // changed is unknown.
@@ -1358,6 +1375,9 @@ impl Walker<'_> {
                         "the loop gives the positional parameters to {}, which has the integer attribute",
                         f.variable_name
                     ));
+                } else if let Some(params) = self.params.clone() {
+                    // `set -- src/a.rs src/b.rs; for f; do ...`: the parameters gate knows.
+                    words = Some(params);
                 }
                 // (`for d in ~+`: an absolute path bash gives, relative here: not bound.)
                 let words = words.filter(|_| !std::mem::take(&mut self.cwd_tilde));
@@ -2463,7 +2483,8 @@ impl Walker<'_> {
                             // program; where it is used, its value is decided there.
                             let shell_local =
                                 sc.word_or_name.is_none() && !name.bytes().any(|b| b.is_ascii_uppercase());
-                            if !shell_local {
+                            // (`IFS=/ read -r a b`: the shell's separators name no file.)
+                            if !shell_local && name != "IFS" {
                                 this.path_value(&r.word);
                             }
                             // No splitting or globbing in an assignment: `g=$f` is `g="$f"`.
@@ -2885,7 +2906,8 @@ impl Walker<'_> {
                 steps = 0;
                 continue;
             }
-            if tables::is_shell(&name) {
+            // (`bash --version` prints and exits: decided as a program's `--version`.)
+            if tables::is_shell(&name) && !(words.len() == 2 && words[1].lit() == Some("--version")) {
                 // Without PATH a shell looks up commands in `.` too (bash's default PATH ends
                 // in `.`): `env -i bash -c 'cargo test'` runs `./cargo` where cargo is not in
                 // a system directory (ninth red team).
@@ -2918,6 +2940,23 @@ impl Walker<'_> {
                         return;
                     }
                     unknown.get_or_insert_with(|| "`eval` runs text only known at run time".into());
+                    break;
+                }
+                // `history -s TEXT` stores TEXT as the last command, which `fc -s` or `fc -e -`
+                // runs (red team 42): decided as if it ran.
+                "history"
+                    if words.get(1).and_then(Word::lit).is_some_and(|f| {
+                        f.len() > 1 && f.starts_with('-') && !f.starts_with("--") && f.contains('s')
+                    }) =>
+                {
+                    match all_literal(&words[2..]) {
+                        Some(text) => self.nested_run_by(&text.join(" "), &words, &wrappers),
+                        None => {
+                            unknown.get_or_insert_with(|| {
+                                "`history -s` stores text only known at run time, which `fc` may run".into()
+                            });
+                        }
+                    }
                     break;
                 }
                 "source" | "." => {
@@ -3489,12 +3528,19 @@ impl Walker<'_> {
                 if words.first().and_then(Word::lit).map(program_name) == Some("hash") {
                     let mut programs: Vec<String> = Vec::new();
                     let mut k = 1;
+                    // (bash's getopt `lp:dt`: `-p` anywhere in a bundle takes the rest, or the
+                    // next word: red team 42's `hash -dp /bin/rm ls`.)
                     while let Some(Word::Lit(a)) = words.get(k) {
-                        if a == "-p" {
-                            programs.extend(words.get(k + 1).and_then(Word::lit).map(str::to_string));
-                            k += 1;
-                        } else if let Some(v) = a.strip_prefix("-p").filter(|v| !v.is_empty()) {
-                            programs.push(v.to_string());
+                        if a == "--" || !a.starts_with('-') {
+                            break;
+                        }
+                        if let Some((_, v)) = a[1..].split_once('p') {
+                            if v.is_empty() {
+                                programs.extend(words.get(k + 1).and_then(Word::lit).map(str::to_string));
+                                k += 1;
+                            } else {
+                                programs.push(v.to_string());
+                            }
                         }
                         k += 1;
                     }
@@ -4252,11 +4298,8 @@ impl Walker<'_> {
                         i += 1;
                     }
                     // `--posix` (aliases, and POSIXLY_CORRECT with `-a`), `--login` (profile
-                    // files run first), `--debugger`: not modelled.
-                    if !matches!(
-                        s.as_str(),
-                        "--norc" | "--noprofile" | "--noediting" | "--rcfile" | "--init-file" | "--login"
-                    ) {
+                    // files run first: red team 42), `--debugger`: not modelled.
+                    if !matches!(s.as_str(), "--norc" | "--noprofile" | "--noediting" | "--rcfile" | "--init-file") {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
                     }
                     i += 1;
@@ -4268,6 +4311,11 @@ impl Walker<'_> {
                     }
                     if s.starts_with('-') && flags.contains('s') {
                         has_s = true;
+                    }
+                    if s.starts_with('-') && flags.contains('l') {
+                        unknown.get_or_insert_with(|| {
+                            format!("`{name} -l` is a login shell: it runs the commands of profile files first")
+                        });
                     }
                     if s.starts_with('-') && flags.contains('i') {
                         unknown.get_or_insert_with(|| {
@@ -4870,6 +4918,11 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
     match listing {
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) && !nul => Vec::new(),
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_LINE_LISTING) => Vec::new(),
+        // As `find .`, for the edge to look at the links below (red team 42: `git ls-files
+        // -o -z | xargs -0 cat` read `docs/pw`, a link to /etc/passwd).
+        Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) => {
+            vec![Word::Lit("find".into()), Word::Lit(".".into())]
+        }
         Some(l) => l,
         None => Vec::new(),
     }
@@ -4924,6 +4977,62 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                 false => GIT_LINE_LISTING,
             };
             return listed.then(|| vec![Word::Lit(first.into()), Word::Lit(".".into())]);
+        }
+        // `printf '%s\n' src/*.rs docs/a.md` prints its words a line each: names below the
+        // directories the globs walk, or the files named (red team 42).
+        Some("printf") => {
+            let (format, words) = c.words.get(1..)?.split_first()?;
+            if !matches!(format.lit(), Some("%s\\n" | "%s\n")) || words.is_empty() {
+                return None;
+            }
+            let mut dirs = Vec::new();
+            for w in words {
+                let at = match w {
+                    Word::Lit(l) => l.clone(),
+                    Word::Dyn(d) => tables::glob_base(d)?,
+                };
+                // (xargs would split a word with a blank or a quote: `'a /etc/passwd'`.)
+                if at.is_empty()
+                    || at.starts_with(['-', '(', '!'])
+                    || at.contains(|ch: char| ch.is_whitespace() || "'\"\\".contains(ch))
+                {
+                    return None;
+                }
+                dirs.push(Word::Lit(at));
+            }
+            return find_of(dirs);
+        }
+        // `rg -l PATTERN [PATH...]` as `grep -rl`, `rg --files [PATH...]` as `find`.
+        Some("rg") => {
+            let gr = super::grammar::grammar("rg")?;
+            let p = super::grammar::parse(gr, c.words.get(1..)?).ok()?;
+            let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+            let files_only = has(&["--files"]);
+            if !(files_only || has(&["-l", "--files-with-matches", "--files-without-match"]))
+                || has(&[
+                    "-0",
+                    "--null",
+                    "-c",
+                    "--count",
+                    "--count-matches",
+                    "--json",
+                    "-o",
+                    "--only-matching",
+                    "--replace",
+                    "-r",
+                    "--pre",
+                    "-L",
+                    "--follow",
+                ])
+            {
+                return None;
+            }
+            let pattern_given = files_only || has(&["-e", "--regexp", "-f", "--file"]);
+            let paths: Vec<Word> = p.operands.iter().skip(usize::from(!pattern_given)).cloned().collect();
+            if paths.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
+                return None;
+            }
+            return find_of(if paths.is_empty() { vec![Word::Lit(".".into())] } else { paths });
         }
         // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
         Some(g @ ("grep" | "egrep" | "fgrep")) => {
@@ -5089,10 +5198,24 @@ fn numeric_output(inner: &str) -> bool {
         return false;
     }
     let last: Vec<&str> = inner.rsplit('|').next().unwrap_or("").split_whitespace().collect();
+    // Only the forms that print numbers: `seq --help`, `seq -s +x+ 1 2` and `nproc --version`
+    // print words, which arithmetic evaluates as names (red team 42).
+    let number = |a: &&str| a.parse::<i64>().is_ok();
     match last.as_slice() {
-        ["seq", ..] | ["nproc", ..] => true,
+        ["seq", rest @ ..] => {
+            let rest = rest.strip_prefix(&["-w"]).unwrap_or(rest);
+            !rest.is_empty() && rest.len() <= 3 && rest.iter().all(number)
+        }
+        ["nproc", rest @ ..] => {
+            rest.iter().all(|a| *a == "--all" || a.strip_prefix("--ignore=").is_some_and(|n| number(&n)))
+        }
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
-        ["git", "rev-list", rest @ ..] => rest.contains(&"--count"),
+        ["git", "rev-list", rest @ ..] => {
+            rest.contains(&"--count")
+                && rest.iter().all(|a| {
+                    matches!(*a, "--count" | "--all" | "--no-merges" | "--first-parent") || !a.starts_with('-')
+                })
+        }
         _ => false,
     }
 }
