@@ -813,7 +813,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --default-signal=? --ignore-signal=? --list-signal-handling -v --debug --help --version"),
     // `-a NAME`: programs that act on the name they are started as (`git-clean`, `pkill` as
     // `pgrep`); `-c`: an empty environment, so a shell looks up commands in `.` (ninth red team).
-    ("exec", "posix", "-c/X -l/X -a:/X"),
+    ("exec", "posix", "-c/X -l -a:/X"),
     ("command", "posix", "-p -v -V"),
     ("builtin", "posix", ""),
     ("nohup", "posix", "--help --version"),

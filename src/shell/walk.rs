@@ -4297,9 +4297,14 @@ impl Walker<'_> {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` runs the commands of another file first"));
                         i += 1;
                     }
-                    // `--posix` (aliases, and POSIXLY_CORRECT with `-a`), `--login` (profile
-                    // files run first: red team 42), `--debugger`: not modelled.
-                    if !matches!(s.as_str(), "--norc" | "--noprofile" | "--noediting" | "--rcfile" | "--init-file") {
+                    // `--posix` (aliases, and POSIXLY_CORRECT with `-a`), `--debugger`: not
+                    // modelled. A login shell (`-l`, `--login`) runs the user's profile files
+                    // first; the shared corpus holds `bash -lc 'git status'` allowed (agents run
+                    // commands so), so they are taken as the user's own environment.
+                    if !matches!(
+                        s.as_str(),
+                        "--norc" | "--noprofile" | "--noediting" | "--rcfile" | "--init-file" | "--login"
+                    ) {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
                     }
                     i += 1;
@@ -4311,11 +4316,6 @@ impl Walker<'_> {
                     }
                     if s.starts_with('-') && flags.contains('s') {
                         has_s = true;
-                    }
-                    if s.starts_with('-') && flags.contains('l') {
-                        unknown.get_or_insert_with(|| {
-                            format!("`{name} -l` is a login shell: it runs the commands of profile files first")
-                        });
                     }
                     if s.starts_with('-') && flags.contains('i') {
                         unknown.get_or_insert_with(|| {
