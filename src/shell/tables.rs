@@ -355,14 +355,8 @@ static EXEC_OPTIONS: &[(&str, &[&str])] = &[
 /// unknown by [`exec_option`] as well).
 pub(crate) fn option_command_texts(words: &[Word]) -> Vec<String> {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
-    let nopt: Vec<Word>;
-    let args = match is_nopt(name) {
-        true => {
-            nopt = words[1..].iter().map(nopt_long).collect();
-            &nopt[..]
-        }
-        false => &words[1..],
-    };
+    let args = nopt_args(name, &words[1..]);
+    let args = &args[..];
     const TEXTS: &[(&str, &[&str])] = &[
         ("rsync", &["-e", "--rsh", "--rsync-path"]),
         ("zip", &["-TT", "--unzip-command"]),
@@ -420,11 +414,15 @@ pub(crate) fn option_command_texts(words: &[Word]) -> Vec<String> {
     out
 }
 
-/// Whether `name`'s options are read by npm's `nopt`, which reads a word with one dash, or
-/// three, as the long option its name spells (`-script-shell=rm`, `---userconfig=F`: red team
-/// 42 ran `rm` under `Bash(npm run *)`).
-fn is_nopt(name: &str) -> bool {
-    matches!(name, "npm" | "npx" | "pnpm" | "yarn")
+/// `name`'s arguments as its option parser reads them: npm's `nopt` (npm, npx, pnpm, yarn)
+/// reads a word with one dash, or three, as the long option its name spells
+/// (`-script-shell=rm`, `---userconfig=F`: red team 42 ran `rm` under `Bash(npm run *)`);
+/// any other program's as they are, not copied.
+fn nopt_args<'a>(name: &str, args: &'a [Word]) -> std::borrow::Cow<'a, [Word]> {
+    match name {
+        "npm" | "npx" | "pnpm" | "yarn" => std::borrow::Cow::Owned(args.iter().map(nopt_long).collect()),
+        _ => std::borrow::Cow::Borrowed(args),
+    }
 }
 
 /// A word as the long option nopt reads it (`-script-shell` as `--script-shell`); one letter
@@ -452,11 +450,7 @@ pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     // `cat-file`, whose `--text` is `--textconv`).
     let git_sub = (name == "git")
         .then(|| words.get(1 + git_subcommand_at(&words[1..])).and_then(Word::lit).unwrap_or("cat-file"));
-    let nopt: Vec<Word> = match is_nopt(name) {
-        true => words[1..].iter().map(nopt_long).collect(),
-        false => words[1..].to_vec(),
-    };
-    for a in nopt.iter().filter_map(Word::lit) {
+    for a in nopt_args(name, &words[1..]).iter().filter_map(Word::lit) {
         if a == "--" {
             break;
         }

@@ -615,6 +615,14 @@ impl Walker<'_> {
         self.bound.push((name.to_string(), values));
     }
 
+    /// What was assigned since the assignment log held `log0` names is no longer known.
+    fn unbind_since(&mut self, log0: usize) {
+        let changed: Vec<String> = self.assigned[log0..].to_vec();
+        for n in changed {
+            self.unbind(&n);
+        }
+    }
+
     /// Nothing about any variable's value is known any more (a function call, `source`).
     fn unbind_all(&mut self) {
         // `set --` and `shift` in what ran (a sourced file, a trap action) change `$1`...
@@ -1053,10 +1061,7 @@ impl Walker<'_> {
                     if success != before {
                         self.cwd.forget();
                     }
-                    let uncertain: Vec<String> = self.assigned[log0..].to_vec();
-                    for n in uncertain {
-                        self.unbind(&n);
-                    }
+                    self.unbind_since(log0);
                     self.pipeline(p);
                     let last = k + 1 == l.additional.len();
                     if last && ends_script(p, !self.defining.is_empty(), &self.functions) {
@@ -1091,10 +1096,7 @@ impl Walker<'_> {
             }
         }
         // What the list assigned after its first pipeline may not have happened.
-        let later: Vec<String> = self.assigned[first_log..].to_vec();
-        for n in later {
-            self.unbind(&n);
-        }
+        self.unbind_since(first_log);
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline) {
@@ -1107,10 +1109,7 @@ impl Walker<'_> {
             if *self.cwd != cwd0 {
                 self.cwd.forget();
             }
-            let changed: Vec<String> = self.assigned[log0..].to_vec();
-            for n in changed {
-                self.unbind(&n);
-            }
+            self.unbind_since(log0);
         }
     }
 
@@ -1162,10 +1161,7 @@ impl Walker<'_> {
                 self.cwd.forget();
             }
             self.bound = bound0;
-            let changed: Vec<String> = self.assigned[log0..].to_vec();
-            for n in changed {
-                self.unbind(&n);
-            }
+            self.unbind_since(log0);
         }
     }
 
@@ -4850,6 +4846,15 @@ const GIT_NUL_LISTING: &str = "git-ls-files-z";
 /// `read` loop takes it (read as `find .`).
 const GIT_LINE_LISTING: &str = "git-ls-files";
 
+/// A listing as the words of the `find` that lists the same names: a `git ls-files` one as
+/// `find .`, for the edge to look at the links below.
+fn as_find(listing: &[Word]) -> Vec<Word> {
+    match listing.first().and_then(Word::lit) {
+        Some(GIT_NUL_LISTING | GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(".".into())],
+        _ => listing.to_vec(),
+    }
+}
+
 /// Whether a listing separates its names with NULs (`-print0`, `git ls-files -z`).
 fn nul_listing(listing: &[Word]) -> bool {
     listing.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) || listing.iter().any(|w| w.lit() == Some("-print0"))
@@ -4871,11 +4876,7 @@ fn loop_listing(listing: &[Word], read_nul: Option<bool>) -> Option<Wrapper> {
         None if nul || git => return None,
         None => Split::Blanks,
     };
-    let words = match git {
-        true => vec![Word::Lit("find".into()), Word::Lit(".".into())],
-        false => listing.to_vec(),
-    };
-    Some(Wrapper { words, kind: WrapperKind::Listing(split) })
+    Some(Wrapper { words: as_find(listing), kind: WrapperKind::Listing(split) })
 }
 
 /// A command that prints some of the lines it reads from its input, each unchanged (`sort`,
@@ -4920,10 +4921,7 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_LINE_LISTING) => Vec::new(),
         // As `find .`, for the edge to look at the links below (red team 42: `git ls-files
         // -o -z | xargs -0 cat` read `docs/pw`, a link to /etc/passwd).
-        Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) => {
-            vec![Word::Lit("find".into()), Word::Lit(".".into())]
-        }
-        Some(l) => l,
+        Some(l) => as_find(&l),
         None => Vec::new(),
     }
 }
