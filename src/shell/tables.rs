@@ -787,6 +787,46 @@ fn git_read_only(args: &[&str]) -> bool {
     }
 }
 
+/// `git clean -n` (`--dry-run`): prints what would be removed and removes nothing, whatever
+/// else is given (`-f` too); not with `-i`, which asks and then removes. Only clean's own
+/// options (`-d`, `-x`, `-X`, `-q`, `-f`, `-e PATTERN`), in bundles or abbreviated.
+fn clean_dry_run(rest: &[&str]) -> bool {
+    const LONGS: &[&str] = &["--dry-run", "--quiet", "--exclude", "--force", "--interactive"];
+    let mut dry = false;
+    let mut k = 0;
+    while k < rest.len() {
+        let a = rest[k];
+        k += 1;
+        if a == "--" {
+            break;
+        }
+        if a.starts_with("--") {
+            let long = git_long(a, LONGS);
+            match long.split('=').next().unwrap_or(&long) {
+                "--dry-run" => dry = true,
+                "--quiet" | "--force" => {}
+                "--exclude" if long.contains('=') => {}
+                "--exclude" => k += 1,
+                _ => return false,
+            }
+        } else if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
+            // (`e` takes the rest of the bundle, or the next word.)
+            let (letters, pattern) = match bundle.split_once('e') {
+                Some((l, p)) => (l, Some(p)),
+                None => (bundle, None),
+            };
+            if !letters.chars().all(|c| "ndxXqf".contains(c)) {
+                return false;
+            }
+            dry |= letters.contains('n');
+            if pattern == Some("") {
+                k += 1;
+            }
+        }
+    }
+    dry
+}
+
 /// Long options of `git branch`, for its abbreviations.
 #[rustfmt::skip]
 const BRANCH_LONGS: &[&str] = &[
@@ -854,6 +894,24 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
     match sub {
         "tag" => tag_listing(rest),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
+        "clean" => clean_dry_run(rest),
+        // `git format-patch --stdout`: the patches on standard output, no files written (git
+        // refuses `--stdout` with `-o` or `--output`); not with an option that runs a program
+        // or reads a named file.
+        "format-patch" => {
+            let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
+            rest.iter().any(|a| a.len() > 4 && "--stdout".starts_with(*a))
+                && !has(&[
+                    "--output",
+                    "--output-directory",
+                    "-o",
+                    "--ext-diff",
+                    "--textconv",
+                    "--signature-file",
+                    "--description-file",
+                    "--open-files-in-pager",
+                ])
+        }
         // `git apply --check`/`--stat`/`--numstat`/`--summary` only read the patch (its file
         // operands are reads), unless `--apply` (or a form that writes) comes too.
         "apply" => {

@@ -54,6 +54,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         untrusted_values: false,
         attributed: Vec::new(),
         plain: Vec::new(),
+        keyed: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
         globbed: false,
@@ -158,6 +159,10 @@ struct Walker<'a> {
     /// one is split and globbed like any, but globs only names where they came from. Any
     /// other variable assigned here with an unknown value may hold a glob (red team 40).
     plain: Vec<String>,
+    /// Names a `declare`, `local` or `typeset` gave `-A` or `-n` anywhere so far, in any scope
+    /// and whether or not bash made it so (kept once seen): their keys may be words. Any other
+    /// array the text assigned is indexed, its keys numbers.
+    keyed: Vec<String>,
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
@@ -330,6 +335,11 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
 /// name holds `%`).
 const ASSOCIATIVE: &str = "%assoc%";
 
+/// The prefix of the pseudo-variable that holds the directory (relative to the start) a
+/// variable was given by `d=$(pwd)` or `d=$PWD` (no variable name holds `%`): `cd "$d"` goes
+/// back there.
+const PWD_OF: &str = "%pwd%";
+
 /// The value gate binds a variable to that holds a number it does not know.
 const NUMBER: &str = "$((number))";
 
@@ -496,6 +506,7 @@ impl Walker<'_> {
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
             plain: self.plain.clone(),
+            keyed: self.keyed.clone(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
             globbed: false,
@@ -510,7 +521,17 @@ impl Walker<'_> {
         }
         w.script(text);
         let integers = std::mem::take(&mut w.integers);
+        let keyed = std::mem::take(&mut w.keyed);
         self.add_integers(integers);
+        self.add_keyed(keyed);
+    }
+
+    fn add_keyed(&mut self, names: Vec<String>) {
+        for n in names {
+            if !self.keyed.contains(&n) {
+                self.keyed.push(n);
+            }
+        }
     }
 
     fn add_integers(&mut self, names: Vec<String>) {
@@ -557,7 +578,7 @@ impl Walker<'_> {
 
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
-        self.bound.retain(|(n, _)| n != base);
+        self.bound.retain(|(n, _)| n != base && n.strip_prefix(PWD_OF) != Some(base));
         self.plain.retain(|n| n != base);
         self.assigned.push(base.to_string());
     }
@@ -732,6 +753,7 @@ impl Walker<'_> {
         let log0 = self.assigned.len();
         let params0 = self.params.clone();
         let integers0 = self.integers.len();
+        let keyed0 = self.keyed.len();
         self.conditional += 1;
         walk(self);
         self.conditional -= 1;
@@ -740,7 +762,7 @@ impl Walker<'_> {
         // `shift` or `set --` in the body: the next pass sees other `$1`... (sixth red team).
         let params_changed = self.params != params0;
         // An integer attribute given in the body applies to its assignments on the next pass.
-        let integers_changed = self.integers.len() != integers0;
+        let integers_changed = self.integers.len() != integers0 || self.keyed.len() != keyed0;
         if cwd_changed
             || params_changed
             || integers_changed
@@ -750,7 +772,11 @@ impl Walker<'_> {
             *self.cwd = cwd0.merged(self.cwd);
             self.params = if params_changed { None } else { params0 };
             let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
-            self.bound = bound0.iter().filter(|(n, _)| !changed.contains(n)).cloned().collect();
+            self.bound = bound0
+                .iter()
+                .filter(|(n, _)| !changed.iter().any(|c| c == n || n.strip_prefix(PWD_OF) == Some(c)))
+                .cloned()
+                .collect();
             for n in &numbers {
                 self.bind_number(n);
             }
@@ -807,15 +833,23 @@ impl Walker<'_> {
             let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
             t.strip_prefix("$(").and_then(|r| r.strip_suffix(')')).map(str::to_string)
         };
-        // `"${!arr[@]}"` of an indexed array the text filled with literal items: its keys,
-        // numbers (red team 40 found `for i in "${!arr[@]}"; do echo "${arr[i]}"` asked). An
-        // associative array's keys are words.
+        // `"${!arr[@]}"` of an indexed array the text filled (with literal items, or a glob's
+        // names): its keys, numbers (red team 40 found `for i in "${!arr[@]}"; do echo
+        // "${arr[i]}"` asked, red team 42 the same over `files=(src/*.rs)`). An associative
+        // array's keys are words, and so may a nameref's be: neither may ever have been
+        // declared for the name, in any scope (a `declare -A` in a branch that ran leaves
+        // `arr=(...)` refused and the old keys in place).
         let keys_of = |w: &Word| {
             let t = w.display();
             let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
             t.strip_prefix("${!")
                 .and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}")))
-                .is_some_and(|n| is_identifier(n) && self.plain.iter().any(|p| p == n) && !self.is_associative(n))
+                .is_some_and(|n| {
+                    is_identifier(n)
+                        && (self.plain.iter().any(|p| p == n) || self.bound.iter().any(|(b, _)| b == n))
+                        && !self.is_associative(n)
+                        && !self.keyed.iter().any(|k| k == n || k == "*")
+                })
         };
         let numbers = !list.is_empty() && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)) || keys_of(w));
         let plain = !list.is_empty()
@@ -934,7 +968,15 @@ impl Walker<'_> {
             self.substitutions_in(text);
         }
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_digit() || " +-*/%()".contains(c));
+        // `total+=$(wc -l < "$f")`, `total+=$n`: a count (or nothing), or a number gate knows.
+        let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+        let counted = numbers_substituted(unquoted).is_some_and(|t| t.trim() == "0");
+        let copied = unquoted
+            .strip_prefix('$')
+            .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
+            .is_some_and(|n| is_identifier(n) && self.is_number(n));
         match value {
+            Word::Dyn(_) if counted || copied => None,
             Word::Lit(v) if plain(v) => None,
             Word::Lit(v) => Some(format!(
                 "{name} has the integer attribute: bash evaluates `{v}` as arithmetic, which can run code"
@@ -1571,11 +1613,11 @@ impl Walker<'_> {
         if !arithmetic_reads_variables(expr) {
             return true;
         }
-        if expr.contains("$(") || expr.contains('`') {
-            return false;
-        }
+        // `$(wc -l < "$f")`, `$(grep -c x f)`: a count, or nothing (the command itself is
+        // decided where it runs).
+        let Some(expr) = numbers_substituted(expr) else { return false };
         // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`.
-        let mut text = lengths_as_numbers(expr);
+        let mut text = lengths_as_numbers(&expr);
         if text.contains('[') {
             return false;
         }
@@ -2490,13 +2532,16 @@ impl Walker<'_> {
                             // `y=$((x*2))` with x a number, and no way for it to fail: a
                             // number whatever y held. `n=$#`, `s=$SECONDS`: numbers.
                             let text = v.value.trim_matches('"');
+                            // (`total=$((total + $(wc -l < "$f")))`: a count is a number.)
                             let inner = text
                                 .strip_prefix("$((")
                                 .and_then(|t| t.strip_suffix("))"))
-                                .filter(|t| !t.contains("))") && !t.contains(['\'', '"', '`', '$']));
+                                .filter(|t| !t.contains("))"))
+                                .and_then(numbers_substituted)
+                                .filter(|t| !t.contains(['\'', '"', '`', '$']));
                             let arith = inner.is_some();
                             let sure = inner.is_some_and(|t| {
-                                arithmetic_cannot_fail(t) && identifiers(t).iter().all(|n| this.is_number(n))
+                                arithmetic_cannot_fail(&t) && identifiers(&t).iter().all(|n| this.is_number(n))
                             });
                             let copied = text
                                 .strip_prefix('$')
@@ -2649,6 +2694,20 @@ impl Walker<'_> {
                         match value {
                             Some(v) if !integer => this.bind(&name, v),
                             _ => this.unbind(&name),
+                        }
+                        // `ROOT=$(pwd)`, `here=$PWD`: the directory it was run in, which a
+                        // later `cd "$ROOT"` goes back to (red team 42 found it asked).
+                        if let (Some(dir), false, ast::AssignmentValue::Scalar(v)) =
+                            (this.cwd.0.clone(), a.append || integer, &a.value)
+                        {
+                            let v = v.value.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&v.value);
+                            let printed = matches!(v, "$(pwd)" | "$(pwd -L)" | "$(pwd -P)" | "`pwd`")
+                                && !this.functions.iter().any(|f| f == "pwd");
+                            let variable =
+                                matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
+                            if (printed || variable) && is_identifier(&name) {
+                                this.bind(&format!("{PWD_OF}{name}"), vec![Word::Lit(dir)]);
+                            }
                         }
                         // An element or `+=` keeps the rest: plain only if it all was.
                         let base = name.split('[').next().unwrap_or(&name).to_string();
@@ -3362,7 +3421,23 @@ impl Walker<'_> {
                                     w => w.clone(),
                                 })
                                 .collect();
-                            c.cd(&args)
+                            // `cd "$ROOT"` after `ROOT=$(pwd)`: back where that ran.
+                            let saved = match args.as_slice() {
+                                [Word::Dyn(d)] => d
+                                    .strip_prefix("\"$")
+                                    .and_then(|t| t.strip_suffix('"'))
+                                    .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
+                                    .filter(|n| is_identifier(n))
+                                    .and_then(|n| {
+                                        let pseudo = format!("{PWD_OF}{n}");
+                                        self.bound.iter().rev().find(|(b, _)| *b == pseudo).map(|(_, v)| v.clone())
+                                    }),
+                                _ => None,
+                            };
+                            match saved.as_deref() {
+                                Some([Word::Lit(dir)]) => c.move_to(Some(dir.clone())),
+                                _ => c.cd(&args),
+                            }
                         }
                         "pushd" => c.pushd(&words[1..]),
                         "popd" => c.popd(&words[1..]),
@@ -3997,6 +4072,21 @@ impl Walker<'_> {
                         }
                     }
                 }
+                // (A run-time word may be `-A`: every name's keys may be words, `*`.)
+                if matches!(name, "declare" | "typeset" | "local") && args.iter().any(|w| matches!(w, Word::Dyn(_))) {
+                    self.add_keyed(vec!["*".to_string()]);
+                }
+                if matches!(name, "declare" | "typeset" | "local")
+                    && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains(['A', 'n']))
+                {
+                    let keyed: Vec<String> = args
+                        .iter()
+                        .filter_map(Word::lit)
+                        .filter(|a| !a.starts_with(['-', '+']))
+                        .map(|a| a.split(['=', '[']).next().unwrap_or(a).to_string())
+                        .collect();
+                    self.add_keyed(keyed);
+                }
                 // `export V` and `readonly V` keep V's value (`declare V` in a function makes
                 // it local and empty; `local V` does).
                 let keeps = matches!(name, "export" | "readonly")
@@ -4230,6 +4320,7 @@ impl Walker<'_> {
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
                 plain: self.plain.clone(),
+                keyed: self.keyed.clone(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
                 globbed: false,
@@ -4251,10 +4342,12 @@ impl Walker<'_> {
                 }
             }
             let integers = std::mem::take(&mut w.integers);
+            let keyed = std::mem::take(&mut w.keyed);
             let assigned = std::mem::take(&mut w.assigned);
             let jumps = w.jumps;
             let untrusted = w.untrusted_values;
             self.add_integers(integers);
+            self.add_keyed(keyed);
             // A trap `eval` set runs between this shell's later commands (review: `eval "trap
             // p=rm DEBUG"; p=echo; $p x`); for another shell's text this only errs on the safe side.
             if untrusted && !self.untrusted_values {
@@ -5179,6 +5272,33 @@ fn plain_text(value: &str) -> bool {
         .is_some_and(|inner| !inner.starts_with('(') && plain_output(inner))
 }
 
+/// `text` with each `$(...)` that prints a count or nothing ([`numeric_output`],
+/// [`counts_one_input`]) written `0`; `None` if any other substitution (or a backquote) is
+/// left.
+fn numbers_substituted(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("$(") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        if after.starts_with('(') {
+            // `$((`: arithmetic, read by the caller.
+            out.push_str("$((");
+            rest = &after[1..];
+            continue;
+        }
+        let end = after.find(')')?;
+        let inner = &after[..end];
+        if inner.contains('(') || !(numeric_output(inner) || counts_one_input(inner)) {
+            return None;
+        }
+        out.push('0');
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    (!out.contains('`')).then_some(out)
+}
+
 /// Whether a command substitution prints only numbers: `seq`, `nproc`, `wc -l` (or `-c`,
 /// `-w`, `-m`) of its input, `git rev-list --count`.
 /// `wc -l < FILE` (or `-c`, `-w`, `-m`): one count, of one input, never a name.
@@ -5208,6 +5328,40 @@ fn numeric_output(inner: &str) -> bool {
             rest.iter().all(|a| *a == "--all" || a.strip_prefix("--ignore=").is_some_and(|n| number(&n)))
         }
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
+        // `grep -c PATTERN [FILE]`: one count (a second file would print `name:count`).
+        ["grep" | "egrep" | "fgrep", rest @ ..] => {
+            let mut count = false;
+            let mut operands = 0;
+            let mut ended = false;
+            for a in rest {
+                if *a == "--" && !ended {
+                    ended = true;
+                    continue;
+                }
+                match a.strip_prefix('-').filter(|_| !ended) {
+                    Some(long) if long.starts_with('-') => match &long[1..] {
+                        "count" => count = true,
+                        "ignore-case" | "invert-match" | "word-regexp" | "line-regexp" | "extended-regexp"
+                        | "fixed-strings" | "perl-regexp" | "basic-regexp" | "no-messages" => {}
+                        _ => return false,
+                    },
+                    Some(bundle) if !bundle.is_empty() && operands == 0 => {
+                        if !bundle.chars().all(|c| "civwxEFGPs".contains(c)) {
+                            return false;
+                        }
+                        count |= bundle.contains('c');
+                    }
+                    _ => {
+                        // (The file operand is one name, not a glob of many.)
+                        if operands == 1 && a.contains(['*', '?', '[', '{']) {
+                            return false;
+                        }
+                        operands += 1;
+                    }
+                }
+            }
+            count && (1..=2).contains(&operands)
+        }
         ["git", "rev-list", rest @ ..] => {
             rest.contains(&"--count")
                 && rest.iter().all(|a| {
