@@ -239,6 +239,9 @@ pub struct Analysis {
     /// positional parameters, where nothing may call one unseen (red team 41: `count_lines(){
     /// wc -l "$1"; }; count_lines src/a.rs` was asked, the body read with `$1` unknown).
     pub(crate) deferred: Vec<String>,
+    /// While a loop reads names from its input: the commands in its body that may read that
+    /// input too.
+    pub(crate) stdin_readers: Option<Vec<String>>,
 }
 
 /// How deep `bash -c`, `eval` and substitutions may nest before gate gives up (and asks).

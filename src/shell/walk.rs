@@ -55,6 +55,8 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         attributed: Vec::new(),
         plain: Vec::new(),
         keyed: Vec::new(),
+        stdin_moved: false,
+        own_stdin: false,
         command_env: Vec::new(),
         std_closed: false,
         globbed: false,
@@ -163,6 +165,11 @@ struct Walker<'a> {
     /// and whether or not bash made it so (kept once seen): their keys may be words. Any other
     /// array the text assigned is indexed, its keys numbers.
     keyed: Vec<String>,
+    /// The standard input of what is walked is not the one the enclosing text started with
+    /// (a later stage of a pipeline, a compound command's redirection).
+    stdin_moved: bool,
+    /// The simple command being walked redirects its own standard input.
+    own_stdin: bool,
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
@@ -329,6 +336,94 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
         }),
         _ => false,
     }
+}
+
+/// Whether a redirection gives standard input something else to read. `listed` says whether
+/// a variable holds a name a listing printed (never `/dev/stdin`).
+fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
+    use ast::IoFileRedirectKind as K;
+    match io {
+        // (Not `<&0`, `< /dev/stdin`: the same input again.)
+        ast::IoRedirect::File(fd, kind, target) => {
+            let same = match target {
+                ast::IoFileRedirectTarget::Duplicate(w) => w.value.trim_matches(['"', '\'']) == "0",
+                ast::IoFileRedirectTarget::Filename(w) => {
+                    let t = w.value.trim_matches(['"', '\'']);
+                    let name = t.strip_prefix('$').map(|n| n.trim_start_matches('{').trim_end_matches('}'));
+                    (t.contains('$') || t.contains('`') || is_stdin_path(t)) && !name.is_some_and(listed)
+                }
+                ast::IoFileRedirectTarget::Fd(f) => *f == 0,
+                ast::IoFileRedirectTarget::ProcessSubstitution(..) => false,
+            };
+            fd.is_none_or(|f| f == 0) && matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) && !same
+        }
+        ast::IoRedirect::HereDocument(fd, _) | ast::IoRedirect::HereString(fd, _) => fd.is_none_or(|f| f == 0),
+        ast::IoRedirect::OutputAndError(..) => false,
+    }
+}
+
+/// Commands that never read their standard input.
+const NO_STDIN: &[&str] = &[
+    "echo", "printf", "cd", "pwd", "true", "false", ":", "export", "unset", "set", "shift", "test", "[", "local",
+    "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls", "mkdir", "touch",
+    "sleep", "basename", "dirname", "break", "continue",
+];
+
+/// Whether a command may read its standard input: not one of [`NO_STDIN`], nor a program
+/// gate has the grammar of given files to read instead (none of them `-` or a value that
+/// could be one), nor `grep PATTERN FILE...` without an option that takes a value.
+fn may_read_stdin(c: &SimpleCommand) -> bool {
+    if c.words.is_empty() {
+        return false;
+    }
+    let Some(name) = c.program() else { return true };
+    if NO_STDIN.contains(&name) {
+        return false;
+    }
+    let file = |w: &Word| match w {
+        Word::Lit(l) => !matches!(l.as_str(), "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"),
+        // (The listing's name, below its start points: never `-`.)
+        Word::Dyn(d) => d.contains("{}"),
+    };
+    let args = &c.words[1..];
+    if let Some(g) = grammar::grammar(name) {
+        let Ok(p) = grammar::parse(g, args) else { return true };
+        let skip = match g.files {
+            grammar::Files::None => return true,
+            grammar::Files::All => 0,
+            grammar::Files::AfterFirst => usize::from(p.with('P').next().is_none()),
+        };
+        let files = p.operands.get(skip..).unwrap_or_default();
+        return files.is_empty() || !files.iter().all(file);
+    }
+    if matches!(name, "grep" | "egrep" | "fgrep") {
+        const PLAIN_LONGS: &[&str] = &[
+            "--count", "--line-number", "--ignore-case", "--with-filename", "--no-filename",
+            "--files-with-matches", "--files-without-match", "--invert-match", "--word-regexp", "--line-regexp",
+            "--extended-regexp", "--fixed-strings", "--perl-regexp", "--quiet", "--silent", "--no-messages",
+            "--only-matching", "--color", "--colour",
+        ];
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut ended = false;
+        for w in args {
+            match w.lit() {
+                Some("--") if !ended => ended = true,
+                Some(a) if !ended && a.starts_with("--") => {
+                    if !PLAIN_LONGS.contains(&a) {
+                        return true;
+                    }
+                }
+                Some(a) if !ended && a.starts_with('-') && a.len() > 1 => {
+                    if !a[1..].chars().all(|ch| "cHhilLnoqsvwxEFGPz".contains(ch)) {
+                        return true;
+                    }
+                }
+                _ => operands.push(w),
+            }
+        }
+        return operands.len() < 2 || !operands[1..].iter().all(|w| file(w));
+    }
+    true
 }
 
 /// The prefix of the pseudo-variable that marks a name as an associative array (no variable
@@ -507,6 +602,8 @@ impl Walker<'_> {
             attributed: self.attributed.clone(),
             plain: self.plain.clone(),
             keyed: self.keyed.clone(),
+            stdin_moved: self.stdin_moved,
+            own_stdin: false,
             command_env: Vec::new(),
             std_closed: self.std_closed,
             globbed: false,
@@ -597,6 +694,12 @@ impl Walker<'_> {
     /// Whether `declare -A` made `name` an associative array in this scope.
     fn is_associative(&self, name: &str) -> bool {
         self.bound.iter().any(|(b, _)| b.strip_prefix(ASSOCIATIVE) == Some(name))
+    }
+
+    /// Whether `name` holds a name a listing loop's listing printed (find's `{}`).
+    fn listed_name(&self, name: &str) -> bool {
+        is_identifier(name)
+            && self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Dyn(d)] if d == "{}"))
     }
 
     /// Bind `name` to "a number" (what arithmetic assigns when every value before was one).
@@ -851,7 +954,17 @@ impl Walker<'_> {
                         && !self.keyed.iter().any(|k| k == n || k == "*")
                 })
         };
-        let numbers = !list.is_empty() && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)) || keys_of(w));
+        // `{1..5}`, `{10..0..2}`: a sequence of numbers (red team 43).
+        let sequence = |w: &Word| {
+            let t = w.display();
+            let number = |n: &str| n.strip_prefix('-').unwrap_or(n).parse::<u32>().is_ok();
+            t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).is_some_and(|t| {
+                let parts: Vec<&str> = t.split("..").collect();
+                (2..=3).contains(&parts.len()) && parts.iter().all(|p| number(p))
+            })
+        };
+        let numbers = !list.is_empty()
+            && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)) || keys_of(w) || sequence(w));
         let plain = !list.is_empty()
             && list.iter().all(|w| match w {
                 Word::Lit(l) => !expands(l),
@@ -1175,7 +1288,10 @@ impl Walker<'_> {
             let before = self.a.commands.len();
             self.piped_in = piped.take();
             self.stage_output = None;
+            let moved0 = self.stdin_moved;
+            self.stdin_moved |= k > 0;
             self.command(c);
+            self.stdin_moved = moved0;
             // Only a simple command's own output is known (`{ echo a; rm x; } |` is not `a`).
             piped = if matches!(c, ast::Command::Simple(_)) { self.stage_output.take() } else { None };
             self.piped_in = None;
@@ -1221,7 +1337,12 @@ impl Walker<'_> {
                 if redirects.is_some() {
                     self.stdin_listing = None;
                 }
+                let moved0 = self.stdin_moved;
+                let listed = |n: &str| self.listed_name(n);
+                let moves = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| stdin_redirect(io, &listed)));
+                self.stdin_moved |= moves;
                 self.compound(cc);
+                self.stdin_moved = moved0;
                 if let Some(r) = redirects {
                     self.redirect_list(r);
                 }
@@ -1486,7 +1607,20 @@ impl Walker<'_> {
                 match looped {
                     Some((name, wrapper)) => {
                         self.compound_list(&w.0);
+                        // A command in the body that reads the loop's input takes some of it
+                        // from the next `read`, which then gets what is left of a name (red
+                        // team 43: `head -c1 >/dev/null` turns `./etc/hostname` into
+                        // `/etc/hostname`).
+                        let watch0 = self.a.stdin_readers.replace(Vec::new());
+                        let moved0 = std::mem::replace(&mut self.stdin_moved, false);
                         self.listing_loop(&name, wrapper, &w.1.list);
+                        self.stdin_moved = moved0;
+                        let readers = std::mem::replace(&mut self.a.stdin_readers, watch0).unwrap_or_default();
+                        if let Some(r) = readers.first() {
+                            self.a.unknown.push(format!(
+                                "`{r}` in the loop may read the names the loop reads from its input, and cut the next one"
+                            ));
+                        }
                     }
                     None => self.loop_body(&|x: &mut Self| {
                         x.compound_list(&w.0);
@@ -2415,7 +2549,15 @@ impl Walker<'_> {
         let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
         let fallible = items.into_iter().any(|it| matches!(it, I::IoRedirect(io) if may_fail(io, self.std_closed)));
         let start = fallible.then(|| self.may_not_happen_start());
+        let own = sc
+            .prefix
+            .iter()
+            .flat_map(|p| p.0.iter())
+            .chain(sc.suffix.iter().flat_map(|s| s.0.iter()))
+            .any(|it| matches!(it, I::IoRedirect(io) if stdin_redirect(io, &|n| self.listed_name(n))));
+        let own0 = std::mem::replace(&mut self.own_stdin, own);
         self.simple_inner(sc);
+        self.own_stdin = own0;
         if let Some(start) = start {
             self.may_not_have_happened(start);
         }
@@ -2841,13 +2983,16 @@ impl Walker<'_> {
     /// before the script's last top-level line (`commands[before..last_line_at]`, walked just
     /// now) is one known never to read standard input: the last line is read whole before it
     /// runs, and nothing follows it.
-    fn script_on_stdin_read_by_itself(&mut self, before: usize, words: &[Word], wrappers: &[Wrapper]) {
-        const NO_STDIN: &[&str] = &[
-            "echo", "printf", "cd", "pwd", "true", "false", ":", "export", "unset", "set", "shift", "test", "[",
-            "local", "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls",
-            "mkdir", "touch", "sleep", "basename", "dirname",
-        ];
-        let end = self.last_line_at.clamp(before, self.a.commands.len());
+    fn script_on_stdin_read_by_itself(&mut self, before: usize, words: &[Word], wrappers: &[Wrapper], text: &str) {
+        // The commands of the last line read nothing after them, unless the script goes on
+        // with a comment: bash reads it as text of its own, and what a reader left of it is
+        // run (red team 43: `od -N 5 >/dev/null` then `#abc rm m` runs `rm m`).
+        let comment_after = text.trim_end().rsplit('\n').next().is_some_and(|l| l.trim_start().starts_with('#'));
+        let end = if comment_after {
+            self.a.commands.len()
+        } else {
+            self.last_line_at.clamp(before, self.a.commands.len())
+        };
         let reader = self.a.commands[before..end].iter().find(|c| {
             // Only git's listings that never read their input (red team 30: `git cat-file
             // --batch-command` and `git blame --contents -` read the script's next block).
@@ -2897,6 +3042,10 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, mut c: SimpleCommand) {
+        if !self.stdin_moved && !self.own_stdin && self.a.stdin_readers.is_some() && may_read_stdin(&c) {
+            let shown = c.display();
+            self.a.stdin_readers.get_or_insert_with(Vec::new).push(shown);
+        }
         c.cwd = self.cwd.0.clone();
         if !self.wrappers.is_empty() {
             let mut w = self.wrappers.clone();
@@ -3022,7 +3171,7 @@ impl Walker<'_> {
                             self.keep_unknown(&words, &wrappers, &mut unknown);
                             let before = self.a.commands.len();
                             self.nested_run_by(&text, &words, &wrappers);
-                            self.script_on_stdin_read_by_itself(before, &words, &wrappers);
+                            self.script_on_stdin_read_by_itself(before, &words, &wrappers, &text);
                             self.unbind_all();
                         }
                     }
@@ -4321,6 +4470,8 @@ impl Walker<'_> {
                 attributed: self.attributed.clone(),
                 plain: self.plain.clone(),
                 keyed: self.keyed.clone(),
+                stdin_moved: self.stdin_moved,
+                own_stdin: false,
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
                 globbed: false,
@@ -4513,7 +4664,7 @@ impl Walker<'_> {
             self.next_params = Some(words.get(params..).unwrap_or_default().to_vec());
             let before = self.a.commands.len();
             self.nested_with(&text, inner);
-            self.script_on_stdin_read_by_itself(before, words, wrappers);
+            self.script_on_stdin_read_by_itself(before, words, wrappers, &text);
             return;
         } else if let Some(Err(())) = self.stdin_script {
             unknown.get_or_insert_with(|| format!("`{name}` runs a here-document only known at run time"));
