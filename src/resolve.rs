@@ -306,6 +306,17 @@ impl crate::policy::Edge for Resolver<'_> {
         self.walk(dir, follow).map(|w| w.1.clone())
     }
 
+    fn foreign_repo(&self, dir: &Path, root: &Path) -> Option<PathBuf> {
+        self.nested_repo(dir, root)
+    }
+
+    fn small_file(&self, written: &Path) -> Option<String> {
+        let p = self.kernel_path(written)?;
+        self.incomplete();
+        let m = std::fs::metadata(&p).ok()?;
+        (m.is_file() && m.len() <= 1 << 20).then(|| std::fs::read_to_string(&p).ok()).flatten()
+    }
+
     fn other_names(&self, written: &Path) -> u64 {
         use std::os::unix::fs::MetadataExt;
         let Some(p) = self.kernel_path(written) else { return 0 };
@@ -321,6 +332,43 @@ impl crate::policy::Edge for Resolver<'_> {
 }
 
 impl Resolver<'_> {
+    /// [`crate::policy::Edge::foreign_repo`].
+    fn nested_repo(&self, dir: &Path, root: &Path) -> Option<PathBuf> {
+        let real_dir = self.kernel_path(dir)?;
+        let real_root = self.kernel_path(root)?;
+        let own = real_root.join(".git");
+        if real_dir == real_root || !real_dir.starts_with(&real_root) || real_dir.starts_with(&own) {
+            return None;
+        }
+        // (What is there may change: the decision is not remembered.)
+        self.incomplete();
+        let mut d = real_dir;
+        while d != real_root && d.starts_with(&real_root) {
+            let dot_git = d.join(".git");
+            match std::fs::symlink_metadata(&dot_git) {
+                Ok(m) if m.is_file() => {
+                    // `gitdir: ../.git/modules/x`: a submodule, whose config is the user's.
+                    let to = std::fs::read_to_string(&dot_git)
+                        .ok()
+                        .and_then(|t| t.lines().next().and_then(|l| l.strip_prefix("gitdir:")).map(|g| d.join(g.trim())))
+                        .and_then(|g| std::fs::canonicalize(g).ok());
+                    return match to {
+                        Some(g) if g.starts_with(&own) => None,
+                        _ => Some(d),
+                    };
+                }
+                Ok(_) => return Some(d),
+                Err(_) => {}
+            }
+            let bare = d.join("HEAD").is_file() && d.join("objects").is_dir() && d.join("refs").is_dir();
+            if bare {
+                return Some(d);
+            }
+            d.pop();
+        }
+        None
+    }
+
     /// The walk behind [`crate::policy::Edge::links_below`] and `files_below`: every directory
     /// below `dir` (and, with `follow`, below each directory a link there leads to, each
     /// walked once) listed, each name charged to the decision's budget; the links found with

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::chain::{arg_paths, arg_strings, path_text, shell_text, word_dirs, ArgPath};
 use super::model::ToolKind;
-use super::{Call, Context, Decision, Policy};
+use super::{Call, Context, Decision, Policy, Verdict};
 use crate::shell::{self, Word};
 
 /// What the edge looks up for one decision ([`crate::resolve::Resolver`]).
@@ -43,6 +43,59 @@ pub trait Edge {
     fn other_names(&self, _written: &Path) -> u64 {
         0
     }
+    /// The repository other than the workspace's own that git run in `dir` (absolute, as
+    /// written) finds first: a directory between `dir` and the workspace root `root` (not the
+    /// root itself) that holds `.git`, or is a git directory itself (a bare repository). Its
+    /// config and attributes are not the user's and can run programs (`core.fsmonitor`, a diff
+    /// driver's `textconv`, filters). A `.git` file that points into the workspace's own
+    /// `.git` (a submodule) is the user's.
+    fn foreign_repo(&self, _dir: &Path, _root: &Path) -> Option<PathBuf> {
+        None
+    }
+    /// The text of a small file (a `package.json`), where it really lands; `None` when it is
+    /// not there, not a file, or too large.
+    fn small_file(&self, _written: &Path) -> Option<String> {
+        None
+    }
+}
+
+/// How many scripts deep `npm run` naming `npm run` is followed.
+const SCRIPT_DEPTH: usize = 3;
+
+/// The package.json scripts a package manager's command runs, in order (`npm run build`:
+/// `prebuild`, `build`, `postbuild`; `npm test`; `npm install`'s lifecycle), or none.
+fn package_scripts(words: &[Word]) -> Vec<String> {
+    let Some(program) = words.first().and_then(Word::lit).map(shell::program_name) else { return Vec::new() };
+    if !matches!(program, "npm" | "pnpm" | "yarn" | "bun") {
+        return Vec::new();
+    }
+    let args: Vec<&str> = words[1..].iter().filter_map(Word::lit).collect();
+    let with_hooks = |n: &str| vec![format!("pre{n}"), n.to_string(), format!("post{n}")];
+    // The first word that is a subcommand (option values before it are skipped, as
+    // `npm --prefix . run x`): what the scripts are is over-counted, never under.
+    for (k, a) in args.iter().enumerate() {
+        match *a {
+            "run" | "run-script" | "rum" | "urn" => {
+                return args[k + 1..].iter().find(|a| !a.starts_with('-')).map(|n| with_hooks(n)).unwrap_or_default();
+            }
+            "test" | "t" | "tst" => return with_hooks("test"),
+            "start" | "stop" => return with_hooks(a),
+            "restart" => return [with_hooks("stop"), with_hooks("restart"), with_hooks("start")].concat(),
+            "install" | "i" | "ci" | "add" => {
+                return ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"]
+                    .map(String::from)
+                    .to_vec()
+            }
+            _ => {}
+        }
+    }
+    // `pnpm build`, `yarn build`, `bun run`-less: the first operand names a script.
+    if program != "npm" {
+        if let Some(n) = args.iter().find(|a| !a.starts_with('-')) {
+            return with_hooks(n);
+        }
+    }
+    Vec::new()
 }
 
 /// At most this many files below a read directory that a read deny or ask rule names are
@@ -63,6 +116,13 @@ impl Policy {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
         let d = self.decide(call, ctx);
+        // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
+        // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`).
+        if d.decision != Verdict::Deny {
+            if let Some(denied) = self.script_denied(call, ctx, real, 0) {
+                return denied;
+            }
+        }
         let Some((resolved, links)) = self.resolved_call(call, real) else { return d };
         let r = self.decide(&resolved, ctx);
         if r.decision > d.decision {
@@ -71,6 +131,54 @@ impl Policy {
             return r;
         }
         d
+    }
+
+    /// The deny a package.json script that a shell call's package manager runs meets (the
+    /// script's text decided as the same tool's command), followed through scripts that run
+    /// scripts; `None` when none is denied. Only denies: the allow the command itself got (an
+    /// allow rule for `npm run *`) stands for what the scripts run otherwise.
+    fn script_denied(&self, call: &Call, ctx: &Context, real: Real, depth: usize) -> Option<Decision> {
+        if depth > SCRIPT_DEPTH {
+            return None;
+        }
+        let spec = self.model.tools.spec(self.model.tools.canonical(&call.tool))?;
+        if spec.kind != ToolKind::Shell {
+            return None;
+        }
+        let field = spec.command.as_deref().unwrap_or("command");
+        let command = shell_text(call, field).ok()??;
+        for c in shell::analyze(&command).commands {
+            let names = package_scripts(&c.words);
+            if names.is_empty() {
+                continue;
+            }
+            // The nearest package.json from where it runs, up to the workspace root.
+            let Some(mut dir) = self.lexical(".", c.cwd.as_deref()) else { continue };
+            let text = loop {
+                if let Some(t) = real.small_file(&dir.join("package.json")) {
+                    break Some(t);
+                }
+                if !dir.starts_with(&self.model.workspace) || dir == self.model.workspace || !dir.pop() {
+                    break None;
+                }
+            };
+            let Some(json) = text.and_then(|t| serde_json::from_str::<Value>(&t).ok()) else { continue };
+            for name in names {
+                let Some(script) = json.get("scripts").and_then(|s| s.get(&name)).and_then(Value::as_str) else {
+                    continue;
+                };
+                let mut args = call.arguments.clone();
+                args[field] = Value::String(script.to_string());
+                let sub = Call { arguments: args, ..call.clone() };
+                let d = self.decide(&sub, ctx);
+                let d = if d.decision == Verdict::Deny { Some(d) } else { self.script_denied(&sub, ctx, real, depth + 1) };
+                if let Some(mut d) = d {
+                    d.reason = format!("`{}` runs the package.json script `{name}` (`{script}`): {}", c.display(), d.reason);
+                    return Some(d);
+                }
+            }
+        }
+        None
     }
 
     /// `raw` as an absolute path, used in `dir` (relative to the workspace, or absolute;
@@ -139,6 +247,22 @@ impl Policy {
                                 format!("below `{root}` are more names or links than gate looks at"),
                             );
                         }
+                    }
+                }
+                // git run in a repository nested in the workspace (a committed bare
+                // repository, a vendored clone) reads that repository's config, which can run
+                // programs (red team 43: `core.fsmonitor`, a `textconv` diff driver).
+                for dir in git_dirs(&command) {
+                    let Some(p) = self.lexical(".", dir.as_deref()) else { continue };
+                    if let Some(repo) = real.foreign_repo(&p, &self.model.workspace) {
+                        let shown = repo.strip_prefix(&self.cwd).unwrap_or(&repo).display().to_string();
+                        not_known(
+                            &mut links,
+                            &mut extra,
+                            format!(
+                                "git there uses the repository `{shown}`, whose own config gate does not read (it can run programs)"
+                            ),
+                        );
                     }
                 }
                 // xargs without `-0` splits find's names at blanks and quotes: a name below
@@ -361,6 +485,19 @@ type WordUse = (Option<String>, Use);
 /// The directories a shell text's commands walk following the symbolic links below them
 /// ([`shell::walks_below`]), each with the directory it is used in: the commands' own words,
 /// a `find` around them (`-exec`), and a `find` whose listing is their input (`| xargs`).
+/// The directory each git command of a shell text runs in (after its `-C` options).
+fn git_dirs(command: &str) -> Vec<Option<String>> {
+    let a = shell::analyze(command);
+    let mut out: Vec<Option<String>> = Vec::new();
+    for c in a.commands.iter().filter(|c| c.program() == Some("git")) {
+        let dir = word_dirs(c).pop().unwrap_or_else(|| c.cwd.clone());
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
+}
+
 fn walked_dirs(command: &str) -> Vec<(shell::Below, Option<String>)> {
     dirs_below(command, |words, fed, _| shell::walks_below(words, fed))
 }

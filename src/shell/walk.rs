@@ -3183,14 +3183,11 @@ impl Walker<'_> {
                 // npm's built-in `env` script runs its arguments as a command (`npm run env --
                 // rm -rf src`, red team 41): decided as if it ran, whatever rule allows npm.
                 "npm" => {
-                    let mut k = 1;
-                    while words.get(k).and_then(Word::lit).is_some_and(|a| a.starts_with('-')) {
-                        k += 1;
-                    }
-                    let run = words
-                        .get(k)
-                        .and_then(Word::lit)
-                        .is_some_and(|s| matches!(s, "run" | "run-script" | "rum" | "urn"));
+                    // (Options before it may take a value: `npm --prefix . run env`, red team 43.)
+                    let at_run = (1..words.len())
+                        .find(|&j| words[j].lit().is_some_and(|s| matches!(s, "run" | "run-script" | "rum" | "urn")));
+                    let run = at_run.is_some();
+                    let k = at_run.unwrap_or(words.len());
                     let at_env = (k + 1..words.len()).find(|&j| words[j].lit().is_none_or(|a| !a.starts_with('-')));
                     if let (true, Some(j)) = (run, at_env) {
                         if words[j].lit().is_none_or(|s| s == "env") {
