@@ -298,6 +298,10 @@ impl crate::policy::Edge for Resolver<'_> {
         self.resolve(written)
     }
 
+    fn real_name(&self, written: &Path) -> Option<PathBuf> {
+        self.plain(written)
+    }
+
     fn links_below(&self, dir: &Path) -> Option<Vec<(PathBuf, PathBuf)>> {
         self.walk(dir, true).map(|w| w.0.clone())
     }

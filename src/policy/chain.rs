@@ -178,6 +178,12 @@ fn is_file_uri(s: &str) -> bool {
 /// query or fragment; another host's `file://host/p` as `//host/p`, which is outside), any
 /// other text as it is.
 pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
+    // pi's tools drop a leading `@` (`@/etc/passwd` reads `/etc/passwd`; red team 43 found it
+    // read as a name in the workspace under `gate check`). For another agent it names a file
+    // `@...` in the workspace, which the path without it decides no less strictly there.
+    if let Some(rest) = raw.strip_prefix('@').filter(|r| !r.is_empty()) {
+        return path_text(rest).into_owned().into();
+    }
     if !is_file_uri(raw) {
         // `$HOME/x` and `${HOME}/x`, as a tool that expands its paths reads them: `~/x`
         // (red team 30: `$HOME/.ssh/id_rsa` was a relative path inside the workspace).

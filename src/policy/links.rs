@@ -29,6 +29,11 @@ pub trait Edge {
     /// Where a path as written (absolute, unnormalized) would be reached by the kernel, in the
     /// workspace's spelling when it lands inside; `None` when that is the path as written.
     fn real(&self, written: &Path) -> Option<PathBuf>;
+    /// [`Edge::real`] of a name that holds glob characters but is no glob (a quoted shell
+    /// word: `jq '.[]' f`): links followed, nothing matched. The same as `real` by default.
+    fn real_name(&self, written: &Path) -> Option<PathBuf> {
+        self.real(written)
+    }
     /// Each symbolic link below the directory `dir` (absolute, as written) and where it leads,
     /// both in the workspace's spelling where inside, the directories links lead to walked too;
     /// `None` when that would look at more names than the edge does. Empty for a file or a
@@ -327,7 +332,8 @@ impl Policy {
                         extra.push_str(&format!("\ncat -- {}", shell::shell_word(&f.display().to_string())));
                     }
                 }
-                for (word, uses) in path_words(&command) {
+                let (words, globbed) = path_words(&command);
+                for (word, uses) in words {
                     // Where the word lands from each directory it is used in.
                     let mut dests: Vec<(String, Use)> = Vec::new();
                     // A file with other names: reading or writing it reads or writes them, in
@@ -341,7 +347,14 @@ impl Policy {
                         not_known(&mut links, &mut extra, hard_links(&word, n));
                     }
                     for (p, how) in places {
-                        let Some(to) = real.real(&p) else {
+                        // A word the shell does not glob (quoted: `'.[]'`, `'fn [a-z]+'`) that
+                        // is no path with directories is a name, not a pattern (red team 43:
+                        // `jq '.[]' package.json` matched `.[]` against every name at the top,
+                        // through a link out). One with a `/` may be a pattern the program
+                        // expands itself, and is matched as one.
+                        let glob = word.contains('/') || globbed.contains(&word);
+                        let to = if glob { real.real(&p) } else { real.real_name(&p) };
+                        let Some(to) = to else {
                             continue;
                         };
                         let to = to.display().to_string();
@@ -415,28 +428,47 @@ impl Policy {
                     // A glob's literal directory where it leads, with the rest of the pattern
                     // after it (`docs/dl/*` -> `/out/*`), else the first name its pattern
                     // matches through a link (`*/secretfile` through `docs/dl`).
-                    let literal =
-                        match shell::glob_base(&text).filter(|b| a.glob && b != "." && text.starts_with(b.as_str())) {
+                    let lands = |text: &str| {
+                        let literal = match shell::glob_base(text)
+                            .filter(|b| a.glob && b != "." && text.starts_with(b.as_str()))
+                        {
                             Some(b) => Some((b.clone(), text[b.len()..].to_string())),
                             None if a.glob => None,
-                            None => Some((text.clone(), String::new())),
+                            None => Some((text.to_string(), String::new())),
                         };
-                    let found = literal
-                        .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real.real(&p))?, rest)))
-                        .or_else(|| {
-                            // A glob tool lists the names its last segment matches without
-                            // entering them (ripgrep without `--follow`): only a link a
-                            // wildcard segment before another segment matches is passed
-                            // through (`*/passwd`; not `*` or `**/*.rs`'s last name).
-                            let enters = text.rsplit_once('/').is_some_and(|(dirs, _)| {
-                                dirs.split('/').any(|seg| seg != "**" && seg.contains(['*', '?', '[']))
-                            });
-                            let plain = a.glob && enters && !text.contains(['{', '}', '\\']);
-                            Some((
-                                self.lexical(&text, Some("")).filter(|_| plain).and_then(|p| real.real(&p))?,
-                                String::new(),
-                            ))
-                        });
+                        literal
+                            .and_then(|(b, rest)| Some((self.lexical(&b, Some("")).and_then(|p| real.real(&p))?, rest)))
+                            .or_else(|| {
+                                // A glob tool lists the names its last segment matches without
+                                // entering them (ripgrep without `--follow`): only a link a
+                                // wildcard segment before another segment matches is passed
+                                // through (`*/passwd`; not `*` or `**/*.rs`'s last name).
+                                let enters = text.rsplit_once('/').is_some_and(|(dirs, _)| {
+                                    dirs.split('/').any(|seg| seg != "**" && seg.contains(['*', '?', '[']))
+                                });
+                                let plain = a.glob && enters && !text.contains(['{', '}', '\\']);
+                                Some((
+                                    self.lexical(text, Some("")).filter(|_| plain).and_then(|p| real.real(&p))?,
+                                    String::new(),
+                                ))
+                            })
+                    };
+                    // A glob's alternatives, each where it leads (red team 43: `{lnk,src}/*`,
+                    // `@(lnk|src)/*` through `lnk` -> `/etc`): the first that leads out of the
+                    // workspace, else the first that leads anywhere. Braces gate cannot expand
+                    // are a listing of `/`.
+                    let found = if a.glob && (text.contains('{') || has_extglob(&text)) {
+                        match glob_alternatives(&text) {
+                            Some(alts) => {
+                                let all: Vec<(PathBuf, String)> = alts.iter().filter_map(|t| lands(t)).collect();
+                                let out = all.iter().position(|(to, _)| !to.starts_with(&self.model.workspace));
+                                out.or((!all.is_empty()).then_some(0)).map(|k| all[k].clone())
+                            }
+                            None => Some((PathBuf::from("/"), String::new())),
+                        }
+                    } else {
+                        lands(&text)
+                    };
                     if let Some(n) = self.lexical(&text, Some("")).map(|p| real.other_names(&p)).filter(|n| *n > 0) {
                         // A file with other names: decided as a path outside (`/`).
                         links.push(hard_links(&text, n));
@@ -456,6 +488,44 @@ impl Policy {
             }
         }
     }
+}
+
+/// Whether a glob holds an extended group (`@(a|b)`, `+(a)`, `!(a)`, `*(a)`, `?(a)`), which
+/// glob tools (minimatch, picomatch) read.
+fn has_extglob(text: &str) -> bool {
+    text.as_bytes().windows(2).any(|w| b"@+!*?".contains(&w[0]) && w[1] == b'(')
+}
+
+/// The patterns a glob tool's pattern stands for, braces expanded and each extended group
+/// written `*` (which matches whatever the group does, and more): at most 64, else `None`.
+fn glob_alternatives(text: &str) -> Option<Vec<String>> {
+    let mut flat = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.as_bytes().windows(2).position(|w| b"@+!*?".contains(&w[0]) && w[1] == b'(') {
+        flat.push_str(&rest[..i]);
+        let mut depth = 0;
+        let close = rest[i + 1..].char_indices().find_map(|(k, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1 + k);
+                    }
+                }
+                _ => {}
+            }
+            None
+        })?;
+        flat.push('*');
+        rest = &rest[close + 1..];
+    }
+    flat.push_str(rest);
+    if !flat.contains('{') {
+        return Some(vec![flat]);
+    }
+    let alts = shell::brace_expand(&flat)?;
+    (alts.len() <= 64 && !alts.iter().any(|a| a.contains(['{', '}']))).then_some(alts)
 }
 
 /// An absolute path as a `file:` URI that [`path_text`] reads back as it.
@@ -694,7 +764,7 @@ fn leads(word: &str, to: &str) -> String {
 /// used in (relative to the start, or absolute; `None` where the analysis lost track) and
 /// how: every command's words (options' `=VALUE` parts included) and every read and write
 /// target.
-fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
+fn path_words(command: &str) -> (Vec<(String, Vec<WordUse>)>, Vec<String>) {
     let a = shell::analyze(command);
     let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();
     let mut globs: Vec<(String, Option<String>, Use)> = Vec::new();
@@ -744,10 +814,11 @@ fn path_words(command: &str) -> Vec<(String, Vec<WordUse>)> {
             }
         }
     }
+    let names: Vec<String> = globs.iter().map(|(g, _, _)| g.clone()).collect();
     for (g, dir, how) in globs {
         add(&Word::Lit(g), &dir, how);
     }
-    out
+    (out, names)
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the

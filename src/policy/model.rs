@@ -119,6 +119,25 @@ impl Tools {
         for name in ["LS", "ls", "list_directory", "list_dir"] {
             t.alias.insert(name.into(), "list_files".into());
         }
+        // The agents' own state: a task list, a subagent (whose calls are decided one by
+        // one), a question to the user (red team 43: Claude Code's `TodoWrite` and
+        // `AskUserQuestion` were tools gate did not know, asked as high risk).
+        for name in [
+            "Task",
+            "TodoWrite",
+            "TaskCreate",
+            "TaskGet",
+            "TaskList",
+            "TaskUpdate",
+            "TaskOutput",
+            "TaskStop",
+            "write_todos",
+            "todowrite",
+            "todoread",
+        ] {
+            t.alias.insert(name.into(), "task".into());
+        }
+        t.alias.insert("AskUserQuestion".into(), "ask_user".into());
         t
     }
 

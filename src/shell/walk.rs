@@ -338,6 +338,42 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
     }
 }
 
+/// A whole word that is bash's integer sequence (`{1..5}`, `{10..0..2}`, `{01..10}`): its
+/// numbers as bash writes them when there are at most 8, `Some(None)` when more; `None` when
+/// the word is no such sequence.
+fn integer_sequence(word: &str) -> Option<Option<Vec<String>>> {
+    let inner = word.strip_prefix('{')?.strip_suffix('}')?;
+    let parts: Vec<&str> = inner.split("..").collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let int = |p: &str| -> Option<i64> {
+        let digits = p.strip_prefix('-').unwrap_or(p);
+        (!digits.is_empty() && digits.len() <= 9 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse().ok())
+            .flatten()
+    };
+    let (a, b) = (int(parts[0])?, int(parts[1])?);
+    let step = match parts.get(2) {
+        Some(p) => int(p)?.unsigned_abs().max(1),
+        None => 1,
+    };
+    let count = a.abs_diff(b) / step + 1;
+    if count > 8 {
+        return Some(None);
+    }
+    // Zero-padded to the wider end when either end has a leading zero.
+    let padded = |p: &str| p.trim_start_matches('-').len() > 1 && p.trim_start_matches('-').starts_with('0');
+    let width = if padded(parts[0]) || padded(parts[1]) { parts[0].len().max(parts[1].len()) } else { 0 };
+    let mut out = Vec::new();
+    let mut n = a;
+    for _ in 0..count {
+        out.push(if n < 0 { format!("-{:0>w$}", -n, w = width.saturating_sub(1)) } else { format!("{n:0>width$}") });
+        n = if a <= b { n + step as i64 } else { n - step as i64 };
+    }
+    Some(Some(out))
+}
+
 /// Whether a redirection gives standard input something else to read. `listed` says whether
 /// a variable holds a name a listing printed (never `/dev/stdin`).
 fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
@@ -904,7 +940,7 @@ impl Walker<'_> {
     fn for_loop(&mut self, name: &str, values: Option<Vec<Word>>, body: &ast::CompoundList) {
         let bindable = |w: &Word| match w {
             Word::Lit(_) => true,
-            Word::Dyn(d) => tables::glob_base(d).is_some(),
+            Word::Dyn(d) => tables::glob_base(d).is_some() && integer_sequence(d).is_none(),
         };
         let fixed = !tables::is_dangerous_variable(name) && !self.is_integer(name);
         if let Some(values) =
@@ -1525,7 +1561,16 @@ impl Walker<'_> {
                                 self.note_unknown(u);
                             }
                             if let Some(w) = words.as_mut() {
-                                w.push(r.word);
+                                // `{1..5}`: bash's sequence, the numbers themselves (a few), or
+                                // numbers gate does not list (red team 43).
+                                let text = match &r.word {
+                                    Word::Lit(t) | Word::Dyn(t) => t.as_str(),
+                                };
+                                match integer_sequence(text) {
+                                    Some(Some(ns)) => w.extend(ns.into_iter().map(Word::Lit)),
+                                    Some(None) => w.push(Word::Dyn(r.word.display())),
+                                    None => w.push(r.word),
+                                }
                             }
                         }
                     }
