@@ -354,7 +354,9 @@ impl Resolver<'_> {
                     // `gitdir: ../.git/modules/x`: a submodule, whose config is the user's.
                     let to = std::fs::read_to_string(&dot_git)
                         .ok()
-                        .and_then(|t| t.lines().next().and_then(|l| l.strip_prefix("gitdir:")).map(|g| d.join(g.trim())))
+                        .and_then(|t| {
+                            t.lines().next().and_then(|l| l.strip_prefix("gitdir:")).map(|g| d.join(g.trim()))
+                        })
                         .and_then(|g| std::fs::canonicalize(g).ok());
                     return match to {
                         Some(g) if g.starts_with(&own) => None,

@@ -176,9 +176,11 @@ impl Policy {
                 args[field] = Value::String(script.to_string());
                 let sub = Call { arguments: args, ..call.clone() };
                 let d = self.decide(&sub, ctx);
-                let d = if d.decision == Verdict::Deny { Some(d) } else { self.script_denied(&sub, ctx, real, depth + 1) };
+                let d =
+                    if d.decision == Verdict::Deny { Some(d) } else { self.script_denied(&sub, ctx, real, depth + 1) };
                 if let Some(mut d) = d {
-                    d.reason = format!("`{}` runs the package.json script `{name}` (`{script}`): {}", c.display(), d.reason);
+                    d.reason =
+                        format!("`{}` runs the package.json script `{name}` (`{script}`): {}", c.display(), d.reason);
                     return Some(d);
                 }
             }

@@ -401,8 +401,8 @@ fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
 /// Commands that never read their standard input.
 const NO_STDIN: &[&str] = &[
     "echo", "printf", "cd", "pwd", "true", "false", ":", "export", "unset", "set", "shift", "test", "[", "local",
-    "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls", "mkdir", "touch",
-    "sleep", "basename", "dirname", "break", "continue",
+    "declare", "typeset", "readonly", "exit", "return", "let", "umask", "pushd", "popd", "dirs", "ls", "mkdir",
+    "touch", "sleep", "basename", "dirname", "break", "continue",
 ];
 
 /// Whether a command may read its standard input: not one of [`NO_STDIN`], nor a program
@@ -434,10 +434,25 @@ fn may_read_stdin(c: &SimpleCommand) -> bool {
     }
     if matches!(name, "grep" | "egrep" | "fgrep") {
         const PLAIN_LONGS: &[&str] = &[
-            "--count", "--line-number", "--ignore-case", "--with-filename", "--no-filename",
-            "--files-with-matches", "--files-without-match", "--invert-match", "--word-regexp", "--line-regexp",
-            "--extended-regexp", "--fixed-strings", "--perl-regexp", "--quiet", "--silent", "--no-messages",
-            "--only-matching", "--color", "--colour",
+            "--count",
+            "--line-number",
+            "--ignore-case",
+            "--with-filename",
+            "--no-filename",
+            "--files-with-matches",
+            "--files-without-match",
+            "--invert-match",
+            "--word-regexp",
+            "--line-regexp",
+            "--extended-regexp",
+            "--fixed-strings",
+            "--perl-regexp",
+            "--quiet",
+            "--silent",
+            "--no-messages",
+            "--only-matching",
+            "--color",
+            "--colour",
         ];
         let mut operands: Vec<&Word> = Vec::new();
         let mut ended = false;
@@ -735,7 +750,12 @@ impl Walker<'_> {
     /// Whether `name` holds a name a listing loop's listing printed (find's `{}`).
     fn listed_name(&self, name: &str) -> bool {
         is_identifier(name)
-            && self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Dyn(d)] if d == "{}"))
+            && self
+                .bound
+                .iter()
+                .rev()
+                .find(|(b, _)| b == name)
+                .is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Dyn(d)] if d == "{}"))
     }
 
     /// Bind `name` to "a number" (what arithmetic assigns when every value before was one).
@@ -981,14 +1001,14 @@ impl Walker<'_> {
         let keys_of = |w: &Word| {
             let t = w.display();
             let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
-            t.strip_prefix("${!")
-                .and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}")))
-                .is_some_and(|n| {
+            t.strip_prefix("${!").and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}"))).is_some_and(
+                |n| {
                     is_identifier(n)
                         && (self.plain.iter().any(|p| p == n) || self.bound.iter().any(|(b, _)| b == n))
                         && !self.is_associative(n)
                         && !self.keyed.iter().any(|k| k == n || k == "*")
-                })
+                },
+            )
         };
         // `{1..5}`, `{10..0..2}`: a sequence of numbers (red team 43).
         let sequence = |w: &Word| {
@@ -2890,8 +2910,7 @@ impl Walker<'_> {
                             let v = v.value.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&v.value);
                             let printed = matches!(v, "$(pwd)" | "$(pwd -L)" | "$(pwd -P)" | "`pwd`")
                                 && !this.functions.iter().any(|f| f == "pwd");
-                            let variable =
-                                matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
+                            let variable = matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
                             if (printed || variable) && is_identifier(&name) {
                                 this.bind(&format!("{PWD_OF}{name}"), vec![Word::Lit(dir)]);
                             }
@@ -3033,11 +3052,8 @@ impl Walker<'_> {
         // with a comment: bash reads it as text of its own, and what a reader left of it is
         // run (red team 43: `od -N 5 >/dev/null` then `#abc rm m` runs `rm m`).
         let comment_after = text.trim_end().rsplit('\n').next().is_some_and(|l| l.trim_start().starts_with('#'));
-        let end = if comment_after {
-            self.a.commands.len()
-        } else {
-            self.last_line_at.clamp(before, self.a.commands.len())
-        };
+        let end =
+            if comment_after { self.a.commands.len() } else { self.last_line_at.clamp(before, self.a.commands.len()) };
         let reader = self.a.commands[before..end].iter().find(|c| {
             // Only git's listings that never read their input (red team 30: `git cat-file
             // --batch-command` and `git blame --contents -` read the script's next block).
@@ -3059,6 +3075,27 @@ impl Walker<'_> {
                 c.display()
             ));
             self.keep_unknown(words, wrappers, &mut u);
+            // What a reader leaves of a comment after it runs: each tail of each such line is
+            // decided as if it ran, so a deny rule that matches one denies (red team 43:
+            // `od -N 5` then `#abc rm m` runs `rm m`).
+            if comment_after {
+                let tails: Vec<&str> =
+                    text.trim_end().lines().rev().take_while(|l| l.trim_start().starts_with('#')).collect();
+                let mut budget = 2000usize;
+                for line in tails {
+                    for (k, _) in line.char_indices().skip(1) {
+                        let tail = &line[k..];
+                        if budget < tail.len() {
+                            return;
+                        }
+                        budget -= tail.len();
+                        if !tail.trim().is_empty() {
+                            let tail = tail.to_string();
+                            self.nested_run_by(&tail, words, wrappers);
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -5474,10 +5511,10 @@ fn numbers_substituted(text: &str) -> Option<String> {
     while let Some(at) = rest.find("$(") {
         out.push_str(&rest[..at]);
         let after = &rest[at + 2..];
-        if after.starts_with('(') {
+        if let Some(arith) = after.strip_prefix('(') {
             // `$((`: arithmetic, read by the caller.
             out.push_str("$((");
-            rest = &after[1..];
+            rest = arith;
             continue;
         }
         let end = after.find(')')?;
@@ -5521,6 +5558,11 @@ fn numeric_output(inner: &str) -> bool {
             rest.iter().all(|a| *a == "--all" || a.strip_prefix("--ignore=").is_some_and(|n| number(&n)))
         }
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
+        // `date +%s`: seconds since the epoch (red team 43).
+        ["date", rest @ ..] => {
+            rest.iter().filter(|a| a.starts_with('+')).count() == 1
+                && rest.iter().all(|a| matches!(*a, "-u" | "--utc" | "+%s" | "+%s%N" | "+%s%3N" | "+%N"))
+        }
         // `grep -c PATTERN [FILE]`: one count (a second file would print `name:count`).
         ["grep" | "egrep" | "fgrep", rest @ ..] => {
             let mut count = false;
