@@ -184,8 +184,10 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git stash -p -- '*.env'",
         ],
     );
+    // A dry run removes nothing, `-f` or not (red team 43 made `git clean -n` read-only).
+    assert_all("allow", &["git clean -fn .env", "git clean --dry-run .env"]);
     // Exclusions write nothing they name (alone, git takes every other path: not known);
-    // `:(literal)` and `--literal-pathspecs` keep `*` literal; magic git refuses; a dry run;
+    // `:(literal)` and `--literal-pathspecs` keep `*` literal; magic git refuses;
     // option values; `stash save`'s message.
     assert_all(
         "ask",
@@ -196,8 +198,6 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git --literal-pathspecs restore '*.env'",
             "git restore ':#.env'",
             "git restore ':(foo).env'",
-            "git clean -fn .env",
-            "git clean --dry-run .env",
             "git clean -f -e .env",
             "git clean -f --exclude .env",
             "git stash push -m .env",

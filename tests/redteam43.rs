@@ -255,3 +255,30 @@ fn git_clean_dry_run_and_format_patch_to_stdout_only_read() {
         ],
     );
 }
+
+#[test]
+fn make_v_is_gnu_makes_version() {
+    // GNU make's `-v` is `--version`: it exits before reading a makefile (measured).
+    assert_all("allow", &["make -v", "make --version"]);
+    assert_all("ask", &["make -v all", "make"]);
+}
+
+#[test]
+fn git_diff_name_only_is_a_listing_for_a_read_loop() {
+    assert_all(
+        "allow",
+        &[
+            "git diff --name-only HEAD | while read -r f; do wc -l \"$f\"; done",
+            "git diff --name-only --cached | while read -r f; do wc -l \"$f\"; done",
+        ],
+    );
+    assert_all("deny", &["git diff --name-only | while read -r f; do rm \"$f\"; done"]);
+    assert_all(
+        "ask",
+        &[
+            "git diff --name-only --ext-diff | while read -r f; do wc -l \"$f\"; done",
+            "git diff --name-only /etc | while read -r f; do cat \"$f\"; done",
+            "git diff --name-only | while read -r f; do head -c1 >/dev/null; cat \"$f\"; done",
+        ],
+    );
+}

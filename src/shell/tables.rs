@@ -1687,8 +1687,15 @@ const VERSION_EXITS: &[&str] = &[
 ];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
-const SHORT_VERSION: &[(&str, &str)] =
-    &[("node", "-v"), ("python", "-V"), ("python3", "-V"), ("perl", "-v"), ("java", "-version"), ("gcc", "-v")];
+const SHORT_VERSION: &[(&str, &str)] = &[
+    ("node", "-v"),
+    ("python", "-V"),
+    ("python3", "-V"),
+    ("perl", "-v"),
+    ("java", "-version"),
+    ("gcc", "-v"),
+    ("make", "-v"),
+];
 
 fn version_exits(name: &str) -> bool {
     VERSION_EXITS.contains(&name)

@@ -5290,9 +5290,18 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             };
             // (Only NUL-separated, `-z`, for xargs: the index may hold a name with a blank that
             // is not on disk, where the check of names xargs splits looks; see `xargs_listing`.)
-            let listed = c.words.get(1).and_then(Word::lit) == Some("ls-files")
-                && c.wrappers.is_empty()
-                && rest.iter().all(plain);
+            // `git diff --name-only [--cached] [REV...]` prints changed names from the top of
+            // the repository, below the directory it runs in when that is the top, and only
+            // inside it otherwise (git's names never climb; red team 43).
+            let diff_names = c.words.get(1).and_then(Word::lit) == Some("diff")
+                && rest.iter().any(|w| w.lit() == Some("--name-only"))
+                && rest.iter().all(|w| {
+                    matches!(w.lit(), Some("--name-only" | "--cached" | "--staged" | "-z" | "--"))
+                        || (plain(w) && w.lit().is_some_and(|a| !a.starts_with('-')))
+                });
+            let listed = (c.words.get(1).and_then(Word::lit) == Some("ls-files") && rest.iter().all(plain)
+                || diff_names)
+                && c.wrappers.is_empty();
             let first = match rest.iter().any(|w| w.lit() == Some("-z")) {
                 true => GIT_NUL_LISTING,
                 false => GIT_LINE_LISTING,
