@@ -119,23 +119,8 @@ impl Tools {
         for name in ["LS", "ls", "list_directory", "list_dir"] {
             t.alias.insert(name.into(), "list_files".into());
         }
-        // The agents' own state: a task list, a subagent (whose calls are decided one by
-        // one), a question to the user (red team 43: Claude Code's `TodoWrite` and
-        // `AskUserQuestion` were tools gate did not know, asked as high risk).
-        for name in [
-            "Task",
-            "TodoWrite",
-            "TaskCreate",
-            "TaskGet",
-            "TaskList",
-            "TaskUpdate",
-            "TaskOutput",
-            "TaskStop",
-            "write_todos",
-            "todowrite",
-            "todoread",
-        ] {
-            t.alias.insert(name.into(), "task".into());
+        for name in STATE_TOOLS {
+            t.alias.insert(name.to_string(), "task".into());
         }
         t.alias.insert("AskUserQuestion".into(), "ask_user".into());
         t
@@ -154,6 +139,23 @@ impl Tools {
         self.specs.insert(spec.name.clone(), spec);
     }
 }
+
+/// The agents' own tools for their own state: a task list, a subagent (whose calls are
+/// decided one by one): the safe `task` (red team 43: Claude Code's `TodoWrite` was a tool
+/// gate did not know, asked as high risk). Claude Code's `ExitPlanMode` is not among them.
+const STATE_TOOLS: &[&str] = &[
+    "Task",
+    "TodoWrite",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+    "TaskOutput",
+    "TaskStop",
+    "write_todos",
+    "todowrite",
+    "todoread",
+];
 
 pub const DEFAULT_SAFE_TOOLS: &[&str] =
     &["read_file", "list_files", "get_file_info", "grep", "glob", "task", "ask_user"];

@@ -22,20 +22,6 @@ use crate::policy::Call;
 /// The id gate gives its PreToolUse hook callback in `initialize`.
 pub const HOOK_ID: &str = "gate_pretooluse";
 
-/// Tools that only touch Claude Code's own state (its task list, its questions to the user).
-pub const STATE_TOOLS: &[&str] = &[
-    "Task",
-    "TodoWrite",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskUpdate",
-    "TaskOutput",
-    "TaskStop",
-    "AskUserQuestion",
-    "ExitPlanMode",
-];
-
 /// What Claude Code prints for the user's `--output-format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Output {

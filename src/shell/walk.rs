@@ -374,6 +374,13 @@ fn integer_sequence(word: &str) -> Option<Option<Vec<String>>> {
     Some(Some(out))
 }
 
+/// The variable a plain reference names: `$n` or `${n}` (no operator, no subscript).
+fn referenced_variable(text: &str) -> Option<&str> {
+    let t = text.strip_prefix('$')?;
+    let n = t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t);
+    is_identifier(n).then_some(n)
+}
+
 /// Whether a redirection gives standard input something else to read. `listed` says whether
 /// a variable holds a name a listing printed (never `/dev/stdin`).
 fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
@@ -385,8 +392,8 @@ fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
                 ast::IoFileRedirectTarget::Duplicate(w) => w.value.trim_matches(['"', '\'']) == "0",
                 ast::IoFileRedirectTarget::Filename(w) => {
                     let t = w.value.trim_matches(['"', '\'']);
-                    let name = t.strip_prefix('$').map(|n| n.trim_start_matches('{').trim_end_matches('}'));
-                    (t.contains('$') || t.contains('`') || is_stdin_path(t)) && !name.is_some_and(listed)
+                    (t.contains('$') || t.contains('`') || is_stdin_path(t))
+                        && !referenced_variable(t).is_some_and(listed)
                 }
                 ast::IoFileRedirectTarget::Fd(f) => *f == 0,
                 ast::IoFileRedirectTarget::ProcessSubstitution(..) => false,
@@ -920,11 +927,12 @@ impl Walker<'_> {
         let cwd_changed = *self.cwd != cwd0;
         // `shift` or `set --` in the body: the next pass sees other `$1`... (sixth red team).
         let params_changed = self.params != params0;
-        // An integer attribute given in the body applies to its assignments on the next pass.
-        let integers_changed = self.integers.len() != integers0 || self.keyed.len() != keyed0;
+        // An integer attribute given in the body applies to its assignments on the next pass,
+        // and a `-A` or `-n` to what its keys are.
+        let attributes_changed = self.integers.len() != integers0 || self.keyed.len() != keyed0;
         if cwd_changed
             || params_changed
-            || integers_changed
+            || attributes_changed
             || changed.iter().any(|n| bound0.iter().any(|(b, _)| b == n))
         {
             self.truncate(m);
@@ -1010,15 +1018,8 @@ impl Walker<'_> {
                 },
             )
         };
-        // `{1..5}`, `{10..0..2}`: a sequence of numbers (red team 43).
-        let sequence = |w: &Word| {
-            let t = w.display();
-            let number = |n: &str| n.strip_prefix('-').unwrap_or(n).parse::<u32>().is_ok();
-            t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).is_some_and(|t| {
-                let parts: Vec<&str> = t.split("..").collect();
-                (2..=3).contains(&parts.len()) && parts.iter().all(|p| number(p))
-            })
-        };
+        // `{1..100}`: a sequence of numbers (red team 43).
+        let sequence = |w: &Word| integer_sequence(&w.display()).is_some();
         let numbers = !list.is_empty()
             && list.iter().all(|w| of(w).is_some_and(|i| numeric_output(&i)) || keys_of(w) || sequence(w));
         let plain = !list.is_empty()
@@ -1140,10 +1141,7 @@ impl Walker<'_> {
         // `total+=$(wc -l < "$f")`, `total+=$n`: a count (or nothing), or a number gate knows.
         let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
         let counted = numbers_substituted(unquoted).is_some_and(|t| t.trim() == "0");
-        let copied = unquoted
-            .strip_prefix('$')
-            .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
-            .is_some_and(|n| is_identifier(n) && self.is_number(n));
+        let copied = referenced_variable(unquoted).is_some_and(|n| self.is_number(n));
         match value {
             Word::Dyn(_) if counted || copied => None,
             Word::Lit(v) if plain(v) => None,
@@ -2611,15 +2609,19 @@ impl Walker<'_> {
 
     fn simple(&mut self, sc: &ast::SimpleCommand) {
         use ast::CommandPrefixOrSuffixItem as I;
-        let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
-        let fallible = items.into_iter().any(|it| matches!(it, I::IoRedirect(io) if may_fail(io, self.std_closed)));
-        let start = fallible.then(|| self.may_not_happen_start());
-        let own = sc
+        let redirects: Vec<&ast::IoRedirect> = sc
             .prefix
             .iter()
             .flat_map(|p| p.0.iter())
             .chain(sc.suffix.iter().flat_map(|s| s.0.iter()))
-            .any(|it| matches!(it, I::IoRedirect(io) if stdin_redirect(io, &|n| self.listed_name(n))));
+            .filter_map(|it| match it {
+                I::IoRedirect(io) => Some(io),
+                _ => None,
+            })
+            .collect();
+        let fallible = redirects.iter().any(|io| may_fail(io, self.std_closed));
+        let start = fallible.then(|| self.may_not_happen_start());
+        let own = redirects.iter().any(|io| stdin_redirect(io, &|n| self.listed_name(n)));
         let own0 = std::mem::replace(&mut self.own_stdin, own);
         self.simple_inner(sc);
         self.own_stdin = own0;
@@ -2750,10 +2752,7 @@ impl Walker<'_> {
                             let sure = inner.is_some_and(|t| {
                                 arithmetic_cannot_fail(&t) && identifiers(&t).iter().all(|n| this.is_number(n))
                             });
-                            let copied = text
-                                .strip_prefix('$')
-                                .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
-                                .is_some_and(|n| is_identifier(n) && this.is_number(n));
+                            let copied = referenced_variable(text).is_some_and(|n| this.is_number(n));
                             // `n=$(wc -l < "$f")`, `n=$(git ls-files | wc -l)`: a count, or
                             // nothing (red team 41 found `echo $((lines / 2))` asked).
                             let counted = text
@@ -3124,9 +3123,10 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, mut c: SimpleCommand) {
-        if !self.stdin_moved && !self.own_stdin && self.a.stdin_readers.is_some() && may_read_stdin(&c) {
-            let shown = c.display();
-            self.a.stdin_readers.get_or_insert_with(Vec::new).push(shown);
+        if let Some(readers) = self.a.stdin_readers.as_mut().filter(|_| !self.stdin_moved && !self.own_stdin) {
+            if may_read_stdin(&c) {
+                readers.push(c.display());
+            }
         }
         c.cwd = self.cwd.0.clone();
         if !self.wrappers.is_empty() {
@@ -3652,10 +3652,9 @@ impl Walker<'_> {
                             // `cd "$ROOT"` after `ROOT=$(pwd)`: back where that ran.
                             let saved = match args.as_slice() {
                                 [Word::Dyn(d)] => d
-                                    .strip_prefix("\"$")
+                                    .strip_prefix('"')
                                     .and_then(|t| t.strip_suffix('"'))
-                                    .map(|t| t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t))
-                                    .filter(|n| is_identifier(n))
+                                    .and_then(referenced_variable)
                                     .and_then(|n| {
                                         let pseudo = format!("{PWD_OF}{n}");
                                         self.bound.iter().rev().find(|(b, _)| *b == pseudo).map(|(_, v)| v.clone())
