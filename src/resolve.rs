@@ -321,6 +321,13 @@ impl crate::policy::Edge for Resolver<'_> {
         (m.is_file() && m.len() <= 1 << 20).then(|| std::fs::read_to_string(&p).ok()).flatten()
     }
 
+    fn exists(&self, written: &Path) -> bool {
+        let Some(p) = self.kernel_path(written) else { return false };
+        // (What is there may change: the decision is not remembered.)
+        self.incomplete();
+        std::fs::symlink_metadata(&p).is_ok()
+    }
+
     fn other_names(&self, written: &Path) -> u64 {
         use std::os::unix::fs::MetadataExt;
         let Some(p) = self.kernel_path(written) else { return 0 };

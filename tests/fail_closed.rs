@@ -183,9 +183,11 @@ fn class4_awk_and_sed_commands_are_decided() {
             "awk 'BEGIN{\"rm x\" | getline}'",
             "sed '1e rm -rf x' f",
             "git -c alias.st='reset --hard' st HEAD",
+            // Run-time code made of the call's own text, which holds `rm` (red team 43).
+            "sed 's/.*/rm x/e' f",
         ],
     );
-    assert_all("ask", &["complete -F f ls", "trap \"$x\" EXIT", "awk '{system($0)}' f", "sed 's/.*/rm x/e' f"]);
+    assert_all("ask", &["complete -F f ls", "trap \"$x\" EXIT", "awk '{system($0)}' f", "sed 's/.*/ls x/e' f"]);
 }
 
 #[test]

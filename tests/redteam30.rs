@@ -49,12 +49,13 @@ fn a_shell_tools_fields_gate_does_not_model_are_not_allowed() {
             ("Bash", json!({ "command": "ls", "login": true })),
             ("Bash", json!({ "command": "ls", "env": { "LD_PRELOAD": "./evil.so" } })),
             ("Bash", json!({ "command": "ls", "env": { "BASH_ENV": "./e.sh" } })),
-            (
-                "Bash",
-                json!({ "command": "git status", "env": { "GIT_CONFIG_PARAMETERS": "'core.fsmonitor=rm -f x'" } }),
-            ),
             ("Bash", json!({ "command": "ls", "env": { "A": ["x"] } })),
         ],
+    );
+    // A value that runs, holding a deny rule's words.
+    assert_calls(
+        "deny",
+        &[("Bash", json!({ "command": "git status", "env": { "GIT_CONFIG_PARAMETERS": "'core.fsmonitor=rm -f x'" } }))],
     );
     // What the agents send beside the command changes nothing; plain variables are exports.
     assert_calls(
@@ -176,7 +177,7 @@ fn known_positional_parameters_expand_in_quoted_all_parameters() {
     assert_all("allow", &["set -- ls src; \"$@\"", "set -- ls; shift; \"$@\""]);
     // A `set --` that may not have run, or parameters changed since, are not known.
     assert_all(
-        "ask",
+        "deny",
         &[
             "set -- rm x; if true; then set -- ls; fi; \"$@\"",
             "set -- rm x; true && set -- ls; \"$@\"",
@@ -209,16 +210,9 @@ fn a_shell_reading_what_echo_printf_or_cat_writes_runs_that_text() {
     // and the text holds a deny rule's words: denied.
     assert_all("deny", &["echo() { printf 'rm x'; }; echo ls | sh"]);
     // Output gate does not know exactly stays unseen.
-    assert_all(
-        "ask",
-        &[
-            "{ echo 'rm x'; echo ls; } | sh",
-            "echo -e 'ls' | sh",
-            "echo 'l\\s' | sh",
-            "cat src/a.rs | sh",
-            "echo ls | sh < src/a.rs",
-        ],
-    );
+    assert_all("ask", &["echo -e 'ls' | sh", "echo 'l\\s' | sh", "cat src/a.rs | sh", "echo ls | sh < src/a.rs"]);
+    // Their text holds a deny rule's words: what runs unseen could match it.
+    assert_all("deny", &["{ echo 'rm x'; echo ls; } | sh"]);
 }
 
 #[test]
@@ -233,12 +227,15 @@ fn a_script_on_standard_input_with_a_command_that_reads_it_is_not_modelled() {
     assert_all(
         "ask",
         &[
-            "printf 'read x\\n: <<\"E\"\\nrm -f x\\nE\\n' | bash",
             "printf 'read x\\necho \"\\nls\\n\"\\n' | bash",
             "printf 'head -c 7 >/dev/null\\necho \"\\nls\\n\"\\n' | bash",
-            "bash <<'EOF'\nread x\n: <<\"E\"\nrm -f x\nE\nEOF",
             "bash <<'EOF'\nmapfile -n1 a\necho \"\nls\n\"\nEOF",
         ],
+    );
+    // Their text holds a deny rule's words: what runs unseen could match it.
+    assert_all(
+        "deny",
+        &["printf 'read x\\n: <<\"E\"\\nrm -f x\\nE\\n' | bash", "bash <<'EOF'\nread x\n: <<\"E\"\nrm -f x\nE\nEOF"],
     );
     // One line is read whole before it runs; lines of commands that never read stdin are safe.
     assert_all("allow", &["bash <<< 'read x; ls'", "bash <<'EOF'\necho a\nls src\nEOF", "echo ls | sh"]);
@@ -261,7 +258,7 @@ fn a_function_defined_in_eval_shadows_the_builtin_that_feeds_a_shell() {
 #[test]
 fn a_set_or_shift_that_may_be_skipped_leaves_the_parameters_unknown() {
     assert_all(
-        "ask",
+        "deny",
         &[
             "set -- rm -f x; set -- ls <x.txt; \"$@\"",
             "set -- rm -f x; set -- ls <x.txt || true; \"$@\"",
@@ -401,7 +398,9 @@ fn a_tool_field_that_follows_symbolic_links_below_is_not_modelled() {
 fn git_and_date_forms_that_read_the_scripts_input_are_not_trusted() {
     let pad = "#".repeat(5000);
     let cat_file = format!("bash <<'EOF'\ngit cat-file --batch-command\n: <<'E'\n{pad}\nrm -f x\nE\nEOF");
-    let mut asked = vec![cat_file.as_str()];
+    // The hidden line holds `rm`: what runs unseen could match a deny rule.
+    assert_all("deny", &[cat_file.as_str()]);
+    let mut asked = Vec::new();
     asked.extend([
         "printf 'date -f -\\necho \"\\nls\\n\"\\n' | bash",
         "printf 'git blame --contents - src/a.rs\\necho \"\\nls\\n\"\\n' | bash",

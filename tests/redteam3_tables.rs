@@ -423,14 +423,10 @@ fn redteam3_git_program_variables_are_decided_as_code() {
         ],
     );
     // Harmless programs stay asked (they change what runs), and a pager that only copies is
-    // allowed as before.
-    assert_all(
-        "ask",
-        &[
-            "GIT_EDITOR=vim git commit",
-            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='rm x' git log",
-        ],
-    );
+    // allowed as before. A value holding a deny rule's words under a key gate does not model
+    // is denied: what runs unseen could match the rule.
+    assert_all("ask", &["GIT_EDITOR=vim git commit"]);
+    assert_all("deny", &["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='rm x' git log"]);
     assert_all("allow", &["PAGER=cat git log", "GIT_PAGER=cat git diff"]);
 }
 

@@ -110,12 +110,12 @@ fn backquotes_in_double_quotes_lose_the_backslash_before_a_double_quote() {
 
 #[test]
 fn text_a_posix_sh_runs_with_bash_only_syntax_is_never_allowed() {
+    assert_all("ask", &["sh -c '[[ a > src/a.rs ]]'", "dash -c '[[ x || ls > src/a.rs ]]'"]);
+    // Their text holds a deny rule's words: what runs unseen could match it.
     assert_all(
-        "ask",
+        "deny",
         &[
             "sh -c '[[ a || rm == src/a.rs ]]'",
-            "sh -c '[[ a > src/a.rs ]]'",
-            "dash -c '[[ x || ls > src/a.rs ]]'",
             "sh -s <<< '[[ a || rm == y ]]'",
             "git -c \"alias.st=!echo \\$'\\\\' ; rm -rf x #'\" st",
             "git -c 'alias.st=!rm=1; rf=1; x=1; ((rm -rf x))' st",
@@ -131,14 +131,20 @@ fn values_bash_changes_without_naming_them_are_not_believed() {
     assert_all(
         "ask",
         &[
-            "REPLY=ls; read <<< rm; $REPLY -rf y",
             "REPLY=src/a.rs; read <<< /etc/passwd; cat \"$REPLY\"",
-            "OPTARG=ls; getopts a: o -a rm; \"$OPTARG\" -rf y",
             "OPTARG=src/a.rs; getopts a: o -a /etc/passwd; cat \"$OPTARG\"",
-            "_=ls; : rm; \"$_\" -rf y",
             "_=src/a.rs; echo /etc/passwd; cat \"$_\"",
             "f=src/a.rs; trap 'f=$(printf %s $(echo r)m)' DEBUG; f=ls; $f -rf y",
             "trap 'f=/etc/passwd' INT; f=src/a.rs; kill -INT $$; cat \"$f\"",
+        ],
+    );
+    // Their text holds a deny rule's words: what runs unseen could match it.
+    assert_all(
+        "deny",
+        &[
+            "REPLY=ls; read <<< rm; $REPLY -rf y",
+            "OPTARG=ls; getopts a: o -a rm; \"$OPTARG\" -rf y",
+            "_=ls; : rm; \"$_\" -rf y",
             "REPLY=1; read -r <<< 'a[$(rm -rf y)]'; echo $((REPLY))",
             "_=1; : 'a[$(rm -rf y)]'; echo $((_))",
         ],
@@ -215,13 +221,12 @@ fn launchers_without_an_option_table_are_unwrapped_but_never_allowed() {
         &[
             "unshare -w /etc cat hostname",
             "systemd-run --user -P cat .ssh/id_rsa",
-            "systemd-run -P -p 'ExecStartPre=rm -rf src' ls",
-            "xvfb-run -e .env ls",
-            "firejail --output=.env ls",
             "dbus-run-session --dbus-daemon=./evil ls",
             "busybox ls",
         ],
     );
+    // Their text holds a deny rule's words: what runs unseen could match it.
+    assert_all("deny", &["systemd-run -P -p 'ExecStartPre=rm -rf src' ls"]);
     assert_all("deny", &["faketime -f now rm ls -rf src", "unshare --map-user 0 rm -rf src", "busybox rm x"]);
     assert_all("allow", &["taskset -c 0 ls", "ionice -c3 ls", "chronic ls"]);
 }
@@ -268,7 +273,8 @@ fn review_a_brace_sequence_does_not_hide_the_rest_of_its_word() {
 #[test]
 fn review_a_comment_inside_a_process_substitution_and_a_trap_set_by_eval() {
     assert_all("ask", &["echo <(: # (\n)#c; touch /etc/x", "echo <(: # )\n)#c; touch /etc/x"]);
-    assert_all("ask", &["eval \"trap p=rm DEBUG\"; p=echo; $p -rf ~", "eval 'trap p=curl ERR'; p=echo; $p x"]);
+    // What runs unseen holds a deny rule's words: denied.
+    assert_all("deny", &["eval \"trap p=rm DEBUG\"; p=echo; $p -rf ~", "eval 'trap p=curl ERR'; p=echo; $p x"]);
 }
 
 #[test]
@@ -291,6 +297,11 @@ fn review_nested_extended_globs_are_not_quadratic() {
 fn attributes_and_special_variables_keep_values_gate_cannot_believe() {
     assert_all(
         "ask",
+        &["declare -l f; f=docs/.ENVx.md; echo hi > \"$f\"", "declare -u f; f=docs/a.md; echo hi > \"$f\""],
+    );
+    // Their text holds a deny rule's words: what runs unseen could match it.
+    assert_all(
+        "deny",
         &[
             "x=rm; readonly x; x=ls\n$x foo",
             "declare -r x=rm\nx=ls\n$x foo",
@@ -298,8 +309,6 @@ fn attributes_and_special_variables_keep_values_gate_cannot_believe() {
             "x=echo; wait -fpx; $x rm foo",
             "x=ls; read -ax <<< rm; $x foo",
             "x=ls; read -rax <<< rm; $x foo",
-            "declare -l f; f=docs/.ENVx.md; echo hi > \"$f\"",
-            "declare -u f; f=docs/a.md; echo hi > \"$f\"",
             "FUNCNAME=echo; $FUNCNAME rm foo",
         ],
     );

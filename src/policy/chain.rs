@@ -438,6 +438,16 @@ pub(crate) fn call_paths(
     args: &Value,
     skip_declared: bool,
 ) -> Result<Vec<(String, String)>, String> {
+    // A search pattern that reads as an option with a value (`--pre=rm`, `--file=/etc/x`):
+    // pi's grep hands its pattern to ripgrep before the path and without `-e` or `--` (red
+    // team 44), where `--pre=CMD` runs CMD on every file searched.
+    if let Some(p) = args.get("pattern").and_then(Value::as_str) {
+        if p.starts_with('-') && (p.contains('=') || matches!(p, "--pre" | "-f" | "--file" | "--ignore-file")) {
+            return Err(format!(
+                "`pattern`: `{p}` starts with `-`: a search program it is handed to may read it as an option"
+            ));
+        }
+    }
     let mut out = Vec::new();
     for a in arg_paths_keeping(tool, spec, args, !skip_declared)? {
         let text = path_text(&a.text);
@@ -1156,8 +1166,13 @@ impl Policy {
                 ));
             }
         }
+        let mut unseen = false;
         for c in &a.commands {
             let v = self.decide_command(tool, c, ctx, session);
+            // Code gate cannot see runs here: a command only known at run time, or one a rule
+            // could match once its run-time words are known.
+            unseen |=
+                v.verdict == Verdict::Ask && v.layer == Layer::Analysis && (c.unknown.is_some() || v.rule.is_some());
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as
@@ -1168,7 +1183,7 @@ impl Policy {
             paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
             if c.open_args && !under_find && shell::reads_operands(&c.words) {
                 if c.args_from.is_empty() {
-                    paths.push(Word::Dyn("(paths added at run time)".into()));
+                    paths.push(Word::Dyn(shell::ADDED_AT_RUN_TIME.into()));
                 } else {
                     // `find src | xargs grep x`: paths under find's start points.
                     paths.extend(shell::find_listing_dirs(&c.args_from));
@@ -1182,6 +1197,28 @@ impl Policy {
                 if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }
+            }
+        }
+        if unseen {
+            // What runs unseen is made of the call's own text (`sed 's/.*/rm m/e'`, `x='\044(rm
+            // m)'; echo "${x@P}"`, `bash /dev/fd/3 3<<EOF` with `rm m` in the document): where
+            // the words of a deny rule all appear in it, that rule could match what really
+            // runs, and the call is denied (issue 15: never asked for what a deny rule could
+            // match; red team 43 held 30 such calls only asked).
+            if let Some(rule) = self.scan_unparsed(tool, command) {
+                let reason = format!(
+                    "runs code gate cannot see, and the call's text holds the words of deny rule `{rule}`, which could match what runs"
+                );
+                parts.push(part(
+                    one_line(command),
+                    PartKind::Command,
+                    V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
+                ));
+            } else if let Some(mut v) = self.scan_unseen_writes(command) {
+                // And the file names in it: unseen code may write them (`awk '{f=".env";
+                // print > f}'`).
+                v.reason = format!("runs code gate cannot see, which may write a file the call names: {}", v.reason);
+                parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
         for r in &a.reads {
@@ -1288,30 +1325,30 @@ impl Policy {
         }
     }
 
-    /// The conservative scan of text the analysis refused: quotes, backslashes and control
-    /// characters removed, the rest split into words (a path's last segment counts as its
-    /// program name); the first deny rule of this shell tool all of whose literal words
-    /// appear, with its first word as a program name.
+    /// The conservative scan of text the analysis refused or that runs unseen: its words as
+    /// [`scan_words`] reads them; the first deny rule of this shell tool all of whose literal
+    /// words appear, with its first word as a program name.
     fn scan_unparsed(&self, tool: &str, command: &str) -> Option<String> {
-        let cleaned: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && !c.is_control()).collect();
-        let mut words: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        for w in cleaned.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
-            if w.is_empty() {
-                continue;
-            }
-            words.insert(w);
-            if let Some(last) = w.rsplit('/').next() {
-                words.insert(last);
-            }
-        }
+        let words = scan_words(command);
         self.model.deny.all().iter().filter(|r| r.tool == tool).find_map(|r| match &r.matcher {
             crate::policy::rules::Matcher::Words(p) => {
                 let lits = p.literal_words();
                 let first = lits.first()?;
-                (words.contains(first) && lits.iter().all(|w| words.contains(w))).then(|| r.text.clone())
+                (words.contains(*first) && lits.iter().all(|w| words.contains(*w))).then(|| r.text.clone())
             }
             _ => None,
         })
+    }
+
+    /// The first file name in `command` that a deny rule of the edit tool names in any
+    /// directory (`.env`, `.env.bak`), as a conservative scan of text that runs unseen.
+    fn scan_unseen_writes(&self, command: &str) -> Option<V> {
+        let edit = self.model.tools.edit_tool()?;
+        let cleaned: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && !c.is_control()).collect();
+        cleaned
+            .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,~".contains(c)))
+            .filter(|w| w.contains('.') && w.len() > 1)
+            .find_map(|w| self.anywhere_rules(&edit.name, w).filter(|v| v.verdict == Verdict::Deny))
     }
 
     /// A program named by a pathname pattern (`/???/rm`, `/usr/bin/r?`, `/bin/r[m]`): what runs
@@ -1638,6 +1675,57 @@ impl Policy {
         let name = edit.name.clone();
         self.decide_subject(&name, Some(edit), &args, Some(&resolved), Risk::Edit, ctx, session)
     }
+}
+
+/// The words of text read conservatively, as bash or a program given it may read them: twice,
+/// once with quotes and backslashes removed (`r\m` is `rm`), once with the escapes that
+/// printf, `echo -e` and `$'...'` decode decoded (`\n` parts words, `\x72\x6d` is `rm`). Each
+/// value in a word (`c=rm`, `a:rm`, `x,rm`) and each one's last path segment (`/bin/rm`)
+/// count as words too. A backslash-newline joins lines; other newlines and tabs part words.
+fn scan_words(command: &str) -> std::collections::HashSet<String> {
+    let joined = command.replace("\\\n", "");
+    let plain: String =
+        joined.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && (!c.is_control() || c.is_whitespace())).collect();
+    let mut decoded = String::with_capacity(joined.len());
+    let mut chars = joined.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            decoded.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 't' | 'r' | 'v' | 'f') => decoded.push(' '),
+            Some(x @ ('x' | '0'..='7')) => {
+                let (radix, max) = if x == 'x' { (16, 2) } else { (8, 3) };
+                let mut digits = if x == 'x' { String::new() } else { x.to_string() };
+                while digits.len() < max && chars.peek().is_some_and(|d| d.is_digit(radix)) {
+                    digits.extend(chars.next());
+                }
+                match u32::from_str_radix(&digits, radix).ok().and_then(char::from_u32) {
+                    Some(d) if d != '\0' => decoded.push(d),
+                    _ => decoded.push(' '),
+                }
+            }
+            Some(other) => decoded.push(other),
+            None => {}
+        }
+    }
+    let decoded: String = decoded.chars().filter(|c| !matches!(c, '\'' | '"')).collect();
+    let mut words = std::collections::HashSet::new();
+    for text in [&plain, &decoded] {
+        for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
+            if w.is_empty() {
+                continue;
+            }
+            for piece in std::iter::once(w).chain(w.split(['=', ':', ','])) {
+                words.insert(piece.to_string());
+                if let Some(last) = piece.rsplit('/').next() {
+                    words.insert(last.to_string());
+                }
+            }
+        }
+    }
+    words
 }
 
 /// The first rule of `set` that surely matches one of the views (`.0`), else the first that

@@ -62,6 +62,74 @@ pub trait Edge {
     fn small_file(&self, _written: &Path) -> Option<String> {
         None
     }
+    /// Whether anything (a file, a directory, a link, dangling or not) is at `written`.
+    fn exists(&self, _written: &Path) -> bool {
+        false
+    }
+}
+
+/// `.npmrc` settings that change what a package manager runs or where it looks: the shell
+/// scripts run in, options node is started with, other config files, another prefix.
+const NPMRC_RUNS: &[&str] = &[
+    "script-shell",
+    "shell",
+    "node-options",
+    "userconfig",
+    "globalconfig",
+    "prefix",
+    "onload-script",
+    "init-module",
+    "node-gyp",
+    "git",
+];
+
+/// Options of a package manager that run the scripts of another package: `Ok(dir)` for one
+/// named directory (`--prefix D`, `-C D`, `--dir D`, `--cwd D`), `Err` for packages gate does
+/// not find (`--workspace`, `-r`, `--filter`) or a directory only known at run time. npm reads
+/// its long options with one or two dashes, in any case (red team 44: `--PREFIX`, `-prefix`).
+fn package_dir_option(words: &[Word]) -> Option<Result<String, String>> {
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        let Some(a) = w.lit() else {
+            if w.display().trim_start_matches(['"', '\'']).starts_with('-') {
+                return Some(Err(format!("`{}` is an option only known at run time", w.display())));
+            }
+            continue;
+        };
+        if a == "--" {
+            break;
+        }
+        if !a.starts_with('-') {
+            continue;
+        }
+        let bare = a.trim_start_matches('-').to_ascii_lowercase();
+        let (name, glued) = match bare.split_once('=') {
+            Some((n, _)) => (n.to_string(), Some(a[a.find('=').unwrap_or(0) + 1..].to_string())),
+            None => (bare.clone(), None),
+        };
+        let short = !a.starts_with("--");
+        let dir_option = matches!(name.as_str(), "prefix" | "dir" | "cwd") || (short && a.starts_with("-C"));
+        if dir_option {
+            let value = match (glued, short && a.starts_with("-C") && a.len() > 2) {
+                (Some(v), _) => Some(Word::Lit(v)),
+                (None, true) => Some(Word::Lit(a[2..].to_string())),
+                (None, false) => it.next().cloned(),
+            };
+            return Some(match value {
+                Some(Word::Lit(v)) => Ok(v),
+                Some(d) => Err(format!("the package directory `{}` is only known at run time", d.display())),
+                None => Err("the package directory option has no value".into()),
+            });
+        }
+        let others = matches!(
+            name.as_str(),
+            "workspace" | "workspaces" | "w" | "ws" | "recursive" | "r" | "filter" | "include-workspace-root"
+        ) || a == "-F";
+        if others {
+            return Some(Err(format!("`{a}` runs the scripts of other packages")));
+        }
+    }
+    None
 }
 
 /// How many scripts deep `npm run` naming `npm run` is followed.
@@ -120,12 +188,18 @@ impl Policy {
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
-        let d = self.decide(call, ctx);
+        let mut d = self.decide(call, ctx);
         // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
-        // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`).
+        // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`);
+        // scripts gate cannot see are asked.
         if d.decision != Verdict::Deny {
-            if let Some(denied) = self.script_denied(call, ctx, real, 0) {
-                return denied;
+            if let Some(s) = self.script_denied(call, ctx, real, 0) {
+                if s.decision == Verdict::Deny {
+                    return s;
+                }
+                if s.decision > d.decision {
+                    d = s;
+                }
             }
         }
         let Some((resolved, links)) = self.resolved_call(call, real) else { return d };
@@ -157,9 +231,42 @@ impl Policy {
             if names.is_empty() {
                 continue;
             }
-            // The nearest package.json from where it runs, up to the workspace root.
-            let Some(mut dir) = self.lexical(".", c.cwd.as_deref()) else { continue };
+            let shown = c.display();
+            let unseen = |why: String| {
+                Some(Decision::new(
+                    Verdict::Ask,
+                    super::decision::Layer::Analysis,
+                    None,
+                    format!("`{shown}`: {why}: gate cannot know statically what runs"),
+                ))
+            };
+            // Where it runs: its directory, moved by a package directory option (red team 44:
+            // `npm run build --prefix vendor/pkg` runs vendor/pkg's scripts).
+            let moved = match package_dir_option(&c.words) {
+                Some(Ok(d)) => Some(d),
+                Some(Err(why)) => return unseen(why),
+                None => None,
+            };
+            let Some(dir) = self.lexical(moved.as_deref().unwrap_or("."), c.cwd.as_deref()) else {
+                return unseen("it runs a package's scripts in a directory gate cannot follow".into());
+            };
+            // (`cd vendor/app/..` is where bash's logical `cd` goes: the workspace root.)
+            let mut dir = super::model::normalize(&dir);
+            // The nearest package.json from there, up to the workspace root; an `.npmrc` on the
+            // way that changes what runs (red team 44: `script-shell=./sh.sh`).
             let text = loop {
+                if let Some(rc) = real.small_file(&dir.join(".npmrc")) {
+                    let risky = rc.lines().find_map(|l| {
+                        let key = l.split('=').next().unwrap_or("").trim().to_ascii_lowercase();
+                        NPMRC_RUNS.contains(&key.as_str()).then_some(key)
+                    });
+                    if let Some(key) = risky {
+                        return unseen(format!(
+                            "`{}` sets `{key}`, which changes what runs",
+                            dir.join(".npmrc").display()
+                        ));
+                    }
+                }
                 if let Some(t) = real.small_file(&dir.join("package.json")) {
                     break Some(t);
                 }
@@ -172,6 +279,28 @@ impl Policy {
                 let Some(script) = json.get("scripts").and_then(|s| s.get(&name)).and_then(Value::as_str) else {
                     continue;
                 };
+                // A program gate models that `node_modules/.bin` shadows (npm puts the
+                // package's and its parents' first on PATH; red team 44: a committed
+                // `node_modules/.bin/sort`).
+                for sc in shell::analyze(script).commands {
+                    let Some(program) = sc.program().filter(|p| !p.contains('/')) else { continue };
+                    if !shell::is_modelled_program(program) {
+                        continue;
+                    }
+                    let mut up = dir.clone();
+                    loop {
+                        let bin = up.join("node_modules/.bin").join(program);
+                        if real.exists(&bin) {
+                            return unseen(format!(
+                                "the package.json script `{name}` runs `{program}`, which is `{}`, a program gate cannot see",
+                                bin.display()
+                            ));
+                        }
+                        if up == self.model.workspace || !up.starts_with(&self.model.workspace) || !up.pop() {
+                            break;
+                        }
+                    }
+                }
                 let mut args = call.arguments.clone();
                 args[field] = Value::String(script.to_string());
                 let sub = Call { arguments: args, ..call.clone() };
@@ -259,8 +388,17 @@ impl Policy {
                 // git run in a repository nested in the workspace (a committed bare
                 // repository, a vendored clone) reads that repository's config, which can run
                 // programs (red team 43: `core.fsmonitor`, a `textconv` diff driver).
-                for dir in git_dirs(&command) {
-                    let Some(p) = self.lexical(".", dir.as_deref()) else { continue };
+                let gits = git_dirs(&command);
+                for dir in &gits {
+                    let Some(p) = self.lexical(".", dir.as_deref()) else {
+                        // (After a `cd` gate cannot follow, git may find any repository.)
+                        not_known(
+                            &mut links,
+                            &mut extra,
+                            "git runs in a directory gate cannot follow, whose repository may be another's".into(),
+                        );
+                        break;
+                    };
                     if let Some(repo) = real.foreign_repo(&p, &self.model.workspace) {
                         let shown = repo.strip_prefix(&self.cwd).unwrap_or(&repo).display().to_string();
                         not_known(
@@ -270,6 +408,27 @@ impl Policy {
                                 "git there uses the repository `{shown}`, whose own config gate does not read (it can run programs)"
                             ),
                         );
+                    }
+                }
+                // A submodule whose `.git` is its own directory (an embedded repository, not
+                // one git keeps in `.git/modules`): git's status and diff run in it, with its
+                // config (red team 44: `git status` ran a vendored clone's `core.fsmonitor`).
+                if git_recurses(&command) {
+                    let modules = real.small_file(&self.model.workspace.join(".gitmodules")).unwrap_or_default();
+                    for line in modules.lines() {
+                        let Some((key, value)) = line.split_once('=') else { continue };
+                        let path = value.trim();
+                        if key.trim() != "path" || path.is_empty() {
+                            continue;
+                        }
+                        if real.exists(&self.model.workspace.join(path).join(".git/config")) {
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                format!("git may run in the submodule `{path}`, a repository of its own whose config gate does not read (it can run programs)"),
+                            );
+                            break;
+                        }
                     }
                 }
                 // xargs without `-0` splits find's names at blanks and quotes: a name below
@@ -558,6 +717,30 @@ type WordUse = (Option<String>, Use);
 /// ([`shell::walks_below`]), each with the directory it is used in: the commands' own words,
 /// a `find` around them (`-exec`), and a `find` whose listing is their input (`| xargs`).
 /// The directory each git command of a shell text runs in (after its `-C` options).
+/// Whether a git command in the text looks into submodules' working trees, running git there
+/// with their config: `status`, `diff` against the working tree, `describe --dirty`, `commit`,
+/// `stash`, `submodule`, without `--ignore-submodules` or `--cached` (and for `status`, a
+/// pathspec).
+fn git_recurses(command: &str) -> bool {
+    shell::analyze(command).commands.iter().filter(|c| c.program() == Some("git")).any(|c| {
+        let args = &c.words[1..];
+        let at = shell::git_subcommand_at(args);
+        let Some(sub) = args.get(at).and_then(Word::lit) else { return true };
+        let rest = &args[at + 1..];
+        let lits: Vec<&str> = rest.iter().filter_map(Word::lit).collect();
+        let ignores = lits.iter().any(|a| a.starts_with("--ignore-sub") || matches!(*a, "--cached" | "--staged"));
+        let pathspec = rest.iter().any(|w| w.lit().is_none_or(|a| !a.starts_with('-')));
+        match sub {
+            "status" => !ignores && !pathspec,
+            "diff" | "commit" => !ignores,
+            "stash" => !ignores && matches!(lits.first(), None | Some(&"push" | &"save" | &"-u" | &"-k" | &"-m")),
+            "describe" => lits.iter().any(|a| a.starts_with("--dirty") || a.starts_with("--broken")),
+            "submodule" => true,
+            _ => false,
+        }
+    })
+}
+
 fn git_dirs(command: &str) -> Vec<Option<String>> {
     let a = shell::analyze(command);
     let mut out: Vec<Option<String>> = Vec::new();
@@ -654,7 +837,7 @@ fn dirs_below(
             } else if !finds.is_empty() {
                 finds.iter().flat_map(|f| shell::find_listing_dirs(&f.words)).collect()
             } else {
-                vec![Word::Dyn("(paths added at run time)".into())]
+                vec![Word::Dyn(crate::shell::ADDED_AT_RUN_TIME.into())]
             };
             found.extend(appended.into_iter().map(|dir| shell::Below { dir, ..own[0].clone() }));
         }

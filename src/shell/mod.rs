@@ -24,7 +24,7 @@ pub use tables::{
     find_listing_dirs, glob_base, is_dangerous_variable, is_read_only, read_targets, reads_below, reads_operands,
     unquoted_glob, walks_below, Below,
 };
-pub(crate) use tables::{git_subcommand_at, is_identifier};
+pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program};
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.
@@ -239,10 +239,17 @@ pub struct Analysis {
     /// positional parameters, where nothing may call one unseen (red team 41: `count_lines(){
     /// wc -l "$1"; }; count_lines src/a.rs` was asked, the body read with `$1` unknown).
     pub(crate) deferred: Vec<String>,
+    /// Every function definition seen, by name, once per definition: a function defined more
+    /// than once is never deferred, and a call of it walks every body (red team 44: which
+    /// body runs depends on branches, subshells, traps, loops and `readonly -f`).
+    pub(crate) defined: Vec<String>,
     /// While a loop reads names from its input: the commands in its body that may read that
     /// input too.
     pub(crate) stdin_readers: Option<Vec<String>>,
 }
+
+/// How a path xargs adds to a command at run time is shown.
+pub const ADDED_AT_RUN_TIME: &str = "(paths added at run time)";
 
 /// How deep `bash -c`, `eval` and substitutions may nest before gate gives up (and asks).
 pub const MAX_DEPTH: usize = 16;
@@ -265,6 +272,7 @@ pub fn analyze(text: &str) -> Analysis {
         let mut deferred = std::mem::take(&mut a.calls);
         deferred.sort();
         deferred.dedup();
+        deferred.retain(|f| a.defined.iter().filter(|d| *d == f).count() == 1);
         let mut b = Analysis { deferred, ..Analysis::default() };
         walk::analyze_into(text, 0, &mut b, &mut dirs::Cwd::start());
         a = b;

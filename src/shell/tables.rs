@@ -900,7 +900,18 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
         // or reads a named file.
         "format-patch" => {
             let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
-            rest.iter().any(|a| a.len() > 4 && "--stdout".starts_with(*a))
+            // The last of `--stdout` and `--no-stdout` counts (red team 44: `--stdout -1
+            // --no-stdout` writes 0001-*.patch).
+            let stdout = rest.iter().rev().find_map(|a| {
+                if a.len() > 4 && "--stdout".starts_with(*a) {
+                    Some(true)
+                } else if a.len() > 5 && "--no-stdout".starts_with(*a) {
+                    Some(false)
+                } else {
+                    None
+                }
+            });
+            stdout == Some(true)
                 && !has(&[
                     "--output",
                     "--output-directory",

@@ -10,7 +10,10 @@ use super::tables::{self, harmless_setting, is_identifier, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
 use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
-use super::{program_name, Analysis, SimpleCommand, Split, Word, Wrapper, WrapperKind, Write, WriteKind, MAX_DEPTH};
+use super::{
+    program_name, Analysis, SimpleCommand, Split, Word, Wrapper, WrapperKind, Write, WriteKind, ADDED_AT_RUN_TIME,
+    MAX_DEPTH,
+};
 
 /// Deepest nesting of brackets, substitutions and compound commands parsed at all.
 const MAX_NESTING: usize = 16;
@@ -1418,6 +1421,7 @@ impl Walker<'_> {
                     ));
                 }
                 self.functions.push(f.fname.value.clone());
+                self.a.defined.push(f.fname.value.clone());
                 self.bodies.push((f.fname.value.clone(), f.body.clone(), self.cwd.clone()));
                 if self.unsure == 0 {
                     self.sure.push(f.fname.value.clone());
@@ -1989,6 +1993,10 @@ impl Walker<'_> {
         if self.defining.iter().any(|d| d == name) {
             return (true, true);
         }
+        // A function defined more than once: every body seen is walked (which one runs
+        // depends on branches, subshells and `readonly -f`, which gate does not follow).
+        let all: Vec<ast::FunctionBody> =
+            self.bodies.iter().filter(|(n, _, _)| n == name).map(|(_, b, _)| b.clone()).collect();
         let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
         // Walked again where the directory differs from where it was defined, or with the
         // call's words as its positional parameters (a name a glob gives as well: `for f in
@@ -2000,33 +2008,50 @@ impl Walker<'_> {
         self.a.calls.push(name.to_string());
         let deferred = self.a.deferred.iter().any(|d| d == name);
         let known_args = literal && !args.is_empty();
-        let Some((_, body, _)) = last.filter(|(_, _, at)| deferred || at != &*self.cwd || known_args).cloned() else {
-            return (true, true);
+        let Some((_, last_body, _)) =
+            last.filter(|(_, _, at)| deferred || at != &*self.cwd || known_args || all.len() > 1).cloned()
+        else {
+            // Not walked again: it changes the directory only if its text could (red team 44:
+            // `main(){ setup; }; ...; main; npm test` lost the directory of `npm test`).
+            let moves = all.iter().any(|b| self.may_change_directory(&b.to_string()));
+            return (moves, true);
         };
+        let bodies = if all.len() > 1 { all } else { vec![last_body] };
         let mut changes = (true, true);
-        self.walk_again(|w| {
-            let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
-            // Its positional parameters are the call's words, when all are literal.
-            if literal {
-                w.params = Some(args.to_vec());
-            }
-            w.defining.push(name.to_string());
-            w.unsure += 1;
-            w.compound(&body.0);
-            w.unsure -= 1;
-            if let Some(r) = &body.1 {
-                w.redirect_list(r);
-            }
-            w.defining.pop();
-            if deferred {
-                changes = (*w.cwd != cwd0, w.assigned.len() > log0);
-            }
-            *w.cwd = cwd0;
-            w.bound = bound0;
-            w.params = params0;
-            w.assigned.truncate(log0);
-        });
+        for body in bodies {
+            self.walk_again(|w| {
+                let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
+                // Its positional parameters are the call's words, when all are literal.
+                if literal {
+                    w.params = Some(args.to_vec());
+                }
+                w.defining.push(name.to_string());
+                w.unsure += 1;
+                w.compound(&body.0);
+                w.unsure -= 1;
+                if let Some(r) = &body.1 {
+                    w.redirect_list(r);
+                }
+                w.defining.pop();
+                if deferred {
+                    changes = (*w.cwd != cwd0, w.assigned.len() > log0);
+                }
+                *w.cwd = cwd0;
+                w.bound = bound0;
+                w.params = params0;
+                w.assigned.truncate(log0);
+            });
+        }
         changes
+    }
+
+    /// Whether a function body's text could change the shell's directory: a word that moves
+    /// it, runs text (`eval`, `source`), or calls a function (which may).
+    fn may_change_directory(&self, text: &str) -> bool {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.')).any(|w| {
+            matches!(w, "cd" | "pushd" | "popd" | "eval" | "source" | "." | "exec" | "trap" | "builtin" | "command")
+                || self.functions.iter().any(|f| f == w)
+        }) || text.contains(['$', '`'])
     }
 
     /// Code walked again where it runs (a function's body, a trap's action), at most
@@ -2622,6 +2647,11 @@ impl Walker<'_> {
         let fallible = redirects.iter().any(|io| may_fail(io, self.std_closed));
         let start = fallible.then(|| self.may_not_happen_start());
         let own = redirects.iter().any(|io| stdin_redirect(io, &|n| self.listed_name(n)));
+        // Its own input is not the listing piped in (red team 44: `find src | xargs cat <<<
+        // /etc/passwd`, `find src | sort < names | while read -r f`).
+        if own {
+            self.stdin_listing = None;
+        }
         let own0 = std::mem::replace(&mut self.own_stdin, own);
         self.simple_inner(sc);
         self.own_stdin = own0;
@@ -3565,6 +3595,15 @@ impl Walker<'_> {
             && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
         for target in super::writes::write_targets(&words) {
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
+        }
+        // Operands xargs adds at run time that the program writes (red team 44: `find . -name
+        // '*.toml' | xargs tee` empties Cargo.toml): a write of a path only known at run time.
+        if open_args {
+            let added = Word::Dyn(ADDED_AT_RUN_TIME.into());
+            let with_added: Vec<Word> = words.iter().cloned().chain([added.clone()]).collect();
+            if super::writes::write_targets(&with_added).contains(&added) {
+                self.write(added, WriteKind::Tee);
+            }
         }
         for target in super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words)) {
             self.write(target, WriteKind::Handed);
@@ -4713,8 +4752,12 @@ impl Walker<'_> {
                         let mut u = Some(format!("`{name} -c`: `$0` is a word that may expand to paths"));
                         self.keep_unknown(words, wrappers, &mut u);
                     }
-                    // `sh -c TEXT NAME ARGS...`: `$1`... are ARGS.
-                    self.next_params = Some(words.get(i + 2..).unwrap_or_default().to_vec());
+                    // `sh -c TEXT NAME ARGS...`: `$1`... are ARGS, and under xargs the names
+                    // it adds after them, not known (red team 44: `... | xargs sh -c 'tee
+                    // "$@"' _` emptied Cargo.toml).
+                    let xargs =
+                        wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(program_name) == Some("xargs"));
+                    self.next_params = (!xargs).then(|| words.get(i + 2..).unwrap_or_default().to_vec());
                     self.nested_with(&text, inner);
                     return;
                 }
@@ -5233,6 +5276,19 @@ fn line_filter(c: &SimpleCommand) -> bool {
 /// The listing xargs's input is, as the words of a `find` (`args_from`): a NUL-separated one
 /// only where xargs reads NUL-separated input (`-0`, `--null`).
 fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
+    // Names read from a file (`-a F`, `--arg-file=F`), or split at another delimiter (`-d .`
+    // splits `./.env` into `/`: red team 44): not the listing's lines.
+    let lits: Vec<&str> = xargs.iter().skip(1).filter_map(Word::lit).collect();
+    let other_input = lits.iter().any(|a| {
+        a.starts_with("--arg")
+            || a.starts_with("--del")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains(['a', 'd']))
+    });
+    let newline_delimiter = lits.windows(2).any(|w| w[0] == "-d" && matches!(w[1], "\\n" | "\n"))
+        || lits.iter().any(|a| matches!(*a, "-d\\n" | "--delimiter=\\n"));
+    if other_input && !newline_delimiter || xargs.iter().skip(1).any(|w| w.lit().is_none()) {
+        return Vec::new();
+    }
     let nul = xargs
         .iter()
         .skip(1)

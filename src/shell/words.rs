@@ -488,6 +488,20 @@ pub(crate) fn function_substitution(raw: &str) -> Option<String> {
 ///   quoted text when it looks for the pattern's end, brush counts every parenthesis.
 pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
     const UNMATCHED: &str = "a `(` whose end gate cannot find as bash would";
+    // A here-document delimiter spelled with `$'...'` or `$"..."` (`<<$'EOF'`, `<<E$'O'F`):
+    // bash's delimiter is the word with its quotes removed (`EOF`), the parser's keeps the
+    // `$`, and the lines after the real end would be hidden in the document (red team 44).
+    for (i, _) in text.match_indices("<<") {
+        let after = &text[i + 2..];
+        if after.starts_with('<') || text[..i].ends_with('<') {
+            continue;
+        }
+        let word = after.trim_start_matches('-').trim_start_matches([' ', '\t']);
+        let end = word.find([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']).unwrap_or(word.len());
+        if word[..end].contains("$'") || word[..end].contains("$\"") {
+            return Some("a here-document delimiter spelled with `$'...'` or `$\"...\"`");
+        }
+    }
     let b = text.as_bytes();
     let mut extglobs = 0;
     for i in 0..b.len().saturating_sub(1) {

@@ -264,9 +264,11 @@ pub(crate) fn paths_in_words(words: &[Word]) -> Vec<Word> {
         if !w.starts_with('-') {
             texts.push(w);
         }
-        // A value glued to a short option (`-o/tmp/x`, `-o.env`).
+        // A value glued to a short option (`-o/tmp/x`, `-o.env`), also behind other letters
+        // of a bundle (`-uo.env`: red team 44).
         if w.len() > 2 && w.starts_with('-') && !w.starts_with("--") {
             texts.push(&w[2..]);
+            texts.extend(w.char_indices().skip(2).filter(|(_, c)| matches!(c, '.' | '/' | '~')).map(|(i, _)| &w[i..]));
         }
         // What follows a value's separator, a response file's `@` (`@/etc/passwd`, which
         // compilers and javac read), a list's `;` or blank, a quote or a bracket (inline JSON
@@ -532,6 +534,84 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
             _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
         },
+        // `zip [OPTS] ARCHIVE FILES...`: the archive, with `.zip` added when its name has no
+        // suffix (red team 43: `zip -r .env.zip src` was only asked).
+        "zip" => {
+            let mut t = flagged(&["-O", "--output-file"]);
+            if let Some(w) = operands(args, "bnOtPZ").first() {
+                t.push((*w).clone());
+                if let Word::Lit(a) = w {
+                    if !base_name(w).lit().is_some_and(|b| b.contains('.')) {
+                        t.push(Word::Lit(format!("{a}.zip")));
+                    }
+                }
+            }
+            t
+        }
+        // A C compiler's dependency file (`-MF F`, `-MFF`), and the preprocessor's second
+        // operand (`cpp IN OUT`).
+        "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "cpp" => {
+            let mut t = Vec::new();
+            for (i, w) in args.iter().enumerate() {
+                match w.lit() {
+                    Some("-MF") => t.extend(args.get(i + 1).cloned()),
+                    Some(a) if a.starts_with("-MF") => t.push(Word::Lit(a[3..].to_string())),
+                    _ => {}
+                }
+            }
+            if name == "cpp" {
+                t.extend(operands(args, "oIDUAiFx").get(1).map(|w| (*w).clone()));
+                t.extend(flagged(&["-o"]));
+            }
+            t
+        }
+        // `rustc --emit KIND=PATH,...`.
+        "rustc" => flagged(&["--emit"])
+            .into_iter()
+            .flat_map(|v| match v {
+                Word::Lit(l) => l
+                    .split(',')
+                    .filter_map(|k| k.split_once('=').map(|(_, p)| Word::Lit(p.to_string())))
+                    .collect::<Vec<_>>(),
+                d => vec![d],
+            })
+            .collect(),
+        // `mktemp [-p DIR] TEMPLATE` creates a file (or directory) named by its template.
+        "mktemp" if !has(&["-u", "--dry-run"]) => {
+            let dir = flagged(&["-p", "--tmpdir"]).into_iter().next();
+            operands(args, "p").into_iter().map(|w| under(dir.as_ref(), w)).collect()
+        }
+        // `ssh-keygen -f F` writes F and F.pub when it makes or changes a key; listing,
+        // printing and finding forms only read it.
+        "ssh-keygen" => {
+            let reads_only = args
+                .iter()
+                .filter_map(Word::lit)
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['l', 'y', 'B', 'F', 'L', 'Q']));
+            if reads_only {
+                return Vec::new();
+            }
+            flagged(&["-f"]).into_iter().flat_map(|f| [suffixed(&f, ".pub"), f]).collect()
+        }
+        // sqlite3's dot-commands that write a file (`.output F`, `.once F`, `.save F`,
+        // `.backup F`, `.log F`), given as its arguments after the database: the last word
+        // of the line is the file.
+        "sqlite3" => {
+            let mut t = Vec::new();
+            for w in operands(args, "").into_iter().skip(1) {
+                let Word::Lit(text) = w else { continue };
+                for line in text.lines() {
+                    let mut words = line.split_whitespace();
+                    let dot = words.next().unwrap_or("");
+                    // (sqlite3 takes any prefix of their names: `.o F`.)
+                    let writes = [".output", ".once", ".save", ".backup", ".log"];
+                    if dot.len() >= 2 && writes.iter().any(|c| c.starts_with(dot)) {
+                        t.extend(words.last().map(|p| Word::Lit(p.trim_matches(['"', '\'']).to_string())));
+                    }
+                }
+            }
+            t
+        }
         "tar" => tar_writes(args),
         "unzip" => unzip_writes(args),
         // Compressors replace each file with its (de)compressed form, unless writing to stdout.
@@ -615,6 +695,24 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             }
         }
         "checkout-index" => return checkout_index_writes(rest),
+        // `git merge-file CURRENT BASE OTHER` writes the merge into CURRENT unless `-p`.
+        "merge-file" => {
+            if rest.iter().filter_map(Word::lit).any(|a| a == "-p" || spells_option(a, "--stdout") && a.len() > 2) {
+                return Vec::new();
+            }
+            return operands(rest, "L").first().map(|w| (*w).clone()).into_iter().collect();
+        }
+        // `git interpret-trailers --in-place FILE...` rewrites each FILE.
+        "interpret-trailers" => {
+            if !rest.iter().filter_map(Word::lit).any(|a| spells_option(a, "--in-place") && a.len() > 4) {
+                return Vec::new();
+            }
+            return operands(rest, "").into_iter().cloned().collect();
+        }
+        // `git mailinfo MSG PATCH` writes both.
+        "mailinfo" => return operands(rest, "").into_iter().cloned().collect(),
+        // Marks files (`git fast-export --export-marks=F`, `git fast-import`'s too).
+        "fast-export" | "fast-import" => return option_values(rest, &["--export-marks"]),
         // `git config -f F KEY VALUE` (and `set`, `unset`, `--add`, `--edit`...) rewrites F;
         // only the listing and getting forms leave it (red team 30: `-f .env` was only asked).
         // Read with git-config's option table, as the walker reads KEY and VALUE (`-lf F` is
