@@ -214,6 +214,9 @@ fn a_package_managers_scripts_are_decided_where_they_really_are() {
             "npm test --prefix \"$P\"",
             "npm test --workspaces",
             "pnpm -r test",
+            // `cd -` back to the root cannot fail: not decided from vendor/pkg (which denied
+            // it); asked only for the way where the first `cd` failed and OLDPWD is unknown.
+            "cd vendor/pkg; cd -; npm test",
         ],
     );
     let d = decided_in(w, "Bash", json!({ "command": "npm test", "dir_path": "vendor/app" }));

@@ -24,6 +24,11 @@ struct Dirs {
 }
 
 impl Cwd {
+    /// Whether `OLDPWD` is a directory this text was in.
+    pub(super) fn knows_old(&self) -> bool {
+        matches!(self.1.old, Some(Some(_)))
+    }
+
     pub(crate) fn start() -> Self {
         Cwd(Some(String::new()), Dirs { old: None, stack: Some(Vec::new()), inherited: true })
     }

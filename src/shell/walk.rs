@@ -1291,10 +1291,19 @@ impl Walker<'_> {
             // `dirs -c` cannot fail; what else only changed the stack may not have happened.
             let dirs_only = self.cwd.same_place(&before);
             let one_dirs = l.additional.is_empty() && self.one_dir_builtin(&l.first) == Some("dirs");
+            // `cd -` back to a directory this text was just in does not fail: no second walk
+            // from where it was (red team 44: `cd X; cd -; npm test` decided X's scripts).
+            let back =
+                one_cd
+                    && before.knows_old()
+                    && self.a.commands.last().is_some_and(|c| {
+                        c.program() == Some("cd") && c.words.len() == 2 && c.words[1].lit() == Some("-")
+                    });
             if dirs_only {
                 if !one_dirs {
                     *self.cwd = self.cwd.merged(&before);
                 }
+            } else if back {
             } else if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
                 // (A text that runs `pushd` keeps its own stack, in the way where it failed
                 // too: a `popd` after it is not read as reaching an earlier command's.)
