@@ -9,7 +9,7 @@
 
 mod check_common;
 
-const POLICY: &str = "version: 1\npermissions:\n  allow:\n    - Bash(npm test)\n    - Bash(npm run *)\n    - Bash(git status)\n    - { tool: write, when: { file_path: \"docs/**/*.md\" } }\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Bash(sudo *)\", \"Write(**/.env*)\", \"Write(Cargo.toml)\" ]\n";
+const POLICY: &str = check_common::RED_TEAM_POLICY;
 
 fn assert_all(expect: &str, commands: &[&str]) {
     check_common::assert_all_with(POLICY, expect, commands)

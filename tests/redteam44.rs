@@ -12,7 +12,7 @@ mod check_common;
 use serde_json::{json, Value};
 use std::path::Path;
 
-const POLICY: &str = "version: 1\npermissions:\n  allow:\n    - Bash(npm test)\n    - Bash(npm run *)\n    - Bash(git status)\n    - { tool: write, when: { file_path: \"docs/**/*.md\" } }\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Bash(sudo *)\", \"Write(**/.env*)\", \"Write(Cargo.toml)\" ]\n";
+const POLICY: &str = check_common::RED_TEAM_POLICY;
 
 fn assert_all(expect: &str, commands: &[&str]) {
     check_common::assert_all_with(POLICY, expect, commands)
@@ -23,10 +23,7 @@ fn decided_in(ws: &Path, tool: &str, args: Value) -> Value {
 }
 
 fn assert_in(ws: &Path, expect: &str, commands: &[&str]) {
-    for c in commands {
-        let d = decided_in(ws, "Bash", json!({ "command": c }));
-        assert_eq!(d["decision"], expect, "{c}: {d}");
-    }
+    check_common::assert_in_dir(ws, expect, commands)
 }
 
 fn write(ws: &Path, path: &str, text: &str) {

@@ -11,6 +11,10 @@ use serde_json::{json, Value};
 
 const GATE: &str = env!("CARGO_BIN_EXE_gate");
 
+/// The host.yaml of red teams 40 to 44: allow `npm test`, `npm run *`, `git status` and
+/// writes of `docs/**/*.md`; deny `rm`, `curl`, `sudo` and writes of `.env*` and `Cargo.toml`.
+pub const RED_TEAM_POLICY: &str = "version: 1\npermissions:\n  allow:\n    - Bash(npm test)\n    - Bash(npm run *)\n    - Bash(git status)\n    - { tool: write, when: { file_path: \"docs/**/*.md\" } }\n  deny: [ \"Bash(rm *)\", \"Bash(curl *)\", \"Bash(sudo *)\", \"Write(**/.env*)\", \"Write(Cargo.toml)\" ]\n";
+
 /// The decision of one call of `tool` with `args`, as JSON.
 pub fn check_call(policy: &str, tool: &str, args: &Value) -> Value {
     let dir = workspace(policy);
@@ -75,5 +79,13 @@ pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
     for c in commands {
         let d = check_command(policy, c);
         assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
+
+/// Every shell command, decided in the workspace `ws`, gets `expect`.
+pub fn assert_in_dir(ws: &Path, expect: &str, commands: &[&str]) {
+    for c in commands {
+        let d = check_in_dir(ws, "Bash", &json!({ "command": c }));
+        assert_eq!(d["decision"], expect, "{c}: {d}");
     }
 }
