@@ -128,7 +128,36 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<i32> {
         }
     }
     let ctx = Context { active_skills: &args.skills, session: None };
-    let d = policy.decide_real(&call, &ctx, &crate::resolve::real_for(policy.workspace()));
+    let real = crate::resolve::real_for(policy.workspace());
+    // An agent's own tool name that host.yaml does not declare (Gemini CLI's
+    // `run_shell_command`, Codex's `apply_patch`): decided as `gate hook` decides it, every
+    // call it makes (each file of a patch); the strictest answers.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| policy.workspace().to_path_buf());
+    let mapped = if policy.knows_tool(&call.tool) {
+        None
+    } else {
+        crate::hook_agents::agent_tool_calls(&call.tool, &call.arguments, &cwd)
+    };
+    let (call, d) = match mapped {
+        None => {
+            let d = policy.decide_real(&call, &ctx, &real);
+            (call, d)
+        }
+        Some(Err(why)) => (call, Decision::error(&why)),
+        Some(Ok(calls)) => {
+            let mut worst: Option<(Call, Decision)> = None;
+            for c in calls {
+                let d = policy.decide_real(&c, &ctx, &real);
+                if worst.as_ref().is_none_or(|(_, w)| d.decision > w.decision) {
+                    worst = Some((c, d));
+                }
+            }
+            match worst {
+                Some(w) => w,
+                None => (call, Decision::error("the call names nothing to decide")),
+            }
+        }
+    };
     // What an "always" answer would store, as the prompt and the web page show it (only a call
     // that would be asked can be answered "always").
     let always = if d.decision == Verdict::Ask { policy.suggest_patterns(&call) } else { Vec::new() };

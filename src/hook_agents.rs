@@ -214,11 +214,31 @@ const GEMINI_STATE_TOOLS: &[&str] = &["write_todos", "ask_user", "update_topic",
 fn gemini_input(input: &Value) -> Result<Input, String> {
     let h = hook::fields(input, "BeforeTool", "gemini", "GEMINI_PROJECT_DIR")?;
     let (tool, tool_input, cwd) = (h.tool, h.tool_input, &h.cwd);
+    let c = match gemini_call(tool, tool_input, cwd) {
+        Some(c) => c?,
+        None if GEMINI_STATE_TOOLS.contains(&tool) => return Ok(Input::Abstain),
+        None => {
+            let other = tool;
+            // An MCP tool: named as in Claude Code, from the server and tool Gemini names.
+            let mcp = input.get("mcp_context");
+            let server = mcp.and_then(|m| m.get("server_name")).and_then(Value::as_str);
+            let name = mcp.and_then(|m| m.get("tool_name")).and_then(Value::as_str);
+            match (server, name) {
+                (Some(s), Some(n)) => Call::new(format!("mcp__{s}__{n}"), tool_input.clone()),
+                _ => Call::new(other, tool_input.clone()),
+            }
+        }
+    };
+    Ok(from_session(&h, "hook".to_string(), vec![c]))
+}
+
+/// One of Gemini CLI's own tools as the call gate decides (`None`: not one of them).
+fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call, String>> {
     let text = |k: &str| tool_input.get(k).and_then(Value::as_str);
     let dir = text("dir_path").filter(|d| !d.is_empty());
-    let c = match tool {
+    Some(Ok(match tool {
         "run_shell_command" => {
-            let command = text("command").ok_or("run_shell_command without a command")?;
+            let Some(command) = text("command") else { return Some(Err("run_shell_command without a command".into())) };
             // The command runs in dir_path.
             let command = match dir {
                 Some(d) if d != "." => crate::protocol::run_in(d, command),
@@ -237,19 +257,22 @@ fn gemini_input(input: &Value) -> Result<Input, String> {
         "grep_search" => claude::to_call("Grep", &json!({"pattern": text("pattern"), "path": dir}), cwd),
         "web_fetch" => Call::new("WebFetch", tool_input.clone()),
         "google_web_search" => Call::new("WebSearch", tool_input.clone()),
-        t if GEMINI_STATE_TOOLS.contains(&t) => return Ok(Input::Abstain),
-        other => {
-            // An MCP tool: named as in Claude Code, from the server and tool Gemini names.
-            let mcp = input.get("mcp_context");
-            let server = mcp.and_then(|m| m.get("server_name")).and_then(Value::as_str);
-            let name = mcp.and_then(|m| m.get("tool_name")).and_then(Value::as_str);
-            match (server, name) {
-                (Some(s), Some(n)) => Call::new(format!("mcp__{s}__{n}"), tool_input.clone()),
-                _ => Call::new(other, tool_input.clone()),
-            }
-        }
-    };
-    Ok(from_session(&h, "hook".to_string(), vec![c]))
+        _ => return None,
+    }))
+}
+
+/// A call named as Gemini CLI's or Codex's hook names it (`run_shell_command`, `read_file`,
+/// `apply_patch`...), as the calls `gate hook` decides for it: for `gate check`, so that an
+/// agent's own tool names are decided as its hook decides them. `None`: not such a name.
+pub fn agent_tool_calls(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Vec<Call>, String>> {
+    if tool == "apply_patch" {
+        let patch = ["command", "input", "patch", "patchText"].iter().find_map(|k| input.get(*k).and_then(Value::as_str));
+        return Some(match patch {
+            Some(p) => patch_calls(p),
+            None => Err("apply_patch without its patch (`command`, `input` or `patch`)".into()),
+        });
+    }
+    gemini_call(tool, input, cwd).map(|c| c.map(|c| vec![c]))
 }
 
 // ---- install and uninstall ----

@@ -196,8 +196,6 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git restore ':(exclude).env' src/a.rs",
             "git restore ':(literal)*.env'",
             "git --literal-pathspecs restore '*.env'",
-            "git restore ':#.env'",
-            "git restore ':(foo).env'",
             "git clean -f -e .env",
             "git clean -f --exclude .env",
             "git stash push -m .env",
@@ -210,4 +208,7 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git restore 'src/?.rs'",
         ],
     );
+    // Magic git refuses, in a call that names a denied file: denied (red team 45: a write
+    // known only at run time where the call names a denied file).
+    assert_all("deny", &["git restore ':#.env'", "git restore ':(foo).env'"]);
 }

@@ -153,11 +153,12 @@ fn operands_xargs_adds_that_the_program_writes_are_writes() {
         &[
             "find . -maxdepth 1 -name '*.toml' | xargs tee",
             "git ls-files '*.toml' | xargs tee",
-            "printf '%s\\n' Cargo.toml | xargs tee",
             "find src -name '*.rs' | xargs touch",
             "find . -maxdepth 1 -name '*.toml' | xargs sh -c 'tee \"$@\"' _",
         ],
     );
+    // The call names the denied file it feeds xargs (red team 45).
+    assert_all("deny", &["printf '%s\\n' Cargo.toml | xargs tee"]);
 }
 
 #[test]
@@ -195,6 +196,8 @@ fn a_package_managers_scripts_are_decided_where_they_really_are() {
             "npm run --prefix=vendor/pkg test",
             "npm test --PREFIX vendor/pkg",
             "npm test -prefix vendor/pkg",
+            // Where the `cd` worked (red team 45: asked before).
+            "if cd vendor/pkg; then npm test; fi",
         ],
     );
     // A directory gate cannot follow, an `.npmrc` that sets the shell, a program the package's
@@ -203,7 +206,6 @@ fn a_package_managers_scripts_are_decided_where_they_really_are() {
         w,
         "ask",
         &[
-            "if cd vendor/pkg; then npm test; fi",
             "eval cd vendor/pkg; npm test",
             "command cd vendor/pkg; npm test",
             "cd vendor/app && npm test",

@@ -134,6 +134,9 @@ fn unzip_writes_the_members_it_is_told_to_extract() {
             // Lowercased names and case-blind matches.
             "unzip -L x.zip .ENV",
             "unzip -C x.zip .env",
+            // Excluded: the rest of the archive is extracted, which may hold a `.env` below
+            // (red team 45: a write known only at run time where the call names a denied file).
+            "unzip x.zip -x a.txt .env",
         ],
     );
     assert_all(
@@ -141,8 +144,6 @@ fn unzip_writes_the_members_it_is_told_to_extract() {
         &[
             // unzip ignores a member after a `-d DIR` that does not follow the archive.
             "unzip x.zip a.txt -d d .env",
-            // Excluded: the rest of the archive is extracted, files gate cannot name.
-            "unzip x.zip -x a.txt .env",
             "unzip x.zip",
             "unzip x.zip docs/a.md",
             "unzip -: x.zip docs/a.md",

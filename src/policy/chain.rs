@@ -1244,12 +1244,25 @@ impl Policy {
                 parts.push(part(shown, PartKind::Read, v));
             }
         }
+        let mut runtime_write = false;
         for w in &a.writes {
             let v = self.decide_write(w, ctx, session);
             if w.kind == shell::WriteKind::Handed && v.verdict == Verdict::Allow {
                 continue;
             }
+            runtime_write |= v.verdict == Verdict::Ask && matches!(w.path, Word::Dyn(_));
             parts.push(part(w.display(), PartKind::Write, v));
+        }
+        if runtime_write && !unseen {
+            // A write to a path known only at run time, in a call that names a file a write
+            // deny rule holds (red team 45: `find . -name Cargo.toml -exec sed -i ... {} +`,
+            // `grep -rl --include=Cargo.toml x . | xargs sed -i ...`): that rule could match
+            // what is really written.
+            if let Some(mut v) = self.scan_unseen_writes(command) {
+                v.reason =
+                    format!("writes a path known only at run time, and the call names a denied file: {}", v.reason);
+                parts.push(part(one_line(command), PartKind::Command, v));
+            }
         }
         // The same part twice (a command walked from both directories of a `cd` that may
         // fail, or written twice): shown once, with the stricter verdict.
@@ -1325,6 +1338,24 @@ impl Policy {
         }
     }
 
+    /// The deny that text run unseen could meet (red team 45: a package.json script whose
+    /// program is a variable, with `rm` in the call or in package.json's `config`): a deny
+    /// rule of `tool` all of whose words appear in `text`, else a file name in it that a write
+    /// deny rule names in any directory.
+    pub(super) fn scan_deny(&self, tool: &str, text: &str, what: &str) -> Option<Decision> {
+        if let Some(rule) = self.scan_unparsed(tool, text) {
+            let reason = format!("{what}, and the words of deny rule `{rule}` are there, which could match what runs");
+            return Some(Decision::new(Verdict::Deny, Layer::DenyRule, Some(rule), reason));
+        }
+        let v = self.scan_unseen_writes(text)?;
+        Some(Decision::new(
+            v.verdict,
+            v.layer,
+            v.rule,
+            format!("{what}, which may write a file named there: {}", v.reason),
+        ))
+    }
+
     /// The conservative scan of text the analysis refused or that runs unseen: its words as
     /// [`scan_words`] reads them; the first deny rule of this shell tool all of whose literal
     /// words appear, with its first word as a program name.
@@ -1345,10 +1376,16 @@ impl Policy {
     fn scan_unseen_writes(&self, command: &str) -> Option<V> {
         let edit = self.model.tools.edit_tool()?;
         let cleaned: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && !c.is_control()).collect();
-        cleaned
+        let found = cleaned
             .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,~".contains(c)))
+            // A value glued to a short option too (red team 45: `gawk -d.env`).
+            .flat_map(|w| {
+                let glued = (w.starts_with('-') && !w.starts_with("--")).then(|| w.get(2..)).flatten();
+                [Some(w), glued].into_iter().flatten()
+            })
             .filter(|w| w.contains('.') && w.len() > 1)
-            .find_map(|w| self.anywhere_rules(&edit.name, w).filter(|v| v.verdict == Verdict::Deny))
+            .find_map(|w| self.anywhere_rules(&edit.name, w).filter(|v| v.verdict == Verdict::Deny));
+        found
     }
 
     /// A program named by a pathname pattern (`/???/rm`, `/usr/bin/r?`, `/bin/r[m]`): what runs
@@ -1721,6 +1758,10 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
                 words.insert(piece.to_string());
                 if let Some(last) = piece.rsplit('/').next() {
                     words.insert(last.to_string());
+                    // Case changed at run time (red team 45: `x=RM; ${x,,} -f m`).
+                    if last.chars().any(char::is_uppercase) {
+                        words.insert(last.to_lowercase());
+                    }
                 }
             }
         }

@@ -171,6 +171,42 @@ fn package_scripts(words: &[Word]) -> Vec<String> {
     Vec::new()
 }
 
+/// The words a package manager hands on to the script it runs (`npm run NAME ARGS`, `npm
+/// test -- ARGS`): every word after the script's name (or after `test`, `start`...), but the
+/// first `--` and the package manager's own options before it (which npm keeps as
+/// `npm_config_*` variables; their separate values are over-counted as handed on, never
+/// under). `Err` names a word known only at run time.
+fn passed_words(words: &[Word]) -> Result<Vec<String>, String> {
+    let sub_at = words.iter().skip(1).position(|w| {
+        w.lit().is_some_and(|a| {
+            matches!(a, "run" | "run-script" | "rum" | "urn" | "test" | "t" | "tst" | "start" | "stop" | "restart")
+        })
+    });
+    // `pnpm build ARGS`, `yarn build ARGS`: the first operand is the script's name.
+    let (rest, mut named) = match sub_at {
+        Some(k) => {
+            let sub = words[k + 1].lit().unwrap_or("");
+            (&words[k + 2..], !matches!(sub, "run" | "run-script" | "rum" | "urn"))
+        }
+        None => (&words[1.min(words.len())..], false),
+    };
+    let mut out = Vec::new();
+    let mut ended = false;
+    for w in rest {
+        let Some(a) = w.lit() else { return Err(w.display()) };
+        if !ended && a == "--" {
+            ended = true;
+        } else if !ended && a.starts_with('-') {
+            // npm's own option.
+        } else if !named {
+            named = true;
+        } else {
+            out.push(a.to_string());
+        }
+    }
+    Ok(out)
+}
+
 /// At most this many files below a read directory that a read deny or ask rule names are
 /// decided one by one (the first already decides the call).
 const FILES_BELOW: usize = 20;
@@ -301,12 +337,51 @@ impl Policy {
                         }
                     }
                 }
+                // The words npm hands on to the script, appended to it (red team 45: `npm run dev
+                // -- rm m` with `"dev": "env NODE_ENV=development"` ran `rm`).
+                let passed = match passed_words(&c.words) {
+                    Ok(p) => p,
+                    Err(w) => {
+                        return unseen(format!(
+                            "it hands `{w}`, known only at run time, to the package.json script `{name}`"
+                        ))
+                    }
+                };
+                let text = if passed.is_empty() {
+                    script.to_string()
+                } else {
+                    let quoted: Vec<String> = passed.iter().map(|w| shell::quote(w)).collect();
+                    format!("{script} {}", quoted.join(" "))
+                };
                 let mut args = call.arguments.clone();
-                args[field] = Value::String(script.to_string());
+                args[field] = Value::String(text.clone());
                 let sub = Call { arguments: args, ..call.clone() };
                 let d = self.decide(&sub, ctx);
-                let d =
-                    if d.decision == Verdict::Deny { Some(d) } else { self.script_denied(&sub, ctx, real, depth + 1) };
+                let d = if d.decision == Verdict::Deny {
+                    Some(d)
+                } else if shell::analyze(&text).commands.iter().any(|sc| sc.unknown.is_some()) {
+                    // A script whose program is known only at run time (`$npm_package_config_tool
+                    // -f m`, `${FORMATTER:-echo} m`, `$npm_config_linter m`): denied where the
+                    // words of a deny rule are in it, in the call (its assignments and options,
+                    // which npm turns into variables) or in package.json's `config`; else asked.
+                    let config = match json.get("config") {
+                        Some(v) if text.contains("npm_package_config") => v.to_string(),
+                        _ => String::new(),
+                    };
+                    let all = format!("{text}\n{command}\n{config}");
+                    let what =
+                        format!("the package.json script `{name}` (`{text}`) runs a command known only at run time");
+                    self.scan_deny(self.model.tools.canonical(&call.tool), &all, &what).or_else(|| unseen(what))
+                } else if !passed.is_empty() {
+                    // A file a write deny rule names, handed to the script's programs
+                    // (`node --test --test-reporter-destination=Cargo.toml`).
+                    let what = format!("`{}` hands words to the package.json script `{name}`", c.display());
+                    self.scan_deny(self.model.tools.canonical(&call.tool), &passed.join(" "), &what)
+                        .filter(|d| d.decision == Verdict::Deny)
+                        .or_else(|| self.script_denied(&sub, ctx, real, depth + 1))
+                } else {
+                    self.script_denied(&sub, ctx, real, depth + 1)
+                };
                 if let Some(mut d) = d {
                     d.reason =
                         format!("`{}` runs the package.json script `{name}` (`{script}`): {}", c.display(), d.reason);
@@ -315,6 +390,25 @@ impl Policy {
             }
         }
         None
+    }
+
+    /// The text of the workspace's own repository's config (`.git/config`, or where a `.git`
+    /// file's `gitdir:` leads, through its `commondir`), if there is one.
+    fn repo_config(&self, real: Real) -> Option<String> {
+        let dot = self.model.workspace.join(".git");
+        if let Some(text) = real.small_file(&dot.join("config")) {
+            return Some(text);
+        }
+        let file = real.small_file(&dot)?;
+        let gitdir = self.model.workspace.join(file.trim().strip_prefix("gitdir:")?.trim());
+        let common = match real.small_file(&gitdir.join("commondir")) {
+            Some(c) => gitdir.join(c.trim()),
+            None => gitdir.clone(),
+        };
+        let mut text = real.small_file(&common.join("config")).unwrap_or_default();
+        text.push('\n');
+        text.push_str(&real.small_file(&gitdir.join("config.worktree")).unwrap_or_default());
+        Some(text)
     }
 
     /// `raw` as an absolute path, used in `dir` (relative to the workspace, or absolute;
@@ -408,6 +502,33 @@ impl Policy {
                                 "git there uses the repository `{shown}`, whose own config gate does not read (it can run programs)"
                             ),
                         );
+                    }
+                }
+                // The workspace's own repository's config: a program it names runs in git's
+                // read-only commands (red team 45: `diff.hex.textconv = rm -f m; od -c` ran in
+                // `git log -p`, `git show`, `git blame`; a repository that arrives as an archive
+                // brings its `.git/config`). Each is decided as if it ran; a file the config
+                // takes more settings or the tree from is not read.
+                if !gits.is_empty() {
+                    if let Some(config) = self.repo_config(real) {
+                        let subs = git_subcommands(&command);
+                        for (key, value, when) in config_programs(&config) {
+                            if !subs.iter().any(|s| s.as_deref().is_none_or(|s| when.is_empty() || when.contains(&s))) {
+                                continue;
+                            }
+                            match value {
+                                Some(v) => {
+                                    links.push(format!("the repository's config sets `{key}`, which git runs: `{v}`"));
+                                    extra.push('\n');
+                                    extra.push_str(&v);
+                                }
+                                None => not_known(
+                                    &mut links,
+                                    &mut extra,
+                                    format!("the repository's config sets `{key}`, which takes git's settings or files from elsewhere"),
+                                ),
+                            }
+                        }
                     }
                 }
                 // A submodule whose `.git` is its own directory (an embedded repository, not
@@ -739,6 +860,137 @@ fn git_recurses(command: &str) -> bool {
             _ => false,
         }
     })
+}
+
+/// The settings in a git config's text whose value is a program git runs in its read-only
+/// commands (`Some(program)`), or that take settings or the work tree from elsewhere (`None`):
+/// `core.fsmonitor` (a hook, not a boolean), diff drivers' `textconv` and `command`,
+/// `diff.external`, filters, `gpg.program`, pagers, `core.worktree`, includes.
+/// With the git subcommands it runs in (empty: all).
+fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'static str])> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(head) = line.strip_prefix('[') {
+            // `[diff "hex"]` is `diff.hex`; `[core]` is `core`.
+            let head = head.split(']').next().unwrap_or("");
+            let (name, sub) = head.split_once(char::is_whitespace).unwrap_or((head, ""));
+            let sub = sub.trim().trim_matches('"');
+            section =
+                if sub.is_empty() { name.to_ascii_lowercase() } else { format!("{}.{sub}", name.to_ascii_lowercase()) };
+            continue;
+        }
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        let (key, value) = line.split_once('=').unwrap_or((line, "true"));
+        let key = format!("{section}.{}", key.trim().to_ascii_lowercase());
+        let value = value.trim();
+        let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value).to_string();
+        let sec = section.split('.').next().unwrap_or("");
+        let last = key.rsplit('.').next().unwrap_or("");
+        // Where each runs: diffs; what compares the work tree with the index; signatures.
+        const DIFFS: &[&str] = &[
+            "diff",
+            "log",
+            "show",
+            "blame",
+            "annotate",
+            "grep",
+            "format-patch",
+            "range-diff",
+            "whatchanged",
+            "stash",
+            "difftool",
+            "add",
+            "am",
+            "apply",
+            "cherry-pick",
+            "rebase",
+            "merge",
+            "pull",
+            "commit",
+        ];
+        const TREE: &[&str] = &[
+            "status",
+            "diff",
+            "add",
+            "commit",
+            "stash",
+            "describe",
+            "checkout",
+            "switch",
+            "restore",
+            "reset",
+            "merge",
+            "pull",
+            "rebase",
+            "cherry-pick",
+            "ls-files",
+            "update-index",
+            "rm",
+            "mv",
+            "submodule",
+            "worktree",
+            "clean",
+            "am",
+            "apply",
+            "revert",
+            "clone",
+            "sparse-checkout",
+            "read-tree",
+            "checkout-index",
+        ];
+        const SIGNED: &[&str] = &[
+            "log",
+            "show",
+            "verify-commit",
+            "verify-tag",
+            "tag",
+            "commit",
+            "merge",
+            "pull",
+            "rebase",
+            "cherry-pick",
+            "am",
+        ];
+        let boolean = matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "1" | "0" | ""
+        );
+        let program: Option<&'static [&'static str]> = match (sec, last) {
+            ("core", "fsmonitor") if !boolean => Some(TREE),
+            ("diff", "textconv" | "command" | "external") => Some(DIFFS),
+            ("filter", "clean" | "smudge" | "process") => Some(TREE),
+            ("gpg", "program") => Some(SIGNED),
+            ("core", "pager" | "sshcommand" | "askpass" | "gitproxy" | "alternaterefscommand") | ("pager", _) => {
+                Some(&[])
+            }
+            _ => None,
+        };
+        let elsewhere =
+            matches!((sec, last), ("core", "worktree" | "attributesfile") | ("include" | "includeif", "path"));
+        if let Some(when) = program {
+            out.push((key, Some(value), when));
+        } else if elsewhere {
+            out.push((key, None, &[][..]));
+        }
+    }
+    out
+}
+
+/// The subcommand of each git command in a shell text (`None`: known only at run time).
+fn git_subcommands(command: &str) -> Vec<Option<String>> {
+    shell::analyze(command)
+        .commands
+        .iter()
+        .filter(|c| c.program() == Some("git"))
+        .map(|c| {
+            let args = &c.words[1..];
+            args.get(shell::git_subcommand_at(args)).and_then(Word::lit).map(str::to_string)
+        })
+        .collect()
 }
 
 fn git_dirs(command: &str) -> Vec<Option<String>> {

@@ -170,6 +170,11 @@ impl Policy {
     }
 
     /// Names of skills declared in host.yaml.
+    /// Whether host.yaml (or the built-in tools) declares a tool of this name or alias.
+    pub fn knows_tool(&self, name: &str) -> bool {
+        self.model.tools.spec(name).is_some()
+    }
+
     pub fn skill_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.model.skills.keys().cloned().collect();
         v.sort();

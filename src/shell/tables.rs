@@ -1974,7 +1974,19 @@ fn git_config_dump(rest: &[Word]) -> Vec<Word> {
     // `--get-urlmatch NAME URL` gets one key, unless NAME is a whole section.
     let section_match =
         has(&["--get-urlmatch"]) && p.operands.first().and_then(Word::lit).is_none_or(|n| !n.contains('.'));
+    // One key that may hold a credential (red team 45: `git config --global --get
+    // http.https://host/.extraheader` printed a token from `~/.gitconfig`), or a key known only
+    // at run time.
+    let key = if first == Some("get") { p.operands.get(1) } else { p.operands.first() };
+    let secret_key = key.is_some_and(|k| {
+        k.lit().is_none_or(|k| {
+            let k = k.to_ascii_lowercase();
+            ["credential.", "url.", "sendemail."].iter().any(|s| k.starts_with(s))
+                || ["header", "token", "password", "secret", "auth", "cookie", "key"].iter().any(|s| k.contains(s))
+        })
+    });
     let dumps = has(&["-l", "--list"])
+        || secret_key
         || section_match
         || first == Some("list")
         || (regexp && !harmless_regexp())

@@ -1223,6 +1223,15 @@ impl Walker<'_> {
             .then_some(w.value.as_str())
     }
 
+    /// Whether a condition is one plain `cd`, `pushd` or `popd` and nothing else (not negated,
+    /// not in the background): its branches run where it moved or where it failed.
+    fn is_cd_condition(&self, item: &ast::CompoundListItem) -> bool {
+        !matches!(item.1, ast::SeparatorOperator::Async)
+            && item.0.additional.is_empty()
+            && !item.0.first.bang
+            && self.is_one_cd(&item.0.first)
+    }
+
     /// What follows a `cd` that may fail, walked twice: from the directory it reaches, and
     /// from `alt`, where bash goes on if it fails (`cd src; cat a.rs` reads `src/a.rs` or
     /// `a.rs`; both are decided). Afterwards the directory is kept only if both walks end in
@@ -1262,6 +1271,10 @@ impl Walker<'_> {
         // bash ignores errexit for a negated pipeline (and in conditions and lists, which
         // `compound` and the `&&`/`||` cases below account for).
         let mut guarded = l.additional.is_empty() && self.errexit && !l.first.bang;
+        // `cd X || P`: P runs where the `cd` failed, so from where it was.
+        let cd_or = matches!(l.additional.as_slice(), [ast::AndOr::Or(_)]) && !l.first.bang && self.is_one_cd(&l.first);
+        // ... and where P does not move, the list ends in one of two known directories.
+        let mut cd_or_stays = None;
         self.unsure += 1;
         for (k, next) in l.additional.iter().enumerate() {
             match next {
@@ -1270,7 +1283,9 @@ impl Walker<'_> {
                     // Runs after a failure: maybe of the `cd`, so from either directory, and
                     // maybe before an assignment earlier in the list.
                     let success = self.cwd.clone();
-                    if success != before {
+                    if cd_or {
+                        *self.cwd = before.clone();
+                    } else if success != before {
                         self.cwd.forget();
                     }
                     self.unbind_since(log0);
@@ -1279,6 +1294,8 @@ impl Walker<'_> {
                     if last && ends_script(p, !self.defining.is_empty(), &self.functions) {
                         *self.cwd = success;
                         guarded = true;
+                    } else if cd_or && *self.cwd == before {
+                        cd_or_stays = Some(std::mem::replace(&mut *self.cwd, success));
                     }
                 }
             }
@@ -1287,7 +1304,8 @@ impl Walker<'_> {
         if *self.cwd != before && !guarded {
             // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
             // commands after it run in one of two known directories; the list walks both.
-            let one_cd = l.additional.is_empty() && self.is_one_cd(&l.first);
+            // So does `cd X || true`.
+            let one_cd = (l.additional.is_empty() || cd_or_stays.is_some()) && self.is_one_cd(&l.first);
             // `dirs -c` cannot fail; what else only changed the stack may not have happened.
             let dirs_only = self.cwd.same_place(&before);
             let one_dirs = l.additional.is_empty() && self.one_dir_builtin(&l.first) == Some("dirs");
@@ -1655,7 +1673,18 @@ impl Walker<'_> {
                 }
             }
             C::IfClause(i) => {
-                self.compound_list(&i.condition);
+                // `if cd src; then cat a.rs; fi`: the branch runs only where the `cd` worked,
+                // the other branches only where it failed (issue 15 over-ask).
+                let failed = match i.condition.0.as_slice() {
+                    [item] if self.is_cd_condition(item) => {
+                        self.and_or(&item.0);
+                        self.alt_cwd.take()
+                    }
+                    _ => {
+                        self.compound_list(&i.condition);
+                        None
+                    }
+                };
                 // Each branch starts from the state after the condition; afterwards what any
                 // of them changed is unknown.
                 let mut branches = Branches::start(self);
@@ -1664,6 +1693,9 @@ impl Walker<'_> {
                 branches.leave(self);
                 for e in i.elses.iter().flatten() {
                     branches.enter(self);
+                    if let Some(f) = &failed {
+                        *self.cwd = f.clone();
+                    }
                     if let Some(c) = &e.condition {
                         self.compound_list(c);
                     }
@@ -1671,6 +1703,10 @@ impl Walker<'_> {
                     branches.leave(self);
                 }
                 branches.end(self);
+                if failed.is_some() {
+                    // Where the `cd` failed and no branch ran, the shell is still where it was.
+                    self.cwd.forget();
+                }
             }
             C::WhileClause(w) | C::UntilClause(w) => {
                 // `find src -name '*.rs' | while read -r f; do wc -l "$f"; done`: each pass's
@@ -3323,6 +3359,25 @@ impl Walker<'_> {
                             if !rest.is_empty() {
                                 self.nested_run_by(&format!("env {}", rest.join(" ")), &words, &wrappers);
                             }
+                        }
+                    }
+                }
+                // `jobs -x COMMAND ARGS` runs COMMAND, with job specs in ARGS replaced by
+                // process ids (red team 45: `jobs -x rm -f m`): decided as if it ran.
+                "jobs" => {
+                    let x = words[1..].iter().position(|w| w.lit().is_none_or(|a| !a.starts_with('-') || a == "--"));
+                    let opts = &words[1..1 + x.unwrap_or(words.len() - 1)];
+                    if opts.iter().any(|w| w.lit().is_some_and(|a| a.contains('x'))) {
+                        let rest: Vec<String> = words[1 + opts.len()..]
+                            .iter()
+                            .skip_while(|w| w.lit() == Some("--"))
+                            .map(|w| match w {
+                                Word::Lit(l) => super::shell_word(l),
+                                Word::Dyn(d) => d.clone(),
+                            })
+                            .collect();
+                        if !rest.is_empty() {
+                            self.nested_run_by(&rest.join(" "), &words, &wrappers);
                         }
                     }
                 }
