@@ -266,7 +266,8 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
 /// agent's own tool names are decided as its hook decides them. `None`: not such a name.
 pub fn agent_tool_calls(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Vec<Call>, String>> {
     if tool == "apply_patch" {
-        let patch = ["command", "input", "patch", "patchText"].iter().find_map(|k| input.get(*k).and_then(Value::as_str));
+        let patch =
+            ["command", "input", "patch", "patchText"].iter().find_map(|k| input.get(*k).and_then(Value::as_str));
         return Some(match patch {
             Some(p) => patch_calls(p),
             None => Err("apply_patch without its patch (`command`, `input` or `patch`)".into()),

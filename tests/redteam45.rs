@@ -180,7 +180,13 @@ fn text_that_runs_unseen_is_scanned_case_folded_and_jobs_x_runs_its_command() {
     assert_in(
         ws.path(),
         "deny",
-        &["x=RM; ${x,,} -f m", "x=RM; eval \"${x,,} -f m\"", "jobs -x rm -f m", "jobs -lx rm m", "gawk -d.env 'BEGIN{}'"],
+        &[
+            "x=RM; ${x,,} -f m",
+            "x=RM; eval \"${x,,} -f m\"",
+            "jobs -x rm -f m",
+            "jobs -lx rm m",
+            "gawk -d.env 'BEGIN{}'",
+        ],
     );
     assert_in(ws.path(), "allow", &["jobs", "jobs -l"]);
 }
@@ -195,7 +201,10 @@ fn gate_check_decides_gemini_and_codex_tool_names_as_their_hooks_do() {
     // Red team 45 (U80-U85): unknown tools, only asked.
     let patch = |body: &str| serde_json::json!({ "command": format!("*** Begin Patch\n{body}*** End Patch\n") });
     assert_eq!(decided("run_shell_command", serde_json::json!({"command": "rm -rf src"})), "deny");
-    assert_eq!(decided("apply_patch", patch("*** Update File: src/a.rs\n*** Move to: Cargo.toml\n@@\n-x\n+y\n")), "deny");
+    assert_eq!(
+        decided("apply_patch", patch("*** Update File: src/a.rs\n*** Move to: Cargo.toml\n@@\n-x\n+y\n")),
+        "deny"
+    );
     assert_eq!(decided("apply_patch", patch("*** Update File: docs/a.md\n*** Move to: .env\n@@\n-x\n+y\n")), "deny");
     assert_eq!(decided("apply_patch", patch("*** Add File: docs/guide.md\n+hello\n")), "allow");
     assert_eq!(decided("apply_patch", serde_json::json!({"command": "not a patch"})), "deny");
