@@ -252,9 +252,21 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
             json!({"file_path": text("file_path"), "old_string": text("old_string"), "new_string": text("new_string")}),
         ),
         "read_file" => Call::new("Read", json!({"file_path": text("file_path")})),
-        "list_directory" => claude::to_call("LS", &json!({"path": dir}), cwd),
-        "glob" => claude::to_call("Glob", &json!({"pattern": text("pattern"), "path": dir}), cwd),
-        "grep_search" => claude::to_call("Grep", &json!({"pattern": text("pattern"), "path": dir}), cwd),
+        // Every field kept (one gate does not know is still a path it checks), `dir_path` as
+        // the tool's `path`.
+        "list_directory" | "glob" | "grep_search" => {
+            let mut args = tool_input.as_object().cloned().unwrap_or_default();
+            args.remove("dir_path");
+            if let Some(d) = dir {
+                args.insert("path".into(), json!(d));
+            }
+            let claude_name = match tool {
+                "list_directory" => "LS",
+                "glob" => "Glob",
+                _ => "Grep",
+            };
+            claude::to_call(claude_name, &Value::Object(args), cwd)
+        }
         "web_fetch" => Call::new("WebFetch", tool_input.clone()),
         "google_web_search" => Call::new("WebSearch", tool_input.clone()),
         _ => return None,

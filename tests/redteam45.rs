@@ -213,3 +213,89 @@ fn gate_check_decides_gemini_and_codex_tool_names_as_their_hooks_do() {
     assert_eq!(decided("read_file", serde_json::json!({"file_path": "/etc/passwd"})), "ask");
     assert_eq!(decided("grep_search", serde_json::json!({"pattern": "fn", "dir_path": "src"})), "allow");
 }
+
+#[test]
+fn bash_case_toggling_expansions_are_known_only_at_run_time() {
+    let ws = check_common::workspace(POLICY);
+    // Red team 46 (W T06-T14): `${x~}` and `${x~~}` were read as literal text.
+    assert_in(
+        ws.path(),
+        "ask",
+        &[
+            "cfg=/ETC/HOSTNAME; head -3 \"${cfg~~}\"",
+            "sec=.ENV; cat > \"docs/${sec~~}.md\" <<'EOF'\n# notes\nEOF",
+            "cat \"${HOME~}/.gitconfig\"",
+            "a=-DELETE; find . -name '*.d' \"${a~~}\"",
+            "cat ${a[0]~~}",
+        ],
+    );
+    assert_in(
+        ws.path(),
+        "deny",
+        &[
+            "tool=RM; ${tool~~} -f m",
+            "p='begin{SYSTEM(\"RM -F M\")}'; awk \"${p~~}\"",
+            "c='1E RM -F M'; sed -n \"${c~~}\" src/a.rs",
+            "o=--OPEN-FILES-IN-PAGER=RM; git grep \"${o~~}\" TODO",
+        ],
+    );
+}
+
+#[test]
+fn git_runs_the_repositorys_hooks_viewers_and_borrowed_objects_are_decided() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(w).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    // Red team 46 (V01-V16).
+    // A key on its section's line, and one in `config.worktree`.
+    std::fs::write(
+        w.join(".git/config"),
+        "[core]\n\trepositoryformatversion = 0\n[diff \"mdx\"] textconv = rm -f m;\n",
+    )
+    .unwrap();
+    assert_in(w, "deny", &["git log -p -- docs/a.md", "git show HEAD"]);
+    assert_in(w, "allow", &["git log --oneline", "git log --stat", "git diff --name-only HEAD", "git stash list"]);
+    std::fs::write(w.join(".git/config"), "[core]\n\trepositoryformatversion = 0\n").unwrap();
+    std::fs::write(w.join(".git/config.worktree"), "[diff \"rsx\"]\n\ttextconv = rm -f m;\n").unwrap();
+    assert_in(w, "deny", &["git log -p -- src/a.rs"]);
+    std::fs::remove_file(w.join(".git/config.worktree")).unwrap();
+    // The man viewer `--help` runs, and blame's revisions file.
+    std::fs::write(
+        w.join(".git/config"),
+        "[man]\n\tviewer = foo\n[man \"foo\"]\n\tcmd = rm -f m;\n[blame]\n\tignoreRevsFile = /etc/passwd\n",
+    )
+    .unwrap();
+    assert_in(w, "deny", &["git diff --help", "git help status"]);
+    assert_in(w, "ask", &["git blame src/a.rs"]);
+    assert_in(w, "allow", &["git status", "git log --oneline -1"]);
+    std::fs::write(w.join(".git/config"), "[core]\n\trepositoryformatversion = 0\n").unwrap();
+    // A hook that runs when git rewrites the index, as `git status` may.
+    write(w, ".git/hooks/post-index-change", "#!/bin/sh\nrm -f m\n");
+    assert_in(w, "deny", &["git status", "git status --short"]);
+    assert_in(w, "allow", &["git log --oneline -1", "git branch --list"]);
+    std::fs::remove_file(w.join(".git/hooks/post-index-change")).unwrap();
+    // Objects borrowed from a repository outside the workspace.
+    write(w, ".git/objects/info/alternates", "/tmp/elsewhere/.git/objects\n");
+    assert_in(w, "ask", &["git show HEAD", "git cat-file -p HEAD"]);
+    assert_in(w, "allow", &["git status", "git branch --list"]);
+}
+
+#[test]
+fn npm_settings_that_change_what_runs_are_read_however_they_are_written() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "pkgs/a/package.json", r#"{"scripts":{"test":"echo ok"}}"#);
+    write(w, "pkgs/a/.npmrc", "\"script-shell\"=/bin/rm\n");
+    write(w, "pkgs/b/package.json", r#"{"scripts":{"test":"echo ok"}}"#);
+    write(w, "pkgs/b/.npmrc", "workspaces=true\n");
+    write(w, "pkgs/c/package.json", r#"{"scripts":{"lint":"grep -rn TODO src"}}"#);
+    write(w, "node_modules/.bin/grep", "#!/bin/sh\nrm -f m\n");
+    // Red team 46 (V17-V22): a quoted key, workspaces from `.npmrc`, an ancestor's
+    // `node_modules/.bin`.
+    assert_in(w, "ask", &["cd pkgs/a && npm test", "cd pkgs/b && npm test", "cd pkgs/c && npm run lint"]);
+}

@@ -81,6 +81,10 @@ const NPMRC_RUNS: &[&str] = &[
     "init-module",
     "node-gyp",
     "git",
+    // Scripts of other packages (red team 46: `workspaces=true` ran each workspace's).
+    "workspaces",
+    "workspace",
+    "include-workspace-root",
 ];
 
 /// Options of a package manager that run the scripts of another package: `Ok(dir)` for one
@@ -293,7 +297,10 @@ impl Policy {
             let text = loop {
                 if let Some(rc) = real.small_file(&dir.join(".npmrc")) {
                     let risky = rc.lines().find_map(|l| {
-                        let key = l.split('=').next().unwrap_or("").trim().to_ascii_lowercase();
+                        // (npm's ini reader strips quotes around a key: red team 46's
+                        // `"script-shell"=/bin/rm`.)
+                        let key = l.split('=').next().unwrap_or("").trim().trim_matches(['"', '\'']).trim();
+                        let key = key.to_ascii_lowercase();
                         NPMRC_RUNS.contains(&key.as_str()).then_some(key)
                     });
                     if let Some(key) = risky {
@@ -332,7 +339,9 @@ impl Policy {
                                 bin.display()
                             ));
                         }
-                        if up == self.model.workspace || !up.starts_with(&self.model.workspace) || !up.pop() {
+                        // Every ancestor's, to the root (red team 46: a `node_modules/.bin/grep`
+                        // above the workspace).
+                        if !up.pop() {
                             break;
                         }
                     }
@@ -396,7 +405,12 @@ impl Policy {
     /// file's `gitdir:` leads, through its `commondir`), if there is one.
     fn repo_config(&self, real: Real) -> Option<String> {
         let dot = self.model.workspace.join(".git");
-        if let Some(text) = real.small_file(&dot.join("config")) {
+        if let Some(mut text) = real.small_file(&dot.join("config")) {
+            // (Read with `extensions.worktreeConfig`: red team 46.)
+            if let Some(more) = real.small_file(&dot.join("config.worktree")) {
+                text.push('\n');
+                text.push_str(&more);
+            }
             return Some(text);
         }
         let file = real.small_file(&dot)?;
@@ -510,10 +524,68 @@ impl Policy {
                 // brings its `.git/config`). Each is decided as if it ran; a file the config
                 // takes more settings or the tree from is not read.
                 if !gits.is_empty() {
+                    let dot = self.model.workspace.join(".git");
+                    // Objects from another repository (red team 46: `git show ID` printed a
+                    // blob of a repository outside the workspace).
+                    let reads_objects = git_subcommands(&command).iter().any(|(s, _)| {
+                        s.as_deref().is_none_or(|s| {
+                            !matches!(
+                                s,
+                                "branch"
+                                    | "rev-parse"
+                                    | "config"
+                                    | "remote"
+                                    | "status"
+                                    | "ls-files"
+                                    | "help"
+                                    | "var"
+                                    | "version"
+                                    | "worktree"
+                            )
+                        })
+                    });
+                    if reads_objects
+                        && real.small_file(&dot.join("objects/info/alternates")).is_some_and(|t| !t.trim().is_empty())
+                    {
+                        not_known(
+                            &mut links,
+                            &mut extra,
+                            "the repository borrows objects from another (`objects/info/alternates`)".into(),
+                        );
+                    }
                     if let Some(config) = self.repo_config(real) {
                         let subs = git_subcommands(&command);
+                        // A hook git runs when it rewrites the index, as `git status` may
+                        // (red team 46: `post-index-change` ran `rm`): its text decided as
+                        // if it ran.
+                        if subs.iter().any(|(s, _)| s.as_deref().is_none_or(|s| GIT_INDEX_WRITERS.contains(&s))) {
+                            let hooks = config_value(&config, "core.hookspath")
+                                .map(|p| self.model.workspace.join(p))
+                                .unwrap_or_else(|| dot.join("hooks"));
+                            let hook = hooks.join("post-index-change");
+                            match real.small_file(&hook) {
+                                Some(text) => {
+                                    links.push(format!("git runs the hook `{}`", hook.display()));
+                                    extra.push('\n');
+                                    extra.push_str(&text);
+                                }
+                                None if real.exists(&hook) => not_known(
+                                    &mut links,
+                                    &mut extra,
+                                    format!("git runs the hook `{}`, which gate cannot read", hook.display()),
+                                ),
+                                None => {}
+                            }
+                        }
                         for (key, value, when) in config_programs(&config) {
-                            if !subs.iter().any(|s| s.as_deref().is_none_or(|s| when.is_empty() || when.contains(&s))) {
+                            // (A diff driver runs only where git prints a diff's text: not for
+                            // `git log --oneline` or `git diff --name-only`; red team 46.)
+                            let diff_only = when == GIT_DIFFS;
+                            let runs = |(s, text): &(Option<String>, bool)| {
+                                s.as_deref().is_none_or(|s| when.is_empty() || when.contains(&s))
+                                    && (*text || !diff_only)
+                            };
+                            if !subs.iter().any(runs) {
                                 continue;
                             }
                             match value {
@@ -866,20 +938,122 @@ fn git_recurses(command: &str) -> bool {
 /// commands (`Some(program)`), or that take settings or the work tree from elsewhere (`None`):
 /// `core.fsmonitor` (a hook, not a boolean), diff drivers' `textconv` and `command`,
 /// `diff.external`, filters, `gpg.program`, pagers, `core.worktree`, includes.
+/// git's subcommands that print diffs (where diff drivers run).
+const GIT_DIFFS: &[&str] = &[
+    "diff",
+    "log",
+    "show",
+    "blame",
+    "annotate",
+    "grep",
+    "format-patch",
+    "range-diff",
+    "whatchanged",
+    "stash",
+    "difftool",
+    "add",
+    "am",
+    "apply",
+    "cherry-pick",
+    "rebase",
+    "merge",
+    "pull",
+    "commit",
+];
+
+/// git's subcommands that may rewrite the index (and run `post-index-change`).
+const GIT_INDEX_WRITERS: &[&str] = &[
+    "status",
+    "diff",
+    "add",
+    "commit",
+    "stash",
+    "checkout",
+    "switch",
+    "restore",
+    "reset",
+    "merge",
+    "pull",
+    "rebase",
+    "cherry-pick",
+    "update-index",
+    "rm",
+    "mv",
+    "am",
+    "apply",
+    "revert",
+    "read-tree",
+    "checkout-index",
+];
+
+/// git's subcommands that compare the work tree with the index (and may rewrite it).
+const GIT_TREE: &[&str] = &[
+    "status",
+    "diff",
+    "add",
+    "commit",
+    "stash",
+    "describe",
+    "checkout",
+    "switch",
+    "restore",
+    "reset",
+    "merge",
+    "pull",
+    "rebase",
+    "cherry-pick",
+    "ls-files",
+    "update-index",
+    "rm",
+    "mv",
+    "submodule",
+    "worktree",
+    "clean",
+    "am",
+    "apply",
+    "revert",
+    "clone",
+    "sparse-checkout",
+    "read-tree",
+    "checkout-index",
+];
+
+/// The last value of one key (`section.name`, lower case) in a git config's text.
+fn config_value(text: &str, key: &str) -> Option<String> {
+    let mut section = String::new();
+    let mut found = None;
+    for line in text.lines() {
+        let mut line = line.trim();
+        if let Some(head) = line.strip_prefix('[') {
+            let (head, rest) = head.split_once(']').unwrap_or((head, ""));
+            section = head.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            line = rest.trim();
+        }
+        if let Some((k, v)) = line.split_once('=') {
+            if format!("{section}.{}", k.trim().to_ascii_lowercase()) == key {
+                let v = v.trim();
+                found = Some(v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v).to_string());
+            }
+        }
+    }
+    found
+}
+
 /// With the git subcommands it runs in (empty: all).
 fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'static str])> {
     let mut out = Vec::new();
     let mut section = String::new();
     for line in text.lines() {
-        let line = line.trim();
+        let mut line = line.trim();
         if let Some(head) = line.strip_prefix('[') {
             // `[diff "hex"]` is `diff.hex`; `[core]` is `core`.
-            let head = head.split(']').next().unwrap_or("");
+            let (head, rest) = head.split_once(']').unwrap_or((head, ""));
             let (name, sub) = head.split_once(char::is_whitespace).unwrap_or((head, ""));
             let sub = sub.trim().trim_matches('"');
             section =
                 if sub.is_empty() { name.to_ascii_lowercase() } else { format!("{}.{sub}", name.to_ascii_lowercase()) };
-            continue;
+            // A key on the header's line counts too (red team 46: `[diff "mdx"] textconv = rm`).
+            line = rest.trim();
         }
         if line.is_empty() || line.starts_with(['#', ';']) {
             continue;
@@ -891,57 +1065,8 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
         let sec = section.split('.').next().unwrap_or("");
         let last = key.rsplit('.').next().unwrap_or("");
         // Where each runs: diffs; what compares the work tree with the index; signatures.
-        const DIFFS: &[&str] = &[
-            "diff",
-            "log",
-            "show",
-            "blame",
-            "annotate",
-            "grep",
-            "format-patch",
-            "range-diff",
-            "whatchanged",
-            "stash",
-            "difftool",
-            "add",
-            "am",
-            "apply",
-            "cherry-pick",
-            "rebase",
-            "merge",
-            "pull",
-            "commit",
-        ];
-        const TREE: &[&str] = &[
-            "status",
-            "diff",
-            "add",
-            "commit",
-            "stash",
-            "describe",
-            "checkout",
-            "switch",
-            "restore",
-            "reset",
-            "merge",
-            "pull",
-            "rebase",
-            "cherry-pick",
-            "ls-files",
-            "update-index",
-            "rm",
-            "mv",
-            "submodule",
-            "worktree",
-            "clean",
-            "am",
-            "apply",
-            "revert",
-            "clone",
-            "sparse-checkout",
-            "read-tree",
-            "checkout-index",
-        ];
+        const DIFFS: &[&str] = GIT_DIFFS;
+        const TREE: &[&str] = GIT_TREE;
         const SIGNED: &[&str] = &[
             "log",
             "show",
@@ -960,6 +1085,10 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
             "true" | "false" | "yes" | "no" | "on" | "off" | "1" | "0" | ""
         );
         let program: Option<&'static [&'static str]> = match (sec, last) {
+            // `git help`, `git CMD --help`: the man viewer or browser the config names.
+            ("man", "cmd" | "path") | ("browser", "cmd" | "path") | ("help", "browser") | ("web", "browser") => {
+                Some(&["help"])
+            }
             ("core", "fsmonitor") if !boolean => Some(TREE),
             ("diff", "textconv" | "command" | "external") => Some(DIFFS),
             ("filter", "clean" | "smudge" | "process") => Some(TREE),
@@ -971,7 +1100,10 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
         };
         let elsewhere =
             matches!((sec, last), ("core", "worktree" | "attributesfile") | ("include" | "includeif", "path"));
-        if let Some(when) = program {
+        if (sec, last) == ("blame", "ignorerevsfile") {
+            // A file git blame reads and quotes from (red team 46: outside the workspace).
+            out.push((key, Some(format!("cat -- {}", shell::shell_word(&value))), &["blame", "annotate"][..]));
+        } else if let Some(when) = program {
             out.push((key, Some(value), when));
         } else if elsewhere {
             out.push((key, None, &[][..]));
@@ -980,15 +1112,75 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
     out
 }
 
-/// The subcommand of each git command in a shell text (`None`: known only at run time).
-fn git_subcommands(command: &str) -> Vec<Option<String>> {
+/// The subcommand of each git command in a shell text (`None`: known only at run time), and
+/// whether it may print a diff's text (where diff drivers run).
+fn git_subcommands(command: &str) -> Vec<(Option<String>, bool)> {
     shell::analyze(command)
         .commands
         .iter()
         .filter(|c| c.program() == Some("git"))
         .map(|c| {
             let args = &c.words[1..];
-            args.get(shell::git_subcommand_at(args)).and_then(Word::lit).map(str::to_string)
+            // `git CMD --help` runs `git help CMD`.
+            if args.iter().any(|w| w.lit() == Some("--help")) {
+                return (Some("help".to_string()), false);
+            }
+            let at = shell::git_subcommand_at(args);
+            let mut sub = args.get(at).and_then(Word::lit).map(str::to_string);
+            let rest = args.get(at + 1..).unwrap_or_default();
+            // `git stash list` is a log; `git stash show` a show.
+            if sub.as_deref() == Some("stash") {
+                match rest.first().and_then(Word::lit) {
+                    Some("list") => sub = Some("log".into()),
+                    Some("show") => sub = Some("show".into()),
+                    _ => {}
+                }
+            }
+            let has = |f: &dyn Fn(&str) -> bool| rest.iter().any(|w| w.lit().is_none_or(f));
+            let patch = has(&|a| {
+                [
+                    "-p",
+                    "-u",
+                    "-U",
+                    "--patch",
+                    "--unified",
+                    "--word-diff",
+                    "--color-words",
+                    "--cc",
+                    "-G",
+                    "-S",
+                    "-L",
+                    "--textconv",
+                    "--ext-diff",
+                    "--full-diff",
+                ]
+                .iter()
+                .any(|f| a.starts_with(f))
+                    || a == "-c"
+                    || a == "--pickaxe-all"
+            });
+            let names_only = has(&|a| {
+                matches!(
+                    a,
+                    "--name-only"
+                        | "--name-status"
+                        | "--stat"
+                        | "--shortstat"
+                        | "-s"
+                        | "--no-patch"
+                        | "--quiet"
+                        | "--raw"
+                        | "--oneline"
+                ) || a.starts_with("--stat=")
+                    || a.starts_with("--format")
+                    || a.starts_with("--pretty")
+            });
+            let text = match sub.as_deref() {
+                Some("log" | "whatchanged" | "stash" | "reflog") => patch,
+                Some("diff" | "show") => patch || !names_only,
+                _ => true,
+            };
+            (sub, text)
         })
         .collect()
 }

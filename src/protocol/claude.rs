@@ -14,7 +14,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::{message_for_model, BatchItem, CallId, Decoder, Encoder, Incoming, IncomingCall, Resolution, Shown};
 use crate::policy::Call;
@@ -175,9 +175,9 @@ fn line(v: &Value) -> Vec<u8> {
 
 /// A Claude Code tool call as the call gate decides. Rules use Claude Code's names (`Bash`,
 /// `Write`, `Read`, `WebFetch`, `mcp__server__tool`); the arguments are reshaped only where a
-/// tool names its path in another field: NotebookEdit is an edit of `notebook_path`, Glob and
-/// Grep are reads of their `path` (the session's directory when absent) and, for Glob, of the
-/// directory its pattern starts in.
+/// tool names its path in another field: NotebookEdit is an edit of `notebook_path`; Glob,
+/// Grep and LS keep their own names and fields, with `path` the session's directory when
+/// absent.
 pub fn to_call(tool: &str, input: &Value, cwd: &Path) -> Call {
     let get = |k: &str| input.get(k).and_then(Value::as_str);
     let mapped = |tool: &str, args: Value| Call { tool: tool.into(), arguments: args, annotations: None };
@@ -192,25 +192,15 @@ pub fn to_call(tool: &str, input: &Value, cwd: &Path) -> Call {
             mapped("Edit", Value::Object(args))
         }
         "Glob" | "Grep" | "LS" => {
-            let base = get("path").map(str::to_string).unwrap_or_else(|| cwd.display().to_string());
-            let mut path = base;
-            if tool == "Glob" {
-                if let Some(pattern) = get("pattern") {
-                    let fixed: Vec<&str> =
-                        pattern.split('/').take_while(|seg| !seg.contains(['*', '?', '[', '{'])).collect();
-                    let fixed = fixed.join("/");
-                    if pattern.starts_with('/') || pattern.starts_with('~') {
-                        path = if fixed.is_empty() { "/".into() } else { fixed };
-                    } else if !fixed.is_empty() {
-                        path = format!("{path}/{fixed}");
-                    }
-                }
+            // Decided as the tools they are, whose every path field and pattern the policy
+            // checks where it lands (red team 45: mapped to a `Read` of the directory, a Glob
+            // of `{src,lnk}/*.conf` through a link to /etc lost its pattern and was allowed),
+            // from the session's directory when they name none.
+            let mut args = input.as_object().cloned().unwrap_or_default();
+            if get("path").is_none_or(str::is_empty) {
+                args.insert("path".into(), json!(cwd.display().to_string()));
             }
-            let mut args = Map::new();
-            args.insert("file_path".into(), json!(path));
-            args.insert("tool".into(), json!(tool));
-            args.insert("input".into(), input.clone());
-            mapped("Read", Value::Object(args))
+            mapped(tool, Value::Object(args))
         }
         _ => mapped(tool, input.clone()),
     }
@@ -512,12 +502,17 @@ mod tests {
     }
 
     #[test]
-    fn glob_and_grep_read_their_base() {
-        let c = to_call("Glob", &json!({"pattern":"/etc/**/*.conf"}), Path::new("/w"));
-        assert_eq!(c.arguments["file_path"], "/etc");
-        let c = to_call("Grep", &json!({"pattern":"x"}), Path::new("/w"));
-        assert_eq!(c.arguments["file_path"], "/w");
-        let c = to_call("Glob", &json!({"pattern":"src/*.rs","path":"/w"}), Path::new("/w"));
-        assert_eq!(c.arguments["file_path"], "/w/src");
+    fn glob_grep_and_ls_keep_their_fields_with_the_sessions_directory() {
+        // (Red team 45: mapped to a `Read` of their base, a glob's braces through a link were
+        // lost.)
+        let c = to_call("Glob", &json!({"pattern":"{src,lnk}/*.conf"}), Path::new("/w"));
+        assert_eq!(
+            (c.tool.as_str(), &c.arguments["path"], &c.arguments["pattern"]),
+            ("Glob", &json!("/w"), &json!("{src,lnk}/*.conf"))
+        );
+        let c = to_call("Grep", &json!({"pattern":"x","path":""}), Path::new("/w"));
+        assert_eq!((c.tool.as_str(), &c.arguments["path"]), ("Grep", &json!("/w")));
+        let c = to_call("LS", &json!({"path":"/etc"}), Path::new("/w"));
+        assert_eq!((c.tool.as_str(), &c.arguments["path"]), ("LS", &json!("/etc")));
     }
 }

@@ -2361,6 +2361,13 @@ impl Walker<'_> {
                         *dynamic = true;
                         self.globbed = true;
                     }
+                    // An expansion the word reader left as text (red team 46: bash's
+                    // case-toggling `${x~}` and `${x~~}` read as the text `$` and `{x~~}`):
+                    // bash expands it, so the word is known only at run time.
+                    if t.contains("${") || (t.starts_with('{') && (buf.ends_with('$') || t == "$")) {
+                        *dynamic = true;
+                        unknown.get_or_insert_with(|| format!("`{}`: an expansion gate does not read", t.trim()));
+                    }
                     buf.push_str(t);
                 }
                 WordPiece::SingleQuotedText(t) => buf.push_str(t),
