@@ -197,7 +197,8 @@ pub fn to_call(tool: &str, input: &Value, cwd: &Path) -> Call {
             // of `{src,lnk}/*.conf` through a link to /etc lost its pattern and was allowed),
             // from the session's directory when they name none.
             let mut args = input.as_object().cloned().unwrap_or_default();
-            if get("path").is_none_or(str::is_empty) {
+            // (A `path` that is not a string is kept, and checked as the path it holds.)
+            if input.get("path").is_none_or(|p| p.is_null() || p.as_str() == Some("")) {
                 args.insert("path".into(), json!(cwd.display().to_string()));
             }
             mapped(tool, Value::Object(args))
