@@ -527,7 +527,8 @@ impl Policy {
                     let dot = self.model.workspace.join(".git");
                     // Objects from another repository (red team 46: `git show ID` printed a
                     // blob of a repository outside the workspace).
-                    let reads_objects = git_subcommands(&command).iter().any(|(s, _)| {
+                    let subs = git_subcommands(&command);
+                    let reads_objects = subs.iter().any(|(s, _)| {
                         s.as_deref().is_none_or(|s| {
                             !matches!(
                                 s,
@@ -554,7 +555,6 @@ impl Policy {
                         );
                     }
                     if let Some(config) = self.repo_config(real) {
-                        let subs = git_subcommands(&command);
                         // A hook git runs when it rewrites the index, as `git status` may
                         // (red team 46: `post-index-change` ran `rm`): its text decided as
                         // if it ran.
