@@ -9,6 +9,8 @@
 
 mod check_common;
 
+use check_common::{assert_in_dir as assert_in, write_file as write};
+
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -20,16 +22,6 @@ fn assert_all(expect: &str, commands: &[&str]) {
 
 fn decided_in(ws: &Path, tool: &str, args: Value) -> Value {
     check_common::check_in_dir(ws, tool, &args)
-}
-
-fn assert_in(ws: &Path, expect: &str, commands: &[&str]) {
-    check_common::assert_in_dir(ws, expect, commands)
-}
-
-fn write(ws: &Path, path: &str, text: &str) {
-    let p = ws.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
 }
 
 #[test]

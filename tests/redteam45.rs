@@ -9,18 +9,16 @@
 
 mod check_common;
 
+use check_common::{assert_in_dir as assert_in, write_file as write};
+
 use std::path::Path;
 
 const POLICY: &str = check_common::RED_TEAM_POLICY;
 
-fn assert_in(ws: &Path, expect: &str, commands: &[&str]) {
-    check_common::assert_in_dir(ws, expect, commands)
-}
-
-fn write(ws: &Path, path: &str, text: &str) {
-    let p = ws.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
+/// Runs git in `w`; it must succeed.
+fn git_in(w: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git").args(args).current_dir(w).output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
@@ -149,10 +147,7 @@ fn a_program_the_repositorys_own_config_names_is_decided_where_git_runs_it() {
     let ws = check_common::workspace(POLICY);
     let w = ws.path();
     write(w, "src/a.rs", "fn main() {}\n");
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git").args(args).current_dir(w).output().unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    };
+    let git = |args: &[&str]| git_in(w, args);
     git(&["init", "-q"]);
     // Nothing in the config yet: git's read-only commands are allowed.
     assert_in(w, "allow", &["git log -p -1", "git show HEAD", "git status"]);
@@ -246,10 +241,7 @@ fn git_runs_the_repositorys_hooks_viewers_and_borrowed_objects_are_decided() {
     let ws = check_common::workspace(POLICY);
     let w = ws.path();
     write(w, "src/a.rs", "fn main() {}\n");
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git").args(args).current_dir(w).output().unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    };
+    let git = |args: &[&str]| git_in(w, args);
     git(&["init", "-q"]);
     // Red team 46 (V01-V16).
     // A key on its section's line, and one in `config.worktree`.

@@ -1205,19 +1205,9 @@ impl Policy {
             // the words of a deny rule all appear in it, that rule could match what really
             // runs, and the call is denied (issue 15: never asked for what a deny rule could
             // match; red team 43 held 30 such calls only asked).
-            if let Some(rule) = self.scan_unparsed(tool, command) {
-                let reason = format!(
-                    "runs code gate cannot see, and the call's text holds the words of deny rule `{rule}`, which could match what runs"
-                );
-                parts.push(part(
-                    one_line(command),
-                    PartKind::Command,
-                    V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
-                ));
-            } else if let Some(mut v) = self.scan_unseen_writes(command) {
-                // And the file names in it: unseen code may write them (`awk '{f=".env";
-                // print > f}'`).
-                v.reason = format!("runs code gate cannot see, which may write a file the call names: {}", v.reason);
+            // And the file names in it: unseen code may write them (`awk '{f=".env"; print >
+            // f}'`).
+            if let Some(v) = self.scan_unseen(tool, command, "runs code gate cannot see") {
                 parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
@@ -1343,17 +1333,22 @@ impl Policy {
     /// rule of `tool` all of whose words appear in `text`, else a file name in it that a write
     /// deny rule names in any directory.
     pub(super) fn scan_deny(&self, tool: &str, text: &str, what: &str) -> Option<Decision> {
+        let v = self.scan_unseen(tool, text, what)?;
+        Some(Decision::new(v.verdict, v.layer, v.rule, v.reason))
+    }
+
+    /// [`Self::scan_unparsed`], else [`Self::scan_unseen_writes`], over `text` that `what`
+    /// (why it runs unseen) is said of.
+    fn scan_unseen(&self, tool: &str, text: &str, what: &str) -> Option<V> {
         if let Some(rule) = self.scan_unparsed(tool, text) {
-            let reason = format!("{what}, and the words of deny rule `{rule}` are there, which could match what runs");
-            return Some(Decision::new(Verdict::Deny, Layer::DenyRule, Some(rule), reason));
+            let reason = format!(
+                "{what}, and the call's text holds the words of deny rule `{rule}`, which could match what runs"
+            );
+            return Some(V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason));
         }
-        let v = self.scan_unseen_writes(text)?;
-        Some(Decision::new(
-            v.verdict,
-            v.layer,
-            v.rule,
-            format!("{what}, which may write a file named there: {}", v.reason),
-        ))
+        let mut v = self.scan_unseen_writes(text)?;
+        v.reason = format!("{what}, which may write a file the call names: {}", v.reason);
+        Some(v)
     }
 
     /// The conservative scan of text the analysis refused or that runs unseen: its words as

@@ -934,10 +934,6 @@ fn git_recurses(command: &str) -> bool {
     })
 }
 
-/// The settings in a git config's text whose value is a program git runs in its read-only
-/// commands (`Some(program)`), or that take settings or the work tree from elsewhere (`None`):
-/// `core.fsmonitor` (a hook, not a boolean), diff drivers' `textconv` and `command`,
-/// `diff.external`, filters, `gpg.program`, pagers, `core.worktree`, includes.
 /// git's subcommands that print diffs (where diff drivers run).
 const GIT_DIFFS: &[&str] = &[
     "diff",
@@ -1018,29 +1014,11 @@ const GIT_TREE: &[&str] = &[
     "checkout-index",
 ];
 
-/// The last value of one key (`section.name`, lower case) in a git config's text.
-fn config_value(text: &str, key: &str) -> Option<String> {
-    let mut section = String::new();
-    let mut found = None;
-    for line in text.lines() {
-        let mut line = line.trim();
-        if let Some(head) = line.strip_prefix('[') {
-            let (head, rest) = head.split_once(']').unwrap_or((head, ""));
-            section = head.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-            line = rest.trim();
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            if format!("{section}.{}", k.trim().to_ascii_lowercase()) == key {
-                let v = v.trim();
-                found = Some(v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v).to_string());
-            }
-        }
-    }
-    found
-}
-
-/// With the git subcommands it runs in (empty: all).
-fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'static str])> {
+/// The entries of a git config's text, in order: the key (`section.name`, or
+/// `section.subsection.name`, with section and name in lower case) and its value, unquoted
+/// (`None` for a bare key, which git reads as `true`). A key on its section header's line
+/// counts too (red team 46: `[diff "mdx"] textconv = rm`).
+fn config_entries(text: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let mut section = String::new();
     for line in text.lines() {
@@ -1052,21 +1030,39 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
             let sub = sub.trim().trim_matches('"');
             section =
                 if sub.is_empty() { name.to_ascii_lowercase() } else { format!("{}.{sub}", name.to_ascii_lowercase()) };
-            // A key on the header's line counts too (red team 46: `[diff "mdx"] textconv = rm`).
             line = rest.trim();
         }
         if line.is_empty() || line.starts_with(['#', ';']) {
             continue;
         }
-        let (key, value) = line.split_once('=').unwrap_or((line, "true"));
-        let key = format!("{section}.{}", key.trim().to_ascii_lowercase());
-        let value = value.trim();
-        let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value).to_string();
-        let sec = section.split('.').next().unwrap_or("");
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k, Some(v.trim())),
+            None => (line, None),
+        };
+        let value = value.map(|v| v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v).to_string());
+        out.push((format!("{section}.{}", key.trim().to_ascii_lowercase()), value));
+    }
+    out
+}
+
+/// The last value of one key (as [`config_entries`] names it) in a git config's text.
+fn config_value(text: &str, key: &str) -> Option<String> {
+    config_entries(text).into_iter().rev().filter(|(k, _)| k == key).find_map(|(_, v)| v)
+}
+
+/// The settings in a git config's text whose value is a program git runs in its read-only
+/// commands (`Some(program)`), or that take settings or the work tree from elsewhere (`None`):
+/// `core.fsmonitor` (a hook, not a boolean), diff drivers' `textconv` and `command`,
+/// `diff.external`, filters, `gpg.program`, pagers, `core.worktree`, includes.
+/// With the git subcommands it runs in (empty: all).
+fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'static str])> {
+    let mut out = Vec::new();
+    for (key, value) in config_entries(text) {
+        let value = value.unwrap_or_else(|| "true".to_string());
+        let sec = key.split('.').next().unwrap_or("");
         let last = key.rsplit('.').next().unwrap_or("");
-        // Where each runs: diffs; what compares the work tree with the index; signatures.
-        const DIFFS: &[&str] = GIT_DIFFS;
-        const TREE: &[&str] = GIT_TREE;
+        // Where each runs: diffs (`GIT_DIFFS`); what compares the work tree with the index
+        // (`GIT_TREE`); signatures.
         const SIGNED: &[&str] = &[
             "log",
             "show",
@@ -1089,9 +1085,9 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
             ("man", "cmd" | "path") | ("browser", "cmd" | "path") | ("help", "browser") | ("web", "browser") => {
                 Some(&["help"])
             }
-            ("core", "fsmonitor") if !boolean => Some(TREE),
-            ("diff", "textconv" | "command" | "external") => Some(DIFFS),
-            ("filter", "clean" | "smudge" | "process") => Some(TREE),
+            ("core", "fsmonitor") if !boolean => Some(GIT_TREE),
+            ("diff", "textconv" | "command" | "external") => Some(GIT_DIFFS),
+            ("filter", "clean" | "smudge" | "process") => Some(GIT_TREE),
             ("gpg", "program") => Some(SIGNED),
             ("core", "pager" | "sshcommand" | "askpass" | "gitproxy" | "alternaterefscommand") | ("pager", _) => {
                 Some(&[])

@@ -3358,10 +3358,7 @@ impl Walker<'_> {
                             let rest: Vec<String> = words[j + 1..]
                                 .iter()
                                 .filter(|w| w.lit() != Some("--"))
-                                .map(|w| match w {
-                                    Word::Lit(l) => super::shell_word(l),
-                                    Word::Dyn(d) => d.clone(),
-                                })
+                                .map(tables::as_shell_text)
                                 .collect();
                             if !rest.is_empty() {
                                 self.nested_run_by(&format!("env {}", rest.join(" ")), &words, &wrappers);
@@ -3378,10 +3375,7 @@ impl Walker<'_> {
                         let rest: Vec<String> = words[1 + opts.len()..]
                             .iter()
                             .skip_while(|w| w.lit() == Some("--"))
-                            .map(|w| match w {
-                                Word::Lit(l) => super::shell_word(l),
-                                Word::Dyn(d) => d.clone(),
-                            })
+                            .map(tables::as_shell_text)
                             .collect();
                         if !rest.is_empty() {
                             self.nested_run_by(&rest.join(" "), &words, &wrappers);

@@ -82,6 +82,13 @@ pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
     }
 }
 
+/// Write `text` to `path` below `ws`, making its directories.
+pub fn write_file(ws: &Path, path: &str, text: &str) {
+    let p = ws.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
 /// Every shell command, decided in the workspace `ws`, gets `expect`.
 pub fn assert_in_dir(ws: &Path, expect: &str, commands: &[&str]) {
     for c in commands {
