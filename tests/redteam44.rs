@@ -49,7 +49,7 @@ fn code_that_runs_unseen_with_a_deny_rules_words_in_the_call_is_denied() {
     // Without a deny rule's words, unseen code stays asked.
     assert_all(
         "ask",
-        &["x=om; eval \"${x/o/r} m\"", "sed -n 's/.*/ls x/ep' src/a.rs", "awk 'BEGIN{system(\"l\" \"s\")}'"],
+        &["x=om; eval \"${x/o/$y} m\"", "sed -n 's/.*/ls x/ep' src/a.rs", "awk 'BEGIN{system(\"l\" \"s\")}'"],
     );
 }
 

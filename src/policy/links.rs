@@ -87,6 +87,31 @@ const NPMRC_RUNS: &[&str] = &[
     "include-workspace-root",
 ];
 
+/// The scripts of the packages a package.json in `dir` names in `workspaces` by a literal
+/// path (a glob's packages are not listed here), one per line.
+fn workspace_scripts(real: Real, dir: &Path) -> String {
+    let manifest =
+        |d: &Path| real.small_file(&d.join("package.json")).and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let Some(json) = manifest(dir) else { return String::new() };
+    let names: Vec<&str> = match json.get("workspaces") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        Some(Value::Object(o)) => o
+            .get("packages")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let mut out = String::new();
+    for n in names.into_iter().filter(|n| !n.contains(['*', '?', '[', '{', '!'])) {
+        let scripts = manifest(&dir.join(n)).and_then(|j| j.get("scripts").cloned());
+        for s in scripts.as_ref().and_then(Value::as_object).into_iter().flat_map(|o| o.values()) {
+            out.extend(s.as_str().map(|s| format!("{s}\n")));
+        }
+    }
+    out
+}
+
 /// Options of a package manager that run the scripts of another package: `Ok(dir)` for one
 /// named directory (`--prefix D`, `-C D`, `--dir D`, `--cwd D`), `Err` for packages gate does
 /// not find (`--workspace`, `-r`, `--filter`) or a directory only known at run time. npm reads
@@ -299,15 +324,25 @@ impl Policy {
                     let risky = rc.lines().find_map(|l| {
                         // (npm's ini reader strips quotes around a key: red team 46's
                         // `"script-shell"=/bin/rm`.)
-                        let key = l.split('=').next().unwrap_or("").trim().trim_matches(['"', '\'']).trim();
-                        let key = key.to_ascii_lowercase();
-                        NPMRC_RUNS.contains(&key.as_str()).then_some(key)
+                        let (key, value) = l.split_once('=').unwrap_or((l, ""));
+                        let key = key.trim().trim_matches(['"', '\'']).trim().to_ascii_lowercase();
+                        NPMRC_RUNS.contains(&key.as_str()).then(|| (key, value.to_string()))
                     });
-                    if let Some(key) = risky {
-                        return unseen(format!(
-                            "`{}` sets `{key}`, which changes what runs",
-                            dir.join(".npmrc").display()
-                        ));
+                    if let Some((key, value)) = risky {
+                        // What it makes run, scanned for a deny rule's words (red team 46:
+                        // `script-shell=/bin/rm`; `workspaces=true` running a workspace's
+                        // `rm -f m`): denied where they are, else asked.
+                        let mut text = value;
+                        if key.starts_with("workspace") || key == "include-workspace-root" {
+                            text.push('\n');
+                            text.push_str(&workspace_scripts(real, &dir));
+                        }
+                        let what = format!("`{}` sets `{key}`, which changes what runs", dir.join(".npmrc").display());
+                        let tool = self.model.tools.canonical(&call.tool);
+                        return self
+                            .scan_deny(tool, &text, &format!("`{shown}`: {what}"))
+                            .filter(|d| d.decision == Verdict::Deny)
+                            .or_else(|| unseen(what));
                     }
                 }
                 if let Some(t) = real.small_file(&dir.join("package.json")) {

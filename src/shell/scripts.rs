@@ -24,6 +24,8 @@ pub(crate) struct Effects {
     pub reads: Vec<String>,
     /// What it does that cannot be named.
     pub unknown: Option<String>,
+    /// It writes to each file it reads (awk's `print > FILENAME`).
+    pub writes_inputs: bool,
 }
 
 impl Effects {
@@ -45,6 +47,8 @@ pub(crate) struct AwkArgs {
     /// (`-f`, `-i`, `-l`, `-E`, mawk's `-W exec`), a file gawk writes (`-d`, `-o`, `-p`), an
     /// option gate does not know.
     pub from_file: Option<String>,
+    /// The operands after the program: the files it reads, and `NAME=value` assignments.
+    pub operands: Vec<Word>,
     /// Only `-F`, `-v` and `-e`/`--source` (as separate words, or `-F:`, `-vX=1`) were given,
     /// and no assignment (`-v`, or an operand `NAME=value`) sets `ARGV` or `ARGC`.
     pub plain: bool,
@@ -82,7 +86,7 @@ const AWK_GLUED: &str = "dDLop";
 const AWK_FLAGS: &str = "bcCghnNOMPrsStVY";
 
 pub(crate) fn awk_args(args: &[Word]) -> AwkArgs {
-    let mut a = AwkArgs { programs: Vec::new(), from_file: None, plain: true };
+    let mut a = AwkArgs { programs: Vec::new(), from_file: None, operands: Vec::new(), plain: true };
     let mut i = 0;
     let unseen = |a: &mut AwkArgs, o: &str| {
         a.from_file.get_or_insert_with(|| o.to_string());
@@ -182,6 +186,7 @@ pub(crate) fn awk_args(args: &[Word]) -> AwkArgs {
     if args[i.min(args.len())..].iter().any(|w| w.lit().is_some_and(|s| s.contains('=') && sets_args(s))) {
         a.plain = false;
     }
+    a.operands = args[i.min(args.len())..].to_vec();
     a
 }
 
@@ -456,11 +461,18 @@ fn awk_effects(t: &[Tok], e: &mut Effects) {
             Tok::Word(w) if (w == "ARGV" || w == "ARGC") && assigns(t, k) => {
                 unknown(e, "awk program sets `ARGV`/`ARGC`: the files it reads are known only at run time");
             }
+            Tok::Word(w) if w == "FILENAME" && assigns(t, k) => {
+                unknown(e, "awk program sets `FILENAME`: the files it names are known only at run time")
+            }
             Tok::Word(w) if w == "SYMTAB" || w == "FUNCTAB" => {
                 unknown(e, "awk program reaches variables by name (gawk's `SYMTAB`)")
             }
             Tok::Punct('@') => unknown(e, "gawk's `@` directives and indirect calls are not modelled"),
             Tok::Punct('>') | Tok::Two(">>") if in_print(t, k) => match next {
+                // `print > FILENAME` rewrites each input file (red team 45: `C*` was Cargo.toml).
+                Some(Tok::Word(f)) if f == "FILENAME" && ends_target(t.get(k + 2)) => {
+                    e.writes_inputs = true;
+                }
                 Some(Tok::Str(f)) if ends_target(t.get(k + 2)) => {
                     if let Some(f) = literal(e, f, "awk writes to a file gate cannot name") {
                         e.writes.push(f);

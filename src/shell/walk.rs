@@ -547,6 +547,95 @@ fn stays_unquoted(v: &str) -> bool {
     !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c))
 }
 
+/// `${x:offset:length}` of a known ASCII value, as bash 5.2 computes it, when offset and length
+/// are decimal literals (`1`, ` -2`); `None` for anything else, and for a length that ends
+/// before the start (an expansion error: the command does not run).
+fn substring(v: &str, offset: &str, length: Option<&str>) -> Option<String> {
+    let number = |t: &str| -> Option<i64> {
+        let t = t.trim();
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(r) => (true, r.trim_start()),
+            None => (false, t),
+        };
+        let plain = !digits.is_empty()
+            && digits.len() < 10
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'));
+        let n: i64 = plain.then(|| digits.parse().ok())??;
+        Some(if negative { -n } else { n })
+    };
+    if !v.is_ascii() {
+        return None;
+    }
+    let len = v.len() as i64;
+    let mut start = number(offset)?;
+    if start < 0 {
+        start += len;
+    }
+    if !(0..=len).contains(&start) {
+        return Some(String::new());
+    }
+    let end = match length.map(number) {
+        None => len,
+        Some(None) => return None,
+        Some(Some(l)) if l < 0 => Some(len + l).filter(|e| *e >= start)?,
+        Some(Some(l)) => (start + l).min(len),
+    };
+    Some(v[start as usize..end as usize].to_string())
+}
+
+/// A bash pattern gate matches itself: letters, digits and `._-/:,=+@%`, with `*` and `?`;
+/// anything else (quotes, `$`, `\\`, brackets, extglob) is not read here.
+fn simple_pattern(p: &str) -> bool {
+    p.is_ascii() && p.chars().all(|c| c.is_ascii_alphanumeric() || "._-/:,=+@%*?".contains(c))
+}
+
+/// Whether a simple pattern matches all of `s`.
+fn pattern_matches(p: &[u8], s: &[u8]) -> bool {
+    match p.split_first() {
+        None => s.is_empty(),
+        Some((b'*', rest)) => (0..=s.len()).any(|k| pattern_matches(rest, &s[k..])),
+        Some((b'?', rest)) => !s.is_empty() && pattern_matches(rest, &s[1..]),
+        Some((c, rest)) => s.first() == Some(c) && pattern_matches(rest, &s[1..]),
+    }
+}
+
+/// `${x#p}`, `${x##p}`, `${x%p}`, `${x%%p}` of a known ASCII value and a simple pattern.
+fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String> {
+    if !v.is_ascii() || !simple_pattern(p) {
+        return None;
+    }
+    let (s, p) = (v.as_bytes(), p.as_bytes());
+    let mut cuts: Vec<usize> = (0..=s.len()).collect();
+    if prefix == largest {
+        cuts.reverse();
+    }
+    for k in cuts {
+        let (hit, rest) = if prefix { (&s[..k], &v[k..]) } else { (&s[k..], &v[..k]) };
+        if pattern_matches(p, hit) {
+            return Some(rest.to_string());
+        }
+    }
+    Some(v.to_string())
+}
+
+/// `${x/p/r}` and its `//`, `/#`, `/%` forms of a known value, where the pattern and the
+/// replacement are plain literal text (no `*`, `?` or `&`, which bash 5.2 replaces with the
+/// match).
+fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
+    use bword::SubstringMatchKind as K;
+    let plain = |t: &str| simple_pattern(t) && !t.contains(['*', '?']);
+    if p.is_empty() || !plain(p) || !(r.is_empty() || plain(r)) {
+        return None;
+    }
+    Some(match kind {
+        K::Prefix => v.strip_prefix(p).map_or_else(|| v.to_string(), |rest| format!("{r}{rest}")),
+        K::Suffix => v.strip_suffix(p).map_or_else(|| v.to_string(), |rest| format!("{rest}{r}")),
+        K::Anywhere => v.replace(p, r),
+        K::FirstOccurrence => v.replacen(p, r, 1),
+    })
+}
+
 /// Result of resolving one word.
 struct Resolved {
     word: Word,
@@ -2446,21 +2535,69 @@ impl Walker<'_> {
         }
     }
 
-    /// The text a plain `$name`/`${name}` piece of a word expands to, when gate knows the
-    /// variable holds one literal value that expands to itself there: any inside double quotes;
-    /// unquoted, only a non-empty one that no splitting or globbing changes.
+    /// The text a `$name`/`${name}` piece of a word expands to, when gate knows the variable
+    /// holds one literal value (red team 45: also its substring `${x:1}`, a literal prefix or
+    /// suffix removed `${x#x}`, a literal replaced `${x/x/}`, its case changed `${x^^}`), that
+    /// expands to itself there: any inside double quotes; unquoted, only a non-empty one that
+    /// no splitting or globbing changes.
     fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
-        // A positional parameter the call gave (`local n=$1` in `f 3`).
-        if let ParameterExpr::Parameter { parameter: bword::Parameter::Positional(k), indirect: false } = expr {
-            let v = self.params.as_ref()?.get((*k as usize).checked_sub(1)?)?.lit()?;
-            return (quoted || stays_unquoted(v)).then(|| v.to_string());
-        }
-        let ParameterExpr::Parameter { parameter: bword::Parameter::Named(name), indirect: false } = expr else {
-            return None;
+        use ParameterExpr as P;
+        let v = match expr {
+            P::Parameter { parameter, indirect: false } => self.known_value(parameter)?.to_string(),
+            P::Substring { parameter, indirect: false, offset, length } => {
+                substring(self.known_value(parameter)?, &offset.value, length.as_ref().map(|l| l.value.as_str()))?
+            }
+            P::RemoveSmallestPrefixPattern { parameter, indirect: false, pattern: Some(p) } => {
+                trim_pattern(self.known_value(parameter)?, p, true, false)?
+            }
+            P::RemoveLargestPrefixPattern { parameter, indirect: false, pattern: Some(p) } => {
+                trim_pattern(self.known_value(parameter)?, p, true, true)?
+            }
+            P::RemoveSmallestSuffixPattern { parameter, indirect: false, pattern: Some(p) } => {
+                trim_pattern(self.known_value(parameter)?, p, false, false)?
+            }
+            P::RemoveLargestSuffixPattern { parameter, indirect: false, pattern: Some(p) } => {
+                trim_pattern(self.known_value(parameter)?, p, false, true)?
+            }
+            P::ReplaceSubstring { parameter, indirect: false, pattern, replacement, match_kind } => replace_literal(
+                self.known_value(parameter)?,
+                pattern,
+                replacement.as_deref().unwrap_or(""),
+                match_kind,
+            )?,
+            P::UppercasePattern { parameter, indirect: false, pattern: None } => {
+                Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_uppercase()
+            }
+            P::LowercasePattern { parameter, indirect: false, pattern: None } => {
+                Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_lowercase()
+            }
+            P::UppercaseFirstChar { parameter, indirect: false, pattern: None }
+            | P::LowercaseFirstChar { parameter, indirect: false, pattern: None } => {
+                let v = Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?;
+                let (first, rest) = v.split_at(v.len().min(1));
+                let first = match expr {
+                    P::UppercaseFirstChar { .. } => first.to_ascii_uppercase(),
+                    _ => first.to_ascii_lowercase(),
+                };
+                first + rest
+            }
+            _ => return None,
         };
-        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
-        let [Word::Lit(v)] = values.as_slice() else { return None };
-        (quoted || stays_unquoted(v)).then(|| v.clone())
+        (quoted || stays_unquoted(&v)).then_some(v)
+    }
+
+    /// The one literal value gate knows a parameter holds: a variable bound to one literal, or
+    /// a positional parameter the call gave (`local n=$1` in `f 3`).
+    fn known_value(&self, parameter: &bword::Parameter) -> Option<&str> {
+        match parameter {
+            bword::Parameter::Positional(k) => self.params.as_ref()?.get((*k as usize).checked_sub(1)?)?.lit(),
+            bword::Parameter::Named(name) => {
+                let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+                let [Word::Lit(v)] = values.as_slice() else { return None };
+                Some(v)
+            }
+            _ => None,
+        }
     }
 
     fn parameter(&mut self, expr: &ParameterExpr, unknown: &mut Option<String>) {
@@ -4511,6 +4648,7 @@ impl Walker<'_> {
     fn script_effects(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) {
         let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
         let mut texts: Vec<Word> = Vec::new();
+        let mut inputs: Vec<Word> = Vec::new();
         let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
         if awk {
             let a = super::scripts::awk_args(&words[1..]);
@@ -4518,6 +4656,7 @@ impl Walker<'_> {
                 unknown.get_or_insert_with(|| format!("`{name} {o}`: an awk option gate does not model (a program or extension from a file, a file it writes, or `ARGV`/`ARGC` set)"));
             }
             texts = a.programs;
+            inputs = a.operands.into_iter().filter(|w| w.lit().is_none_or(|s| !s.contains('='))).collect();
         } else if name == "sed" {
             if let Some(Ok(p)) = grammar::grammar("sed").map(|g| grammar::parse(g, &words[1..])) {
                 texts.extend(p.with('P').filter_map(|f| f.value.clone()));
@@ -4536,6 +4675,14 @@ impl Walker<'_> {
             let e = if awk { super::scripts::awk(&text) } else { super::scripts::sed(&text) };
             for f in e.writes {
                 self.write(Word::Lit(f), WriteKind::Tee);
+            }
+            if e.writes_inputs {
+                if inputs.is_empty() {
+                    unknown.get_or_insert_with(|| "awk writes to `FILENAME` while reading its input".into());
+                }
+                for f in &inputs {
+                    self.write(f.clone(), WriteKind::Tee);
+                }
             }
             for f in e.reads {
                 self.a.reads.push(Write { path: Word::Lit(f), kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });

@@ -1,0 +1,164 @@
+//! The red teams of the twelfth session ("red team 47" in the code's comments): three
+//! black-box helpers (classes 1-4; classes 5-9; a replica of the issue's hidden set), and what
+//! red teams 45 and 46 left asked. Each regression goes through the real binary
+//! (`gate check --json`), in a workspace the test makes, and is named after what it shows.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use check_common::{assert_in_dir as assert_in, write_file as write};
+
+use proptest::prelude::*;
+
+const POLICY: &str = check_common::RED_TEAM_POLICY;
+
+#[test]
+fn a_substring_or_pattern_edit_of_a_known_value_is_the_text_bash_makes() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    // Red team 45 held the first two only asked: the expansion of a constant is a constant.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "x=xrm; ${x:1} -f m",
+            "x=catrm; ${x:3} -f m",
+            "x=xrm; ${x: -2} -f m",
+            "x=rmx; ${x:0:2} -f m",
+            "x=rmx; ${x%x} -f m",
+            "x=Xrm; ${x#?} -f m",
+            "x=a.b.rm; ${x##*.} -f m",
+            "x=r.m; ${x/./} -f m",
+            "x=RM; ${x,,} -f m",
+            "x=Rm; ${x,} -f m",
+            "x=xrxmx; ${x//x/} -f m",
+            "f=Cargo.tomlX; sed -i s/a/b/ \"${f%X}\"",
+            // (Red team 44's case of unseen code: now seen.)
+            "x=om; eval \"${x/o/r} m\"",
+        ],
+    );
+    assert_in(w, "ask", &["x=/etc/passwdX; cat ${x%X}", "x=Xrm; ${x#~} -f m", "x=abc; cat ${x:1:-3}"]);
+    assert_in(w, "allow", &["f=src/a.rsX; cat \"${f%X}\"", "d=XXsrc; ls ${d:2}", "x=abc; echo ${x:1:1}"]);
+}
+
+/// A value, and the expansions of it to compare.
+fn expansions() -> impl Strategy<Value = (String, Vec<String>)> {
+    let value = prop::sample::select(vec!["abcde", "xrm", "a.b.c", "rm-rf", "/etc/pass", "x", "aXbXc", "..a..", ""]);
+    let offset = prop::sample::select(vec!["0", "1", "3", "7", " -1", " -2", " -9"]);
+    let length = prop::sample::select(vec!["0", "1", "2", "-1", "-2", "9"]);
+    let trim = prop::sample::select(vec!["#", "##", "%", "%%"]);
+    let pattern = prop::sample::select(vec!["a", "*", "?", "*.", ".*", "a*b", "*c", "?b*", "x*", "b?"]);
+    let replace = prop::sample::select(vec!["/", "//", "/#", "/%"]);
+    let literal = prop::sample::select(vec!["a", ".", "X", "rm", "b.c", "e"]);
+    let with = prop::sample::select(vec!["", "Q", ".", "rm"]);
+    let case = prop::sample::select(vec!["^^", ",,", "^", ","]);
+    let one = prop_oneof![
+        offset.clone().prop_map(|o| format!("${{x:{o}}}")),
+        (offset, length).prop_map(|(o, l)| format!("${{x:{o}:{l}}}")),
+        (trim, pattern).prop_map(|(t, p)| format!("${{x{t}{p}}}")),
+        (replace, literal, with).prop_map(|(r, l, w)| format!("${{x{r}{l}/{w}}}")),
+        case.prop_map(|c| format!("${{x{c}}}")),
+    ];
+    (value.prop_map(str::to_string), prop::collection::vec(one, 1..8))
+}
+
+/// A word without the `:` the test put on each side.
+fn unwrap_colons(w: &str) -> String {
+    w.strip_prefix(':').and_then(|w| w.strip_suffix(':')).unwrap_or(w).to_string()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Class 3's mechanism for constants: where gate computes an expansion of a value it knows,
+    /// it computes what bash 5.2 prints; where bash fails (a length before the start), gate
+    /// does not claim to know the word.
+    #[test]
+    fn known_value_expansions_match_bash((value, exprs) in expansions()) {
+        let ws = check_common::workspace(POLICY);
+        let words: Vec<String> = exprs.iter().map(|e| format!(":\"{e}\":")).collect();
+        let script = format!("x='{value}'; printf '%s\\n' {}", words.join(" "));
+        let out = std::process::Command::new("bash").args(["-c", &script]).output().unwrap();
+        let printed = String::from_utf8_lossy(&out.stdout).to_string();
+        let command = format!("x='{value}'; cat -- {}", words.join(" "));
+        let v = check_common::check_in_dir(ws.path(), "Bash", &serde_json::json!({ "command": command }));
+        let parts = v["parts"].as_array().unwrap();
+        let Some(cat) = parts.iter().filter_map(|p| p["command"].as_str()).find(|c| c.starts_with("cat --")) else {
+            // A word gate does not know: nothing to compare.
+            return Ok(());
+        };
+        if out.status.success() && !cat.contains('$') {
+            let shown: Vec<String> = cat["cat -- ".len()..]
+                .split(' ')
+                .map(|w| unwrap_colons(w.trim_matches('\'')))
+                .collect();
+            let want: Vec<String> = printed.lines().map(unwrap_colons).collect();
+            prop_assert_eq!(shown, want, "{}", command);
+        }
+        if !out.status.success() {
+            prop_assert!(cat.contains('$') || v["decision"] != "allow", "bash failed on {command}, gate: {cat}");
+        }
+    }
+}
+
+#[test]
+fn awk_printing_to_filename_writes_each_file_it_reads() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "Cargo.toml", "[package]\nversion = \"0.1.0\"\n");
+    write(w, "docs/a.md", "# a\n");
+    // Red team 45: `print > FILENAME` rewrites every input, here Cargo.toml.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "awk '{gsub(/0\\.1\\.0/,\"0.2.0\"); print > FILENAME}' C*",
+            "awk '{print >> FILENAME}' src/a.rs Cargo.toml",
+            "gawk -v n=1 '{ print > FILENAME }' ./Cargo.toml",
+        ],
+    );
+    assert_in(
+        w,
+        "ask",
+        &[
+            "awk '{print > FILENAME}' src/a.rs",
+            "awk '{print > FILENAME}' \"$f\"",
+            "awk '{FILENAME=\"/tmp/x\"; print > FILENAME}' docs/a.md",
+            "awk '{print > FILENAME}'",
+        ],
+    );
+    assert_in(w, "allow", &["awk '{print > FILENAME}' docs/a.md", "awk '{print FILENAME}' Cargo.toml"]);
+}
+
+#[test]
+fn an_npmrc_that_makes_npm_run_a_denied_program_is_denied() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "package.json", r#"{"scripts":{"test":"echo ok"}}"#);
+    write(w, "pkgs/a/.npmrc", "\"script-shell\"=/bin/rm\n");
+    write(w, "pkgs/a/package.json", r#"{"name":"a","scripts":{"test":"echo ok","build":"echo b"}}"#);
+    write(w, "pkgs/b/.npmrc", "workspaces=true\n");
+    write(w, "pkgs/b/package.json", r#"{"name":"b","workspaces":["tools"],"scripts":{"test":"echo ok"}}"#);
+    write(w, "pkgs/b/tools/package.json", r#"{"name":"t","scripts":{"test":"rm -f m"}}"#);
+    write(w, "pkgs/c/.npmrc", "script-shell=./sh.sh\n");
+    write(w, "pkgs/c/package.json", r#"{"name":"c","scripts":{"test":"echo ok"}}"#);
+    write(w, "pkgs/d/.npmrc", "workspaces=true\n");
+    write(w, "pkgs/d/package.json", r#"{"name":"d","workspaces":["tools/*"],"scripts":{"test":"echo ok"}}"#);
+    // Red team 46 held these only asked: the shell npm runs scripts with is `rm`, and the
+    // workspaces `workspaces=true` runs hold `rm -f m`.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "cd pkgs/a && npm test",
+            "npm --prefix pkgs/a test",
+            "cd pkgs/b && npm test",
+            "npm run build --prefix pkgs/a",
+        ],
+    );
+    // A shell gate cannot see, and workspaces named by a glob: asked.
+    assert_in(w, "ask", &["cd pkgs/c && npm test", "cd pkgs/d && npm test"]);
+    assert_in(w, "allow", &["npm test"]);
+}
