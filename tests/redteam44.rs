@@ -140,17 +140,18 @@ fn xargs_or_a_filter_with_its_own_input_is_not_fed_the_listing() {
 
 #[test]
 fn operands_xargs_adds_that_the_program_writes_are_writes() {
+    assert_all("ask", &["find src -name '*.rs' | xargs touch"]);
+    // The call names the denied file it feeds xargs (red team 45).
+    assert_all("deny", &["printf '%s\\n' Cargo.toml | xargs tee"]);
+    // And where the listing's pattern names it (red team 47).
     assert_all(
-        "ask",
+        "deny",
         &[
             "find . -maxdepth 1 -name '*.toml' | xargs tee",
             "git ls-files '*.toml' | xargs tee",
-            "find src -name '*.rs' | xargs touch",
             "find . -maxdepth 1 -name '*.toml' | xargs sh -c 'tee \"$@\"' _",
         ],
     );
-    // The call names the denied file it feeds xargs (red team 45).
-    assert_all("deny", &["printf '%s\\n' Cargo.toml | xargs tee"]);
 }
 
 #[test]

@@ -289,5 +289,7 @@ fn npm_settings_that_change_what_runs_are_read_however_they_are_written() {
     write(w, "node_modules/.bin/grep", "#!/bin/sh\nrm -f m\n");
     // Red team 46 (V17-V22): a quoted key, workspaces from `.npmrc`, an ancestor's
     // `node_modules/.bin`.
-    assert_in(w, "ask", &["cd pkgs/a && npm test", "cd pkgs/b && npm test", "cd pkgs/c && npm run lint"]);
+    assert_in(w, "ask", &["cd pkgs/b && npm test", "cd pkgs/c && npm run lint"]);
+    // The shell it names is a denied program (red team 47: was asked).
+    assert_in(w, "deny", &["cd pkgs/a && npm test"]);
 }

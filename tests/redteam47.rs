@@ -162,3 +162,34 @@ fn an_npmrc_that_makes_npm_run_a_denied_program_is_denied() {
     assert_in(w, "ask", &["cd pkgs/c && npm test", "cd pkgs/d && npm test"]);
     assert_in(w, "allow", &["npm test"]);
 }
+
+#[test]
+fn a_run_time_write_of_what_a_listing_filtered_by_a_denied_name_pattern_lists_is_denied() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "Cargo.toml", "[package]\nversion = \"0.1.0\"\n");
+    write(w, "docs/a.md", "# a\n");
+    // Red teams 45 and 46 held these only asked: the listing's pattern names Cargo.toml.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "find . -maxdepth 1 -name '*.toml' -exec sed -i 's/\"0.1.0\"/\"0.2.0\"/' {} +",
+            "git ls-files '*.toml' | xargs sed -i 's/0.1.0/0.2.0/'",
+            "grep -rl 0.1.0 --include='*.toml' . | xargs sed -i s/a/b/",
+            "find . -iname 'cargo.*' | while read -r f; do sed -i s/a/b/ \"$f\"; done",
+            "rg -l version -g 'C*' | xargs -I{} sed -i s/a/b/ {}",
+        ],
+    );
+    // Patterns no denied name matches, and exclusions, stay as they were.
+    assert_in(
+        w,
+        "ask",
+        &[
+            "find . -name '*.md' -exec sed -i s/a/b/ {} +",
+            "find . -name '*.rs' -exec sed -i 's/a.*/b/' {} +",
+            "rg -l foo -g '!*.toml' | xargs sed -i s/a/b/",
+        ],
+    );
+    assert_in(w, "allow", &["find . -name '*.toml' -exec cat {} +"]);
+}

@@ -1252,6 +1252,8 @@ impl Policy {
                 v.reason =
                     format!("writes a path known only at run time, and the call names a denied file: {}", v.reason);
                 parts.push(part(one_line(command), PartKind::Command, v));
+            } else if let Some(v) = self.listed_denied(&a.commands) {
+                parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
         // The same part twice (a command walked from both directories of a `cd` that may
@@ -1590,6 +1592,24 @@ impl Policy {
         let p = self.resolve_path(glob, cwd).ok()?;
         self.rule_could_match(tool, p.rel.as_deref(), &p.abs, |rule, verb| {
             format!("`{glob}` can expand to a path that rule `{rule}` {verb}")
+        })
+    }
+
+    /// A write deny rule that could match a name a listing in the call filters by (red team
+    /// 45: `find . -name '*.toml' -exec sed -i ... {} +`, `git ls-files '*.toml' | xargs sed -i`),
+    /// in a call that writes paths known only at run time: the names it lists may be what is
+    /// written. (Read as a shell glob: a `*` there does not match a leading dot.)
+    fn listed_denied(&self, commands: &[shell::SimpleCommand]) -> Option<V> {
+        let edit = self.model.tools.edit_tool()?;
+        commands.iter().find_map(|c| {
+            shell::listing_patterns(&c.words).into_iter().find_map(|p| {
+                let v = self.glob_rules(&edit.name, &p, Some(c.cwd.as_deref().unwrap_or("")))?;
+                let listing = c.display();
+                (v.verdict == Verdict::Deny).then(|| {
+                    let why = format!("writes paths known only at run time, which `{listing}` lists: {}", v.reason);
+                    V { reason: why, ..v }
+                })
+            })
         })
     }
 

@@ -2742,6 +2742,64 @@ pub fn find_listing_dirs(words: &[Word]) -> Vec<Word> {
     find_starts(&args[lead..lead + given])
 }
 
+/// The name patterns a listing filters its names by (`find -name '*.toml'`, `git ls-files
+/// '*.toml'`, `grep -rl --include='*.toml'`, `rg -g '*.toml'`), as shell globs relative to where
+/// it runs: `**/` before a pattern without a `/`, and a case-insensitive pattern with each
+/// letter as `[xX]`. Only patterns with `*`, `?` or `[` (a literal name is in the call's
+/// text already).
+pub fn listing_patterns(words: &[Word]) -> Vec<String> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    let lits: Vec<&str> = words[1..].iter().filter_map(Word::lit).collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let after = |opts: &[&str], fold: bool, out: &mut Vec<(String, bool)>| {
+        for w in lits.windows(2) {
+            if opts.contains(&w[0]) {
+                out.push((w[1].to_string(), fold));
+            }
+        }
+    };
+    match name {
+        "find" => {
+            after(&["-name", "-path", "-wholename"], false, &mut out);
+            after(&["-iname", "-ipath", "-iwholename"], true, &mut out);
+        }
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" => {
+            for l in &lits {
+                for (prefix, fold) in [("--include=", false), ("--glob=", false), ("--iglob=", true), ("-g", false)] {
+                    if let Some(v) = l.strip_prefix(prefix).filter(|v| !v.is_empty()) {
+                        out.push((v.to_string(), fold));
+                    }
+                }
+            }
+            after(&["--include", "-g", "--glob"], false, &mut out);
+            after(&["--iglob"], true, &mut out);
+        }
+        "fd" | "fdfind" => out.extend(lits.iter().filter(|l| !l.starts_with('-')).map(|l| (l.to_string(), false))),
+        "git" => out.extend(lits.iter().filter(|l| !l.starts_with('-')).map(|l| (l.to_string(), false))),
+        _ => {}
+    }
+    out.into_iter()
+        // (An exclusion, `!*.toml` or `:(exclude)`, filters names out.)
+        .filter(|(p, _)| {
+            p.contains(['*', '?', '[']) && !p.starts_with('!') && !p.starts_with(":!") && !p.starts_with(":^")
+        })
+        .filter(|(p, _)| !p.starts_with(":(") || p.starts_with(":(glob)"))
+        .map(|(p, fold)| {
+            let p = p.trim_start_matches(":(glob)").trim_start_matches("./").to_string();
+            let p = if p.contains('/') { p } else { format!("**/{p}") };
+            if !fold {
+                return p;
+            }
+            p.chars()
+                .map(|c| match c.is_ascii_alphabetic() {
+                    true => format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase()),
+                    false => c.to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Whether the program reads files named by its operands, so that operands added at run time
 /// (`xargs cat`) are reads of paths gate cannot see.
 pub fn reads_operands(words: &[Word]) -> bool {
