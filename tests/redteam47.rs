@@ -193,3 +193,100 @@ fn a_run_time_write_of_what_a_listing_filtered_by_a_denied_name_pattern_lists_is
     );
     assert_in(w, "allow", &["find . -name '*.toml' -exec cat {} +"]);
 }
+
+#[test]
+fn program_text_an_interpreter_or_a_patch_reads_from_the_call_is_scanned_for_denied_files() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "Cargo.toml", "[package]\nversion = \"0.1.0\"\n");
+    // Red team 46 (W15, W16) held these only asked: what runs unseen names Cargo.toml, on a
+    // line of its own, or in a list.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "python3 - <<'EOF'\np = 'Cargo.toml'\ns = open(p).read()\nopen(p, 'w').write(s.replace('0.1.0', '0.2.0'))\nEOF",
+            "python3 -c 'open(\"Cargo.toml\",\"w\").write(\"\")'",
+            "node -e 'require(\"fs\").writeFileSync(\"Cargo.toml\", \"\")'",
+            "python3 - <<< 'import os; os.system(\"rm -f m\")'",
+            "git apply <<'EOF'\n--- a/Cargo.toml\n+++ b/Cargo.toml\n@@ -1 +1 @@\n-a\n+b\nEOF",
+            "patch -p1 <<'EOF'\n--- a/Cargo.toml\n+++ b/Cargo.toml\n@@ -1 +1 @@\n-a\n+b\nEOF",
+        ],
+    );
+    // Without a denied name, asked as before; a patch only checked reads.
+    assert_in(
+        w,
+        "ask",
+        &[
+            "python3 -c 'print(1)'",
+            "git apply <<'EOF'\n--- a/src/a.rs\n+++ b/src/a.rs\nEOF",
+            "git apply fix.patch",
+            "patch -p1 < fix.patch",
+        ],
+    );
+    assert_in(w, "allow", &["git apply --check fix.patch"]);
+}
+
+#[test]
+fn constant_text_from_a_substitution_or_an_array_element_is_the_word_bash_makes() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    // Red team 47 (X30-X38): each was only asked.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "echo '[dependencies]' >> \"$(date +Cargo.toml)\"",
+            "tee \"$(date +.env)\" < README.md",
+            "c=$(date +rm); $c m",
+            "$(echo r)m m",
+            "x=(r m); \"${x[0]}${x[1]}\" m",
+            "x=(cu rl); \"${x[0]}${x[1]}\" --version",
+            "c=$(dirname rm/x); $c m",
+            "tee \"$(dirname .env/x)\" < README.md",
+            "c=$(printf %s r m); $c m",
+        ],
+    );
+    // Not constant: a function of that name, an option, an element of a changed array.
+    assert_in(
+        w,
+        "ask",
+        &[
+            "cat $(echo /etc/passwd)",
+            "x=(a b); x+=(c); cat \"${x[2]}\"",
+            "x=(a b); unset 'x[0]'; cat \"${x[1]}\"",
+            "declare -A x=([0]=a); cat \"${x[0]}\"",
+            "cat \"$(echo -e 'src/a.rs\\n/etc/passwd')\"",
+        ],
+    );
+    assert_in(
+        w,
+        "allow",
+        &[
+            "cat \"$(printf %s/%s src a.rs)\"",
+            "x=(src/a.rs README.md); cat \"${x[0]}\"",
+            "cat \"$(basename /x/src)/a.rs\"",
+        ],
+    );
+}
+
+#[test]
+fn listings_of_shell_state_are_allowed_and_listings_of_the_machine_are_not() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    // Red team 47 (X81, X82): compgen's `-s` reads /etc/services, `-c` lists the PATH.
+    assert_in(
+        w,
+        "ask",
+        &["compgen -s", "compgen -c | grep -c .", "compgen -A command", "compgen -A service", "dir /etc"],
+    );
+    // Over-asks red team 47 found: shell state, the README's safe list, print-only forms.
+    assert_in(
+        w,
+        "allow",
+        &["compgen -A function", "compgen -A variable", "dir src", "vdir src", "ulimit -n", "kill -l", "c++ --version"],
+    );
+    assert_in(w, "ask", &["ulimit -n 10", "kill 1"]);
+}

@@ -1173,6 +1173,9 @@ impl Policy {
             // could match once its run-time words are known.
             unseen |=
                 v.verdict == Verdict::Ask && v.layer == Layer::Analysis && (c.unknown.is_some() || v.rule.is_some());
+            // An interpreter running program text the call holds (red team 45: a heredoc's
+            // `python3 -` rewriting Cargo.toml).
+            unseen |= v.verdict == Verdict::Ask && shell::runs_inline_code(&c.words);
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as
@@ -1372,13 +1375,23 @@ impl Policy {
     /// directory (`.env`, `.env.bak`), as a conservative scan of text that runs unseen.
     fn scan_unseen_writes(&self, command: &str) -> Option<V> {
         let edit = self.model.tools.edit_tool()?;
-        let cleaned: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && !c.is_control()).collect();
+        // (A line's end separates words: red team 47's heredoc `p = 'Cargo.toml'` on a line
+        // of its own.)
+        let cleaned: String = command
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
         let found = cleaned
             .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,~".contains(c)))
-            // A value glued to a short option too (red team 45: `gawk -d.env`).
+            // A value glued to a short option too (red team 45: `gawk -d.env`), and each item
+            // of a list (`open('Cargo.toml', 'w')`).
             .flat_map(|w| {
                 let glued = (w.starts_with('-') && !w.starts_with("--")).then(|| w.get(2..)).flatten();
-                [Some(w), glued].into_iter().flatten()
+                [Some(w), glued]
+                    .into_iter()
+                    .flatten()
+                    .chain(w.contains(',').then(|| w.split(',')).into_iter().flatten())
             })
             .filter(|w| w.contains('.') && w.len() > 1)
             .find_map(|w| self.anywhere_rules(&edit.name, w).filter(|v| v.verdict == Verdict::Deny));

@@ -288,6 +288,30 @@ impl Parsed {
         match g.program {
             "ls" | "dir" | "vdir" => given(&["-R", "--recursive"]),
             "diff" => !given(&["--no-dereference"]),
+            // `-A ACTION`: the actions that list files, users, hosts, services or the PATH's
+            // programs (red team 47: `-c` and `-s` were allowed); the others list shell state.
+            "complete" | "compgen" if f.opt.name == "-A" => !matches!(
+                f.value.as_ref().and_then(Word::lit),
+                Some(
+                    "alias"
+                        | "arrayvar"
+                        | "binding"
+                        | "builtin"
+                        | "disabled"
+                        | "enabled"
+                        | "export"
+                        | "function"
+                        | "helptopic"
+                        | "job"
+                        | "keyword"
+                        | "running"
+                        | "setopt"
+                        | "shopt"
+                        | "signal"
+                        | "stopped"
+                        | "variable"
+                )
+            ),
             _ => f.opt.has('L'),
         }
     }
@@ -869,7 +893,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     // `-x KEYSEQ:COMMAND` binds a key to a shell command (run when the key is typed).
     ("bind", "posix", "-m: -l -p -P -s -S -v -V -X -q: -u: -r: -f:/R -x:/C"),
     ("complete|compgen", "posix",
-     "-a -b -c -d/L -e -f/L -g/L -j -k -s -u/L -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
+     "-a -b -c/L -d/L -e -f/L -g/L -j -k -s/L -u/L -v -D -E -I -p -r -o:/L -A:/L -G:/R -W: -F:/X -C:/C -X: -P: -S: -V:"),
     // ---- the safe list ----
     ("ls|dir|vdir", "files",
      "-a --all -A --almost-all --author -b --escape --block-size= -B --ignore-backups -c -C --color=? -d --directory \

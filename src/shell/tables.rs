@@ -1398,7 +1398,7 @@ enum Args {
 
 #[rustfmt::skip]
 static SAFE: &[(&str, Args)] = &[
-    ("ls", Args::Any), ("cat", Args::Any), ("head", Args::Any), ("tail", Args::Any), ("wc", Args::Any),
+    ("ls", Args::Any), ("dir", Args::Any), ("vdir", Args::Any), ("cat", Args::Any), ("head", Args::Any), ("tail", Args::Any), ("wc", Args::Any),
     ("echo", Args::Any), ("printf", Args::Any), ("pwd", Args::Any), ("true", Args::Any), ("false", Args::Any),
     ("grep", Args::Any), ("egrep", Args::Any), ("fgrep", Args::Any), ("rg", Args::Any),
     ("which", Args::Any), ("whoami", Args::Any), ("id", Args::Any), ("uname", Args::Any), ("basename", Args::Any),
@@ -1426,6 +1426,12 @@ static SAFE: &[(&str, Args)] = &[
     ("pgrep", Args::Custom(pgrep_lists)),
     // `exec` with only redirections makes them last; they are decided as reads and writes.
     ("exec", Args::Custom(|args| args.is_empty())),
+    // Queries of the shell's limits and signal names (red team 47): `ulimit -n`, `kill -l 9`.
+    ("ulimit", Args::Custom(|args| args.iter().all(|a| a.starts_with('-') && a.len() > 1 && a[1..].chars().all(|c| c.is_ascii_alphabetic())))),
+    ("kill", Args::Custom(|args| {
+        matches!(args.first(), Some(&("-l" | "-L" | "--list" | "--table")))
+            && args[1..].iter().all(|a| !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric()))
+    })),
     // Listings and a calculator (`jobs -x` runs a command; `umask MODE` changes the mask).
     ("jobs", Args::Custom(|args| !args.iter().any(|a| a.starts_with('-') && a.contains('x')))),
     ("umask", Args::Custom(umask_args)),
@@ -1694,7 +1700,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
 #[rustfmt::skip]
 const VERSION_EXITS: &[&str] = &[
     "git", "node", "python", "python3", "perl", "bash", "gcc", "g++", "cc", "make", "curl", "wget", "tar", "gzip",
-    "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk",
+    "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk", "c++", "g++",
 ];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
@@ -2740,6 +2746,29 @@ pub fn find_listing_dirs(words: &[Word]) -> Vec<Word> {
     let args = words.get(1..).unwrap_or_default();
     let (lead, given) = find_layout(args);
     find_starts(&args[lead..lead + given])
+}
+
+/// Interpreters whose program text can be given on the command line or on standard input.
+const INTERPRETERS: &[&str] = &[
+    "python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "lua", "Rscript", "tclsh",
+];
+
+/// Whether an interpreter runs program text the call itself holds: given with an option
+/// (`python3 -c`, `node -e`/`-pe`, `perl -ne`, `ruby -e`, `deno eval`), or read from standard
+/// input (no script operand, or `-`: a heredoc, a pipe). Read generously: any bundle of short
+/// options with `c`, `e`, `E` or `r` in it.
+pub fn runs_inline_code(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&name) && !INTERPRETERS.contains(&base) {
+        return false;
+    }
+    let args = &words[1..];
+    let inline = args.iter().filter_map(Word::lit).any(|a| {
+        matches!(a, "eval" | "--eval" | "--print" | "-")
+            || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['c', 'e', 'E', 'r']))
+    });
+    inline || !args.iter().any(|a| a.lit().is_none_or(|a| !a.starts_with('-')))
 }
 
 /// The name patterns a listing filters its names by (`find -name '*.toml'`, `git ls-files

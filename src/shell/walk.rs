@@ -2493,6 +2493,14 @@ impl Walker<'_> {
                     self.parameter(expr, unknown);
                 }
                 WordPiece::CommandSubstitution(s) => {
+                    // A command that prints constant text (`$(echo r)m`, `$(date +rm)`): that
+                    // text, where nothing splits or globs it (red team 47).
+                    if let Some(out) = self.constant_output(s).filter(|o| quoted || self.assigning || stays_unquoted(o))
+                    {
+                        self.nested(s, None);
+                        buf.push_str(&out);
+                        continue;
+                    }
                     *dynamic = true;
                     // Unquoted, its output is split and globbed: text the command wrote
                     // (`$(echo '/etc/*')`, `$(base64 -d <<< ...)`) lists what it names.
@@ -2586,6 +2594,75 @@ impl Walker<'_> {
         (quoted || stays_unquoted(&v)).then_some(v)
     }
 
+    /// What a command substitution prints, where it is one command that prints constant
+    /// text: `echo WORDS` (no option, no backslash), `printf FORMAT ARGS` with only `%s`,
+    /// `date +TEXT` without `%`, `dirname PATH`, `basename PATH`; not a function of that name.
+    /// Its trailing newline is what `$(...)` removes.
+    fn constant_output(&self, text: &str) -> Option<String> {
+        let a = super::analyze(text);
+        let [c] = a.commands.as_slice() else { return None };
+        if !a.writes.is_empty() || !a.reads.is_empty() || !a.unknown.is_empty() || c.unknown.is_some() {
+            return None;
+        }
+        if !c.wrappers.is_empty() || c.open_args || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$']) {
+            return None;
+        }
+        let words: Vec<&str> = c.words.iter().map(Word::lit).collect::<Option<_>>()?;
+        let (name, args) = words.split_first()?;
+        if self.functions.iter().any(|f| f == name) || name.contains('/') {
+            return None;
+        }
+        let plain = |w: &&str| !w.contains('\\') && !w.starts_with('-');
+        if !args.iter().all(plain) {
+            return None;
+        }
+        match (*name, args) {
+            ("echo", _) => Some(args.join(" ")),
+            ("printf", [format, rest @ ..]) => {
+                let pieces: Vec<&str> = format.split("%s").collect();
+                if pieces.iter().any(|p| p.contains('%')) {
+                    return None;
+                }
+                let per = pieces.len() - 1;
+                let mut out = String::new();
+                let mut args = rest.iter();
+                loop {
+                    for (k, p) in pieces.iter().enumerate() {
+                        out.push_str(p);
+                        if k < per {
+                            out.push_str(args.next().copied().unwrap_or(""));
+                        }
+                    }
+                    if per == 0 || args.len() == 0 {
+                        break;
+                    }
+                }
+                Some(out.trim_end_matches('\n').to_string())
+            }
+            ("date", [format]) => format.strip_prefix('+').filter(|f| !f.contains('%')).map(str::to_string),
+            ("dirname", [path]) => {
+                let t = path.trim_end_matches('/');
+                Some(match t.rsplit_once('/') {
+                    _ if t.is_empty() && !path.is_empty() => "/".to_string(),
+                    None => ".".to_string(),
+                    Some((head, _)) => match head.trim_end_matches('/') {
+                        "" => "/".to_string(),
+                        h => h.to_string(),
+                    },
+                })
+            }
+            ("basename", [path]) => {
+                let t = path.trim_end_matches('/');
+                Some(match t.rsplit_once('/') {
+                    _ if t.is_empty() && !path.is_empty() => "/".to_string(),
+                    None => t.to_string(),
+                    Some((_, last)) => last.to_string(),
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// The one literal value gate knows a parameter holds: a variable bound to one literal, or
     /// a positional parameter the call gave (`local n=$1` in `f 3`).
     fn known_value(&self, parameter: &bword::Parameter) -> Option<&str> {
@@ -2595,6 +2672,22 @@ impl Walker<'_> {
                 let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
                 let [Word::Lit(v)] = values.as_slice() else { return None };
                 Some(v)
+            }
+            // An element of an indexed array gate knows every element of, each one literal
+            // word (red team 47: `x=(r m); "${x[0]}${x[1]}" m`).
+            bword::Parameter::NamedWithIndex { name, index } => {
+                let k: usize = Some(index.as_str())
+                    .filter(|i| i.bytes().all(|b| b.is_ascii_digit()) && (i == &"0" || !i.starts_with('0')))?
+                    .parse()
+                    .ok()?;
+                if self.is_associative(name) {
+                    return None;
+                }
+                let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+                if !values.iter().all(|v| matches!(v, Word::Lit(_))) {
+                    return None;
+                }
+                values.get(k)?.lit()
             }
             _ => None,
         }

@@ -83,6 +83,9 @@ static SINGLE_DASH_OUTPUTS: &[(&str, &[&str])] = &[
     ("openssl", &["out", "keyout"]),
 ];
 
+/// What a patch program writes: the files its patch names, known only at run time.
+const PATCHED: &str = "(the files the patch names)";
+
 /// The files a command writes through its arguments (literal or run-time words).
 pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
     let Some(Word::Lit(first)) = words.first() else { return Vec::new() };
@@ -521,8 +524,11 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 t.extend(operands(args, "pioRrdDBYzVFg").first().map(|w| under(dir.as_ref(), w)));
             }
             if t.is_empty() {
-                if let Some(d) = &dir {
-                    t.push(all_under(d));
+                match &dir {
+                    Some(d) => t.push(all_under(d)),
+                    // The files the patch names.
+                    None if !has(&["-o", "--output", "--dry-run"]) => t.push(Word::Dyn(PATCHED.into())),
+                    None => {}
                 }
             }
             t
@@ -695,6 +701,16 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             }
         }
         "checkout-index" => return checkout_index_writes(rest),
+        // `git apply` and `git am` write the files their patch names, known only at run time
+        // (red team 45: a heredoc patch to Cargo.toml); `apply`'s report forms only read.
+        "apply" | "am" => {
+            let lits: Vec<&str> = rest.iter().filter_map(Word::lit).collect();
+            let reports = lits.iter().any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"));
+            if sub == "apply" && reports && !lits.contains(&"--apply") {
+                return Vec::new();
+            }
+            return vec![Word::Dyn(PATCHED.into())];
+        }
         // `git merge-file CURRENT BASE OTHER` writes the merge into CURRENT unless `-p`.
         "merge-file" => {
             if rest.iter().filter_map(Word::lit).any(|a| a == "-p" || spells_option(a, "--stdout") && a.len() > 2) {
