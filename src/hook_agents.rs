@@ -236,6 +236,15 @@ fn gemini_input(input: &Value) -> Result<Input, String> {
 fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call, String>> {
     let text = |k: &str| tool_input.get(k).and_then(Value::as_str);
     let dir = text("dir_path").filter(|d| !d.is_empty());
+    // Every field the agent sent is kept, so one gate does not know (`directory` of an older
+    // shell tool, `absolute_path`) is still checked (red team 47: `directory` was dropped).
+    let with = |pairs: &[(&str, Value)]| {
+        let mut args = tool_input.as_object().cloned().unwrap_or_default();
+        for (k, v) in pairs {
+            args.insert((*k).to_string(), v.clone());
+        }
+        Value::Object(args)
+    };
     Some(Ok(match tool {
         "run_shell_command" => {
             let Some(command) = text("command") else { return Some(Err("run_shell_command without a command".into())) };
@@ -244,14 +253,16 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
                 Some(d) if d != "." => crate::protocol::run_in(d, command),
                 _ => command.to_string(),
             };
-            Call::new("Bash", json!({"command": command}))
+            let mut args = with(&[("command", json!(command))]);
+            if let Some(o) = args.as_object_mut() {
+                o.remove("dir_path");
+                o.remove("description");
+            }
+            Call::new("Bash", args)
         }
-        "write_file" => Call::new("Write", json!({"file_path": text("file_path"), "content": text("content")})),
-        "replace" => Call::new(
-            "Edit",
-            json!({"file_path": text("file_path"), "old_string": text("old_string"), "new_string": text("new_string")}),
-        ),
-        "read_file" => Call::new("Read", json!({"file_path": text("file_path")})),
+        "write_file" => Call::new("Write", with(&[])),
+        "replace" => Call::new("Edit", with(&[])),
+        "read_file" => Call::new("Read", with(&[])),
         // Every field kept (one gate does not know is still a path it checks), `dir_path` as
         // the tool's `path`.
         "list_directory" | "glob" | "grep_search" => {

@@ -291,7 +291,7 @@ fn redteam3_overask_a_declared_name_is_literal_when_only_its_value_is_not() {
         &[
             "export TZ=$(echo /etc/shadow); date",
             "f=src/a.rs; declare f=$(echo /etc/shadow); cat \"$f\"",
-            "declare -i x=$(echo 1)",
+            "declare -i x=$(cat n)",
             "export PATH=$(pwd)/bin:$PATH",
             "declare \"f=$(ls)\"",
             "declare -a x=([$i]=1)",

@@ -290,3 +290,69 @@ fn listings_of_shell_state_are_allowed_and_listings_of_the_machine_are_not() {
     );
     assert_in(w, "ask", &["ulimit -n 10", "kill 1"]);
 }
+
+#[test]
+fn exit_help_set_with_a_bad_option_and_a_loop_fed_by_process_substitution_are_read_as_bash_does() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    write(w, "docs/a.md", "# a\n");
+    // Red team 47 (K50, K51, K07): `exit --help` prints help and goes on; `set -L` fails and
+    // leaves `$1` (and `-e` before it) as they were.
+    assert_in(
+        w,
+        "ask",
+        &[
+            "cd .cache/a/b/c/d/e/f/g || exit --help; cat ../../../../../../../../etc/passwd",
+            "cd docs/drafts/new || exit --hel\\p; tee -a ../../a.md < src/a.rs",
+            "cd docs/drafts/new || exit \"$rc\"; tee -a ../../a.md < src/a.rs",
+            "set -- ~/.gitconfig; set -L README.md; head -n 20 \"$1\"",
+            "set -- ~/.gitconfig; set --help README.md; head -n 20 \"$1\"",
+            "while read -r f; do cat \"$f\"; done < <(find /etc -name passwd)",
+        ],
+    );
+    assert_in(
+        w,
+        "allow",
+        &[
+            "cd src || exit $?; cat a.rs",
+            "set -- ~/.gitconfig; set -e src/a.rs; head -n 20 \"$1\"",
+            "while IFS= read -r f; do wc -l \"$f\"; done < <(find src -name '*.rs')",
+            "du -sh .[!.]*",
+            "python3 -VV",
+        ],
+    );
+    // Under dotglob, `?env` is `.env` (K52); a loop fed by a listing that writes Cargo.toml.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "shopt -s dotglob; printf 'KEY=1\\n' >> ?env",
+            "GLOBIGNORE=z; printf 'KEY=1\\n' >> ?env",
+            "while read -r f; do sed -i s/a/b/ \"$f\"; done < <(find . -name '*.toml')",
+            "python3 -c 'import os; os.system(\"rm -f m\")' --version",
+        ],
+    );
+    assert_in(w, "ask", &["du -sh .*", "ls -d .[a-z]*"]);
+}
+
+#[test]
+fn every_field_of_a_gemini_shell_call_is_checked() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    // Red team 47 (K31): an older shell tool's `directory` was dropped.
+    let ask = check_common::check_in_dir(
+        w,
+        "run_shell_command",
+        &serde_json::json!({"command": "cat passwd", "directory": "../../../../../../etc"}),
+    );
+    assert_eq!(ask["decision"], "ask", "{ask}");
+    let read = check_common::check_in_dir(w, "read_file", &serde_json::json!({"absolute_path": "/etc/passwd"}));
+    assert_eq!(read["decision"], "ask", "{read}");
+    let ok = check_common::check_in_dir(
+        w,
+        "run_shell_command",
+        &serde_json::json!({"command": "ls", "description": "list files in /etc", "dir_path": "."}),
+    );
+    assert_eq!(ok["decision"], "allow", "{ok}");
+}

@@ -175,7 +175,7 @@ fn a_git_option_whose_value_is_only_known_at_run_time_reads_nothing_unless_it_na
             "git log --author=$(git config user.name)",
             "git log --author=$X",
             "git log --author=`whoami`",
-            "git log --author=\"$(echo \"x\")\"",
+            "git log --author=\"$(cat \"x\")\"",
             // The value is a file, abbreviated or not.
             "git log --output=\"$P\"",
             "git log --out=\"$P\"",

@@ -288,7 +288,7 @@ pub fn analyze(text: &str) -> Analysis {
 
 /// Under dotglob, a glob segment that starts with a wildcard also matches names that start
 /// with a dot (red team 40: `shopt -s dotglob; sed -i ... *` edits `.env`): each such write
-/// and read is also decided as its dotted spelling (`*` as `.*`, `src/?x` as `src/.?x`).
+/// and read is also decided as its dotted spelling (`*` as `.*`, `src/?x` as `src/.x`, `[ab.]x` as `.x`).
 fn dotted_globs(a: &mut Analysis) {
     let dotted = |w: &Write| -> Option<Write> {
         let Word::Dyn(d) = &w.path else { return None };
@@ -297,7 +297,17 @@ fn dotted_globs(a: &mut Analysis) {
         }
         let segs: Vec<String> = d
             .split('/')
-            .map(|s| if s.starts_with(['*', '?', '[']) { format!(".{s}") } else { s.to_string() })
+            .map(|s| match s.as_bytes().first() {
+                Some(b'*') => format!(".{s}"),
+                // The one character `?` or a bracket matches is the dot (red team 47: `?env`
+                // writes `.env`).
+                Some(b'?') => format!(".{}", &s[1..]),
+                Some(b'[') => match s.get(2..).and_then(|r| r.find(']')) {
+                    Some(k) => format!(".{}", &s[k + 3..]),
+                    None => format!(".{s}"),
+                },
+                _ => s.to_string(),
+            })
             .collect();
         let new = segs.join("/");
         (new != *d).then(|| Write { path: Word::Dyn(new), ..w.clone() })

@@ -1708,6 +1708,8 @@ const SHORT_VERSION: &[(&str, &str)] = &[
     ("node", "-v"),
     ("python", "-V"),
     ("python3", "-V"),
+    ("python3", "-VV"),
+    ("python", "-VV"),
     ("perl", "-v"),
     ("java", "-version"),
     ("gcc", "-v"),
@@ -2887,8 +2889,26 @@ pub fn glob_base(raw: &str) -> Option<String> {
     let first = segs.iter().position(|s| glob(s))?;
     // A segment that may match `.` or `..` (`.*`, `.?`, `..`) climbs out; one whose second
     // character is a literal other than `.` (`.e*`) never matches them, in any bash.
+    // Nor does one whose second character is a bracket that cannot match a `.` (red team 47:
+    // `.[!.]*`, the usual spelling of "dot files but not `..`").
+    let no_dot_bracket = |b: &str| {
+        let (negated, body) = match b.strip_prefix(['!', '^']) {
+            Some(r) => (true, r),
+            None => (false, b),
+        };
+        let Some(end) = body.get(1..).and_then(|r| r.find(']')).map(|k| k + 1) else { return false };
+        let set = &body[..end];
+        if negated {
+            set.contains('.')
+        } else {
+            !set.contains(['.', '-', '[', '\\'])
+        }
+    };
     let climbs = |s: &str| {
-        s == ".." || s.starts_with('.') && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
+        s == ".."
+            || s.starts_with('.')
+                && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
+                && !s[1..].strip_prefix('[').is_some_and(no_dot_bracket)
     };
     if segs[first..].iter().any(|s| climbs(s)) {
         return None;

@@ -327,7 +327,27 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
                     .suffix
                     .as_ref()
                     .is_none_or(|s| s.0.iter().all(|i| matches!(i, ast::CommandPrefixOrSuffixItem::Word(_))));
+            // `exit --help` prints help and goes on (red team 47: `cd X || exit --help` was
+            // believed to end the script): its words must be ones that cannot be `--help`.
+            let args_end = sc.suffix.as_ref().is_none_or(|s| {
+                let words = s.0.iter().filter_map(|i| match i {
+                    ast::CommandPrefixOrSuffixItem::Word(w) => Some(w.value.as_str()),
+                    _ => None,
+                });
+                for raw in words {
+                    if raw == "--" {
+                        break;
+                    }
+                    let plain: String = raw.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+                    let status = matches!(plain.as_str(), "$?" | "${?}");
+                    if (raw.contains(['$', '`']) && !status) || plain == "--help" {
+                        return false;
+                    }
+                }
+                true
+            });
             plain
+                && args_end
                 && sc.word_or_name.as_ref().is_some_and(|w| {
                     (w.value == "exit" || (w.value == "return" && in_function)) && !functions.contains(&w.value)
                 })
@@ -1497,6 +1517,7 @@ impl Walker<'_> {
     }
 
     fn command(&mut self, c: &ast::Command) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, ProcessSubstitutionKind as PK};
         match c {
             ast::Command::Simple(sc) => self.simple(sc),
             ast::Command::Compound(cc, redirects) => {
@@ -1514,10 +1535,30 @@ impl Walker<'_> {
                 let listed = |n: &str| self.listed_name(n);
                 let moves = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| stdin_redirect(io, &listed)));
                 self.stdin_moved |= moves;
+                // `while read -r f; do ...; done < <(find src -name '*.md')`: the listing is the
+                // loop's input, as through a pipe (red team 47: was asked).
+                let fed = match (cc, redirects.as_ref().map(|r| r.0.as_slice())) {
+                    (
+                        ast::CompoundCommand::WhileClause(_),
+                        Some([io @ ast::IoRedirect::File(fd, K::Read, T::ProcessSubstitution(PK::Read, _))]),
+                    ) if fd.is_none_or(|f| f == 0) => {
+                        let before = self.a.commands.len();
+                        let script0 = self.stdin_script.take();
+                        self.redirect(io);
+                        self.stdin_script = script0;
+                        if self.a.commands.len() == before + 1 {
+                            self.stdin_listing = self.a.commands.last().and_then(listing_of);
+                        }
+                        true
+                    }
+                    _ => false,
+                };
                 self.compound(cc);
                 self.stdin_moved = moved0;
-                if let Some(r) = redirects {
-                    self.redirect_list(r);
+                match redirects {
+                    Some(_) if fed => self.stdin_script = Some(Err(())),
+                    Some(r) => self.redirect_list(r),
+                    None => {}
                 }
                 if let Some(start) = start {
                     self.may_not_have_happened(start);
@@ -4032,6 +4073,8 @@ impl Walker<'_> {
                             unknown.get_or_insert_with(|| format!("`set {what}` changes how later commands are read"));
                         };
                         let mut o_on: Option<bool> = None;
+                        let mut invalid = false;
+                        let errexit0 = self.errexit;
                         // Where the operands start (after `--`, `-`, or at the first word that
                         // is no option): they are the new `$1`...
                         let mut operands_at: Option<usize> = None;
@@ -4068,13 +4111,23 @@ impl Walker<'_> {
                                     'e' => self.errexit = on && ERREXIT_HOLDS,
                                     'o' => o_on = Some(on),
                                     'H' | 'k' | 'P' if on => changed(&format!("-{c}"), &mut unknown),
+                                    // A letter `set` does not take, or a long option (`--help`):
+                                    // it fails and changes nothing (red team 47: `set -L a.md`
+                                    // left `$1` as it was).
+                                    c if !"abefhkmnptuvxBCEHPT".contains(c) => invalid = true,
                                     _ => {}
                                 }
                             }
+                            invalid |= a.starts_with("--");
                         }
                         // `set -- WORDS` of literal words, where it surely runs: `$1`... and
                         // `"$@"` are those words.
                         match operands_at {
+                            _ if invalid => {
+                                // (Nor any option before it: `set -e -L` leaves errexit off.)
+                                self.params = None;
+                                self.errexit = errexit0;
+                            }
                             Some(k)
                                 if self.unsure == 0
                                     && self.conditional == 0
