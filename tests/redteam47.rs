@@ -320,6 +320,7 @@ fn exit_help_set_with_a_bad_option_and_a_loop_fed_by_process_substitution_are_re
             "while IFS= read -r f; do wc -l \"$f\"; done < <(find src -name '*.rs')",
             "du -sh .[!.]*",
             "python3 -VV",
+            "echo src/a.rs docs/a.md | xargs wc -l",
         ],
     );
     // Under dotglob, `?env` is `.env` (K52); a loop fed by a listing that writes Cargo.toml.

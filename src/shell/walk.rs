@@ -3882,6 +3882,25 @@ impl Walker<'_> {
                 match skip_options(&words, spec, &mut unknown) {
                     Some(rest) if !rest.is_empty() => {
                         wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
+                        // Plain `xargs` fed constant text (`echo src/a.rs src/b.rs | xargs wc
+                        // -l`): its words, split at blanks, are the arguments (red team 47).
+                        let fed = match &self.stdin_script {
+                            Some(Ok(t))
+                                if name == "xargs"
+                                    && rest.len() + 1 == words.len()
+                                    && !t.contains(['\'', '"', '\\']) =>
+                            {
+                                Some(t.clone())
+                            }
+                            _ => None,
+                        };
+                        if let Some(text) = fed {
+                            words = rest
+                                .into_iter()
+                                .chain(text.split_whitespace().map(|w| Word::Lit(w.to_string())))
+                                .collect();
+                            continue;
+                        }
                         if name == "xargs" {
                             open_args = true;
                             self.replace_str = xargs_replace_str(&words);
