@@ -357,3 +357,49 @@ fn every_field_of_a_gemini_shell_call_is_checked() {
     );
     assert_eq!(ok["decision"], "allow", "{ok}");
 }
+
+/// Runs git in `w`; it must succeed.
+fn git_in(w: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git").args(args).current_dir(w).output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn git_files_and_programs_a_partial_clone_or_an_option_names_are_decided() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    write(w, "docs/a.md", "# a\n");
+    git_in(w, &["init", "-q"]);
+    git_in(w, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "i"]);
+    // Options that write (red team 47: Y05-Y07) and an `ext::` remote (Y08, Y09).
+    assert_in(
+        w,
+        "deny",
+        &[
+            "git apply --stat --build-fake-ancestor=Cargo.toml x.patch",
+            "git read-tree --index-output=.env.idx HEAD",
+            "git pack-objects .env </dev/null",
+            "git -c protocol.ext.allow=always ls-remote 'ext::rm m'",
+            "git -c protocol.allow=always ls-remote 'ext::rm m'",
+            "git diff --output=Cargo.toml",
+        ],
+    );
+    // `--output` is its write: allowed where the write is (Y59).
+    assert_in(w, "allow", &["git diff --output=docs/diff.md", "git log --oneline -3"]);
+    // A partial clone whose promisor remote is a command (Y01-Y03), a signature file and a
+    // mailmap outside the workspace (Y04).
+    let config = w.join(".git/config");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("[format]\n\tsignatureFile = /etc/hostname\n[mailmap]\n\tfile = /etc/hostname\n");
+    std::fs::write(&config, &text).unwrap();
+    assert_in(w, "ask", &["git format-patch -1 --stdout", "git shortlog -sn"]);
+    text.push_str("[extensions]\n\tpartialClone = origin\n[remote \"origin\"]\n\turl = ext::rm m\n\tpromisor = true\n");
+    std::fs::write(&config, &text).unwrap();
+    assert_in(
+        w,
+        "deny",
+        &["git show lazy:docs/lazy.md", "git diff --stat HEAD~1 HEAD", "git grep -n doc HEAD", "git log -p -1"],
+    );
+    assert_in(w, "allow", &["git status", "git branch -vv", "git reflog -10", "git worktree list"]);
+}

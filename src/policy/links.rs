@@ -563,7 +563,7 @@ impl Policy {
                     // Objects from another repository (red team 46: `git show ID` printed a
                     // blob of a repository outside the workspace).
                     let subs = git_subcommands(&command);
-                    let reads_objects = subs.iter().any(|(s, _)| {
+                    let reads_objects = subs.iter().any(|(s, _, _)| {
                         s.as_deref().is_none_or(|s| {
                             !matches!(
                                 s,
@@ -593,7 +593,7 @@ impl Policy {
                         // A hook git runs when it rewrites the index, as `git status` may
                         // (red team 46: `post-index-change` ran `rm`): its text decided as
                         // if it ran.
-                        if subs.iter().any(|(s, _)| s.as_deref().is_none_or(|s| GIT_INDEX_WRITERS.contains(&s))) {
+                        if subs.iter().any(|(s, _, _)| s.as_deref().is_none_or(|s| GIT_INDEX_WRITERS.contains(&s))) {
                             let hooks = config_value(&config, "core.hookspath")
                                 .map(|p| self.model.workspace.join(p))
                                 .unwrap_or_else(|| dot.join("hooks"));
@@ -616,7 +616,10 @@ impl Policy {
                             // (A diff driver runs only where git prints a diff's text: not for
                             // `git log --oneline` or `git diff --name-only`; red team 46.)
                             let diff_only = when == GIT_DIFFS;
-                            let runs = |(s, text): &(Option<String>, bool)| {
+                            let runs = |(s, text, objects): &(Option<String>, bool, bool)| {
+                                if when == GIT_OBJECTS {
+                                    return *objects;
+                                }
                                 s.as_deref().is_none_or(|s| when.is_empty() || when.contains(&s))
                                     && (*text || !diff_only)
                             };
@@ -1131,13 +1134,53 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
         };
         let elsewhere =
             matches!((sec, last), ("core", "worktree" | "attributesfile") | ("include" | "includeif", "path"));
-        if (sec, last) == ("blame", "ignorerevsfile") {
-            // A file git blame reads and quotes from (red team 46: outside the workspace).
-            out.push((key, Some(format!("cat -- {}", shell::shell_word(&value))), &["blame", "annotate"][..]));
+        // Files git reads and prints from: blame's list of revisions (red team 46), the
+        // signature format-patch appends and the mailmap log and shortlog map names with
+        // (red team 47: both outside the workspace).
+        let quoted: Option<&'static [&'static str]> = match (sec, last) {
+            ("blame", "ignorerevsfile") => Some(&["blame", "annotate"]),
+            ("format", "signaturefile") => Some(&["format-patch"]),
+            ("mailmap", "file") => {
+                Some(&["log", "shortlog", "show", "blame", "annotate", "whatchanged", "check-mailmap"])
+            }
+            _ => None,
+        };
+        if let Some(when) = quoted {
+            out.push((key, Some(format!("cat -- {}", shell::shell_word(&value))), when));
         } else if let Some(when) = program {
             out.push((key, Some(value), when));
         } else if elsewhere {
             out.push((key, None, &[][..]));
+        }
+    }
+    // A partial clone fetches the objects it lacks from its promisor remote when a command
+    // reads them (red team 47: `git show lazy:docs/lazy.md` ran the remote's `ext::rm ...`):
+    // an `ext::` URL is a command; a local one is another repository's objects.
+    let entries = config_entries(text);
+    let get = |k: &str| entries.iter().rev().find(|(key, _)| key.eq_ignore_ascii_case(k)).and_then(|(_, v)| v.clone());
+    let mut promisors: Vec<String> = get("extensions.partialclone").into_iter().collect();
+    for (key, value) in &entries {
+        let parts: Vec<&str> = key.split('.').collect();
+        let on =
+            value.as_deref().is_none_or(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
+        if parts.len() >= 3
+            && parts[0].eq_ignore_ascii_case("remote")
+            && parts[parts.len() - 1].eq_ignore_ascii_case("promisor")
+            && on
+        {
+            promisors.push(parts[1..parts.len() - 1].join("."));
+        }
+    }
+    promisors.sort();
+    promisors.dedup();
+    for name in promisors {
+        let key = format!("remote.{name}.url");
+        let url = get(&key).unwrap_or_default();
+        let lower = url.to_ascii_lowercase();
+        if let Some(cmd) = lower.starts_with("ext::").then(|| url[5..].replace("% ", " ")) {
+            out.push((key, Some(cmd), GIT_OBJECTS));
+        } else if lower.starts_with("file://") || !lower.contains(':') {
+            out.push((key, None, GIT_OBJECTS));
         }
     }
     out
@@ -1145,7 +1188,7 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
 
 /// The subcommand of each git command in a shell text (`None`: known only at run time), and
 /// whether it may print a diff's text (where diff drivers run).
-fn git_subcommands(command: &str) -> Vec<(Option<String>, bool)> {
+fn git_subcommands(command: &str) -> Vec<(Option<String>, bool, bool)> {
     shell::analyze(command)
         .commands
         .iter()
@@ -1154,7 +1197,7 @@ fn git_subcommands(command: &str) -> Vec<(Option<String>, bool)> {
             let args = &c.words[1..];
             // `git CMD --help` runs `git help CMD`.
             if args.iter().any(|w| w.lit() == Some("--help")) {
-                return (Some("help".to_string()), false);
+                return (Some("help".to_string()), false, false);
             }
             let at = shell::git_subcommand_at(args);
             let mut sub = args.get(at).and_then(Word::lit).map(str::to_string);
@@ -1211,10 +1254,71 @@ fn git_subcommands(command: &str) -> Vec<(Option<String>, bool)> {
                 Some("diff" | "show") => patch || !names_only,
                 _ => true,
             };
-            (sub, text)
+            // Whether it may read the content of files or trees: a log only with a patch, a
+            // stat or a path.
+            let dashes = rest.iter().position(|w| w.lit() == Some("--"));
+            let stat =
+                has(&|a| a.contains("stat") || a == "--summary" || !a.starts_with('-') && a.contains(['/', '.']))
+                    || dashes.is_some_and(|k| k + 1 < rest.len());
+            let objects = match sub.as_deref() {
+                None => true,
+                Some("log" | "whatchanged" | "reflog" | "shortlog") => patch || stat,
+                Some(s) => GIT_OBJECTS.contains(&s),
+            };
+            (sub, text, objects)
         })
         .collect()
 }
+
+/// git's subcommands that may read the content of files and trees, beyond commits (where a
+/// partial clone fetches what it lacks).
+const GIT_OBJECTS: &[&str] = &[
+    "show",
+    "diff",
+    "blame",
+    "annotate",
+    "grep",
+    "cat-file",
+    "archive",
+    "format-patch",
+    "range-diff",
+    "difftool",
+    "checkout",
+    "switch",
+    "restore",
+    "reset",
+    "merge",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "stash",
+    "am",
+    "apply",
+    "read-tree",
+    "checkout-index",
+    "fsck",
+    "gc",
+    "repack",
+    "pack-objects",
+    "bundle",
+    "fetch",
+    "pull",
+    "clone",
+    "diff-tree",
+    "diff-index",
+    "diff-files",
+    "ls-tree",
+    "rev-list",
+    "add",
+    "commit",
+    "mergetool",
+    "submodule",
+    "sparse-checkout",
+    "backfill",
+    "maintenance",
+    "log",
+    "whatchanged",
+];
 
 fn git_dirs(command: &str) -> Vec<Option<String>> {
     let a = shell::analyze(command);

@@ -693,15 +693,17 @@ pub(crate) fn git_spells_option(sub: &str, arg: &str, opt: &str) -> bool {
 }
 
 /// Read-only git subcommands, each with the options that would make it write or run code.
+/// (`--output=F` is decided as the write of F: red team 47 found `git diff
+/// --output=docs/diff.md` asked where `git diff > docs/diff.md` was allowed.)
 #[rustfmt::skip]
 static GIT_READ: &[(&str, &[&str])] = &[
-    ("status", &[]), ("log", &["--output"]), ("diff", &["--output", "--ext-diff"]), ("show", &["--output", "--ext-diff"]),
+    ("status", &[]), ("log", &[]), ("diff", &["--ext-diff"]), ("show", &["--ext-diff"]),
     ("rev-parse", &[]), ("ls-files", &[]), ("ls-tree", &[]), ("blame", &[]), ("shortlog", &[]), ("describe", &[]),
     ("grep", &["-O", "--open-files-in-pager"]), ("cat-file", &["--filters"]), ("merge-base", &[]), ("name-rev", &[]),
     ("rev-list", &[]), ("show-ref", &[]), ("count-objects", &[]), ("for-each-ref", &[]), ("check-ignore", &[]),
-    ("whatchanged", &["--output"]), ("version", &[]), ("diff-tree", &["--output", "--ext-diff"]),
-    ("diff-files", &["--output"]), ("diff-index", &["--output"]), ("show-branch", &[]), ("var", &[]),
-    ("check-attr", &[]), ("verify-commit", &[]), ("verify-tag", &[]), ("cherry", &[]), ("range-diff", &["--output"]),
+    ("whatchanged", &[]), ("version", &[]), ("diff-tree", &["--ext-diff"]),
+    ("diff-files", &[]), ("diff-index", &[]), ("show-branch", &[]), ("var", &[]),
+    ("check-attr", &[]), ("verify-commit", &[]), ("verify-tag", &[]), ("cherry", &[]), ("range-diff", &[]),
     // blame's twin; hash-object only hashes unless it writes the object (`-w`) or reads the
     // paths to hash from stdin; check-ref-format only checks a name.
     ("annotate", &[]), ("hash-object", &["-w", "--stdin-paths"]), ("check-ref-format", &[]),
@@ -739,7 +741,7 @@ fn git_read_only(args: &[&str]) -> bool {
     let rest = &args[1..];
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
-        return !has(bad) && !has(&["--output", "--ext-diff", "--textconv", "--open-files-in-pager"]);
+        return !has(bad) && !has(&["--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
         // Listing with filters and patterns: `--merged main`, `-l 'feat*'`. Without a

@@ -4440,6 +4440,17 @@ impl Walker<'_> {
     /// alias of the subcommand runs as a shell script with the remaining words; any other
     /// alias of it is git with its words in place of the subcommand.
     fn git_code(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) -> GitStep {
+        // An `ext::` URL is a command git runs to reach the remote, where `protocol.allow`
+        // lets it (red team 47: `git -c protocol.ext.allow=always ls-remote 'ext::rm m'`):
+        // decided as if it ran, allowed or not.
+        for w in &words[1..] {
+            if let Some(cmd) =
+                w.lit().and_then(|a| a.get(..5).filter(|p| p.eq_ignore_ascii_case("ext::")).map(|_| &a[5..]))
+            {
+                let cmd = cmd.replace("% ", " ");
+                self.nested_run_by(&cmd, words, wrappers);
+            }
+        }
         let mut i = 1;
         let mut configs: Vec<String> = Vec::new();
         while let Some(w) = words.get(i) {

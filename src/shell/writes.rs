@@ -703,13 +703,32 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         "checkout-index" => return checkout_index_writes(rest),
         // `git apply` and `git am` write the files their patch names, known only at run time
         // (red team 45: a heredoc patch to Cargo.toml); `apply`'s report forms only read.
+        // `--build-fake-ancestor=F` writes an index file F, even with `--stat` (red team 47).
         "apply" | "am" => {
             let lits: Vec<&str> = rest.iter().filter_map(Word::lit).collect();
             let reports = lits.iter().any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"));
-            if sub == "apply" && reports && !lits.contains(&"--apply") {
+            let mut t = option_values(rest, &["--build-fake-ancestor"]);
+            if sub == "am" || !reports || lits.contains(&"--apply") {
+                t.push(Word::Dyn(PATCHED.into()));
+            }
+            return t;
+        }
+        // `git read-tree --index-output=F` writes the index to F (red team 47).
+        "read-tree" => return option_values(rest, &["--index-output"]),
+        // `git pack-objects BASE` writes `BASE-<hash>.pack`, `.idx`, `.rev` (red team 47:
+        // `pack-objects .env` wrote `.env-<hash>.pack`), unless `--stdout`.
+        "pack-objects" => {
+            if rest.iter().filter_map(Word::lit).any(|a| a == "--stdout") {
                 return Vec::new();
             }
-            return vec![Word::Dyn(PATCHED.into())];
+            return operands(rest, "")
+                .first()
+                .map(|b| match b {
+                    Word::Lit(base) if !base.contains(['*', '?', '[']) => Word::Dyn(format!("{base}-*.pack")),
+                    other => (*other).clone(),
+                })
+                .into_iter()
+                .collect();
         }
         // `git merge-file CURRENT BASE OTHER` writes the merge into CURRENT unless `-p`.
         "merge-file" => {
