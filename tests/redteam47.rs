@@ -257,6 +257,8 @@ fn constant_text_from_a_substitution_or_an_array_element_is_the_word_bash_makes(
             "x=(a b); x+=(c); cat \"${x[2]}\"",
             "x=(a b); unset 'x[0]'; cat \"${x[1]}\"",
             "declare -A x=([0]=a); cat \"${x[0]}\"",
+            "files=(/etc/*); cat \"${files[0]}\"",
+            "files=(src/*.rs); files[0]=/etc/passwd; cat \"${files[0]}\"",
             "cat \"$(echo -e 'src/a.rs\\n/etc/passwd')\"",
         ],
     );
@@ -267,6 +269,8 @@ fn constant_text_from_a_substitution_or_an_array_element_is_the_word_bash_makes(
             "cat \"$(printf %s/%s src a.rs)\"",
             "x=(src/a.rs README.md); cat \"${x[0]}\"",
             "cat \"$(basename /x/src)/a.rs\"",
+            // (One name a glob gives: red team 47's Y48.)
+            "files=(src/*.rs); cat \"${files[0]}\"",
         ],
     );
 }

@@ -940,6 +940,21 @@ impl Walker<'_> {
             None => (raw, false),
         };
         let name = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
+        // `"${files[2]}"` of an array filled by one glob (red team 47): one name it gives.
+        if let Some((array, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+            if !quoted || index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) || self.is_associative(array) {
+                return None;
+            }
+            let (_, values) = self.bound.iter().rev().find(|(n, _)| n == array)?;
+            return match values.as_slice() {
+                [Word::Dyn(d)]
+                    if !d.starts_with('"') && tables::unquoted_glob(&format!("\"{d}\"")) != format!("\"{d}\"") =>
+                {
+                    Some(Word::Dyn(format!("\"{d}\"")))
+                }
+                _ => None,
+            };
+        }
         if name.is_empty()
             || name.starts_with(|c: char| c.is_ascii_digit())
             || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
