@@ -407,3 +407,24 @@ fn git_files_and_programs_a_partial_clone_or_an_option_names_are_decided() {
     );
     assert_in(w, "allow", &["git status", "git branch -vv", "git reflog -10", "git worktree list"]);
 }
+
+#[test]
+fn a_compilers_output_is_a_word_of_its_own_not_a_letter_of_a_bundle() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    // Red team 47 (X09): `-dumpversion` was read as a bundle ending in `-o n`.
+    assert_in(w, "allow", &["gcc -dumpversion", "c++ -dumpversion", "cc --version"]);
+    // Each spelling of the output, `--output` included (it was only asked).
+    assert_in(
+        w,
+        "deny",
+        &[
+            "gcc -o .env x.c",
+            "gcc -o.env x.c",
+            "cc x.c -o Cargo.toml",
+            "gcc --output=.env x.c",
+            "g++ --output .env x.c",
+        ],
+    );
+    assert_in(w, "ask", &["gcc \"-o$x\" x.c", "gcc -c x.c"]);
+}

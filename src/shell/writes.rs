@@ -31,8 +31,7 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("uudecode", &["-o", "--output-file"]),
     ("zstd", &["-o"]),
     ("unzstd", &["-o"]),
-    ("gcc", &["-o"]), ("g++", &["-o"]), ("cc", &["-o"]), ("c++", &["-o"]), ("clang", &["-o"]),
-    ("clang++", &["-o"]), ("rustc", &["-o", "--out-dir"]),
+    ("rustc", &["-o", "--out-dir"]),
     ("pandoc", &["-o", "--output"]),
 ];
 
@@ -557,12 +556,24 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // A C compiler's dependency file (`-MF F`, `-MFF`), and the preprocessor's second
         // operand (`cpp IN OUT`).
         "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "cpp" => {
+            // (A compiler's options are whole words, never bundles: `-dumpversion` holds no
+            // `-o`. Its output is `-o F`, `-oF`, `--output F` or `--output=F`; a run-time word
+            // may be any.)
             let mut t = Vec::new();
             for (i, w) in args.iter().enumerate() {
                 match w.lit() {
-                    Some("-MF") => t.extend(args.get(i + 1).cloned()),
+                    Some("-MF" | "-o" | "--output") => t.extend(args.get(i + 1).cloned()),
+                    Some(a) if a.starts_with("--output=") => t.push(Word::Lit(a["--output=".len()..].to_string())),
                     Some(a) if a.starts_with("-MF") => t.push(Word::Lit(a[3..].to_string())),
-                    _ => {}
+                    Some(a) if a.starts_with("-o") => t.push(Word::Lit(a[2..].to_string())),
+                    Some(_) => {}
+                    None => {
+                        let raw = w.display();
+                        let text = raw.trim_start_matches(['"', '\'']);
+                        if text.starts_with("-o") || text.starts_with("--output=") {
+                            t.push(w.clone());
+                        }
+                    }
                 }
             }
             if name == "cpp" {
