@@ -263,6 +263,9 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
         "write_file" => Call::new("Write", with(&[])),
         "replace" => Call::new("Edit", with(&[])),
         "read_file" => Call::new("Read", with(&[])),
+        // Every path it names (`paths`, `include`) is checked as a read (red team 48: it was
+        // an unknown tool).
+        "read_many_files" => Call::new("Read", with(&[])),
         // Every field kept (one gate does not know is still a path it checks), `dir_path` as
         // the tool's `path`.
         "list_directory" | "glob" | "grep_search" => {

@@ -428,3 +428,75 @@ fn a_compilers_output_is_a_word_of_its_own_not_a_letter_of_a_bundle() {
     );
     assert_in(w, "ask", &["gcc \"-o$x\" x.c", "gcc -c x.c"]);
 }
+
+#[test]
+fn red_team_48_a_replacement_that_nocasematch_could_change_and_set_plus_are_read_as_bash_does() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "docs/n.md", "# n\n");
+    // `shopt -s nocasematch` makes `${x/LS/rm}` match: known only where both readings agree.
+    assert_in(
+        w,
+        "deny",
+        &[
+            "x=ls; shopt -s nocasematch; ${x/LS/rm} -f m",
+            "shopt -s nocasematch; tool=ls; ${tool/#LS/rm} -rf build",
+            "x=ls; shopt -s nocasematch; echo \"${x/LS/rm} -f m\" | bash",
+            "set + ls rm; \"$2\" -f m",
+            "set + docs/x.md .env; echo hi > \"$2\"",
+        ],
+    );
+    assert_in(
+        w,
+        "ask",
+        &[
+            "f=x; shopt -s nocasematch; cat \"${f/X//etc/passwd}\"",
+            "shopt -s nocasematch; d=docs; cat \"${d/DOCS//etc}/passwd\"",
+            "set + /etc/passwd; cat \"$1\"",
+            "git rev-parse --resolve-git-dir /etc/passwd",
+        ],
+    );
+    // Both readings agree: still computed.
+    assert_in(
+        w,
+        "allow",
+        &["x=src/a.rs; cat \"${x/src/docs}\"", "x=ab; shopt -s nocasematch; cat \"${x/a/docs/n.md}\""],
+    );
+}
+
+#[test]
+fn red_team_48_listings_in_any_case_of_everything_and_escaped_names_are_writes_of_them() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "Cargo.toml", "[package]\nversion = \"0.1.0\"\n");
+    write(w, "src/a.rs", "fn main() {}\n");
+    assert_in(
+        w,
+        "deny",
+        &[
+            "find . -maxdepth 1 -iname 'cargo.toml' -exec sed -i 's/0.1.0/0.2.0/' {} +",
+            "git ls-files ':(icase)CARGO.TOML' | xargs sed -i 's/0.1.0/0.2.0/'",
+            "grep -l version *.toml | xargs sed -i 's/0.1.0/0.2.0/'",
+            "find . -type f -exec sed -i s/a/b/ {} +",
+            "git ls-files | xargs sed -i s/a/b/",
+            "grep -rl 0.1.0 . | xargs sed -i s/0.1.0/0.2.0/",
+            "f=.en?; echo x > $f",
+            "a=(*.toml); sed -i s/a/b/ \"${a[0]}\"",
+            "git apply <<'EOF'\n--- \"a/\\103argo.toml\"\n+++ \"b/\\103argo.toml\"\n@@ -1 +1 @@\n-a\n+b\nEOF",
+        ],
+    );
+    // A listing of one directory, filtered or not, stays asked.
+    assert_in(w, "ask", &["find src -type f -exec sed -i s/a/b/ {} +", "grep -rl foo src | xargs sed -i s/a/b/"]);
+    // Over-asks red team 48 found.
+    assert_in(
+        w,
+        "allow",
+        &[
+            "files=(src/*.rs); for ((i=0; i<${#files[@]}; i++)); do wc -l \"${files[i]}\"; done",
+            "git worktree prune --dry-run --verbose",
+            "f='src/*.rs'; wc -l $f",
+        ],
+    );
+    let many = check_common::check_in_dir(w, "read_many_files", &serde_json::json!({"paths": ["/etc/passwd"]}));
+    assert_eq!(many["decision"], "ask", "{many}");
+}

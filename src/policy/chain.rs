@@ -1377,7 +1377,9 @@ impl Policy {
         let edit = self.model.tools.edit_tool()?;
         // (A line's end separates words: red team 47's heredoc `p = 'Cargo.toml'` on a line
         // of its own.)
-        let cleaned: String = command
+        // (And with escapes decoded: git's and patch's quoted names, `"b/\\103argo.toml"`:
+        // red team 48.)
+        let cleaned: String = format!("{command}\n{}", decode_escapes(command))
             .chars()
             .filter(|c| !matches!(c, '\'' | '"' | '\\'))
             .map(|c| if c.is_control() { ' ' } else { c })
@@ -1742,15 +1744,9 @@ impl Policy {
     }
 }
 
-/// The words of text read conservatively, as bash or a program given it may read them: twice,
-/// once with quotes and backslashes removed (`r\m` is `rm`), once with the escapes that
-/// printf, `echo -e` and `$'...'` decode decoded (`\n` parts words, `\x72\x6d` is `rm`). Each
-/// value in a word (`c=rm`, `a:rm`, `x,rm`) and each one's last path segment (`/bin/rm`)
-/// count as words too. A backslash-newline joins lines; other newlines and tabs part words.
-fn scan_words(command: &str) -> std::collections::HashSet<String> {
-    let joined = command.replace("\\\n", "");
-    let plain: String =
-        joined.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && (!c.is_control() || c.is_whitespace())).collect();
+/// Text with printf's and `$'...'`'s escapes decoded (`\\x72\\x6d`, `\\044`, `\\103`), a `\\n`
+/// or other blank escape as a space: what a program that decodes them sees.
+fn decode_escapes(joined: &str) -> String {
     let mut decoded = String::with_capacity(joined.len());
     let mut chars = joined.chars().peekable();
     while let Some(c) = chars.next() {
@@ -1775,6 +1771,19 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
             None => {}
         }
     }
+    decoded
+}
+
+/// The words of text read conservatively, as bash or a program given it may read them: twice,
+/// once with quotes and backslashes removed (`r\m` is `rm`), once with the escapes that
+/// printf, `echo -e` and `$'...'` decode decoded (`\n` parts words, `\x72\x6d` is `rm`). Each
+/// value in a word (`c=rm`, `a:rm`, `x,rm`) and each one's last path segment (`/bin/rm`)
+/// count as words too. A backslash-newline joins lines; other newlines and tabs part words.
+fn scan_words(command: &str) -> std::collections::HashSet<String> {
+    let joined = command.replace("\\\n", "");
+    let plain: String =
+        joined.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && (!c.is_control() || c.is_whitespace())).collect();
+    let decoded = decode_escapes(&joined);
     let decoded: String = decoded.chars().filter(|c| !matches!(c, '\'' | '"')).collect();
     let mut words = std::collections::HashSet::new();
     for text in [&plain, &decoded] {

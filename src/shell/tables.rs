@@ -1048,11 +1048,13 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
             });
             operands == 1 && read_flags
         }
+        // `prune -n` (`--dry-run`) only prints what it would prune (red team 48).
         "worktree" => {
-            rest.first() == Some(&"list")
+            let dry = rest.first() == Some(&"prune") && rest[1..].iter().any(|a| matches!(*a, "-n" | "--dry-run"));
+            (rest.first() == Some(&"list") || dry)
                 && rest[1..].iter().enumerate().all(|(k, a)| {
                     // `--expire TIME` only marks which worktrees are old enough to prune.
-                    matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z" | "--expire")
+                    matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z" | "--expire" | "-n" | "--dry-run")
                         || a.starts_with("--expire=")
                         || (k > 0 && rest[k] == "--expire")
                 })
@@ -1928,6 +1930,8 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     let own: &[&str] = match sub {
         "blame" | "annotate" => &["-S"],
         "ls-files" => &["-X"],
+        // It reads the file as a gitfile and prints what follows `gitdir:` (red team 48).
+        "rev-parse" => &["--resolve-git-dir"],
         _ => &[],
     };
     out.extend(option_values(rest, own));
@@ -2795,12 +2799,48 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             }
         }
     };
+    // A listing of the whole tree from the top with no filter lists every name there, dot
+    // files too (red team 48: `find . -type f -exec sed -i ...`).
+    let everything = |out: &mut Vec<(String, bool)>| {
+        out.push(("*".to_string(), false));
+        out.push((".*".to_string(), false));
+    };
     match name {
         "find" => {
             after(&["-name", "-path", "-wholename"], false, &mut out);
             after(&["-iname", "-ipath", "-iwholename"], true, &mut out);
+            let filtered = lits.iter().any(|l| l.contains("name") || l.contains("path") || l.contains("regex"));
+            let starts: Vec<&str> = lits.iter().take_while(|l| !l.starts_with(['-', '(', '!'])).copied().collect();
+            if !filtered && (starts.is_empty() || starts.iter().any(|s| matches!(*s, "." | "./"))) {
+                everything(&mut out);
+            }
         }
         "grep" | "egrep" | "fgrep" | "rg" | "ag" => {
+            // The files `grep -l` prints are among its operands: a glob there filters them
+            // (red team 48: `grep -l version *.toml | xargs sed -i`).
+            let names = lits.iter().any(|l| {
+                matches!(*l, "--files-with-matches" | "--files-without-match")
+                    || (l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']))
+            });
+            let recursive = lits.iter().any(|l| {
+                matches!(*l, "--recursive" | "--dereference-recursive")
+                    || (l.starts_with('-') && !l.starts_with("--") && l.contains(['r', 'R']))
+            });
+            let included =
+                lits.iter().any(|l| l.starts_with("--include") || l.starts_with("-g") || l.starts_with("--glob"));
+            let tops = lits.iter().filter(|l| !l.starts_with('-')).skip(1).all(|l| matches!(*l, "." | "./"));
+            if names && (recursive || name == "rg") && !included && tops {
+                everything(&mut out);
+            }
+            if names {
+                for w in &words[1..] {
+                    if let Word::Dyn(d) = w {
+                        if glob_base(d).is_some() && d.contains(['*', '?', '[']) {
+                            out.push((d.clone(), false));
+                        }
+                    }
+                }
+            }
             for l in &lits {
                 for (prefix, fold) in [("--include=", false), ("--glob=", false), ("--iglob=", true), ("-g", false)] {
                     if let Some(v) = l.strip_prefix(prefix).filter(|v| !v.is_empty()) {
@@ -2812,13 +2852,37 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             after(&["--iglob"], true, &mut out);
         }
         "fd" | "fdfind" => out.extend(lits.iter().filter(|l| !l.starts_with('-')).map(|l| (l.to_string(), false))),
-        "git" => out.extend(lits.iter().filter(|l| !l.starts_with('-')).map(|l| (l.to_string(), false))),
+        "git" => {
+            let at = git_subcommand_at(&words[1..]);
+            let sub = words.get(at + 1).and_then(Word::lit).unwrap_or("");
+            let specs: Vec<&str> = words
+                .get(at + 2..)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(Word::lit)
+                .filter(|l| !l.starts_with('-'))
+                .collect();
+            for l in &specs {
+                // `:(icase)NAME` matches NAME in any case (red team 48).
+                match l.strip_prefix(":(icase)") {
+                    Some(p) => out.push((p.to_string(), true)),
+                    None => out.push((l.to_string(), false)),
+                }
+            }
+            if sub == "ls-files" && specs.is_empty() {
+                everything(&mut out);
+            }
+        }
         _ => {}
     }
     out.into_iter()
         // (An exclusion, `!*.toml` or `:(exclude)`, filters names out.)
-        .filter(|(p, _)| {
-            p.contains(['*', '?', '[']) && !p.starts_with('!') && !p.starts_with(":!") && !p.starts_with(":^")
+        // (A name matched in any case is a pattern however it is written: `-iname cargo.toml`.)
+        .filter(|(p, fold)| {
+            (p.contains(['*', '?', '[']) || *fold)
+                && !p.starts_with('!')
+                && !p.starts_with(":!")
+                && !p.starts_with(":^")
         })
         .filter(|(p, _)| !p.starts_with(":(") || p.starts_with(":(glob)"))
         .map(|(p, fold)| {

@@ -648,12 +648,38 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
     if p.is_empty() || !plain(p) || !(r.is_empty() || plain(r)) {
         return None;
     }
-    Some(match kind {
+    let replaced = |v: &str, p: &str| match kind {
         K::Prefix => v.strip_prefix(p).map_or_else(|| v.to_string(), |rest| format!("{r}{rest}")),
         K::Suffix => v.strip_suffix(p).map_or_else(|| v.to_string(), |rest| format!("{rest}{r}")),
         K::Anywhere => v.replace(p, r),
         K::FirstOccurrence => v.replacen(p, r, 1),
-    })
+    };
+    // Under `shopt -s nocasematch` bash matches the pattern in any case (red team 48:
+    // `x=ls; shopt -s nocasematch; ${x/LS/rm}` runs rm): known only where both readings agree.
+    let exact = replaced(v, p);
+    let folded = (v.is_ascii() && p.is_ascii()).then(|| {
+        let (lower, p) = (v.to_ascii_lowercase(), p.to_ascii_lowercase());
+        match kind {
+            K::Prefix if lower.starts_with(&p) => format!("{r}{}", &v[p.len()..]),
+            K::Suffix if lower.ends_with(&p) => format!("{}{r}", &v[..v.len() - p.len()]),
+            K::Prefix | K::Suffix => v.to_string(),
+            K::FirstOccurrence | K::Anywhere => {
+                let mut out = String::new();
+                let mut at = 0;
+                while let Some(k) = lower[at..].find(&p).map(|k| k + at) {
+                    out.push_str(&v[at..k]);
+                    out.push_str(r);
+                    at = k + p.len();
+                    if matches!(kind, K::FirstOccurrence) {
+                        break;
+                    }
+                }
+                out.push_str(&v[at..]);
+                out
+            }
+        }
+    })?;
+    (exact == folded).then_some(exact)
 }
 
 /// Result of resolving one word.
@@ -942,7 +968,9 @@ impl Walker<'_> {
         let name = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
         // `"${files[2]}"` of an array filled by one glob (red team 47): one name it gives.
         if let Some((array, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
-            if !quoted || index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) || self.is_associative(array) {
+            // (A counter gate knows holds a number: `"${files[i]}"` in a `for ((i=0; ...))`.)
+            let number = index.bytes().all(|b| b.is_ascii_digit()) || (is_identifier(index) && self.is_number(index));
+            if !quoted || index.is_empty() || !number || self.is_associative(array) {
                 return None;
             }
             let (_, values) = self.bound.iter().rev().find(|(n, _)| n == array)?;
@@ -968,6 +996,15 @@ impl Walker<'_> {
         }
         match values.first()? {
             w @ Word::Lit(v) if quoted || stays_unquoted(v) => Some(w.clone()),
+            // Unquoted, a value that is a plain glob is globbed like one written so (red team
+            // 48: `f=.en?; echo x > $f` writes `.env`).
+            Word::Lit(v)
+                if values.len() == 1
+                    && v.contains(['*', '?', '['])
+                    && !v.contains(|c: char| c.is_whitespace() || "{}'\"$`\\".contains(c)) =>
+            {
+                Some(Word::Dyn(v.clone()))
+            }
             // One name a glob gives (a loop's pass): one word when quoted.
             Word::Dyn(d)
                 if quoted
@@ -2655,12 +2692,19 @@ impl Walker<'_> {
     /// `date +TEXT` without `%`, `dirname PATH`, `basename PATH`; not a function of that name.
     /// Its trailing newline is what `$(...)` removes.
     fn constant_output(&self, text: &str) -> Option<String> {
+        // (Looked at first, before a walk of its own: a `$(...)` inside is never constant.)
+        let first = text.split_whitespace().next()?;
+        if !matches!(first, "echo" | "printf" | "date" | "dirname" | "basename")
+            || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$', '(', ')'])
+        {
+            return None;
+        }
         let a = super::analyze(text);
         let [c] = a.commands.as_slice() else { return None };
         if !a.writes.is_empty() || !a.reads.is_empty() || !a.unknown.is_empty() || c.unknown.is_some() {
             return None;
         }
-        if !c.wrappers.is_empty() || c.open_args || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$']) {
+        if !c.wrappers.is_empty() || c.open_args {
             return None;
         }
         let words: Vec<&str> = c.words.iter().map(Word::lit).collect::<Option<_>>()?;
@@ -4134,6 +4178,11 @@ impl Walker<'_> {
                             if a == "--" || a == "-" {
                                 operands_at = Some(k + 1);
                                 break;
+                            }
+                            // A lone `+` is skipped: options go on after it (red team 48:
+                            // `set + ls rm` made `$1` ls, not `+`).
+                            if a == "+" {
+                                continue;
                             }
                             if !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
                                 operands_at = Some(k);
