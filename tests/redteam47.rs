@@ -486,7 +486,17 @@ fn red_team_48_listings_in_any_case_of_everything_and_escaped_names_are_writes_o
         ],
     );
     // A listing of one directory, filtered or not, stays asked.
-    assert_in(w, "ask", &["find src -type f -exec sed -i s/a/b/ {} +", "grep -rl foo src | xargs sed -i s/a/b/"]);
+    assert_in(
+        w,
+        "ask",
+        &[
+            "find src -type f -exec sed -i s/a/b/ {} +",
+            "grep -rl foo src | xargs sed -i s/a/b/",
+            "git apply x.patch",
+            "git apply <<'EOF'\n--- a/../../x.md\n+++ b/../../x.md\nEOF",
+            "git apply --3way <<'EOF'\n--- a/docs/a.md\n+++ b/docs/a.md\nEOF",
+        ],
+    );
     // Over-asks red team 48 found.
     assert_in(
         w,
@@ -495,6 +505,7 @@ fn red_team_48_listings_in_any_case_of_everything_and_escaped_names_are_writes_o
             "files=(src/*.rs); for ((i=0; i<${#files[@]}; i++)); do wc -l \"${files[i]}\"; done",
             "git worktree prune --dry-run --verbose",
             "f='src/*.rs'; wc -l $f",
+            "git apply <<'EOF'\ndiff --git a/docs/a.md b/docs/a.md\n--- a/docs/a.md\n+++ b/docs/a.md\n@@ -1 +1 @@\n-# a\n+# b\nEOF",
         ],
     );
     let many = check_common::check_in_dir(w, "read_many_files", &serde_json::json!({"paths": ["/etc/passwd"]}));

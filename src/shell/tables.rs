@@ -926,26 +926,34 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
                 ])
         }
         // `git apply --check`/`--stat`/`--numstat`/`--summary` only read the patch (its file
-        // operands are reads), unless `--apply` (or a form that writes) comes too.
+        // operands are reads), unless `--apply` (or a form that writes) comes too. A plain
+        // `git apply [-pN] [-R] [PATCH]` only writes the files its patch names, decided as
+        // writes (red team 48: a heredoc patch of docs/a.md was asked).
         "apply" => {
-            rest.iter().any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"))
-                && rest.iter().all(|a| {
-                    !a.starts_with('-')
-                        || matches!(
-                            *a,
-                            "--check"
-                                | "--stat"
-                                | "--numstat"
-                                | "--summary"
-                                | "-v"
-                                | "--verbose"
-                                | "-z"
-                                | "-p1"
-                                | "-p0"
-                                | "-R"
-                                | "--reverse"
-                        )
-                })
+            let plain = rest.iter().all(|a| {
+                !a.starts_with('-')
+                    || matches!(*a, "-v" | "--verbose" | "-R" | "--reverse")
+                    || a.strip_prefix("-p").is_some_and(|n| n.parse::<usize>().is_ok())
+            });
+            plain
+                || rest.iter().any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"))
+                    && rest.iter().all(|a| {
+                        !a.starts_with('-')
+                            || matches!(
+                                *a,
+                                "--check"
+                                    | "--stat"
+                                    | "--numstat"
+                                    | "--summary"
+                                    | "-v"
+                                    | "--verbose"
+                                    | "-z"
+                                    | "-p1"
+                                    | "-p0"
+                                    | "-R"
+                                    | "--reverse"
+                            )
+                    })
         }
         // `--includes` with a file named (`-f F`, `--file=F`, `--blob=B`) makes git also read
         // the files that F's `include.path` and `includeIf` entries name: any path, out of

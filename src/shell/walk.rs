@@ -4008,6 +4008,20 @@ impl Walker<'_> {
         let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
             && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
         for target in super::writes::write_targets(&words) {
+            // A patch the call holds (a heredoc, a here-string): the files it names (red team
+            // 48: `git apply <<'EOF'` of docs/a.md was asked).
+            if target == Word::Dyn(super::writes::PATCHED.into()) {
+                let named = match &self.stdin_script {
+                    Some(Ok(text)) => super::writes::patched_files(&words, text),
+                    _ => None,
+                };
+                if let Some(files) = named {
+                    for f in files {
+                        self.write(Word::Lit(f), WriteKind::Tee);
+                    }
+                    continue;
+                }
+            }
             self.write(target, if append { WriteKind::Append } else { WriteKind::Tee });
         }
         // Operands xargs adds at run time that the program writes (red team 44: `find . -name

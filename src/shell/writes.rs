@@ -83,7 +83,54 @@ static SINGLE_DASH_OUTPUTS: &[(&str, &[&str])] = &[
 ];
 
 /// What a patch program writes: the files its patch names, known only at run time.
-const PATCHED: &str = "(the files the patch names)";
+pub(crate) const PATCHED: &str = "(the files the patch names)";
+
+/// The files a unified diff names for `git apply` (or `patch`) to write, with the leading
+/// directory its `-p` strips (1 by default: `b/docs/a.md` is `docs/a.md`): every `---`, `+++`,
+/// `rename`/`copy` `from`/`to` name. `None` where any name is quoted (C escapes), `/dev/null`
+/// aside, or an option moves or filters them (`--directory`, `--include`, `-d`, `-o`...).
+pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
+    let args: Vec<&str> = words[1..].iter().map(Word::lit).collect::<Option<_>>()?;
+    let git = words.first().and_then(Word::lit).map(program_name) == Some("git");
+    let mut strip = 1usize;
+    for a in args.iter().skip(usize::from(git)) {
+        match *a {
+            "-v" | "--verbose" | "--index" | "--cached" | "-3" | "--3way" | "--whitespace=nowarn" | "--binary" => {}
+            "--forward" | "-N" | "-s" | "--silent" | "--quiet" | "-f" | "--force" | "-t" | "--batch" => {}
+            p if p.starts_with("-p") && p[2..].parse::<usize>().is_ok() => strip = p[2..].parse().ok()?,
+            _ => return None,
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let name = ["--- ", "+++ ", "rename from ", "rename to ", "copy from ", "copy to "]
+            .iter()
+            .find_map(|h| line.strip_prefix(h))
+            .map(|n| n.split('\t').next().unwrap_or(n).trim_end());
+        let Some(name) = name else { continue };
+        if name == "/dev/null" {
+            continue;
+        }
+        if name.starts_with('"') || name.contains('\\') || name.is_empty() {
+            return None;
+        }
+        // (`rename`/`copy` lines carry no prefix to strip.)
+        let stripped = if line.starts_with("---") || line.starts_with("+++") {
+            let mut parts = name.splitn(strip + 1, '/');
+            let rest = parts.nth(strip)?;
+            rest.to_string()
+        } else {
+            name.to_string()
+        };
+        if stripped.is_empty() || stripped.split('/').any(|s| s == "..") {
+            return None;
+        }
+        if !out.contains(&stripped) {
+            out.push(stripped);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
 
 /// The files a command writes through its arguments (literal or run-time words).
 pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
