@@ -84,8 +84,10 @@ fn a_write_known_only_at_run_time_in_a_call_that_names_a_denied_file_is_denied()
             "find . -name '.env*' -exec cp /dev/null {} \\;",
         ],
     );
-    // Without a denied name in the call, such a write stays asked.
-    assert_in(w, "ask", &["find . -name '*.rs' -exec sed -i 's/a/b/' {} +", "grep -rl x . | xargs sed -i 's/a/b/'"]);
+    // Without a denied name in the call, such a write stays asked...
+    assert_in(w, "ask", &["find . -name '*.rs' -exec sed -i 's/a/b/' {} +", "grep -rl x src | xargs sed -i 's/a/b/'"]);
+    // ... unless the listing is of every file from the top (red team 48), Cargo.toml among them.
+    assert_in(w, "deny", &["grep -rl x . | xargs sed -i 's/a/b/'"]);
 }
 
 #[test]
