@@ -511,3 +511,12 @@ fn red_team_48_listings_in_any_case_of_everything_and_escaped_names_are_writes_o
     let many = check_common::check_in_dir(w, "read_many_files", &serde_json::json!({"paths": ["/etc/passwd"]}));
     assert_eq!(many["decision"], "ask", "{many}");
 }
+
+#[test]
+fn red_team_48_file_compiling_magic_writes_its_mgc_in_the_working_directory() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    assert_in(w, "deny", &["file -C -m .env", "file -Cm docs/.env", "file --compile --magic-file=a:.env"]);
+    assert_in(w, "ask", &["file -C -m src/x"]);
+    assert_in(w, "allow", &["file -m .env src/a.rs", "file src/a.rs"]);
+}

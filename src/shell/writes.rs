@@ -551,6 +551,27 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             None => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
         },
         // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
+        // `file -C -m LIST` compiles each magic file of LIST into `NAME.mgc` in the working
+        // directory (red team 48: `file -C -m .env` writes `.env.mgc`).
+        "file" => match grammar::grammar("file").map(|g| grammar::parse(g, args)) {
+            Some(Ok(p)) if p.opts.iter().any(|f| matches!(f.opt.name, "-C" | "--compile")) => p
+                .opts
+                .iter()
+                .filter(|f| matches!(f.opt.name, "-m" | "--magic-file"))
+                .filter_map(|f| f.value.clone())
+                .flat_map(|v| match v {
+                    Word::Lit(list) => {
+                        // (In the working directory, by the magic file's last name.)
+                        list.split(':')
+                            .filter_map(|m| m.rsplit('/').next().filter(|b| !b.is_empty()))
+                            .map(|b| Word::Lit(format!("{b}.mgc")))
+                            .collect()
+                    }
+                    dynamic => vec![dynamic],
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
         "split" => {
             let p = operands(args, "abClnt");
             let prefix = p.get(1).map(|w| (*w).clone()).unwrap_or(Word::Lit("x".into()));
