@@ -1377,7 +1377,7 @@ impl Policy {
         let edit = self.model.tools.edit_tool()?;
         // (A line's end separates words: red team 47's heredoc `p = 'Cargo.toml'` on a line
         // of its own.)
-        // (And with escapes decoded: git's and patch's quoted names, `"b/\\103argo.toml"`:
+        // (And with escapes decoded: git's and patch's quoted names, `"b/\103argo.toml"`:
         // red team 48.)
         let cleaned: String = format!("{command}\n{}", decode_escapes(command))
             .chars()
@@ -1744,7 +1744,7 @@ impl Policy {
     }
 }
 
-/// Text with printf's and `$'...'`'s escapes decoded (`\\x72\\x6d`, `\\044`, `\\103`), a `\\n`
+/// Text with printf's and `$'...'`'s escapes decoded (`\x72\x6d`, `\044`, `\103`), a `\n`
 /// or other blank escape as a space: what a program that decodes them sees.
 fn decode_escapes(joined: &str) -> String {
     let mut decoded = String::with_capacity(joined.len());

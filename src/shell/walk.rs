@@ -605,7 +605,7 @@ fn substring(v: &str, offset: &str, length: Option<&str>) -> Option<String> {
 }
 
 /// A bash pattern gate matches itself: letters, digits and `._-/:,=+@%`, with `*` and `?`;
-/// anything else (quotes, `$`, `\\`, brackets, extglob) is not read here.
+/// anything else (quotes, `$`, `\`, brackets, extglob) is not read here.
 fn simple_pattern(p: &str) -> bool {
     p.is_ascii() && p.chars().all(|c| c.is_ascii_alphanumeric() || "._-/:,=+@%*?".contains(c))
 }
