@@ -610,8 +610,9 @@ fn simple_pattern(p: &str) -> bool {
     p.is_ascii() && p.chars().all(|c| c.is_ascii_alphanumeric() || "._-/:,=+@%*?".contains(c))
 }
 
-/// Whether a simple pattern matches all of `s`.
-fn pattern_matches(p: &[u8], s: &[u8]) -> bool {
+/// Whether a simple pattern matches all of `s`: `*` any text, `/` and a leading dot included;
+/// `?` any one character (bash's `${x#p}`, and git's wildmatch without WM_PATHNAME).
+pub(super) fn pattern_matches(p: &[u8], s: &[u8]) -> bool {
     match p.split_first() {
         None => s.is_empty(),
         Some((b'*', rest)) => (0..=s.len()).any(|k| pattern_matches(rest, &s[k..])),

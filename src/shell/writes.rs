@@ -1445,15 +1445,9 @@ mod tests {
     use super::*;
 
     /// git's wildmatch without WM_PATHNAME (a pathspec's default): `*` any text, `/` and a
-    /// leading dot included; `?` any one character.
-    fn git_match(p: &[u8], s: &[u8]) -> bool {
-        match p.split_first() {
-            None => s.is_empty(),
-            Some((b'*', rest)) => (0..=s.len()).any(|k| git_match(rest, &s[k..])),
-            Some((b'?', rest)) => !s.is_empty() && git_match(rest, &s[1..]),
-            Some((c, rest)) => s.first() == Some(c) && git_match(rest, &s[1..]),
-        }
-    }
+    /// leading dot included; `?` any one character. The walker's matcher for bash's
+    /// `${x#p}` reads `*` and `?` the same way.
+    use super::super::walk::pattern_matches as git_match;
 
     /// bash's glob within one name (`*` and `?` skip `/`, which names do not hold), with
     /// classes of plain characters.
