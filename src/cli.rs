@@ -71,6 +71,27 @@ pub enum Command {
     DemoAgent,
 }
 
+/// The command line of the calls that run once per tool call (`gate check ...`, `gate hook
+/// AGENT ...`), parsed with that subcommand's own arguments only: building every subcommand's
+/// arguments was a tenth of such a process's page faults. `None` wherever that parse fails
+/// (help, a typo, `hook install`): the whole command line then parses and reports as it always
+/// did. A property test checks that both parsers agree wherever this one succeeds.
+pub fn parse_per_call(argv: &[std::ffi::OsString]) -> Option<Command> {
+    use clap::FromArgMatches;
+    let rest = argv.get(1..)?;
+    match rest.first()?.to_str()? {
+        "check" => {
+            let m = CheckArgs::augment_args(clap::Command::new("check")).try_get_matches_from(rest).ok()?;
+            Some(Command::Check(CheckArgs::from_arg_matches(&m).ok()?))
+        }
+        "hook" => {
+            let m = HookArgs::augment_args(clap::Command::new("hook")).try_get_matches_from(rest).ok()?;
+            Some(Command::Hook(HookCmd { action: None, decide: HookArgs::from_arg_matches(&m).ok()? }))
+        }
+        _ => None,
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct HookCmd {
@@ -361,4 +382,82 @@ pub enum CompletionShell {
     Fish,
     Elvish,
     Powershell,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "check",
+        "hook",
+        "claude",
+        "pi",
+        "codex",
+        "gemini",
+        "install",
+        "uninstall",
+        "help",
+        "--json",
+        "--mode",
+        "plan",
+        "--mode=dontAsk",
+        "-c",
+        "x.yaml",
+        "--config=y",
+        "-cz",
+        "--skill",
+        "s",
+        "Bash",
+        "Bash(ls)",
+        "{\"command\":\"ls\"}",
+        "--",
+        "-",
+        "--help",
+        "-h",
+        "--strict",
+        "--approve-all",
+        "--audit",
+        "a.log",
+        "--annotations",
+        "{}",
+        "--version",
+        "-V",
+        "bogus",
+        "--user",
+        "--js",
+        "",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Wherever the per-call parser accepts a command line, the whole one reads it the same.
+        #[test]
+        fn per_call_parse_agrees_with_the_whole_command_line(
+            first in prop::sample::select(vec!["check", "hook"]),
+            words in prop::collection::vec(prop::sample::select(WORDS), 0..6),
+        ) {
+            let argv: Vec<std::ffi::OsString> =
+                std::iter::once("gate").chain(std::iter::once(first)).chain(words).map(Into::into).collect();
+            if let Some(fast) = parse_per_call(&argv) {
+                let whole = Cli::try_parse_from(&argv);
+                prop_assert!(whole.is_ok(), "{argv:?}: per-call parse {fast:?}, whole: {}", whole.unwrap_err());
+                prop_assert_eq!(format!("{fast:?}"), format!("{:?}", whole.unwrap().command), "{:?}", argv);
+            }
+        }
+    }
+
+    #[test]
+    fn per_call_parse_takes_the_hot_calls_and_leaves_the_rest() {
+        let v = |a: &[&str]| a.iter().map(Into::into).collect::<Vec<std::ffi::OsString>>();
+        assert!(parse_per_call(&v(&["gate", "check", "Bash(ls)", "--json"])).is_some());
+        assert!(parse_per_call(&v(&["gate", "hook", "claude", "--strict"])).is_some());
+        for other in
+            [&["gate", "check", "--help"][..], &["gate", "hook", "install", "claude"], &["gate", "run", "x"], &["gate"]]
+        {
+            assert!(parse_per_call(&v(other)).is_none(), "{other:?}");
+        }
+    }
 }

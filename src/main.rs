@@ -15,7 +15,11 @@ fn main() {
         }
     }
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&argv) {
+    let parsed = match gate::cli::parse_per_call(&argv) {
+        Some(command) => Ok(Cli { command }),
+        None => Cli::try_parse_from(&argv),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(mut e) => {
             if let Some(tip) = gate::commands::usage_tip(&argv, &e) {
