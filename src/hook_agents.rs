@@ -124,7 +124,22 @@ fn codex_input(input: &Value) -> Result<Input, String> {
 /// deletes, as edits gate decides. Text gate cannot read is an error: the call is blocked.
 pub fn patch_calls(patch: &str) -> Result<Vec<Call>, String> {
     let bad = |why: &str| format!("the patch cannot be read ({why})");
-    let mut lines = patch.lines().map(|l| l.trim_end_matches('\r'));
+    let all: Vec<&str> = patch.lines().map(|l| l.trim_end_matches('\r')).collect();
+    // Codex's lenient form (its parser's, for models that write the patch as a heredoc):
+    // `<<EOF`, `<<'EOF'` or `<<"EOF"` first, a line ending in `EOF` last, the patch between
+    // (red team 49: denied as unreadable, though Codex applies it).
+    let trimmed: Vec<&str> = patch.trim().lines().map(|l| l.trim_end_matches('\r')).collect();
+    let lines: &[&str] = match trimmed.as_slice() {
+        [first, .., last]
+            if trimmed.len() >= 4
+                && matches!(first.trim(), "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
+                && last.trim_end().ends_with("EOF") =>
+        {
+            &trimmed[1..trimmed.len() - 1]
+        }
+        _ => &all,
+    };
+    let mut lines = lines.iter().copied();
     if lines.next().map(str::trim) != Some("*** Begin Patch") {
         return Err(bad("it does not start with `*** Begin Patch`"));
     }

@@ -1176,6 +1176,8 @@ impl Policy {
             // An interpreter running program text the call holds (red team 45: a heredoc's
             // `python3 -` rewriting Cargo.toml).
             unseen |= v.verdict == Verdict::Ask && shell::runs_inline_code(&c.words);
+            // A program that runs a command or code gate does not model (red team 49).
+            unseen |= v.verdict == Verdict::Ask && shell::runs_unseen_code(&c.words);
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as

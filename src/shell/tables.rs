@@ -147,6 +147,9 @@ const DANGEROUS_EXACT: &[&str] = &[
     "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "TMPDIR", "LOCPATH", "GCONV_PATH", "HOSTALIASES", "RESOLV_HOST_CONF",
     "MALLOC_CHECK_", "RIPGREP_CONFIG_PATH", "WGETRC", "CURL_HOME", "INPUTRC", "GNUPGHOME", "DOCKER_CONFIG",
     "KUBECONFIG", "OPENSSL_CONF", "SSL_CERT_FILE", "PYTHONSTARTUP",
+    // procps `ps` reads its options as another personality's (red team 49: with
+    // PS_PERSONALITY=bsd, `ps -e ax` prints every process's environment).
+    "PS_PERSONALITY", "I_WANT_A_BROKEN_PS", "CMD_ENV", "PS_FORMAT",
     // How bash reads its text: in BIG5, GBK or SJIS a `\\` can be a character's second byte,
     // so quotes gate sees as escaped are live (fourth red team). `C`, `POSIX` and UTF-8 values
     // before a command are harmless (see walk.rs).
@@ -713,8 +716,9 @@ static GIT_READ: &[(&str, &[&str])] = &[
 /// `--git-dir`, ...) can redirect or reconfigure git, so any of them makes it not known-safe.
 fn git_read_only(args: &[&str]) -> bool {
     // Global options that change nothing but the pager or the directory: `--no-pager`, `-P`,
-    // and `-C DIR` with DIR inside the workspace as written (relative, no `..`; a link out of
-    // it is caught where paths are resolved).
+    // and `-C DIR` with DIR relative without `..`, or absolute (red team 49: `git -C
+    // /path/to/workspace status`): the directory is a path the call reads, so one outside the
+    // workspace, or a link out of it, is caught where paths are resolved.
     let mut args = args;
     loop {
         match args {
@@ -728,7 +732,7 @@ fn git_read_only(args: &[&str]) -> bool {
             ["-c", kv, rest @ ..] if git_display_config(kv) => args = rest,
             ["-C", dir, rest @ ..]
                 if !dir.is_empty()
-                    && !dir.starts_with(['/', '~', '-'])
+                    && !dir.starts_with(['~', '-'])
                     && !dir.contains('$')
                     && !dir.split('/').any(|s| s == "..") =>
             {
@@ -1713,11 +1717,15 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
 const VERSION_EXITS: &[&str] = &[
     "git", "node", "python", "python3", "perl", "bash", "gcc", "g++", "cc", "make", "curl", "wget", "tar", "gzip",
     "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk", "c++", "g++",
+    // npm reads its .npmrc files (config, not code: `node-options` and `script-shell` there
+    // are not used by `--version`, checked with npm 11). Not yarn: berry runs `yarnPath`.
+    "npm",
 ];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
 const SHORT_VERSION: &[(&str, &str)] = &[
     ("node", "-v"),
+    ("npm", "-v"),
     ("python", "-V"),
     ("python3", "-V"),
     ("python3", "-VV"),
@@ -1924,6 +1932,9 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         rest,
         &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
     );
+    // `git -C DIR ...` reads the repository at DIR (and the files below it its subcommand
+    // names): DIR is checked as any path read (red team 49: an absolute `-C` is taken).
+    out.extend(option_values(args.get(..i).unwrap_or_default(), &["-C"]));
     let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
     if sub == "config" {
         out.extend(git_config_dump(rest));
@@ -1974,6 +1985,42 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     out
 }
 
+/// Sections of git's configuration that hold settings, not credentials: one key of these is
+/// printed without asking (`git config user.name`, `git config --get remote.origin.url`).
+const GIT_SETTING_SECTIONS: &[&str] = &[
+    "user",
+    "core",
+    "init",
+    "alias",
+    "branch",
+    "remote",
+    "pull",
+    "push",
+    "fetch",
+    "merge",
+    "rebase",
+    "diff",
+    "log",
+    "color",
+    "commit",
+    "tag",
+    "status",
+    "advice",
+    "format",
+    "grep",
+    "blame",
+    "pager",
+    "column",
+    "help",
+    "rerere",
+    "gc",
+    "pack",
+    "submodule",
+    "safe",
+    "gpg",
+    "i18n",
+];
+
 /// `git config`'s listing forms (`--list`, `-l`, `list`, `--get-regexp`, `get --regexp`,
 /// `--get-urlmatch`) print the user's and the system's configuration files whole, which can
 /// hold credentials (red team 40: `git config --global --list`): reads of them, unless a file,
@@ -2000,17 +2047,22 @@ fn git_config_dump(rest: &[Word]) -> Vec<Word> {
     // `--get-urlmatch NAME URL` gets one key, unless NAME is a whole section.
     let section_match =
         has(&["--get-urlmatch"]) && p.operands.first().and_then(Word::lit).is_none_or(|n| !n.contains('.'));
-    // One key that may hold a credential (red team 45: `git config --global --get
-    // http.https://host/.extraheader` printed a token from `~/.gitconfig`), or a key known only
-    // at run time.
+    // One key outside the sections that hold settings only (red team 45: `git config --global
+    // --get http.https://host/.extraheader` printed a token from `~/.gitconfig`; red team 49:
+    // `github.pat`, which no list of credential-like words named), or a key known only at run
+    // time. An allow-list: a section not named here may hold anything.
     let key = if first == Some("get") { p.operands.get(1) } else { p.operands.first() };
-    let secret_key = key.is_some_and(|k| {
-        k.lit().is_none_or(|k| {
-            let k = k.to_ascii_lowercase();
-            ["credential.", "url.", "sendemail."].iter().any(|s| k.starts_with(s))
-                || ["header", "token", "password", "secret", "auth", "cookie", "key"].iter().any(|s| k.contains(s))
-        })
-    });
+    let secret_key = !regexp
+        && !has(&["--get-urlmatch"])
+        && key.is_some_and(|k| {
+            k.lit().is_none_or(|k| {
+                let k = k.to_ascii_lowercase();
+                let section = k.split('.').next().unwrap_or("");
+                !k.contains('.')
+                    || !GIT_SETTING_SECTIONS.contains(&section)
+                    || ["header", "token", "password", "secret", "auth", "cookie", "key"].iter().any(|s| k.contains(s))
+            })
+        });
     let dumps = has(&["-l", "--list"])
         || secret_key
         || section_match
@@ -2772,6 +2824,52 @@ pub fn find_listing_dirs(words: &[Word]) -> Vec<Word> {
 const INTERPRETERS: &[&str] = &[
     "python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "lua", "Rscript", "tclsh",
 ];
+
+/// Programs that run a command or code given in their words or files gate does not model
+/// (red team 49: `perf stat rm -f m`, `tmux new-session 'rm m'`, `capsh -- -c 'rm m'`,
+/// `gcc -wrapper rm,m`, `python3 -m json.tool a Cargo.toml`): what they run is unseen, so the
+/// call's text is scanned for deny rules' words and denied names. Interpreters count with any
+/// words (a script file may write what it is given).
+const LAUNCHERS: &[&str] = &[
+    "perf",
+    "tmux",
+    "screen",
+    "capsh",
+    "hyperfine",
+    "entr",
+    "watchexec",
+    "nodemon",
+    "expect",
+    "ssh",
+    "sshpass",
+    "docker",
+    "podman",
+    "kubectl",
+    "dtach",
+    "abduco",
+    "at",
+    "batch",
+    "rr",
+    "lldb",
+    "java",
+    "direnv",
+    "nix-shell",
+    "lxc-attach",
+    "vagrant",
+    "zellij",
+    "mosh",
+    "flatpak-spawn",
+    "distrobox",
+    "wish",
+];
+
+pub fn runs_unseen_code(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let compiler = matches!(name, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
+        && words[1..].iter().filter_map(Word::lit).any(|a| a == "-wrapper" || a.starts_with("-wrapper="));
+    LAUNCHERS.contains(&name) || INTERPRETERS.contains(&name) || INTERPRETERS.contains(&base) || compiler
+}
 
 /// Whether an interpreter runs program text the call itself holds: given with an option
 /// (`python3 -c`, `node -e`/`-pe`, `perl -ne`, `ruby -e`, `deno eval`), or read from standard

@@ -478,6 +478,14 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             }
             t
         }
+        // Editors run from a script (`ed -s F`, `ex -sc 'x' F`, `vim -es -c wq F`) write the
+        // files they are given: every operand counts as written (red team 49: `ed Cargo.toml`
+        // was asked, not denied). They also run shell commands (`!cmd`), so they are never
+        // allowed; this only lets a deny rule on what they write decide. Option values count
+        // as operands too (`--cmd X`): more writes can only make a deny more likely.
+        "ed" | "red" | "ex" | "vi" | "vim" | "nvim" | "view" | "rvim" | "rview" | "vimdiff" | "emacs" => {
+            operands(args, "").into_iter().filter(|w| !w.lit().is_some_and(|s| s.starts_with('+'))).cloned().collect()
+        }
         "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
             let p = operands(args, if name == "truncate" { "sr" } else { "" });
             // chmod/chown take the mode/owner first; truncate its size by flag.
