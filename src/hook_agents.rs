@@ -120,26 +120,24 @@ fn codex_input(input: &Value) -> Result<Input, String> {
     Ok(from_session(&h, id, calls))
 }
 
+/// Codex's lenient form of a patch (its parser's, for models that write the patch as a
+/// heredoc): the text trimmed, `<<EOF`, `<<'EOF'` or `<<"EOF"` its first line, a line ending in
+/// `EOF` its last, and at least two lines between, which are the patch (red team 49: denied as
+/// unreadable, though Codex applies it).
+fn heredoc_body(patch: &str) -> Option<&str> {
+    let (first, rest) = patch.trim().split_once('\n')?;
+    let (body, last) = rest.rsplit_once('\n')?;
+    (matches!(first.trim(), "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
+        && last.trim_end().ends_with("EOF")
+        && body.lines().count() >= 2)
+        .then_some(body)
+}
+
 /// The files a Codex patch (`*** Begin Patch` ... `*** End Patch`) adds, changes, moves and
 /// deletes, as edits gate decides. Text gate cannot read is an error: the call is blocked.
 pub fn patch_calls(patch: &str) -> Result<Vec<Call>, String> {
     let bad = |why: &str| format!("the patch cannot be read ({why})");
-    let all: Vec<&str> = patch.lines().map(|l| l.trim_end_matches('\r')).collect();
-    // Codex's lenient form (its parser's, for models that write the patch as a heredoc):
-    // `<<EOF`, `<<'EOF'` or `<<"EOF"` first, a line ending in `EOF` last, the patch between
-    // (red team 49: denied as unreadable, though Codex applies it).
-    let trimmed: Vec<&str> = patch.trim().lines().map(|l| l.trim_end_matches('\r')).collect();
-    let lines: &[&str] = match trimmed.as_slice() {
-        [first, .., last]
-            if trimmed.len() >= 4
-                && matches!(first.trim(), "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
-                && last.trim_end().ends_with("EOF") =>
-        {
-            &trimmed[1..trimmed.len() - 1]
-        }
-        _ => &all,
-    };
-    let mut lines = lines.iter().copied();
+    let mut lines = heredoc_body(patch).unwrap_or(patch).lines().map(|l| l.trim_end_matches('\r'));
     if lines.next().map(str::trim) != Some("*** Begin Patch") {
         return Err(bad("it does not start with `*** Begin Patch`"));
     }

@@ -1173,10 +1173,8 @@ impl Policy {
             // could match once its run-time words are known.
             unseen |=
                 v.verdict == Verdict::Ask && v.layer == Layer::Analysis && (c.unknown.is_some() || v.rule.is_some());
-            // An interpreter running program text the call holds (red team 45: a heredoc's
-            // `python3 -` rewriting Cargo.toml).
-            unseen |= v.verdict == Verdict::Ask && shell::runs_inline_code(&c.words);
-            // A program that runs a command or code gate does not model (red team 49).
+            // An interpreter (red team 45: a heredoc's `python3 -` rewriting Cargo.toml), or a
+            // program that runs a command gate does not model (red team 49: `perf stat rm`).
             unseen |= v.verdict == Verdict::Ask && shell::runs_unseen_code(&c.words);
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));

@@ -1095,7 +1095,8 @@ fn config_value(text: &str, key: &str) -> Option<String> {
 /// With the git subcommands it runs in (empty: all).
 fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'static str])> {
     let mut out = Vec::new();
-    for (key, value) in config_entries(text) {
+    let entries = config_entries(text);
+    for (key, value) in entries.iter().cloned() {
         let value = value.unwrap_or_else(|| "true".to_string());
         let sec = key.split('.').next().unwrap_or("");
         let last = key.rsplit('.').next().unwrap_or("");
@@ -1156,7 +1157,6 @@ fn config_programs(text: &str) -> Vec<(String, Option<String>, &'static [&'stati
     // A partial clone fetches the objects it lacks from its promisor remote when a command
     // reads them (red team 47: `git show lazy:docs/lazy.md` ran the remote's `ext::rm ...`):
     // an `ext::` URL is a command; a local one is another repository's objects.
-    let entries = config_entries(text);
     let get = |k: &str| entries.iter().rev().find(|(key, _)| key.eq_ignore_ascii_case(k)).and_then(|(_, v)| v.clone());
     let mut promisors: Vec<String> = get("extensions.partialclone").into_iter().collect();
     for (key, value) in &entries {

@@ -1716,7 +1716,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
 #[rustfmt::skip]
 const VERSION_EXITS: &[&str] = &[
     "git", "node", "python", "python3", "perl", "bash", "gcc", "g++", "cc", "make", "curl", "wget", "tar", "gzip",
-    "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk", "c++", "g++",
+    "bzip2", "xz", "zstd", "jq", "java", "javac", "bc", "psql", "find", "awk", "gawk", "c++",
     // npm reads its .npmrc files (config, not code: `node-options` and `script-shell` there
     // are not used by `--version`, checked with npm 11). Not yarn: berry runs `yarnPath`.
     "npm",
@@ -2827,9 +2827,7 @@ const INTERPRETERS: &[&str] = &[
 
 /// Programs that run a command or code given in their words or files gate does not model
 /// (red team 49: `perf stat rm -f m`, `tmux new-session 'rm m'`, `capsh -- -c 'rm m'`,
-/// `gcc -wrapper rm,m`, `python3 -m json.tool a Cargo.toml`): what they run is unseen, so the
-/// call's text is scanned for deny rules' words and denied names. Interpreters count with any
-/// words (a script file may write what it is given).
+/// `gcc -wrapper rm,m`).
 const LAUNCHERS: &[&str] = &[
     "perf",
     "tmux",
@@ -2863,30 +2861,17 @@ const LAUNCHERS: &[&str] = &[
     "wish",
 ];
 
+/// Whether a program runs code gate does not see, so that the call's text is scanned for
+/// deny rules' words and denied names: a launcher above, `gcc -wrapper`, and any interpreter,
+/// whether its program text is in the call (`python3 -c`, `node -e`, a heredoc to `python3 -`:
+/// red team 45) or in a script file, which may write what it is given (red team 49: `python3
+/// -m json.tool a Cargo.toml`).
 pub fn runs_unseen_code(words: &[Word]) -> bool {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     let compiler = matches!(name, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
         && words[1..].iter().filter_map(Word::lit).any(|a| a == "-wrapper" || a.starts_with("-wrapper="));
     LAUNCHERS.contains(&name) || INTERPRETERS.contains(&name) || INTERPRETERS.contains(&base) || compiler
-}
-
-/// Whether an interpreter runs program text the call itself holds: given with an option
-/// (`python3 -c`, `node -e`/`-pe`, `perl -ne`, `ruby -e`, `deno eval`), or read from standard
-/// input (no script operand, or `-`: a heredoc, a pipe). Read generously: any bundle of short
-/// options with `c`, `e`, `E` or `r` in it.
-pub fn runs_inline_code(words: &[Word]) -> bool {
-    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    if !INTERPRETERS.contains(&name) && !INTERPRETERS.contains(&base) {
-        return false;
-    }
-    let args = &words[1..];
-    let inline = args.iter().filter_map(Word::lit).any(|a| {
-        matches!(a, "eval" | "--eval" | "--print" | "-")
-            || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['c', 'e', 'E', 'r']))
-    });
-    inline || !args.iter().any(|a| a.lit().is_none_or(|a| !a.starts_with('-')))
 }
 
 /// The name patterns a listing filters its names by (`find -name '*.toml'`, `git ls-files

@@ -558,7 +558,6 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             Some(x) => x.operands.get(1).map(|w| (*w).clone()).into_iter().collect(),
             None => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
         },
-        // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
         // `file -C -m LIST` compiles each magic file of LIST into `NAME.mgc` in the working
         // directory (red team 48: `file -C -m .env` writes `.env.mgc`).
         "file" => match grammar::grammar("file").map(|g| grammar::parse(g, args)) {
@@ -580,6 +579,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 .collect(),
             _ => Vec::new(),
         },
+        // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
         "split" => {
             let p = operands(args, "abClnt");
             let prefix = p.get(1).map(|w| (*w).clone()).unwrap_or(Word::Lit("x".into()));
