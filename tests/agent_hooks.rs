@@ -54,6 +54,10 @@ fn codex_exec_with_gates_pretooluse_hook() {
         responses::patch("*** Begin Patch\n*** Add File: .env.local\n+X=1\n*** End Patch\n"),
         responses::patch("*** Begin Patch\n*** Update File: .env\n@@\n-SECRET=1\n+SECRET=2\n*** End Patch\n"),
         responses::patch("*** Begin Patch\n*** Update File: docs/a.md\n@@\n-color=red\n+color=blue\n*** End Patch\n"),
+        // Codex's lenient form, the patch as a heredoc (red team 49): read as Codex reads it,
+        // so allowed where its file is, denied where it is not.
+        responses::patch("<<'EOF'\n*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n*** End Patch\nEOF\n"),
+        responses::patch("<<EOF\n*** Begin Patch\n*** Add File: .env.heredoc\n+X=1\n*** End Patch\nEOF\n"),
         responses::shell("mkdir newdir"),
     ]));
     let env = a.env(&sb, Some(&m.url()));
@@ -78,6 +82,8 @@ fn codex_exec_with_gates_pretooluse_hook() {
     let ctx = format!("{}\n--- mock\n{}", f.transcript(), m.summary());
     assert!(f.status.success(), "{ctx}");
     assert!(!sb.work.join(".env.local").exists(), "{ctx}");
+    assert_eq!(std::fs::read_to_string(sb.work.join("docs/faq.md")).ok().as_deref(), Some("# FAQ\n"), "{ctx}");
+    assert!(!sb.work.join(".env.heredoc").exists(), "{ctx}");
     check_outcome(&sb, &m, &ctx);
 
     gate_hook(&env, &sb, &["uninstall", "codex"]);
