@@ -155,3 +155,34 @@ fn a_program_that_runs_a_command_gate_does_not_model_is_denied_where_a_deny_rule
     assert_in(w, "ask", &["perf stat -r 3 make", "tmux new-session -d 'make test'", "python3 docs/a.md out.txt"]);
     assert_in(w, "allow", &["gcc --version"]);
 }
+
+#[test]
+fn a_git_option_glued_to_a_run_time_value_that_stays_one_word_is_that_option() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "src/a.rs", "fn main() {}\n");
+    // Red team 49 (C07): the value cannot become another option, so the option decides.
+    assert_in(
+        w,
+        "allow",
+        &[
+            "git log --oneline --author=\"$(git config user.name)\" -10",
+            "git log --since=\"$(date +%Y-%m-01)\" --oneline",
+            "git log --pretty=format:\"$(git config user.name)\"",
+        ],
+    );
+    // Split or globbed values, options that run or write, and global options stay as they were.
+    assert_in(
+        w,
+        "ask",
+        &[
+            "git log --author=$(whoami)",
+            "git grep --open-files-in-pager=\"$(git config user.name)\" x",
+            "git diff --ext-diff=\"$(git config user.name)\"",
+            "git log --output=\"$(git config user.name)\"",
+            "git --exec-path=\"$(pwd)\" log",
+            "git log --author=\"$(cat /etc/passwd)\"",
+        ],
+    );
+    assert_in(w, "deny", &["git diff --output=\"$(echo Cargo.toml)\"", "git log --format=\"$(rm -rf m)\""]);
+}

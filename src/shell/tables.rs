@@ -1693,18 +1693,40 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if open_args {
         return false;
     }
-    let mut args = Vec::with_capacity(words.len());
+    let mut owned: Vec<std::borrow::Cow<str>> = Vec::with_capacity(words.len());
     for w in &words[1..] {
         match w {
-            Word::Lit(s) => args.push(s.as_str()),
+            Word::Lit(s) => owned.push(s.as_str().into()),
+            // git's `--NAME=VALUE` with a value known only at run time that stays one word
+            // (red team 49: `git log --author="$(git config user.name)"` was asked): the
+            // option is NAME whatever the value; what it would write or read is decided
+            // where writes and reads are.
+            Word::Dyn(d) if name == "git" => match git_glued_option(d) {
+                Some(opt) => owned.push(format!("{opt}=\u{1}").into()),
+                None => return false,
+            },
             Word::Dyn(_) => return false,
         }
     }
+    let args: Vec<&str> = owned.iter().map(|a| a.as_ref()).collect();
     match rule {
         Args::Any => true,
         Args::Without(bad) => !args.iter().any(|a| bad.iter().any(|b| spells_option(a, b))),
         Args::Custom(f) => f(&args),
     }
+}
+
+/// The `--NAME` of a word `--NAME=VALUE` (NAME plain letters, digits and dashes, unquoted)
+/// whose value, known only at run time, stays one word (`--author="$(git config user.name)"`).
+fn git_glued_option(raw: &str) -> Option<&str> {
+    let (opt, value) = raw.split_once('=')?;
+    let name = opt.strip_prefix("--")?;
+    (!name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !value.is_empty()
+        && stays_one_word(value))
+    .then_some(opt)
 }
 
 /// Programs measured to print their version and exit on `--version`, reading neither stdin,
