@@ -205,12 +205,7 @@ impl<'w> Resolver<'w> {
             }
             return true;
         }
-        // What globset cannot read as bash does (a POSIX class, an extended glob): every name
-        // matches.
-        let matcher = (!pattern.contains("[[:") && !pattern.contains('('))
-            .then(|| globset::GlobBuilder::new(&pattern).literal_separator(true).backslash_escape(true).build().ok())
-            .flatten()
-            .map(|g| g.compile_matcher());
+        let matcher = segment_matcher(&pattern);
         for e in entries.iter() {
             if !self.charge() {
                 return false;
@@ -319,6 +314,24 @@ impl crate::policy::Edge for Resolver<'_> {
         self.incomplete();
         let m = std::fs::metadata(&p).ok()?;
         (m.is_file() && m.len() <= 1 << 20).then(|| std::fs::read_to_string(&p).ok()).flatten()
+    }
+
+    fn option_names(&self, written: &Path) -> Vec<String> {
+        let parts: Vec<Component> = written.components().collect();
+        let Some(k) = parts.iter().position(|c| is_glob(c.as_os_str())) else { return Vec::new() };
+        let dir: PathBuf = parts[..k].iter().collect();
+        let pattern = parts[k].as_os_str().to_string_lossy();
+        // A directory reached through a link is listed where it leads.
+        let dir = self.plain(&dir).unwrap_or(dir);
+        let Some(entries) = self.listing(&dir) else { return Vec::new() };
+        let matcher = segment_matcher(&pattern);
+        entries
+            .iter()
+            .map(|e| e.name.to_string_lossy())
+            .filter(|n| n.starts_with('-') && matcher.as_ref().is_none_or(|m| m.is_match(n.as_ref())))
+            .map(|n| n.to_string())
+            .take(3)
+            .collect()
     }
 
     fn exists(&self, written: &Path) -> bool {
@@ -455,6 +468,15 @@ impl Resolver<'_> {
 /// How many names the globs of one decision may look at (each time a pattern is matched
 /// against a directory's name): beyond, the glob is decided as outside the workspace.
 const GLOB_BUDGET: usize = 100_000;
+
+/// A matcher of one glob segment as bash reads it; `None` for what globset cannot read so (a
+/// POSIX class, an extended glob), which then matches every name.
+fn segment_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
+    (!pattern.contains("[[:") && !pattern.contains('('))
+        .then(|| globset::GlobBuilder::new(pattern).literal_separator(true).backslash_escape(true).build().ok())
+        .flatten()
+        .map(|g| g.compile_matcher())
+}
 
 fn is_glob(name: &std::ffi::OsStr) -> bool {
     name.to_str().is_some_and(|n| n.contains(['*', '?', '[']))

@@ -66,6 +66,13 @@ pub trait Edge {
     fn exists(&self, _written: &Path) -> bool {
         false
     }
+    /// The names starting with `-` that the first glob segment of `written` (absolute, as
+    /// written) matches in its directory: a shell word that starts with that glob becomes such
+    /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory
+    /// holding `--files0-from=list` reads the files the list names).
+    fn option_names(&self, _written: &Path) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// `.npmrc` settings that change what a package manager runs or where it looks: the shell
@@ -724,7 +731,17 @@ impl Policy {
                         extra.push_str(&format!("\ncat -- {}", shell::shell_word(&f.display().to_string())));
                     }
                 }
-                let (words, globbed) = path_words(&command);
+                let (words, globbed, dash_writes) = path_words(&command);
+                // A file created with a name that starts with `-`: a later glob hands it to a
+                // program as an option (red team 50: `: > 'docs/--files0-from=.md'; cd docs &&
+                // wc -c *` reads the files the list names), before gate could see it.
+                for w in dash_writes {
+                    not_known(
+                        &mut links,
+                        &mut extra,
+                        format!("`{w}` creates a name a glob would give a program as an option"),
+                    );
+                }
                 for (word, uses) in words {
                     // Where the word lands from each directory it is used in.
                     let mut dests: Vec<(String, Use)> = Vec::new();
@@ -737,6 +754,18 @@ impl Policy {
                     let hard = places.iter().map(|(p, _)| real.other_names(p)).find(|n| *n > 0);
                     if let Some(n) = hard {
                         not_known(&mut links, &mut extra, hard_links(&word, n));
+                    }
+                    // A glob that starts the word gives the names it matches as they are: one
+                    // that starts with `-` is an option to the program.
+                    let starts_glob = word.starts_with(['*', '?', '[']) && globbed.contains(&word);
+                    if let Some(name) =
+                        places.iter().filter(|_| starts_glob).flat_map(|(p, _)| real.option_names(p)).next()
+                    {
+                        not_known(
+                            &mut links,
+                            &mut extra,
+                            format!("`{word}` matches `{name}`, which the program would read as an option"),
+                        );
                     }
                     for (p, how) in places {
                         // A word the shell does not glob (quoted: `'.[]'`, `'fn [a-z]+'`) that
@@ -1524,12 +1553,23 @@ fn leads(word: &str, to: &str) -> String {
     }
 }
 
+/// Each word that may name a file, with where and how it is used.
+type PathWords = Vec<(String, Vec<WordUse>)>;
+
 /// The literal words of a shell text that may name files, each with the directories it is
 /// used in (relative to the start, or absolute; `None` where the analysis lost track) and
 /// how: every command's words (options' `=VALUE` parts included) and every read and write
-/// target.
-fn path_words(command: &str) -> (Vec<(String, Vec<WordUse>)>, Vec<String>) {
+/// target; then the globs among them, and the files written whose name starts with `-`.
+fn path_words(command: &str) -> (PathWords, Vec<String>, Vec<String>) {
     let a = shell::analyze(command);
+    // Files written whose name starts with `-`.
+    let dash_writes: Vec<String> = a
+        .writes
+        .iter()
+        .filter_map(|w| w.path.lit())
+        .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('-')))
+        .map(str::to_string)
+        .collect();
     let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();
     let mut globs: Vec<(String, Option<String>, Use)> = Vec::new();
     let mut add = |w: &Word, dir: &Option<String>, how: Use| {
@@ -1582,7 +1622,7 @@ fn path_words(command: &str) -> (Vec<(String, Vec<WordUse>)>, Vec<String>) {
     for (g, dir, how) in globs {
         add(&Word::Lit(g), &dir, how);
     }
-    (out, names)
+    (out, names, dash_writes)
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use super::git_tables::GIT_TABLE;
 use super::{program_name, Word};
 
 /// Whether and how an option takes a value.
@@ -664,7 +665,7 @@ pub(crate) fn grammar(program: &str) -> Option<&'static Grammar> {
     let (name, head, spec, g) = TABLES
         .get_or_init(|| {
             let mut m = HashMap::default();
-            for (names, head, spec) in TABLE {
+            for (names, head, spec) in TABLE.iter().chain(GIT_TABLE) {
                 for name in names.split('|') {
                     m.insert(name, (name, *head, *spec, OnceLock::new()));
                 }
@@ -700,7 +701,7 @@ impl Hasher for Fnv {
 
 /// The programs with a complete table, for documentation and tests.
 pub fn tabled_programs() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = TABLE.iter().flat_map(|(n, _, _)| n.split('|')).collect();
+    let mut v: Vec<&'static str> = TABLE.iter().chain(GIT_TABLE).flat_map(|(n, _, _)| n.split('|')).collect();
     v.sort_unstable();
     v
 }
@@ -781,6 +782,9 @@ fn entry(tok: &'static str) -> Opt {
 /// cannot see. `None` for a program without a table, or one whose words are all placed.
 pub(crate) fn unmodelled(words: &[Word]) -> Option<String> {
     let name = words.first().and_then(Word::lit).map(program_name)?;
+    if name == "git" {
+        return git_unmodelled(words);
+    }
     let g = grammar(name)?;
     match parse(g, &words[1..]) {
         Err(e) => Some(e),
@@ -789,6 +793,22 @@ pub(crate) fn unmodelled(words: &[Word]) -> Option<String> {
             .next()
             .map(|f| format!("`{}` ({}) makes {name} run a program gate cannot see", f.given, f.opt.name))
             .or_else(|| (name == "jq").then(|| jq_modules(&p)).flatten()),
+    }
+}
+
+/// For git, the table of its subcommand (`git-log`), read from the words after it: a word
+/// gate cannot place there (`git log --frobnicate`, a newer git's option) makes the part
+/// unmodelled. git's global options before the subcommand are decided where git is modelled.
+fn git_unmodelled(words: &[Word]) -> Option<String> {
+    let at = 1 + super::tables::git_subcommand_at(&words[1..]);
+    let sub = words.get(at).and_then(Word::lit)?;
+    let g = grammar(&format!("git-{sub}"))?;
+    match parse(g, &words[at + 1..]) {
+        Err(e) => Some(e),
+        Ok(p) => p
+            .with('X')
+            .next()
+            .map(|f| format!("`{}` ({}) makes git {sub} run a program gate cannot see", f.given, f.opt.name)),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod compose;
 mod dirs;
+mod git_tables;
 mod grammar;
 mod scripts;
 mod tables;

@@ -1954,10 +1954,7 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         rest,
         &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
     );
-    // `git -C DIR ...` reads the repository at DIR (and the files below it its subcommand
-    // names): DIR is checked as any path read (red team 49: an absolute `-C` is taken).
-    out.extend(option_values(args.get(..i).unwrap_or_default(), &["-C"]));
-    let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
+    let Some(sub) = args.get(i).and_then(Word::lit) else { return git_in_dir(args, out) };
     if sub == "config" {
         out.extend(git_config_dump(rest));
     }
@@ -1977,7 +1974,7 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     };
     out.extend(option_values(rest, own));
     if !GIT_PATH_READERS.contains(&sub) {
-        return out;
+        return git_in_dir(args, out);
     }
     let mut skip_pattern = sub == "grep"
         && !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-e" | "-f" | "--file") || a.starts_with("-f"));
@@ -2004,7 +2001,45 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
             _ => out.push(w.clone()),
         }
     }
-    out
+    git_in_dir(args, out)
+}
+
+/// The paths git reads, `paths`, as seen from where the call runs: `git -C DIR ...` runs in
+/// DIR, so each relative path is below DIR (red team 50: `git -C src diff --output
+/// ../Cargo.toml` writes `./Cargo.toml`), and DIR itself is read (red team 49: an absolute
+/// `-C` is taken). A `-C` only known at run time makes every relative path one too.
+fn git_in_dir(args: &[Word], mut paths: Vec<Word>) -> Vec<Word> {
+    let dirs = option_values(args.get(..git_subcommand_at(args)).unwrap_or_default(), &["-C"]);
+    paths = git_relative_to(&dirs, paths);
+    paths.extend(dirs);
+    paths
+}
+
+/// `paths` relative to the directories of successive `git -C` options (`-C a -C b` is
+/// `a/b`; an absolute one starts again).
+pub(crate) fn git_relative_to(dirs: &[Word], paths: Vec<Word>) -> Vec<Word> {
+    if dirs.is_empty() {
+        return paths;
+    }
+    let mut base: Option<String> = Some(String::new());
+    for d in dirs {
+        base = match (d.lit(), base) {
+            (Some(""), b) => b,
+            (Some(d), _) if d.starts_with(['/', '~']) => Some(d.to_string()),
+            (Some(d), Some(b)) if b.is_empty() => Some(d.to_string()),
+            (Some(d), Some(b)) => Some(format!("{}/{d}", b.trim_end_matches('/'))),
+            _ => None,
+        };
+    }
+    paths
+        .into_iter()
+        .map(|w| match (&w, &base) {
+            (Word::Lit(p), _) if p.starts_with(['/', '~']) => w,
+            (Word::Lit(p), Some(b)) => Word::Lit(format!("{}/{p}", b.trim_end_matches('/'))),
+            (Word::Lit(p), None) => Word::Dyn(format!("\"$GIT_C_DIR\"/{p}")),
+            (Word::Dyn(_), _) => w,
+        })
+        .collect()
 }
 
 /// Sections of git's configuration that hold settings, not credentials: one key of these is

@@ -163,6 +163,11 @@ pub(crate) fn write_targets(words: &[Word]) -> Vec<Word> {
         out.extend(single_dash_values(args, opts));
     }
     out.extend(by_program(name, args));
+    if name == "git" {
+        // `git -C DIR`: the files it writes are below DIR.
+        let dirs = option_values(&args[..super::tables::git_subcommand_at(args)], &["-C"]);
+        return super::tables::git_relative_to(&dirs, out);
+    }
     out
 }
 

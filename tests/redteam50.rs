@@ -1,0 +1,118 @@
+//! The red teams of the fourteenth session ("red team 50" in the code's comments): black-box
+//! helpers aimed at option grammars and git (E), paths, stored code and shell state (F), and
+//! a fresh replica of the issue's hidden set (G). Each regression goes through the real binary
+//! (`gate check --json`), in a workspace the test makes, and is named after what it shows.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use std::path::Path;
+use std::process::Command;
+
+use check_common::{assert_in_dir as assert_in, write_file as write};
+use proptest::prelude::*;
+
+const POLICY: &str = check_common::RED_TEAM_POLICY;
+
+fn bash_in(dir: &Path, script: &str) -> String {
+    let out = Command::new("bash").arg("-c").arg(script).current_dir(dir).output().expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// Red team 50 (F40-F42): a file named `--files0-from=.md` in the workspace, and a glob that
+/// starts a word matches it: `wc -c *` reads it as an option, and then every file the list
+/// names, wherever it is. bash shows it; gate asks. (It was allowed: the glob was decided as
+/// reads of the directory's files.)
+#[test]
+fn a_glob_that_matches_a_name_starting_with_a_dash_gives_an_option() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret");
+    std::fs::write(&secret, "s3cret\n").unwrap();
+    write(w, "docs/a.md", "# a\n");
+    write(w, "docs/.md", &format!("{}\0", secret.display()));
+    write(w, "docs/--files0-from=.md", "");
+    // The oracle: bash and wc read the file outside.
+    assert!(bash_in(w, "cd docs && wc -c *-*").contains(&secret.display().to_string()));
+    assert_in(
+        w,
+        "ask",
+        &[
+            "cd docs && wc -c *",
+            "cd docs && wc -c *-*",
+            "cd docs && du -a *.md",
+            "cd docs && for f in *.md; do wc -l \"$f\"; done",
+            "cd docs && cat *",
+        ],
+    );
+    let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": "cd docs && wc -c *" }));
+    assert!(d.to_string().contains("matches `--files0-from=.md`, which the program would read as an option"), "{d}");
+    // A glob after a directory gives `docs/--files0-from=.md`: no option.
+    assert_in(w, "allow", &["wc -c docs/*", "wc -l src/*.rs", "cd src && wc -l *.rs", "grep -n main *"]);
+}
+
+/// Red team 50 (F40): the same, with the file made earlier in the same call, where gate
+/// cannot see it when it decides: a write of a name starting with `-` is asked.
+#[test]
+fn a_write_of_a_name_starting_with_a_dash_is_asked() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "docs/a.md", "# a\n");
+    assert_in(
+        w,
+        "ask",
+        &[
+            "printf '/etc/shadow\\0' > docs/.md; : > 'docs/--files0-from=.md'; cd docs && wc -c *-*",
+            "echo hi > docs/-n.md",
+            "cd docs && echo > ./--files0-from=x.md",
+        ],
+    );
+    assert_in(w, "allow", &["echo hi > docs/b.md", "echo hi > docs/a-b.md"]);
+}
+
+/// Red team 50 (F46-F48): `git -C DIR` runs git in DIR, so the paths it is given are below
+/// DIR: `git -C src diff --output ../Cargo.toml` writes `./Cargo.toml` (it was asked as a
+/// write outside the workspace; a write in `src/docs` was allowed as one in `docs`).
+#[test]
+fn git_dash_c_paths_are_below_its_directory() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "docs/a.md", "# a\n");
+    write(w, "Cargo.toml", "[package]\n");
+    let out = Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap();
+    assert!(out.status.success());
+    assert_in(
+        w,
+        "deny",
+        &[
+            "git -C src archive -o ../Cargo.toml HEAD",
+            "git -C docs checkout -- ../Cargo.toml",
+            "git -C src diff --output ../Cargo.toml",
+            "git -C src -C .. diff --output=Cargo.toml",
+        ],
+    );
+    assert_in(w, "ask", &["git -C src diff --output=docs/x.md", "git -C \"$d\" diff --output=x.md"]);
+    assert_in(w, "allow", &["git -C docs diff --output=x.md", "git -C src log --oneline -- a.rs", "git -C src status"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Any name starting with `-` in a directory, and a reading program given a glob that
+    /// matches it at the start of the word: never allowed.
+    #[test]
+    fn a_dash_name_a_glob_matches_is_never_allowed(
+        name in "-{1,2}[a-z][a-z0-9=.]{0,12}",
+        program in prop::sample::select(vec!["wc -c", "cat", "head", "grep -n x", "du -a", "ls -l", "sort"]),
+        glob in prop::sample::select(vec!["*", "?*", "[-]*", "*[a-z0-9.=]"]),
+    ) {
+        let ws = check_common::workspace(POLICY);
+        let w = ws.path();
+        write(w, &format!("docs/{name}"), "");
+        let command = format!("cd docs && {program} {glob}");
+        let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": command }));
+        prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
+    }
+}
