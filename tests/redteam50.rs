@@ -116,3 +116,107 @@ proptest! {
         prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
     }
 }
+
+/// Red team 50 (G31-G53): a program that opens `/dev/stdout`, `/dev/stderr` or `/dev/fd/N`
+/// by name (tee, `sort -o`, `git --output=`) opens the file that descriptor is on again, for
+/// writing, even when a redirection opened it for reading. bash shows it; gate denies it.
+#[test]
+fn a_descriptor_opened_for_reading_is_written_through_its_name() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "docs/a.md", "# a\n");
+    write(w, "Cargo.toml", "[package]\n");
+    write(w, ".env", "K=v\n");
+    // The oracle, in a scratch copy: tee truncates and writes Cargo.toml.
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("Cargo.toml"), "[package]\n").unwrap();
+    bash_in(scratch.path(), "exec 3<Cargo.toml; echo '[x]' | tee /dev/stdout >&3");
+    assert_eq!(std::fs::read_to_string(scratch.path().join("Cargo.toml")).unwrap(), "[x]\n");
+    assert_in(
+        w,
+        "deny",
+        &[
+            "exec 3<Cargo.toml; tee /dev/stderr < docs/a.md 2>&3 >/dev/null",
+            "sort -o /dev/stdout docs/a.md < Cargo.toml >&0",
+            "sort docs/a.md -o /dev/stdout <.env >&0",
+            "git log -1 --output=/dev/stdout 3<Cargo.toml >&3",
+            "exec 3<.env; echo X=1 | tee /dev/stdout >&3",
+            "exec 7<Cargo.toml; echo '[x]' | tee /dev/stdout 1>&7",
+            "echo X=1 | tee /dev/fd/0 < .env",
+            "sort -o /dev/stdin docs/a.md < Cargo.toml",
+            "echo '[x]' | tee /dev/fd/3 3<Cargo.toml >/dev/null",
+        ],
+    );
+    assert_in(
+        w,
+        "allow",
+        &[
+            "echo x | tee /dev/stderr",
+            "npm test 2>&1 | tee /dev/stderr",
+            "cat < docs/a.md >&2",
+            "sort < docs/a.md > docs/b.md 2>&1",
+        ],
+    );
+}
+
+/// Red team 50 (E01-E07): git's `--get-regexp` pattern is an unanchored extended regexp, so
+/// `'user.*|.'` matches every key of ~/.gitconfig, and `--get-urlmatch http.extraheader URL`
+/// prints a token: reads of the user's configuration, asked.
+#[test]
+fn git_config_patterns_and_url_matches_that_reach_credentials_are_asked() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "git config --get-urlmatch http.extraheader https://github.com",
+            "git config --get-urlmatch http.proxy https://example.com",
+            "git config --get-regexp 'user.*|.'",
+            "git config --get-regexp 'user.x|credential'",
+            "git config --get-regexp 'user\\..*|http'",
+            "git config get --all --show-names --regexp 'user.name|extraheader'",
+            "git config --get-regexp user",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "git config --get-regexp alias",
+            "git config --get-regexp '^alias\\.'",
+            "git config --get-regexp '^user\\..*'",
+            "git config user.name",
+        ],
+    );
+}
+
+/// Red team 50 (E13, E15, E16): over-asks of everyday lookups.
+#[test]
+fn everyday_lookups_red_team_50_found_asked_are_allowed() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["command -p -v curl", "command -p -V rm", "git --help", "tr -dc 'a-z0-9' < /dev/urandom | head -c 16"],
+    );
+    check_common::assert_all_with(POLICY, "deny", &["command -p rm x", "command -p -- rm x"]);
+}
+
+/// Red team 50 (F10-F12): `stat -c %s`, `id -u` and `date +%Y` print only numbers, which
+/// arithmetic can use; their forms that print names (`%n`, `-un`, `%A`) stay asked.
+#[test]
+fn numbers_from_stat_id_and_date_are_numbers_in_arithmetic() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "size=$(stat -c %s src/a.rs); echo \"$((size / 1024)) KiB\"",
+            "(( $(id -u) == 0 )) && echo root",
+            "y=$(date +%Y); echo $((y + 1))",
+            "d=$(date +%Y%m%d); echo $((d % 100))",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["y=$(date +%A); echo $((y + 1))", "x=$(stat -c %n src/a.rs); echo $((x))", "x=$(id -un); echo $((x))"],
+    );
+}

@@ -17,9 +17,15 @@ EXTRA = {
     'diff': {'--staged': '', '--no-index': '', '--ours': '', '--theirs': '', '--base': '', '-0': '', '-1': '', '-2': '', '-3': ''},
     'grep': {'-e': '='},
     'log': {'-q': ''},
+    'check-ref-format': {'--branch': '', '--normalize': '', '--allow-onelevel': '', '--no-allow-onelevel': '',
+                         '--refspec-pattern': ''},
 }
-# What an option does, in the grammar's letters (X: runs a program gate cannot see).
-EFFECTS = {'--ext-diff': 'X', '--textconv': 'X', '--open-files-in-pager': 'X', '-O@grep': 'X', '--filters': 'X'}
+# Every subcommand prints its usage (`-h`) or opens its manual (`--help`).
+EVERY = {'-h': '', '--help': ''}
+# What an option does, in the grammar's letters. None: what git's options read, write or run
+# is decided where git is modelled (src/shell/tables.rs), and a run-time word in an option's
+# place is decided there too.
+EFFECTS = {}
 
 def man(s):
     env = dict(os.environ, MANWIDTH='300')
@@ -93,7 +99,7 @@ def main():
         for s in subs:
             o, n = page(s, repo)
             num |= n
-            for k, v in list(o.items()) + list(EXTRA.get(s, {}).items()):
+            for k, v in list(o.items()) + list(EXTRA.get(s, {}).items()) + list(EVERY.items()):
                 if k not in opts or s in EXTRA and k in EXTRA[s]:
                     opts[k] = v
         head = 'num' if num else ''

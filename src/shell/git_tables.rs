@@ -6,7 +6,7 @@
 //! `git CMD --git-completion-helper-all`: every option they list, with whether it takes a value.
 //! A newer git's new option is asked until the table is generated again. The tables only place
 //! words; what an option reads, writes or runs is decided where git is modelled
-//! ([`super::tables`]), except `X`: an option that makes git run a program gate cannot see.
+//! ([`super::tables`]).
 //! Pure data: nothing here reads or runs anything.
 
 /// `(subcommand tables, flags, options)` in [`super::grammar`]'s table syntax.
@@ -22,11 +22,11 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --decorate-refs-exclude= --default-prefix --dense --diff-algorithm= --diff-filter= --diff-merges= \
       --dirstat=? --dirstat-by-file=? --disk-usage= --do-walk --dry-run --dst-prefix= -E --encoding= \
       --exclude= --exclude-first-parent-only --exclude-hidden= --exclude-promisor-objects --exit-code \
-      --expand-tabs= --expire= --expire-unreachable= --ext-diff/X --extended-regexp -F --filter= \
+      --expand-tabs= --expire= --expire-unreachable= --ext-diff --extended-regexp -F --filter= \
       --filter-print-omitted --filter-provided-objects --find-copies=? --find-copies-harder \
       --find-object= --find-renames=? --first-parent --fixed-strings --follow --format= --full-diff \
-      --full-history --full-index --function-context -G: -g --glob= --graph --grep= --grep-reflog= \
-      --header --histogram -I: -i --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol \
+      --full-history --full-index --function-context -G: -g --glob= --graph --grep= --grep-reflog= -h \
+      --header --help --histogram -I: -i --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol \
       --ignore-matching-lines= --ignore-missing --ignore-space-at-eol --ignore-space-change \
       --ignore-submodules=? --in-commit-order --indent-heuristic --indexed-objects --inter-hunk-context= \
       --invert-grep --irreversible-delete --ita-invisible-in-index --ita-visible-in-index -L: -l: \
@@ -48,7 +48,7 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --simplify-by-decoration --simplify-merges --since= --since-as-filter= --single-worktree --skip= \
       --skip-to= --source --sparse --src-prefix= --stale-fix --standard-notes --stat=? --stat-count= \
       --stat-graph-width= --stat-name-width= --stat-width= --stdin --submodule=? --summary -t --tags=? \
-      --text --textconv/X --timestamp --topo-order -U: -u --unified= --unpacked --until= --updateref \
+      --text --textconv --timestamp --topo-order -U: -u --unified= --unpacked --until= --updateref \
       --use-bitmap-index --use-mailmap --verbose -W -w --walk-reflogs --word-diff=? --word-diff-regex= \
       --ws-error-highlight= -X:: -z"),
     ("git-diff|git-diff-tree|git-diff-files|git-diff-index", "",
@@ -56,8 +56,8 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --break-rewrites=? -C:: -c --cached --cc --check --color=? --color-moved=? --color-moved-ws= \
       --color-words=? --combined-all-paths --compact-summary --cumulative -D --decorate --default-prefix \
       --diff-algorithm= --diff-filter= --dirstat=? --dirstat-by-file=? --dst-prefix= --encoding= \
-      --exit-code --expand-tabs= --ext-diff/X --find-copies=? --find-copies-harder --find-object= \
-      --find-renames=? --follow --format= --full-index --function-context -G: --histogram -I: \
+      --exit-code --expand-tabs= --ext-diff --find-copies=? --find-copies-harder --find-object= \
+      --find-renames=? --follow --format= --full-index --function-context -G: -h --help --histogram -I: \
       --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines= \
       --ignore-space-at-eol --ignore-space-change --ignore-submodules=? --indent-heuristic \
       --inter-hunk-context= --irreversible-delete --ita-invisible-in-index --ita-visible-in-index -l: \
@@ -72,29 +72,29 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       -R -r --raw --relative=? --rename-empty --root --rotate-to= -S: -s --shortstat --show-notes=? \
       --show-signature --skip-to= --src-prefix= --staged --standard-notes --stat=? --stat-count= \
       --stat-graph-width= --stat-name-width= --stat-width= --stdin --submodule=? --summary -t --text \
-      --textconv/X --theirs -U: -u --unified= -v -W -w --word-diff=? --word-diff-regex= \
+      --textconv --theirs -U: -u --unified= -v -W -w --word-diff=? --word-diff-regex= \
       --ws-error-highlight= -X:: -z"),
     ("git-shortlog", "num",
      "--after= --all --all-match --alternate-refs --ancestry-path=? --author= --basic-regexp --before= \
       --bisect --boundary --branches=? -c --cherry --cherry-mark --cherry-pick --committer --date= \
       --dense -E -e --email --exclude= --exclude-first-parent-only --exclude-hidden= --extended-regexp -F \
       --first-parent --fixed-strings --format=? --full-history -g --glob= --grep= --grep-reflog= --group= \
-      -i --ignore-missing --invert-grep --left-only --max-count= --max-parents= --merge --merges \
-      --min-parents= -n --no-committer --no-email --no-group --no-max-parents --no-merges \
+      -h --help -i --ignore-missing --invert-grep --left-only --max-count= --max-parents= --merge \
+      --merges --min-parents= -n --no-committer --no-email --no-group --no-max-parents --no-merges \
       --no-min-parents --no-numbered --no-summary --not --numbered -P --perl-regexp --reflog \
       --regexp-ignore-case --remotes=? --remove-empty --right-only -s --show-pulls \
       --simplify-by-decoration --simplify-merges --since= --since-as-filter= --single-worktree --skip= \
       --sparse --stdin --summary --tags=? --until= -w:: --walk-reflogs"),
     ("git-status", "",
-     "--ahead-behind -b --branch --column=? --find-renames=? --ignore-submodules=? --ignored=? --long \
-      --no-ahead-behind --no-branch --no-column --no-ignore-submodules --no-ignored --no-long --no-null \
-      --no-optional-locks --no-porcelain --no-renames --no-short --no-show-stash --no-untracked-files \
-      --no-verbose --null --porcelain=? --renames -s --short --show-stash -u:: --untracked-files=? -v \
-      --verbose -z"),
+     "--ahead-behind -b --branch --column=? --find-renames=? -h --help --ignore-submodules=? --ignored=? \
+      --long --no-ahead-behind --no-branch --no-column --no-ignore-submodules --no-ignored --no-long \
+      --no-null --no-optional-locks --no-porcelain --no-renames --no-short --no-show-stash \
+      --no-untracked-files --no-verbose --null --porcelain=? --renames -s --short --show-stash -u:: \
+      --untracked-files=? -v --verbose -z"),
     ("git-rev-parse", "",
      "--abbrev-ref=? --absolute-git-dir --after= --all --before= --branches=? --default= --disambiguate= \
       --exclude= --exclude-hidden= --flags --git-common-dir --git-completion-helper-all --git-dir \
-      --git-path= --glob= --is-bare-repository --is-inside-git-dir --is-inside-work-tree \
+      --git-path= --glob= -h --help --is-bare-repository --is-inside-git-dir --is-inside-work-tree \
       --is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt \
       --path-format= --prefix= -q --quiet --remotes=? --resolve-git-dir= --revs-only --shared-index-path \
       --short=? --show-cdup --show-object-format=? --show-prefix --show-superproject-working-tree \
@@ -103,19 +103,19 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
     ("git-ls-files", "",
      "--abbrev=? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol \
       --error-unmatch --exclude --exclude-from= --exclude-per-directory= --exclude-standard -f --format= \
-      --full-name -i --ignored -k --killed -m --modified --no-abbrev --no-cached --no-debug \
+      --full-name -h --help -i --ignored -k --killed -m --modified --no-abbrev --no-cached --no-debug \
       --no-deduplicate --no-deleted --no-directory --no-empty-directory --no-eol --no-error-unmatch \
       --no-exclude-per-directory --no-ignored --no-killed --no-modified --no-others \
       --no-recurse-submodules --no-resolve-undo --no-sparse --no-stage --no-unmerged --no-with-tree -o \
       --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= \
       -X: -x: -z"),
     ("git-ls-tree", "",
-     "--abbrev=? -d --format= --full-name --full-tree -l --long --name-only --name-status --no-abbrev \
-      --no-full-name --no-full-tree --object-only -r -t -z"),
+     "--abbrev=? -d --format= --full-name --full-tree -h --help -l --long --name-only --name-status \
+      --no-abbrev --no-full-name --no-full-tree --object-only -r -t -z"),
     ("git-blame", "",
      "--abbrev= -b -C:: -c --color-by-age --color-lines --contents= --date= -e --encoding= -f \
-      --first-parent -h --ignore-rev= --ignore-revs-file= --incremental -L: -l --line-porcelain -M:: \
-      --minimal -n --no-abbrev --no-color-by-age --no-color-lines --no-contents --no-ignore-rev \
+      --first-parent -h --help --ignore-rev= --ignore-revs-file= --incremental -L: -l --line-porcelain \
+      -M:: --minimal -n --no-abbrev --no-color-by-age --no-color-lines --no-contents --no-ignore-rev \
       --no-ignore-revs-file --no-incremental --no-line-porcelain --no-minimal --no-porcelain \
       --no-progress --no-root --no-score-debug --no-show-email --no-show-name --no-show-number \
       --no-show-stats -p --porcelain --progress --reverse= --root -S: -s --score-debug --show-email \
@@ -124,32 +124,32 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
      "--abbrev --anchored= -b --binary --break-rewrites -C:: --check --color --color-by-age --color-lines \
       --color-moved --color-moved-ws= --color-words --compact-summary --contents= --cumulative --date= \
       --default-prefix --diff-algorithm= --diff-filter= --dirstat --dirstat-by-file --dst-prefix= \
-      --encoding= --exit-code --ext-diff/X --find-copies --find-copies-harder --find-object= \
-      --find-renames --first-parent --follow --full-index --function-context -h --histogram \
-      --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines= --ignore-rev= \
-      --ignore-revs-file= --ignore-space-at-eol --ignore-space-change --ignore-submodules --incremental \
-      --indent-heuristic --inter-hunk-context= --irreversible-delete --ita-invisible-in-index \
-      --ita-visible-in-index -L: -l --line-porcelain --line-prefix= -M:: --minimal --name-only \
-      --name-status --no-abbrev --no-color --no-color-moved --no-color-moved-ws --no-compact-summary \
-      --no-exit-code --no-ext-diff --no-find-copies-harder --no-follow --no-full-index \
-      --no-function-context --no-ignore-matching-lines --no-indent-heuristic --no-patch --no-prefix \
-      --no-progress --no-quiet --no-relative --no-rename-empty --no-renames --no-text --no-textconv \
-      --numstat --output= --output-indicator-context= --output-indicator-new= --output-indicator-old= -p \
-      --patch --patch-with-raw --patch-with-stat --patience --pickaxe-all --pickaxe-regex --porcelain \
-      --progress --quiet --raw --relative --rename-empty --reverse= --root --rotate-to= -S: --shortstat \
-      --show-stats --skip-to= --src-prefix= --stat --stat-count= --stat-graph-width= --stat-name-width= \
-      --stat-width= --submodule --summary -t --text --textconv/X --unified --word-diff --word-diff-regex= \
+      --encoding= --exit-code --ext-diff --find-copies --find-copies-harder --find-object= --find-renames \
+      --first-parent --follow --full-index --function-context -h --help --histogram --ignore-all-space \
+      --ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines= --ignore-rev= --ignore-revs-file= \
+      --ignore-space-at-eol --ignore-space-change --ignore-submodules --incremental --indent-heuristic \
+      --inter-hunk-context= --irreversible-delete --ita-invisible-in-index --ita-visible-in-index -L: -l \
+      --line-porcelain --line-prefix= -M:: --minimal --name-only --name-status --no-abbrev --no-color \
+      --no-color-moved --no-color-moved-ws --no-compact-summary --no-exit-code --no-ext-diff \
+      --no-find-copies-harder --no-follow --no-full-index --no-function-context \
+      --no-ignore-matching-lines --no-indent-heuristic --no-patch --no-prefix --no-progress --no-quiet \
+      --no-relative --no-rename-empty --no-renames --no-text --no-textconv --numstat --output= \
+      --output-indicator-context= --output-indicator-new= --output-indicator-old= -p --patch \
+      --patch-with-raw --patch-with-stat --patience --pickaxe-all --pickaxe-regex --porcelain --progress \
+      --quiet --raw --relative --rename-empty --reverse= --root --rotate-to= -S: --shortstat --show-stats \
+      --skip-to= --src-prefix= --stat --stat-count= --stat-graph-width= --stat-name-width= --stat-width= \
+      --submodule --summary -t --text --textconv --unified --word-diff --word-diff-regex= \
       --ws-error-highlight="),
     ("git-describe", "",
      "--abbrev= --all --always --broken=? --candidates= --contains --debug --dirty=? --exact-match \
-      --exclude= --first-parent --long --match= --no-abbrev --no-all --no-always --no-broken \
+      --exclude= --first-parent -h --help --long --match= --no-abbrev --no-all --no-always --no-broken \
       --no-candidates --no-contains --no-debug --no-dirty --no-exact-match --no-exclude --no-first-parent \
       --no-long --no-match --no-tags --tags"),
     ("git-grep", "num",
      "-A: -a --after-context= --all-match --and -B: --basic-regexp --before-context= --break -C: -c \
       --cached --color=? --column --context= --count -E -e: --exclude-standard --ext-grep \
       --extended-regexp -F -f: --files-with-matches --files-without-match --fixed-strings --full-name \
-      --function-context -G -H -h --heading -I -i --ignore-case --index --invert-match -L -l \
+      --function-context -G -H -h --heading --help -I -i --ignore-case --index --invert-match -L -l \
       --line-number -m: --max-count= --max-depth= -n --name-only --no-after-context --no-all-match \
       --no-basic-regexp --no-before-context --no-break --no-cached --no-color --no-column --no-context \
       --no-count --no-exclude-standard --no-ext-grep --no-extended-regexp --no-files-with-matches \
@@ -157,58 +157,58 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --no-ignore-case --no-index --no-invert-match --no-line-number --no-max-count --no-name-only \
       --no-null --no-only-matching --no-open-files-in-pager --no-perl-regexp --no-quiet \
       --no-recurse-submodules --no-recursive --no-show-function --no-text --no-textconv --no-threads \
-      --no-untracked --no-word-regexp --not --null -O::/X -o --only-matching --open-files-in-pager=?/X \
-      --or -P -p --perl-regexp -q --quiet -r --recurse-submodules --recursive --show-function --text \
-      --textconv/X --threads= --untracked -v -W -w --word-regexp -z"),
+      --no-untracked --no-word-regexp --not --null -O:: -o --only-matching --open-files-in-pager=? --or \
+      -P -p --perl-regexp -q --quiet -r --recurse-submodules --recursive --show-function --text \
+      --textconv --threads= --untracked -v -W -w --word-regexp -z"),
     ("git-cat-file", "",
      "--allow-unknown-type --batch= --batch-all-objects --batch-check= --batch-command= --buffer -e \
-      --filters/X --follow-symlinks --mailmap --no-allow-unknown-type --no-buffer --no-follow-symlinks \
-      --no-mailmap --no-path --no-unordered --no-use-mailmap -p --path= -s -t --textconv/X --unordered \
-      --use-mailmap -z"),
+      --filters --follow-symlinks -h --help --mailmap --no-allow-unknown-type --no-buffer \
+      --no-follow-symlinks --no-mailmap --no-path --no-unordered --no-use-mailmap -p --path= -s -t \
+      --textconv --unordered --use-mailmap -z"),
     ("git-merge-base", "",
-     "-a --all --fork-point --independent --is-ancestor --no-all --octopus"),
+     "-a --all --fork-point -h --help --independent --is-ancestor --no-all --octopus"),
     ("git-name-rev", "",
-     "--all --always --annotate-stdin --exclude= --name-only --no-all --no-always --no-annotate-stdin \
-      --no-exclude --no-name-only --no-peel-tag --no-refs --no-stdin --no-tags --no-undefined --peel-tag \
-      --refs= --stdin --tags --undefined"),
+     "--all --always --annotate-stdin --exclude= -h --help --name-only --no-all --no-always \
+      --no-annotate-stdin --no-exclude --no-name-only --no-peel-tag --no-refs --no-stdin --no-tags \
+      --no-undefined --peel-tag --refs= --stdin --tags --undefined"),
     ("git-show-ref", "",
-     "--abbrev=? --branches -d --dereference --exclude-existing=? --exists --hash=? --head --heads \
-      --no-abbrev --no-branches --no-dereference --no-exists --no-hash --no-head --no-heads --no-quiet \
-      --no-tags --no-verify -q --quiet -s --tags --verify"),
+     "--abbrev=? --branches -d --dereference --exclude-existing=? --exists -h --hash=? --head --heads \
+      --help --no-abbrev --no-branches --no-dereference --no-exists --no-hash --no-head --no-heads \
+      --no-quiet --no-tags --no-verify -q --quiet -s --tags --verify"),
     ("git-count-objects", "",
-     "-H --human-readable --no-human-readable --no-verbose -v --verbose"),
+     "-H -h --help --human-readable --no-human-readable --no-verbose -v --verbose"),
     ("git-for-each-ref", "",
-     "--color=? --contains=? --count= --exclude= --format= --ignore-case --include-root-refs --merged=? \
-      --no-color --no-contains=? --no-count --no-exclude --no-format --no-ignore-case \
+     "--color=? --contains=? --count= --exclude= --format= -h --help --ignore-case --include-root-refs \
+      --merged=? --no-color --no-contains=? --no-count --no-exclude --no-format --no-ignore-case \
       --no-include-root-refs --no-merged=? --no-omit-empty --no-perl --no-points-at --no-python \
       --no-shell --no-sort --no-stdin --no-tcl --omit-empty --perl --points-at= --python --quote --shell \
       --sort= --stdin --tcl"),
     ("git-check-ignore", "",
-     "--index -n --no-index --no-non-matching --no-quiet --no-stdin --no-verbose --non-matching -q \
-      --quiet --stdin -v --verbose -z"),
+     "-h --help --index -n --no-index --no-non-matching --no-quiet --no-stdin --no-verbose --non-matching \
+      -q --quiet --stdin -v --verbose -z"),
     ("git-version", "",
-     "--build-options --no-build-options"),
+     "--build-options -h --help --no-build-options"),
     ("git-show-branch", "",
-     "-a --all --color=? --current --date-order -g --independent --list --merge-base --more= --name \
-      --no-all --no-color --no-current --no-independent --no-list --no-merge-base --no-more --no-name \
-      --no-remotes --no-sha1-name --no-sparse --no-topics -r --reflog=? --remotes --sha1-name --sparse \
-      --topics --topo-order"),
+     "-a --all --color=? --current --date-order -g -h --help --independent --list --merge-base --more= \
+      --name --no-all --no-color --no-current --no-independent --no-list --no-merge-base --no-more \
+      --no-name --no-remotes --no-sha1-name --no-sparse --no-topics -r --reflog=? --remotes --sha1-name \
+      --sparse --topics --topo-order"),
     ("git-var", "",
-     "-l"),
+     "-h --help -l"),
     ("git-check-attr", "",
-     "-a --all --cached --no-all --no-cached --no-source --no-stdin --source= --stdin -z"),
+     "-a --all --cached -h --help --no-all --no-cached --no-source --no-stdin --source= --stdin -z"),
     ("git-verify-commit", "",
-     "--no-raw --no-verbose --raw -v --verbose"),
+     "-h --help --no-raw --no-verbose --raw -v --verbose"),
     ("git-verify-tag", "",
-     "--format= --no-format --no-raw --no-verbose --raw -v --verbose"),
+     "--format= -h --help --no-format --no-raw --no-verbose --raw -v --verbose"),
     ("git-cherry", "",
-     "--abbrev --no-abbrev --no-verbose -v --verbose"),
+     "--abbrev -h --help --no-abbrev --no-verbose -v --verbose"),
     ("git-range-diff", "",
      "--abbrev --anchored= --binary --break-rewrites --check --color --color-moved --color-moved-ws= \
       --color-words --compact-summary --creation-factor= --cumulative --default-prefix --diff-algorithm= \
-      --diff-filter= --dirstat --dirstat-by-file --dst-prefix= --dual-color --exit-code --ext-diff/X \
+      --diff-filter= --dirstat --dirstat-by-file --dst-prefix= --dual-color --exit-code --ext-diff \
       --find-copies --find-copies-harder --find-object= --find-renames --follow --full-index \
-      --function-context --histogram --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol \
+      --function-context -h --help --histogram --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol \
       --ignore-matching-lines= --ignore-space-at-eol --ignore-space-change --ignore-submodules \
       --indent-heuristic --inter-hunk-context= --irreversible-delete --ita-invisible-in-index \
       --ita-visible-in-index --left-only --line-prefix= --minimal --name-only --name-status --no-abbrev \
@@ -220,11 +220,11 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --output-indicator-new= --output-indicator-old= --patch --patch-with-raw --patch-with-stat \
       --patience --pickaxe-all --pickaxe-regex --quiet --raw --relative --rename-empty --right-only \
       --rotate-to= --shortstat --skip-to= --src-prefix= --stat --stat-count= --stat-graph-width= \
-      --stat-name-width= --stat-width= --submodule --summary --text --textconv/X --unified --word-diff \
+      --stat-name-width= --stat-width= --submodule --summary --text --textconv --unified --word-diff \
       --word-diff-regex= --ws-error-highlight="),
     ("git-hash-object", "",
-     "--filters/X --literally --no-filters --no-literally --no-path --no-stdin --no-stdin-paths --path \
-      --stdin --stdin-paths -t: -w"),
+     "--filters -h --help --literally --no-filters --no-literally --no-path --no-stdin --no-stdin-paths \
+      --path --stdin --stdin-paths -t: -w"),
     ("git-check-ref-format", "",
-     "--allow-onelevel --no-allow-onelevel --normalize --refspec-pattern"),
+     "--allow-onelevel --branch -h --help --no-allow-onelevel --normalize --refspec-pattern"),
 ];

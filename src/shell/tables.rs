@@ -743,6 +743,10 @@ fn git_read_only(args: &[&str]) -> bool {
     }
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
     let rest = &args[1..];
+    // `git --help` and `git -h` alone print the common commands (red team 50: asked).
+    if rest.is_empty() && matches!(*sub, "--help" | "-h") {
+        return true;
+    }
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
         return !has(bad) && !has(&["--ext-diff", "--textconv", "--open-files-in-pager"]);
@@ -1954,7 +1958,11 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         rest,
         &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
     );
-    let Some(sub) = args.get(i).and_then(Word::lit) else { return git_in_dir(args, out) };
+    // `git -C DIR ...` reads the repository at DIR (and the files below it its subcommand
+    // names, decided from DIR where the command's directory is): DIR is checked as any path
+    // read (red team 49: an absolute `-C` is taken).
+    out.extend(option_values(args.get(..i).unwrap_or_default(), &["-C"]));
+    let Some(sub) = args.get(i).and_then(Word::lit) else { return out };
     if sub == "config" {
         out.extend(git_config_dump(rest));
     }
@@ -1974,7 +1982,7 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     };
     out.extend(option_values(rest, own));
     if !GIT_PATH_READERS.contains(&sub) {
-        return git_in_dir(args, out);
+        return out;
     }
     let mut skip_pattern = sub == "grep"
         && !rest.iter().filter_map(Word::lit).any(|a| matches!(a, "-e" | "-f" | "--file") || a.starts_with("-f"));
@@ -2001,22 +2009,13 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
             _ => out.push(w.clone()),
         }
     }
-    git_in_dir(args, out)
-}
-
-/// The paths git reads, `paths`, as seen from where the call runs: `git -C DIR ...` runs in
-/// DIR, so each relative path is below DIR (red team 50: `git -C src diff --output
-/// ../Cargo.toml` writes `./Cargo.toml`), and DIR itself is read (red team 49: an absolute
-/// `-C` is taken). A `-C` only known at run time makes every relative path one too.
-fn git_in_dir(args: &[Word], mut paths: Vec<Word>) -> Vec<Word> {
-    let dirs = option_values(args.get(..git_subcommand_at(args)).unwrap_or_default(), &["-C"]);
-    paths = git_relative_to(&dirs, paths);
-    paths.extend(dirs);
-    paths
+    out
 }
 
 /// `paths` relative to the directories of successive `git -C` options (`-C a -C b` is
-/// `a/b`; an absolute one starts again).
+/// `a/b`; an absolute one starts again): the files git writes, seen from where the call runs
+/// (red team 50: `git -C src diff --output ../Cargo.toml` writes `./Cargo.toml`). A `-C`
+/// only known at run time makes every relative path one too.
 pub(crate) fn git_relative_to(dirs: &[Word], paths: Vec<Word>) -> Vec<Word> {
     if dirs.is_empty() {
         return paths;
@@ -2089,40 +2088,51 @@ fn git_config_dump(rest: &[Word]) -> Vec<Word> {
     };
     let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
     let first = p.operands.first().and_then(Word::lit);
-    // A regexp that keeps to one harmless section (`--get-regexp alias`, `'^user\.'`) lists
-    // no credentials; `url`, `http`, `credential` and `.*` may.
+    // A regexp that keeps to one section of settings (`'^user\.'`, `'^alias\..*'`) lists no
+    // credentials; `url`, `http`, `credential` and `.*` may. git's pattern is an unanchored
+    // extended regexp: without `^` it matches anywhere in a key (`user` in
+    // `http.https://user@host.extraheader`), and `|` adds any other (red team 50: `'user.*|.'`
+    // printed the whole ~/.gitconfig). So: `^SECTION.` or `^SECTION\.`, then names and `*`
+    // only; and `alias` alone, the common listing of aliases.
     let harmless_regexp = || {
         let pattern = if first == Some("get") { p.operands.get(1) } else { p.operands.first() };
         pattern.and_then(Word::lit).is_some_and(|r| {
-            let r = r.strip_prefix('^').unwrap_or(r);
-            ["alias", "user", "core", "branch", "remote", "init", "pull", "push", "color", "diff", "merge", "log"]
-                .iter()
-                .any(|s| r.strip_prefix(s).is_some_and(|t| t.is_empty() || t.starts_with('.') || t.starts_with("\\.")))
+            if r == "alias" {
+                return true;
+            }
+            let Some(r) = r.strip_prefix('^') else { return false };
+            let Some((section, rest)) = r.split_once('.') else { return false };
+            let section = section.strip_suffix('\\').unwrap_or(section);
+            GIT_SETTING_SECTIONS.contains(&section)
+                && rest.chars().all(|c| c.is_ascii_alphanumeric() || "-_.*".contains(c))
         })
     };
     let regexp = has(&["--get-regexp"]) || (first == Some("get") && has(&["--regexp"]));
     // `--get-urlmatch NAME URL` gets one key, unless NAME is a whole section.
     let section_match =
         has(&["--get-urlmatch"]) && p.operands.first().and_then(Word::lit).is_none_or(|n| !n.contains('.'));
+    let settings_only = |k: &str| {
+        let k = k.to_ascii_lowercase();
+        let section = k.split('.').next().unwrap_or("");
+        k.contains('.')
+            && GIT_SETTING_SECTIONS.contains(&section)
+            && !["header", "token", "password", "secret", "auth", "cookie", "key"].iter().any(|s| k.contains(s))
+    };
+    // One key for a URL: from the same allow-list (red team 50: `--get-urlmatch
+    // http.extraheader https://github.com` printed a token).
+    let url_secret =
+        has(&["--get-urlmatch"]) && p.operands.first().and_then(Word::lit).is_none_or(|n| !settings_only(n));
     // One key outside the sections that hold settings only (red team 45: `git config --global
     // --get http.https://host/.extraheader` printed a token from `~/.gitconfig`; red team 49:
     // `github.pat`, which no list of credential-like words named), or a key known only at run
     // time. An allow-list: a section not named here may hold anything.
     let key = if first == Some("get") { p.operands.get(1) } else { p.operands.first() };
-    let secret_key = !regexp
-        && !has(&["--get-urlmatch"])
-        && key.is_some_and(|k| {
-            k.lit().is_none_or(|k| {
-                let k = k.to_ascii_lowercase();
-                let section = k.split('.').next().unwrap_or("");
-                !k.contains('.')
-                    || !GIT_SETTING_SECTIONS.contains(&section)
-                    || ["header", "token", "password", "secret", "auth", "cookie", "key"].iter().any(|s| k.contains(s))
-            })
-        });
+    let secret_key =
+        !regexp && !has(&["--get-urlmatch"]) && key.is_some_and(|k| k.lit().is_none_or(|k| !settings_only(k)));
     let dumps = has(&["-l", "--list"])
         || secret_key
         || section_match
+        || url_secret
         || first == Some("list")
         || (regexp && !harmless_regexp())
         || (first == Some("get") && has(&["--url="]));

@@ -62,6 +62,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         own_stdin: false,
         command_env: Vec::new(),
         std_closed: false,
+        read_fds: Vec::new(),
         globbed: false,
         assigning: false,
         cwd_tilde: false,
@@ -178,6 +179,10 @@ struct Walker<'a> {
     command_env: Vec<(String, Vec<Word>)>,
     /// A redirection closed a standard descriptor (`exec 2>&-`): duplicating it can fail.
     std_closed: bool,
+    /// Descriptors a redirection opened on a file for reading (`3<Cargo.toml`, `<.env` for
+    /// 0), with the file: one put where the standard output or error go (`>&3`) is a file a
+    /// program that opens `/dev/stdout` by name writes (red team 50: `tee /dev/stdout >&3`).
+    read_fds: Vec<(u32, Word)>,
     /// The word being resolved holds an unquoted glob (bash expands it against the files).
     globbed: bool,
     /// The word being resolved is an assignment's value: bash neither splits nor globs it
@@ -803,6 +808,7 @@ impl Walker<'_> {
             own_stdin: false,
             command_env: Vec::new(),
             std_closed: self.std_closed,
+            read_fds: self.read_fds.clone(),
             globbed: false,
             assigning: false,
             cwd_tilde: false,
@@ -2130,6 +2136,30 @@ impl Walker<'_> {
                     let r = self.word(&w.value);
                     self.write(r.word, WriteKind::Redirect);
                 }
+                if let (K::Read | K::ReadAndWrite, ast::IoFileRedirectTarget::Filename(w)) = (kind, target) {
+                    // (A word with a substitution is walked once, where the file is read.)
+                    let file = if w.value.contains(['$', '`']) {
+                        Word::Dyn(w.value.clone())
+                    } else {
+                        self.word(&w.value).word
+                    };
+                    let n = fd.map_or(0, |f| f as u32);
+                    self.read_fds.retain(|(m, _)| *m != n);
+                    self.read_fds.push((n, file));
+                }
+                // `>&3`, `2>&0`: a descriptor opened on a file for reading, put where writes
+                // to the standard output or error go: a program that opens `/dev/stdout` or
+                // `/dev/stderr` by name (tee, `sort -o`, `git --output=`) opens that file
+                // again, for writing (red team 50: `tee /dev/stdout 3<Cargo.toml >&3`).
+                if let (Some(1 | 2) | None, K::DuplicateOutput, ast::IoFileRedirectTarget::Duplicate(w)) =
+                    (fd, kind, target)
+                {
+                    let from = w.value.trim_end_matches('-').parse::<u32>().ok();
+                    let file = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == from).map(|(_, f)| f.clone());
+                    if let Some(file) = file {
+                        self.write(file, WriteKind::Redirect);
+                    }
+                }
                 self.file_redirect(kind, target);
             }
             ast::IoRedirect::HereDocument(fd, doc) => {
@@ -2179,7 +2209,10 @@ impl Walker<'_> {
                     K::Append => self.write(r.word, WriteKind::Append),
                     K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
                     // Reading a device that holds nothing reads nothing.
-                    K::Read if r.word.lit().is_some_and(|p| matches!(p, "/dev/null" | "/dev/zero")) => {}
+                    K::Read
+                        if r.word.lit().is_some_and(|p| {
+                            matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
+                        }) => {}
                     K::Read => {
                         self.a.reads.push(Write { path: r.word, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() })
                     }
@@ -2311,6 +2344,13 @@ impl Walker<'_> {
     fn write(&mut self, path: Word, kind: WriteKind) {
         if let Word::Lit(p) = &path {
             if matches!(p.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty") {
+                return;
+            }
+            // A descriptor by name (`tee /dev/fd/3 3<Cargo.toml`, `sort -o /dev/stdin <
+            // .env`): the file it is open on, which may be one a redirection opened for
+            // reading (red team 50): a write of a file only known at run time.
+            if p == "/dev/stdin" || p.starts_with("/dev/fd/") || (p.starts_with("/proc/") && p.contains("/fd/")) {
+                self.a.writes.push(Write { path: Word::Dyn(p.clone()), kind, cwd: self.cwd.0.clone() });
                 return;
             }
         }
@@ -3855,14 +3895,17 @@ impl Walker<'_> {
                     words = own;
                     break;
                 }
-                // (`-pv` too: red team 41 found it decided as `command -p` running `v`.)
+                // (`-pv` too: red team 41 found it decided as `command -p` running `v`; and
+                // `-p -v`: bash reads every option word before the name, red team 50.)
                 "command"
-                    if words.get(1).and_then(Word::lit).is_some_and(|f| {
-                        f.len() > 1
-                            && f.starts_with('-')
-                            && f[1..].chars().all(|c| "pvV".contains(c))
-                            && f.contains(['v', 'V'])
-                    }) =>
+                    if {
+                        let opts: Vec<&str> = words[1..]
+                            .iter()
+                            .map_while(|w| w.lit().filter(|f| f.len() > 1 && f.starts_with('-') && *f != "--"))
+                            .collect();
+                        opts.iter().all(|f| f[1..].chars().all(|c| "pvV".contains(c)))
+                            && opts.iter().any(|f| f.contains(['v', 'V']))
+                    } =>
                 {
                     break
                 }
@@ -5058,6 +5101,7 @@ impl Walker<'_> {
                 own_stdin: false,
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
+                read_fds: self.read_fds.clone(),
                 globbed: false,
                 assigning: false,
                 cwd_tilde: false,
@@ -6089,10 +6133,32 @@ fn numeric_output(inner: &str) -> bool {
             rest.iter().all(|a| *a == "--all" || a.strip_prefix("--ignore=").is_some_and(|n| number(&n)))
         }
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
-        // `date +%s`: seconds since the epoch (red team 43).
+        // `date +%s`: seconds since the epoch (red team 43); `date +%Y`, `+%Y%m%d`: numbers
+        // (red team 50).
         ["date", rest @ ..] => {
             rest.iter().filter(|a| a.starts_with('+')).count() == 1
-                && rest.iter().all(|a| matches!(*a, "-u" | "--utc" | "+%s" | "+%s%N" | "+%s%3N" | "+%N"))
+                && rest.iter().all(|a| {
+                    matches!(*a, "-u" | "--utc")
+                        || a.strip_prefix('+').is_some_and(|f| numeric_format(f, "YmdHMSsjuwyCGgVUWNekl"))
+                })
+        }
+        // `id -u`, `id -g` (`-r`: the real one): one number (red team 50). Not `-n`: a name.
+        ["id", flags @ ..] => {
+            flags.iter().all(|a| {
+                matches!(*a, "-u" | "-g" | "-r" | "-ur" | "-ru" | "-gr" | "-rg" | "--user" | "--group" | "--real")
+            }) && flags.iter().filter(|a| !matches!(**a, "-r" | "--real")).count() == 1
+        }
+        // `stat -c %s FILE`: sizes, inode and link counts, ids, times as numbers, of one file
+        // (red team 50). Not `%f`, `%D`, `%t`: hexadecimal, with letters.
+        ["stat", rest @ ..] => {
+            let (format, file) = match rest {
+                ["-c" | "--format" | "--printf", f, file] => (Some(*f), *file),
+                [f, file] => (f.strip_prefix("-c").or_else(|| f.strip_prefix("--format=")), *file),
+                _ => (None, ""),
+            };
+            format.is_some_and(|f| !f.is_empty() && numeric_format(f, "sibBhugXYZWod"))
+                && !file.starts_with('-')
+                && !file.contains(['*', '?', '[', '{'])
         }
         // `grep -c PATTERN [FILE]`: one count (a second file would print `name:count`).
         ["grep" | "egrep" | "fgrep", rest @ ..] => {
@@ -6138,6 +6204,24 @@ fn numeric_output(inner: &str) -> bool {
     }
 }
 
+/// Whether a `date` or `stat` format prints only numbers: each conversion one of `specs`,
+/// the text between them digits, `-`, `:` or `.` (arithmetic reads no name in them).
+fn numeric_format(format: &str, specs: &str) -> bool {
+    let mut chars = format.chars();
+    let mut any = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(s) if specs.contains(s) => any = true,
+                _ => return false,
+            },
+            c if c.is_ascii_digit() || "-:.".contains(c) => {}
+            _ => return false,
+        }
+    }
+    any
+}
+
 /// Whether a command substitution's output holds no text the command itself wrote: numbers,
 /// ids, or names a listing printed (which, globbed again, match names where they were
 /// listed). The last stage of a plain pipeline decides (`sort`, `uniq`, `head`, `tail` pass
@@ -6177,7 +6261,7 @@ fn plain_output(inner: &str) -> bool {
                 continue
             }
             "wc" | "seq" | "nproc" | "pwd" | "whoami" | "id" | "uname" | "hostname" | "date" | "basename"
-            | "dirname" | "expr" => {
+            | "dirname" | "expr" | "stat" => {
                 return plain_args(args);
             }
             // Names, or counts, of what is there; their patterns only filter.
