@@ -544,7 +544,9 @@ fn redteam3_git_read_only_listings_are_allowed() {
             "git tag --sort=-v:refname",
             "git tag --sort=-creatordate -l 'v*'",
             "git config --get-regexp alias",
-            "git config --get-urlmatch http.proxy https://x",
+            // (`--get-urlmatch http.proxy URL` is asked since red team 50: a proxy URL holds
+            // a password, `http://user:pass@proxy`, in the user's ~/.gitconfig.)
+            "git config --get-urlmatch core.autocrlf https://x",
             "git --no-optional-locks status",
             "git -c color.ui=never log -1",
             "git -c core.quotepath=off status",
