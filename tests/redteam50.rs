@@ -220,3 +220,75 @@ fn numbers_from_stat_id_and_date_are_numbers_in_arithmetic() {
         &["y=$(date +%A); echo $((y + 1))", "x=$(stat -c %n src/a.rs); echo $((x))", "x=$(id -un); echo $((x))"],
     );
 }
+
+/// Red team 50 (F43-F45): a directory copied whole writes every name below it into the
+/// copy: `cp -r . docs/bak` writes `docs/bak/.env` and `docs/bak/Cargo.toml` (bash shows it),
+/// `git checkout-index -a -f` rewrites every tracked file, `git clone . docs/copy` writes the
+/// repository's files below `docs/copy`. Denied where a write deny rule holds such a name.
+#[test]
+fn a_directory_copied_whole_writes_the_names_below_it() {
+    let ws = check_common::workspace(POLICY);
+    let w = ws.path();
+    write(w, "docs/a.md", "# a\n");
+    write(w, "Cargo.toml", "[package]\n");
+    write(w, ".env", "K=v\n");
+    let scratch = tempfile::tempdir().unwrap();
+    write(scratch.path(), "Cargo.toml", "[package]\n");
+    write(scratch.path(), "docs/a.md", "# a\n");
+    bash_in(scratch.path(), "cp -r . docs/bak 2>/dev/null");
+    assert!(scratch.path().join("docs/bak/Cargo.toml").exists());
+    let out = Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap();
+    assert!(out.status.success());
+    assert_in(
+        w,
+        "deny",
+        &[
+            "cp -r . docs/bak",
+            "cp -a ./ docs/x",
+            "rsync -a ./ docs/x/",
+            "git checkout-index -a -f",
+            "git clone -q . docs/copy",
+        ],
+    );
+    let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": "cp -r . docs/bak" }));
+    assert!(d.to_string().contains("`.` is copied whole: `docs/bak/Cargo.toml` is written"), "{d}");
+    // A copy of a directory that holds no such name is decided by its destination.
+    assert_in(w, "ask", &["cp -r src docs/src"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// A denied name anywhere below a directory, and that directory copied whole by any of
+    /// the spellings: never allowed.
+    #[test]
+    fn a_copy_of_a_directory_holding_a_denied_name_is_denied(
+        sub in "[a-z]{1,6}",
+        denied in prop::sample::select(vec!["Cargo.toml", ".env", ".env.local"]),
+        copy in prop::sample::select(vec!["cp -r", "cp -R", "cp -a", "cp -rv", "cp --recursive", "rsync -a", "rsync -rv"]),
+        dest in prop::sample::select(vec!["docs/bak", "docs/x/y", "backup"]),
+    ) {
+        let ws = check_common::workspace(POLICY);
+        let w = ws.path();
+        write(w, &format!("pkg/{sub}/{denied}"), "x\n");
+        let command = format!("{copy} pkg {dest}");
+        let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": command }));
+        prop_assert_eq!(&d["decision"], "deny", "{}: {}", command, d);
+    }
+}
+
+/// Red team 50 (E08, E09): `git grep -O'CMD'` runs CMD on the files its pathspec selects, so
+/// a pattern pathspec is a filtered listing handed to unseen code; git's `*` matches a
+/// leading dot (`'*env'` selects `.env`). Denied where a write deny rule matches the pattern.
+#[test]
+fn git_grep_open_in_pager_on_a_pathspec_pattern_is_denied() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "git grep -O'sed -i s/w/v/' name -- '*.toml'",
+            "git grep -O'sed -i s/SECRET/X/' SECRET -- '*env'",
+            "git ls-files '*env' | xargs sed -i s/a/b/",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["git grep -Oless x -- '*.rs'"]);
+}

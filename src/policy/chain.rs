@@ -1212,6 +1212,11 @@ impl Policy {
             // f}'`).
             if let Some(v) = self.scan_unseen(tool, command, "runs code gate cannot see") {
                 parts.push(part(one_line(command), PartKind::Command, v));
+            } else if let Some(mut v) = self.listed_denied(&a.commands) {
+                // And the names a listing in it filters by: unseen code handed them may write
+                // them (red team 50: `git grep -O'sed -i ...' x -- '*.toml'` edits Cargo.toml).
+                v.reason = format!("runs code gate cannot see, and {}", v.reason);
+                parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
         for r in &a.reads {
@@ -1634,6 +1639,17 @@ impl Policy {
         let Some(read) = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read) else { return false };
         let Ok(p) = self.resolve_path(path, "") else { return false };
         self.rule_could_match(&read.name, p.rel.as_deref(), &p.abs, |_, _| String::new()).is_some()
+    }
+
+    /// Whether a write deny or ask rule could match `path` (absolute, or a glob).
+    pub(super) fn write_rule_could_match(&self, path: &str) -> bool {
+        let Ok(p) = self.resolve_path(path, "") else { return false };
+        self.model
+            .tools
+            .specs
+            .values()
+            .filter(|t| t.kind == ToolKind::Edit)
+            .any(|t| self.rule_could_match(&t.name, p.rel.as_deref(), &p.abs, |_, _| String::new()).is_some())
     }
 
     /// The first deny rule of `tool`, else ask rule, that could match a path seen as `rel`

@@ -731,7 +731,40 @@ impl Policy {
                         extra.push_str(&format!("\ncat -- {}", shell::shell_word(&f.display().to_string())));
                     }
                 }
-                let (words, globbed, dash_writes) = path_words(&command);
+                let PathWords { words, globs: globbed, dash_writes, copies } = path_words(&command);
+                // A directory copied whole: every name below it is written below the copy's
+                // place; those a write deny or ask rule could match are decided as writes.
+                for (src, dest, dir) in copies {
+                    let (Some(s), Some(d)) = (src.lit(), dest.lit()) else { continue };
+                    let (Some(from), Some(to)) = (self.lexical(s, dir.as_deref()), self.lexical(d, dir.as_deref()))
+                    else {
+                        continue;
+                    };
+                    let Some(files) = real.files_below(&from, false) else {
+                        not_known(&mut links, &mut extra, format!("below `{s}` are more names than gate looks at"));
+                        continue;
+                    };
+                    // `cp -r SRC DEST` copies SRC's names into DEST, or into DEST/SRC when DEST
+                    // is a directory already: both are decided.
+                    let (from, to) = (crate::policy::normalize_path(&from), crate::policy::normalize_path(&to));
+                    // (`cp -r . D` and `rsync -a src/ D` copy what is in the directory.)
+                    let named = !matches!(s.rsplit('/').next(), Some("" | "." | "..")) && from != to;
+                    let base = from.file_name().filter(|_| named).map(PathBuf::from).unwrap_or_default();
+                    let written = files
+                        .iter()
+                        .filter_map(|f| crate::policy::normalize_path(f).strip_prefix(&from).ok().map(PathBuf::from))
+                        .flat_map(|rel| [to.join(&rel), to.join(&base).join(&rel)])
+                        .filter(|w| self.write_rule_could_match(&w.display().to_string()))
+                        .take(FILES_BELOW)
+                        .collect::<Vec<PathBuf>>();
+                    let mut written = written;
+                    written.dedup();
+                    for w in written {
+                        let shown = w.strip_prefix(&self.cwd).unwrap_or(&w).display().to_string();
+                        links.push(format!("`{s}` is copied whole: `{shown}` is written"));
+                        extra.push_str(&format!("\n: >> {}", shell::shell_word(&w.display().to_string())));
+                    }
+                }
                 // A file created with a name that starts with `-`: a later glob hands it to a
                 // program as an option (red team 50: `: > 'docs/--files0-from=.md'; cd docs &&
                 // wc -c *` reads the files the list names), before gate could see it.
@@ -1553,15 +1586,29 @@ fn leads(word: &str, to: &str) -> String {
     }
 }
 
-/// Each word that may name a file, with where and how it is used.
-type PathWords = Vec<(String, Vec<WordUse>)>;
+/// What [`path_words`] finds in a shell text.
+struct PathWords {
+    /// Each word that may name a file, with where and how it is used.
+    words: Vec<(String, Vec<WordUse>)>,
+    /// The globs among them.
+    globs: Vec<String>,
+    /// Files written whose name starts with `-`.
+    dash_writes: Vec<String>,
+    /// Directories copied whole, where to, and the directory the command runs in.
+    copies: Vec<(Word, Word, Option<String>)>,
+}
 
 /// The literal words of a shell text that may name files, each with the directories it is
 /// used in (relative to the start, or absolute; `None` where the analysis lost track) and
 /// how: every command's words (options' `=VALUE` parts included) and every read and write
 /// target; then the globs among them, and the files written whose name starts with `-`.
-fn path_words(command: &str) -> (PathWords, Vec<String>, Vec<String>) {
+fn path_words(command: &str) -> PathWords {
     let a = shell::analyze(command);
+    let copies: Vec<(Word, Word, Option<String>)> = a
+        .commands
+        .iter()
+        .flat_map(|c| shell::copies_below(&c.words).into_iter().map(|(s, d)| (s, d, c.cwd.clone())))
+        .collect();
     // Files written whose name starts with `-`.
     let dash_writes: Vec<String> = a
         .writes
@@ -1622,7 +1669,7 @@ fn path_words(command: &str) -> (PathWords, Vec<String>, Vec<String>) {
     for (g, dir, how) in globs {
         add(&Word::Lit(g), &dir, how);
     }
-    (out, names, dash_writes)
+    PathWords { words: out, globs: names, dash_writes, copies }
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the

@@ -2734,6 +2734,80 @@ pub fn reads_below(words: &[Word], fed: bool, hands_on: bool) -> Vec<Below> {
     p.reads_below(g)
 }
 
+/// The directories a command copies whole, each with where the copy goes (`cp -r SRC DEST`,
+/// `rsync -a SRC DEST`, `git clone SRC DEST` of a local repository, `git checkout-index -a
+/// [--prefix=DEST]`): it writes every name below SRC below DEST, names a write deny rule
+/// holds among them (red team 50: `cp -r . docs/bak` wrote `docs/bak/Cargo.toml` and
+/// `docs/bak/.env`; `git checkout-index -a -f` rewrote both). The edge lists what is below.
+pub fn copies_below(words: &[Word]) -> Vec<(Word, Word)> {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return Vec::new() };
+    let args = &words[1..];
+    // Options up to `--`, and the operands.
+    let split = |args: &[Word]| {
+        let mut opts: Vec<String> = Vec::new();
+        let mut operands: Vec<Word> = Vec::new();
+        let mut ended = false;
+        for w in args {
+            match w.lit() {
+                Some("--") if !ended => ended = true,
+                Some(a) if !ended && a.starts_with('-') && a.len() > 1 => opts.push(a.to_string()),
+                _ => operands.push(w.clone()),
+            }
+        }
+        (opts, operands)
+    };
+    let short = |opts: &[String], letters: &str| {
+        opts.iter().any(|o| !o.starts_with("--") && o[1..].chars().any(|c| letters.contains(c)))
+    };
+    match name {
+        "cp" | "rsync" => {
+            let (opts, mut operands) = split(args);
+            let recursive = short(&opts, "rRa")
+                || opts.iter().any(|o| spells_option(o, "--recursive") || spells_option(o, "--archive"));
+            if !recursive {
+                return Vec::new();
+            }
+            let target = opts.iter().find_map(|o| o.strip_prefix("--target-directory=").map(|d| Word::Lit(d.into())));
+            let dest = match target {
+                Some(d) => d,
+                None if operands.len() >= 2 => operands.pop().unwrap_or(Word::Lit(".".into())),
+                None => return Vec::new(),
+            };
+            operands.into_iter().map(|src| (src, dest.clone())).collect()
+        }
+        "git" => {
+            let at = git_subcommand_at(args);
+            let rest = args.get(at + 1..).unwrap_or_default();
+            match args.get(at).and_then(Word::lit) {
+                Some("clone") => {
+                    let (_, operands) = split(rest);
+                    let Some(src) = operands.first().and_then(Word::lit) else { return Vec::new() };
+                    // A local repository (not `host:path`, not a URL).
+                    if src.contains("://") || src.split('/').next().is_some_and(|h| h.contains(':')) {
+                        return Vec::new();
+                    }
+                    let dest = operands.get(1).cloned().unwrap_or_else(|| {
+                        let base = src.trim_end_matches('/').rsplit('/').next().unwrap_or(src);
+                        Word::Lit(base.trim_end_matches(".git").to_string())
+                    });
+                    vec![(Word::Lit(src.to_string()), dest)]
+                }
+                Some("checkout-index") => {
+                    let (opts, _) = split(rest);
+                    let all = opts.iter().any(|o| o == "--all" || (!o.starts_with("--") && o.contains('a')));
+                    if !all {
+                        return Vec::new();
+                    }
+                    let prefix = opts.iter().find_map(|o| o.strip_prefix("--prefix=")).unwrap_or(".");
+                    vec![(Word::Lit(".".into()), Word::Lit(if prefix.is_empty() { ".".into() } else { prefix.into() }))]
+                }
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// [`reads_below`] for find's arguments: its start points, unless no file gets through
 /// (`-type d`).
 fn find_reads_below(args: &[Word], fed: bool) -> Vec<Below> {
@@ -3022,9 +3096,16 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 .collect();
             for l in &specs {
                 // `:(icase)NAME` matches NAME in any case (red team 48).
-                match l.strip_prefix(":(icase)") {
-                    Some(p) => out.push((p.to_string(), true)),
-                    None => out.push((l.to_string(), false)),
+                let (p, fold) = match l.strip_prefix(":(icase)") {
+                    Some(p) => (p, true),
+                    None => (*l, false),
+                };
+                out.push((p.to_string(), fold));
+                // git's `*` matches a leading dot too (red team 50: `'*env'` is `.env`); not
+                // read so for a pattern of an extension (`'*.rs'`), whose dot names are no
+                // one's (`.env.rs`).
+                if p.starts_with(['*', '?', '[']) && !p[1..].contains('.') {
+                    out.push((format!(".{p}"), fold));
                 }
             }
             if sub == "ls-files" && specs.is_empty() {
