@@ -292,3 +292,14 @@ fn git_grep_open_in_pager_on_a_pathspec_pattern_is_denied() {
     );
     check_common::assert_all_with(POLICY, "ask", &["git grep -Oless x -- '*.rs'"]);
 }
+
+/// Red team 50 (E10-E12, E14): bundles of listing flags and `notes get-ref` are listings.
+#[test]
+fn git_listing_flags_bundled_are_listings() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["git tag -ln", "git tag -ln5", "git worktree prune -nv", "git config --local -lz", "git notes get-ref"],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["git tag -la v1", "git worktree prune -v", "git config -le"]);
+}

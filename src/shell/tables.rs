@@ -742,7 +742,11 @@ fn git_read_only(args: &[&str]) -> bool {
         }
     }
     let Some(sub) = args.first() else { return true }; // `git` alone prints help
-    let rest = &args[1..];
+                                                       // Bundles of flags as parse-options reads them (red team 50: `git tag -ln`, `git worktree
+                                                       // prune -nv`, `git config --local -lz` were asked where `-l -n` was allowed).
+    let unbundled = git_unbundle(sub, &args[1..]);
+    let unbundled: Vec<&str> = unbundled.iter().map(String::as_str).collect();
+    let rest = unbundled.as_slice();
     // `git --help` and `git -h` alone print the common commands (red team 50: asked).
     if rest.is_empty() && matches!(*sub, "--help" | "-h") {
         return true;
@@ -795,6 +799,43 @@ fn git_read_only(args: &[&str]) -> bool {
         }
         _ => git_read_only_more(sub, rest),
     }
+}
+
+/// `args` with each short bundle of `sub`'s flags written as separate options (`-lz` as `-l
+/// -z`; tag's `-n` takes the digits after it, `-ln5`); a bundle with any other letter stays
+/// whole, and is then not read as a listing.
+fn git_unbundle(sub: &str, args: &[&str]) -> Vec<String> {
+    let (flags, counted) = match sub {
+        "config" => ("lz", ""),
+        "worktree" => ("nvz", ""),
+        "tag" => ("li", "n"),
+        _ => ("", ""),
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut ended = false;
+    for a in args {
+        ended |= *a == "--";
+        let letters = a.strip_prefix('-').filter(|l| !ended && l.len() > 1 && !l.starts_with('-'));
+        let split = letters.and_then(|l| {
+            let mut opts = Vec::new();
+            for (i, c) in l.char_indices() {
+                if counted.contains(c) && l[i + 1..].chars().all(|d| d.is_ascii_digit()) {
+                    opts.push(format!("-{}", &l[i..]));
+                    return Some(opts);
+                }
+                if !flags.contains(c) {
+                    return None;
+                }
+                opts.push(format!("-{c}"));
+            }
+            Some(opts)
+        });
+        match split {
+            Some(opts) => out.extend(opts),
+            None => out.push((*a).to_string()),
+        }
+    }
+    out
 }
 
 /// `git clean -n` (`--dry-run`): prints what would be removed and removes nothing, whatever
@@ -1082,7 +1123,8 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
                 [r, more @ ..] if r.starts_with("--ref=") => more,
                 _ => rest,
             };
-            rest.is_empty() || matches!(rest.first(), Some(&("list" | "show")))
+            // (`get-ref` prints the notes ref: red team 50.)
+            rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))) || rest == ["get-ref"]
         }
         "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
         // The log of the bisection in progress; `sparse-checkout list` prints the patterns.
