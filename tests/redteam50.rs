@@ -46,6 +46,7 @@ fn a_glob_that_matches_a_name_starting_with_a_dash_gives_an_option() {
             "cd docs && du -a *.md",
             "cd docs && for f in *.md; do wc -l \"$f\"; done",
             "cd docs && cat *",
+            "cd docs && printf '%s\\0' * | xargs -0 wc -c",
         ],
     );
     let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": "cd docs && wc -c *" }));
@@ -195,7 +196,14 @@ fn everyday_lookups_red_team_50_found_asked_are_allowed() {
     check_common::assert_all_with(
         POLICY,
         "allow",
-        &["command -p -v curl", "command -p -V rm", "git --help", "tr -dc 'a-z0-9' < /dev/urandom | head -c 16"],
+        &[
+            "command -p -v curl",
+            "command -p -V rm",
+            "git --help",
+            "tr -dc 'a-z0-9' < /dev/urandom | head -c 16",
+            // (Red team 49 D: NUL-separated names of a workspace glob.)
+            "printf '%s\\0' src/*.rs | xargs -0 wc -l",
+        ],
     );
     check_common::assert_all_with(POLICY, "deny", &["command -p rm x", "command -p -- rm x"]);
 }

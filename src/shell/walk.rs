@@ -5878,7 +5878,9 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         // directories the globs walk, or the files named (red team 42).
         Some("printf") => {
             let (format, words) = c.words.get(1..)?.split_first()?;
-            if !matches!(format.lit(), Some("%s\\n" | "%s\n")) || words.is_empty() {
+            // (`%s\0` for `xargs -0`: red team 49 D; `read` drops the NULs, xargs without
+            // `-0` splits as it does find's names, which the edge checks.)
+            if !matches!(format.lit(), Some("%s\\n" | "%s\n" | "%s\\0")) || words.is_empty() {
                 return None;
             }
             let mut dirs = Vec::new();
