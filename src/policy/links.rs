@@ -731,7 +731,15 @@ impl Policy {
                         extra.push_str(&format!("\ncat -- {}", shell::shell_word(&f.display().to_string())));
                     }
                 }
-                let PathWords { words, globs: globbed, dash_writes, copies } = path_words(&command);
+                let PathWords { words, globs: globbed, dash_writes, odd_writes, copies } = path_words(&command);
+                // A name made in the call that a listing's split would cut (red team 51: `echo
+                // > 'docs/q -r .. x.md'; find docs -name '*.md' | xargs grep x` greps `..`):
+                // the names below were looked at before it was made.
+                if !odd_writes.is_empty() && !split_listings(&command).is_empty() {
+                    for w in &odd_writes {
+                        not_known(&mut links, &mut extra, format!("`{w}` creates a name a listing's split would cut"));
+                    }
+                }
                 // A directory copied whole: every name below it is written below the copy's
                 // place; those a write deny or ask rule could match are decided as writes.
                 for (src, dest, dir) in copies {
@@ -1594,6 +1602,9 @@ struct PathWords {
     globs: Vec<String>,
     /// Files written whose name starts with `-`.
     dash_writes: Vec<String>,
+    /// Files written whose name holds a blank, a quote, a backslash, a glob character or a
+    /// newline: where the shell or xargs splits it.
+    odd_writes: Vec<String>,
     /// Directories copied whole, where to, and the directory the command runs in.
     copies: Vec<(Word, Word, Option<String>)>,
 }
@@ -1615,6 +1626,13 @@ fn path_words(command: &str) -> PathWords {
         .iter()
         .filter_map(|w| w.path.lit())
         .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('-')))
+        .map(str::to_string)
+        .collect();
+    let odd_writes: Vec<String> = a
+        .writes
+        .iter()
+        .filter_map(|w| w.path.lit())
+        .filter(|p| p.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c)))
         .map(str::to_string)
         .collect();
     let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();
@@ -1669,7 +1687,7 @@ fn path_words(command: &str) -> PathWords {
     for (g, dir, how) in globs {
         add(&Word::Lit(g), &dir, how);
     }
-    PathWords { words: out, globs: names, dash_writes, copies }
+    PathWords { words: out, globs: names, dash_writes, odd_writes, copies }
 }
 
 /// `text` with each whole-word occurrence of `word` replaced by `to` (a word boundary is the

@@ -1127,6 +1127,16 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
             rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))) || rest == ["get-ref"]
         }
         "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
+        // An archive of a tree on standard output (red team 51: `git archive HEAD | tar -t`);
+        // not `-o` (a file), `--remote`/`--exec` (another repository, a program), `--add-file`.
+        "archive" => rest.iter().all(|a| {
+            !a.starts_with('-')
+                || matches!(*a, "-v" | "--verbose" | "-l" | "--list" | "--worktree-attributes")
+                || a.starts_with("--format=")
+                || a.starts_with("--prefix=")
+                || a.starts_with("--mtime=")
+                || (a.len() == 2 && a.as_bytes()[1].is_ascii_digit())
+        }),
         // The log of the bisection in progress; `sparse-checkout list` prints the patterns.
         "bisect" => rest == ["log"],
         "sparse-checkout" => rest == ["list"],
@@ -2833,6 +2843,20 @@ pub fn copies_below(words: &[Word]) -> Vec<(Word, Word)> {
                         Word::Lit(base.trim_end_matches(".git").to_string())
                     });
                     vec![(Word::Lit(src.to_string()), dest)]
+                }
+                // `git worktree add [-b NEW] PATH [COMMIT]` checks the tree out at PATH.
+                Some("worktree") if rest.first().and_then(Word::lit) == Some("add") => {
+                    let mut k = 1;
+                    while let Some(a) = rest.get(k).and_then(Word::lit).filter(|a| a.starts_with('-')) {
+                        if a == "--no-checkout" {
+                            return Vec::new();
+                        }
+                        k += if matches!(a, "-b" | "-B" | "--reason") { 2 } else { 1 };
+                        if a == "--" {
+                            break;
+                        }
+                    }
+                    rest.get(k).map(|p| vec![(Word::Lit(".".into()), p.clone())]).unwrap_or_default()
                 }
                 Some("checkout-index") => {
                     let (opts, _) = split(rest);

@@ -2122,6 +2122,12 @@ impl Walker<'_> {
                     }
                     // `1<&3`: a descriptor opened elsewhere (maybe on a file, for reading) put
                     // where `/dev/stdout` writes go.
+                    // (And where it is a file opened for reading: written through the name.)
+                    let from = w.value.trim_end_matches('-').parse::<u32>().ok();
+                    let read = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == from).map(|(_, f)| f.clone());
+                    if let (Some(1 | 2), K::DuplicateInput, Some(file)) = (fd, kind, read) {
+                        self.write(file, WriteKind::Redirect);
+                    }
                     if matches!(fd, Some(1 | 2)) && matches!(kind, K::DuplicateInput) && w.value != "-" {
                         self.a.unknown.push(format!(
                             "`{}<&{}` puts another descriptor where writes to the standard output go",
@@ -2138,7 +2144,7 @@ impl Walker<'_> {
                 }
                 if let (K::Read | K::ReadAndWrite, ast::IoFileRedirectTarget::Filename(w)) = (kind, target) {
                     // (A word with a substitution is walked once, where the file is read.)
-                    let file = if w.value.contains(['$', '`']) {
+                    let file = if w.value.contains("$(") || w.value.contains('`') {
                         Word::Dyn(w.value.clone())
                     } else {
                         self.word(&w.value).word
@@ -2350,7 +2356,11 @@ impl Walker<'_> {
             // .env`): the file it is open on, which may be one a redirection opened for
             // reading (red team 50): a write of a file only known at run time.
             if p == "/dev/stdin" || p.starts_with("/dev/fd/") || (p.starts_with("/proc/") && p.contains("/fd/")) {
-                self.a.writes.push(Write { path: Word::Dyn(p.clone()), kind, cwd: self.cwd.0.clone() });
+                // The file a redirection opened on that descriptor, where gate saw it.
+                let n =
+                    if p == "/dev/stdin" { Some(0) } else { p.rsplit('/').next().and_then(|n| n.parse::<u32>().ok()) };
+                let file = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == n).map(|(_, f)| f.clone());
+                self.a.writes.push(Write { path: file.unwrap_or(Word::Dyn(p.clone())), kind, cwd: self.cwd.0.clone() });
                 return;
             }
         }
@@ -3983,7 +3993,9 @@ impl Walker<'_> {
                     }
                 }
                 match skip_options(&words, spec, &mut unknown) {
-                    Some(rest) if !rest.is_empty() => {
+                    Some(rest) if !rest.is_empty() || name == "xargs" => {
+                        // xargs without a command runs `echo` (red team 51: `wc -l < F | xargs`).
+                        let rest = if rest.is_empty() { vec![Word::Lit("echo".into())] } else { rest };
                         wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
                         // Plain `xargs` fed constant text (`echo src/a.rs src/b.rs | xargs wc
                         // -l`): its words, split at blanks, are the arguments (red team 47).

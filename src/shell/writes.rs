@@ -103,6 +103,15 @@ pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
     }
     let mut out: Vec<String> = Vec::new();
     for line in text.lines() {
+        // A patch that makes a symbolic link (mode 120000) or a submodule (160000): later
+        // paths through that name lead where gate cannot see when it decides (red team 51:
+        // `docs/e.md` made a link to `../.env`, then `echo x > docs/e.md`).
+        if ["new file mode ", "new mode "]
+            .iter()
+            .any(|h| line.strip_prefix(h).is_some_and(|m| m.starts_with("120") || m.starts_with("160")))
+        {
+            return None;
+        }
         let name = ["--- ", "+++ ", "rename from ", "rename to ", "copy from ", "copy to "]
             .iter()
             .find_map(|h| line.strip_prefix(h))
