@@ -150,3 +150,64 @@ proptest! {
         prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
     }
 }
+
+/// Red team 51 (H01-H75): a builtin's name a wrapper runs (`nice declare`, `xargs -r cd`,
+/// `find -exec cd {} \;`, `setsid -f pushd`) is a program the wrapper executes, in a child
+/// or not at all: the shell's variables, positional parameters and directory do not change.
+/// bash shows it (`$tool` stays empty); gate decides what really runs.
+#[test]
+fn a_builtin_a_wrapper_runs_changes_nothing_in_the_shell() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(bash_in(scratch.path(), "nice -n 5 declare tool=ls 2>/dev/null; $tool echo hi"), "hi\n");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "nice -n 5 declare tool=ls; $tool rm m",
+            "timeout -k1 5 export tool=ls; $tool rm m",
+            "ionice -c3 typeset x=ls; $x rm m",
+            "set -- rm ls; nice shift; \"$1\" m",
+            "xargs -r set -- ls </dev/null && \"$@\" rm m",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "find . -maxdepth 0 -exec cd docs/ref \\; && cat ../../X",
+            "xargs -r cd docs/ref </dev/null && echo ../../*",
+            "setsid -f pushd src >/dev/null && ls ..",
+        ],
+    );
+    // `command` and `builtin` run the builtin in the shell.
+    check_common::assert_all_with(POLICY, "allow", &["command declare x=ls; $x -l", "builtin cd src && cat a.rs"]);
+}
+
+/// Red team 51 (H45): a rule written with Claude's `file_path` applies to the file pi's
+/// `edit`/`write` name in `path`, and opencode's in `filePath`; two different paths are none.
+#[test]
+fn a_write_rule_applies_to_the_path_under_any_agents_field_name() {
+    check_common::assert_calls_with(
+        POLICY,
+        "allow",
+        &[
+            ("edit", serde_json::json!({ "path": "docs/a.md", "edits": [{ "oldText": "# a", "newText": "# A" }] })),
+            ("write", serde_json::json!({ "path": "docs/b.md", "content": "x" })),
+            ("edit", serde_json::json!({ "filePath": "docs/a.md", "oldString": "a", "newString": "b" })),
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "ask",
+        &[
+            ("write", serde_json::json!({ "path": "src/x.md", "content": "x" })),
+            ("write", serde_json::json!({ "path": "docs/b.md", "filePath": "src/x.md", "content": "x" })),
+            ("write", serde_json::json!({ "path": "docs/b.md", "file_path": "src/x.rs", "content": "x" })),
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "deny",
+        &[("write", serde_json::json!({ "path": ".env", "content": "x" }))],
+    );
+}

@@ -976,7 +976,22 @@ impl Policy {
 
     fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
         let field = spec?.path.as_deref()?;
-        let raw = path_text(args.get(field)?.as_str()?);
+        // The file's path under another agent's name for it where the declared field is not
+        // there (pi's `path`, opencode's `filePath`): one of them, so that the rules written
+        // for it apply (red team 51). Two different ones are no single path.
+        let value = match args.get(field) {
+            Some(v) => v,
+            None => {
+                let mut named =
+                    ["path", "filePath", "absolute_path", "notebook_path"].iter().filter_map(|f| args.get(*f));
+                let first = named.next()?;
+                if named.any(|v| v != first) {
+                    return None;
+                }
+                first
+            }
+        };
+        let raw = path_text(value.as_str()?);
         if let Some(why) = unplaced_path(&raw) {
             return Some(Err(why));
         }

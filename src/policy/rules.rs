@@ -950,7 +950,13 @@ fn when_matches(
     for (field, glob) in fields {
         match glob {
             WhenGlob::Path(forms) => {
-                let resolved = if Some(field.as_str()) == path_field { path.cloned() } else { None };
+                // The file's path under any agent's name for it: a rule written with Claude's
+                // `file_path` matches pi's `path` and opencode's `filePath` (red team 51: pi's
+                // edit of docs/a.md was asked under `when: { file_path: "docs/**/*.md" }`).
+                const FILE_FIELDS: &[&str] = &["file_path", "path", "filePath", "absolute_path", "notebook_path"];
+                let same = Some(field.as_str()) == path_field
+                    || FILE_FIELDS.contains(&field.as_str()) && path_field.is_some_and(|f| FILE_FIELDS.contains(&f));
+                let resolved = if same { path.cloned() } else { None };
                 let Some(p) = resolved else { return false };
                 names_path = true;
                 let ok = forms.iter().any(|(abs, m)| {

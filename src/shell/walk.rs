@@ -4111,6 +4111,42 @@ impl Walker<'_> {
         if calls_unseen && self.defining.is_empty() {
             self.a.hidden_calls = true;
         }
+        // A builtin's name that a wrapper runs (`nice declare x=ls`, `xargs -r cd d`, `find
+        // -exec cd d \;`, `setsid -f pushd d`) is a program the wrapper executes: a child
+        // process, or none at all (there is no `/usr/bin/declare`). The shell's variables,
+        // positional parameters and directory stay as they were (red team 51: gate took
+        // `nice declare tool=ls; $tool rm m` for `ls rm m`). `command`, `builtin` and `time`
+        // run the builtin in the shell itself.
+        let in_child = words.first().and_then(Word::lit).is_some_and(|p| BASH_BUILTINS.contains(&program_name(p)))
+            && wrappers.iter().any(|w| {
+                w.words
+                    .first()
+                    .and_then(Word::lit)
+                    .map(program_name)
+                    .is_none_or(|n| !matches!(n, "command" | "builtin" | "time"))
+            });
+        let kept = in_child
+            .then(|| (self.cwd.clone(), self.alt_cwd.clone(), self.bound.clone(), self.params.clone(), self.errexit));
+        self.simple_command_effects(words, wrappers, open_args, args_from, unknown);
+        if let Some((cwd, alt, bound, params, errexit)) = kept {
+            *self.cwd = cwd;
+            self.alt_cwd = alt;
+            self.bound = bound;
+            self.params = params;
+            self.errexit = errexit;
+        }
+    }
+
+    /// The rest of [`Self::unwrap`]: what the command does to the shell's state, and
+    /// the command itself.
+    fn simple_command_effects(
+        &mut self,
+        words: Vec<Word>,
+        wrappers: Vec<Wrapper>,
+        open_args: bool,
+        args_from: Vec<Word>,
+        mut unknown: Option<String>,
+    ) {
         // A directory change applies to what comes after this command, not to the command.
         let mut new_cwd: Option<Cwd> = None;
         let mut moves = false;
