@@ -2813,13 +2813,41 @@ pub fn copies_below(words: &[Word]) -> Vec<(Word, Word)> {
     };
     match name {
         "cp" | "rsync" => {
-            let (opts, mut operands) = split(args);
+            // (`-t DIR`, `--target-directory DIR`: the value is the next word.)
+            let mut target = None;
+            let mut rest: Vec<Word> = Vec::new();
+            let mut k = 0;
+            while k < args.len() {
+                match args[k].lit() {
+                    Some("-t" | "--target-directory") if name == "cp" => {
+                        target = args.get(k + 1).cloned();
+                        k += 2;
+                        continue;
+                    }
+                    // In a bundle, `t` takes the rest of it, or the next word (`-rt DIR`).
+                    Some(t) if name == "cp" && !t.starts_with("--") && t.starts_with('-') && t[1..].contains('t') => {
+                        let (flags, value) = t[1..].split_once('t').unwrap_or_default();
+                        rest.push(Word::Lit(format!("-{flags}")));
+                        if value.is_empty() {
+                            target = args.get(k + 1).cloned();
+                            k += 2;
+                            continue;
+                        }
+                        target = Some(Word::Lit(value.to_string()));
+                    }
+                    _ => rest.push(args[k].clone()),
+                }
+                k += 1;
+            }
+            let (opts, mut operands) = split(&rest);
             let recursive = short(&opts, "rRa")
                 || opts.iter().any(|o| spells_option(o, "--recursive") || spells_option(o, "--archive"));
             if !recursive {
                 return Vec::new();
             }
-            let target = opts.iter().find_map(|o| o.strip_prefix("--target-directory=").map(|d| Word::Lit(d.into())));
+            let target = target.or_else(|| {
+                opts.iter().find_map(|o| o.strip_prefix("--target-directory=").map(|d| Word::Lit(d.into())))
+            });
             let dest = match target {
                 Some(d) => d,
                 None if operands.len() >= 2 => operands.pop().unwrap_or(Word::Lit(".".into())),
