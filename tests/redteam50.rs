@@ -253,6 +253,9 @@ fn a_directory_copied_whole_writes_the_names_below_it() {
         &[
             "cp -r . docs/bak",
             "cp -a ./ docs/x",
+            "cp -rt docs/bak .",
+            "cp -r -t docs/bak .",
+            "cp --target-directory=docs/bak -R .",
             "rsync -a ./ docs/x/",
             "git checkout-index -a -f",
             "git clone -q . docs/copy",
