@@ -39,6 +39,10 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         functions: Vec::new(),
         sure: Vec::new(),
         unsure: 0,
+        line_abort: None,
+        in_line: false,
+        readonly: Vec::new(),
+        failglob: false,
         conditional: 0,
         last_line_at: 0,
         same_shell: false,
@@ -109,6 +113,16 @@ struct Walker<'a> {
     sure: Vec<String>,
     /// How many enclosing constructs may not run what they hold (or run it in a subshell).
     unsure: usize,
+    /// Within a top-level line: where a command that can abort the rest of the line (an
+    /// arithmetic error, a read-only variable assigned, a bad subscript, a glob under
+    /// `failglob`) began; what follows it on the line may not have happened.
+    line_abort: Option<MayNotHappen>,
+    /// Walking a top-level line (or what runs within it).
+    in_line: bool,
+    /// Variables the text makes read-only (`readonly x`, `declare -r x`), and whether it turns
+    /// `failglob` on: both make errors that abort a line.
+    readonly: Vec<String>,
+    failglob: bool,
     /// Where in `a.commands` the commands of the last top-level line of the text this walker
     /// (or, after a nested walk, the nested one) walked begin.
     last_line_at: usize,
@@ -752,7 +766,11 @@ impl Walker<'_> {
         // The parser is third-party code: a panic in it means "not understood", like an error.
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
         match parsed {
-            Ok(Ok(program)) => self.lines(&program.complete_commands),
+            Ok(Ok(program)) => {
+                self.readonly.extend(readonly_names(text));
+                self.failglob |= text.contains("failglob");
+                self.lines(&program.complete_commands)
+            }
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
             Err(_) => self.a.unknown.push("the shell parser failed on this text".into()),
         }
@@ -785,6 +803,10 @@ impl Walker<'_> {
             functions: self.functions.clone(),
             sure: self.sure.clone(),
             unsure: self.unsure,
+            line_abort: None,
+            in_line: false,
+            readonly: self.readonly.clone(),
+            failglob: self.failglob,
             conditional: self.conditional,
             last_line_at: 0,
             same_shell: false,
@@ -1332,7 +1354,18 @@ impl Walker<'_> {
         for (k, list) in lines.iter().enumerate() {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
+            let in_line0 = std::mem::replace(&mut self.in_line, true);
+            let abort0 = self.line_abort.take();
             self.compound_list(list);
+            self.in_line = in_line0;
+            // An error that aborts a line skips the rest of it, and bash goes on with the
+            // next line (red team 52: `: $((1/0)); rm(){ echo; }` then `rm -f m` on the next
+            // line runs rm): what the rest changed may not have happened, and the functions
+            // it defined are not surely defined (walked with `unsure`).
+            if let Some(start) = std::mem::replace(&mut self.line_abort, abort0) {
+                self.unsure -= 1;
+                self.may_not_have_happened(start);
+            }
             self.keep_alt = false;
             if let Some(alt) = self.alt_cwd.take() {
                 let rest = &lines[k + 1..];
@@ -1353,6 +1386,13 @@ impl Walker<'_> {
     fn items(&mut self, items: &[ast::CompoundListItem]) {
         let keep_alt = std::mem::take(&mut self.keep_alt);
         for (k, item) in items.iter().enumerate() {
+            if self.in_line
+                && self.line_abort.is_none()
+                && may_abort_line(&item.0.to_string(), &self.readonly, self.failglob)
+            {
+                self.line_abort = Some(self.may_not_happen_start());
+                self.unsure += 1;
+            }
             if matches!(item.1, ast::SeparatorOperator::Async) {
                 // `LIST &` runs in a subshell: its `cd` and assignments never reach this shell
                 // (sixth red team: `x=rm; x=echo & $x victim`).
@@ -1612,7 +1652,11 @@ impl Walker<'_> {
                     }
                     _ => false,
                 };
+                // (Its functions are not surely defined either: red team 52, `{ rm(){ echo;
+                // }; } <&9; rm -f m` ran rm.)
+                self.unsure += usize::from(fallible);
                 self.compound(cc);
+                self.unsure -= usize::from(fallible);
                 self.stdin_moved = moved0;
                 match redirects {
                     Some(_) if fed => self.stdin_script = Some(Err(())),
@@ -2745,8 +2789,10 @@ impl Walker<'_> {
     fn constant_output(&self, text: &str) -> Option<String> {
         // (Looked at first, before a walk of its own: a `$(...)` inside is never constant.)
         let first = text.split_whitespace().next()?;
+        // (Nor one with a `~`: gate writes `~+` relative, `.`, where bash gives the absolute
+        // directory, whose `dirname` is its parent: red team 52.)
         if !matches!(first, "echo" | "printf" | "date" | "dirname" | "basename")
-            || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$', '(', ')'])
+            || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$', '(', ')', '~'])
         {
             return None;
         }
@@ -5124,6 +5170,10 @@ impl Walker<'_> {
                 // Only `eval` and a trap's action run their text in this shell.
                 sure: if self.in_eval || self.same_shell { self.sure.clone() } else { Vec::new() },
                 unsure: self.unsure,
+                line_abort: None,
+                in_line: false,
+                readonly: self.readonly.clone(),
+                failglob: self.failglob,
                 conditional: self.conditional,
                 last_line_at: 0,
                 same_shell: false,
@@ -6367,4 +6417,135 @@ fn plain_output(inner: &str) -> bool {
         }
     }
     false
+}
+
+/// bash's variables that are read-only from the start: assigning one is an error.
+const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"];
+
+/// The names a text makes read-only: the operands of `readonly`, and of `declare`, `typeset`,
+/// `local` or `export` with an `r` among their flags.
+fn readonly_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for stmt in text.split(['\n', ';', '&', '|', '(', ')', '{', '}']) {
+        let words: Vec<&str> = stmt.split_whitespace().collect();
+        let Some(k) = words.iter().position(|w| matches!(*w, "readonly" | "declare" | "typeset" | "local" | "export"))
+        else {
+            continue;
+        };
+        let rest = &words[k + 1..];
+        let flagged = words[k] == "readonly"
+            || rest.iter().any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('r'));
+        if flagged {
+            for w in rest.iter().filter(|w| !w.starts_with(['-', '+'])) {
+                let name = w.split(['=', '[']).next().unwrap_or(w);
+                if tables::is_identifier(name) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a command (as text) can raise an error that makes bash skip the rest of the line
+/// it is on (bash's non-POSIX mode goes on with the next line; red team 52): arithmetic
+/// that can divide by zero, raise to a negative power or read an invalid number (`$((1/0))`,
+/// `$((08))`); an assignment to a read-only variable (`UID=`, a `readonly` name) or through a
+/// subscript not known to be a plain index (`a[-1]=x`); `${x?}` of an unset name; any glob
+/// under `failglob`. (A text a command substitution or subshell runs counts too: erring on
+/// the side of the line not running on.)
+fn may_abort_line(text: &str, readonly: &[String], failglob: bool) -> bool {
+    if failglob && text.contains(['*', '?', '[']) {
+        return true;
+    }
+    if text.contains(":?") || text.contains("?}") {
+        return true;
+    }
+    if arithmetic_may_fail(text) {
+        return true;
+    }
+    // Assignments: NAME=, NAME+=, NAME[SUB]=, `for NAME`, `read ... NAME`, `-v NAME`.
+    let b = text.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while i < b.len() {
+        if is_name(b[i]) && (i == 0 || !is_name(b[i - 1]) && !matches!(b[i - 1], b'$' | b'{' | b'-' | b'.' | b'/')) {
+            let start = i;
+            while i < b.len() && is_name(b[i]) {
+                i += 1;
+            }
+            let name = &text[start..i];
+            let rest = &text[i..];
+            let assigns = rest.starts_with('=') || rest.starts_with("+=");
+            let ro = READONLY_VARIABLES.contains(&name) || readonly.iter().any(|r| r == name);
+            if ro && (assigns || rest.starts_with('[') || text[..start].trim_end().ends_with(" -v")) {
+                return true;
+            }
+            if ro && (text[..start].trim_end().ends_with("for") || text[..start].contains("read ")) {
+                return true;
+            }
+            if let Some(sub) = rest.strip_prefix('[') {
+                if let Some(end) = sub.find(']') {
+                    let after = &sub[end + 1..];
+                    let plain = !sub[..end].is_empty() && sub[..end].bytes().all(|c| c.is_ascii_digit());
+                    if (after.starts_with('=') || after.starts_with("+=")) && !plain && tables::is_identifier(name) {
+                        return true;
+                    }
+                }
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether arithmetic in a text (`$((...))`, `$[...]`, `((...))`, `let ...`) can fail:
+/// `/` or `%` by what is not a literal non-zero number, `**`, a number with a leading zero and
+/// an 8 or 9 in it (not octal), or a base (`#`).
+fn arithmetic_may_fail(text: &str) -> bool {
+    let mut segments: Vec<&str> = Vec::new();
+    for (open, close) in [("((", "))"), ("$[", "]")] {
+        let mut rest = text;
+        while let Some(k) = rest.find(open) {
+            let after = &rest[k + open.len()..];
+            let end = after.find(close).unwrap_or(after.len());
+            segments.push(&after[..end]);
+            rest = &after[end..];
+        }
+    }
+    for stmt in text.split(['\n', ';', '&', '|']) {
+        let t = stmt.trim_start();
+        if let Some(args) = t.strip_prefix("let ") {
+            segments.push(args);
+        }
+    }
+    segments.iter().any(|seg| {
+        let b = seg.as_bytes();
+        if seg.contains("**") || seg.contains('#') {
+            return true;
+        }
+        for (k, &c) in b.iter().enumerate() {
+            if c == b'/' || c == b'%' {
+                let rest = seg[k + 1..].trim_start_matches('=').trim_start();
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let next = rest[digits.len()..].chars().next();
+                let literal = !digits.is_empty()
+                    && !digits.starts_with('0')
+                    && next.is_none_or(|n| !n.is_ascii_alphanumeric() && n != '_' && n != '.');
+                if !literal {
+                    return true;
+                }
+            }
+        }
+        // A literal with a leading zero is octal: 8 and 9 are not digits there.
+        seg.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|tok| {
+            tok.len() > 1
+                && tok.starts_with('0')
+                && !tok.starts_with("0x")
+                && !tok.starts_with("0X")
+                && tok.contains(['8', '9'])
+                && tok.bytes().all(|c| c.is_ascii_digit())
+        })
+    })
 }
