@@ -122,3 +122,40 @@ proptest! {
         prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
     }
 }
+
+/// Red team 52 (J24, J42, K50): brace sequences are expanded as bash does, in a command's
+/// words and in a redirection's target: `{r..r}m` is `rm`, `.{e..e}nv` is `.env`.
+#[test]
+fn brace_sequences_are_expanded_as_bash_does() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        bash_in(scratch.path(), "echo {r..r}m .{e..e}nv {1..3} {a..e..2} {3..1}"),
+        "rm .env 1 2 3 a c e 3 2 1\n"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &["{r..r}m -f m", "echo 'TOKEN=x' > .{e..e}nv", "sed -i s/a/b/ {C..C}argo.toml", "echo x >> {C..C}argo.toml"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["echo {1..3}", "for i in {1..5}; do echo $i; done", "echo x > docs/{a..a}.md", "head -n 1 src/{a..a}.rs"],
+    );
+}
+
+/// Red team 52 (J02, J45): options git documents with an optional value (`--batch-check`,
+/// `--batch-check=<format>`) take none when bare: the next word is an operand or option.
+#[test]
+fn git_options_with_an_optional_value_take_none_when_bare() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "git rev-list --all --objects | git cat-file --batch-check",
+            "git cat-file --batch-all-objects --batch-check",
+            "git cat-file --batch-check='%(objectname) %(objecttype)' --batch-all-objects",
+            "git rev-list --all --disk-usage",
+        ],
+    );
+}

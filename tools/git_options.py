@@ -44,7 +44,7 @@ def page(s, repo):
         m = re.match(r'^(?: {7}| {11})(-.*)$', line)
         if not m:
             continue
-        seen = {}
+        seen, bare_seen, eq_seen = {}, set(), set()
         for piece in m.group(1).split(', '):
             piece = piece.strip()
             if piece.startswith('-<'):
@@ -66,8 +66,17 @@ def page(s, repo):
                 kind = '?'
             else:
                 kind = ''
-            if seen.get(dash + name, '') == '':
+            # `--batch, --batch=<format>` (a bare form and an `=` form on one line): the value
+            # is optional.
+            bare = rest.strip() == ''
+            if (dash + name) in bare_seen and rest.startswith('=') or (dash + name) in eq_seen and bare:
+                seen[dash + name] = '?'
+            elif seen.get(dash + name, '') == '':
                 seen[dash + name] = kind
+            if bare:
+                bare_seen.add(dash + name)
+            if rest.startswith('='):
+                eq_seen.add(dash + name)
             if neg:
                 seen['--no-' + name] = ''
         for n, k in seen.items():

@@ -20,9 +20,9 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --color-moved-ws= --color-words=? --combined-all-paths --commit-header --committer= \
       --compact-summary --count --cumulative -D --date= --date-order --decorate=? --decorate-refs= \
       --decorate-refs-exclude= --default-prefix --dense --diff-algorithm= --diff-filter= --diff-merges= \
-      --dirstat=? --dirstat-by-file=? --disk-usage= --do-walk --dry-run --dst-prefix= -E --encoding= \
+      --dirstat=? --dirstat-by-file=? --disk-usage=? --do-walk --dry-run --dst-prefix= -E --encoding= \
       --exclude= --exclude-first-parent-only --exclude-hidden= --exclude-promisor-objects --exit-code \
-      --expand-tabs= --expire= --expire-unreachable= --ext-diff --extended-regexp -F --filter= \
+      --expand-tabs=? --expire= --expire-unreachable= --ext-diff --extended-regexp -F --filter= \
       --filter-print-omitted --filter-provided-objects --find-copies=? --find-copies-harder \
       --find-object= --find-renames=? --first-parent --fixed-strings --follow --format= --full-diff \
       --full-history --full-index --function-context -G: -g --glob= --graph --grep= --grep-reflog= -h \
@@ -56,7 +56,7 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --break-rewrites=? -C:: -c --cached --cc --check --color=? --color-moved=? --color-moved-ws= \
       --color-words=? --combined-all-paths --compact-summary --cumulative -D --decorate --default-prefix \
       --diff-algorithm= --diff-filter= --dirstat=? --dirstat-by-file=? --dst-prefix= --encoding= \
-      --exit-code --expand-tabs= --ext-diff --find-copies=? --find-copies-harder --find-object= \
+      --exit-code --expand-tabs=? --ext-diff --find-copies=? --find-copies-harder --find-object= \
       --find-renames=? --follow --format= --full-index --function-context -G: -h --help --histogram -I: \
       --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines= \
       --ignore-space-at-eol --ignore-space-change --ignore-submodules=? --indent-heuristic \
@@ -161,7 +161,7 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       -P -p --perl-regexp -q --quiet -r --recurse-submodules --recursive --show-function --text \
       --textconv --threads= --untracked -v -W -w --word-regexp -z"),
     ("git-cat-file", "",
-     "--allow-unknown-type --batch= --batch-all-objects --batch-check= --batch-command= --buffer -e \
+     "--allow-unknown-type --batch=? --batch-all-objects --batch-check=? --batch-command=? --buffer -e \
       --filters --follow-symlinks -h --help --mailmap --no-allow-unknown-type --no-buffer \
       --no-follow-symlinks --no-mailmap --no-path --no-unordered --no-use-mailmap -p --path= -s -t \
       --textconv --unordered --use-mailmap -z"),

@@ -2252,7 +2252,13 @@ impl Walker<'_> {
         use ast::IoFileRedirectTarget as T;
         match target {
             T::Filename(w) => {
-                let r = self.word(&w.value);
+                // bash expands braces in a redirection's word too, to one word or an error
+                // (red team 52: `> .{e..e}nv` writes `.env`).
+                let one = match super::words::shell_brace_expand(&w.value) {
+                    super::words::Braces::Words(v) if v.len() == 1 => v.into_iter().next(),
+                    _ => None,
+                };
+                let r = self.word(one.as_deref().unwrap_or(&w.value));
                 self.note_unknown(r.unknown);
                 match kind {
                     K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
@@ -6487,8 +6493,15 @@ fn may_abort_line(text: &str, readonly: &[String], failglob: bool) -> bool {
             if let Some(sub) = rest.strip_prefix('[') {
                 if let Some(end) = sub.find(']') {
                     let after = &sub[end + 1..];
-                    let plain = !sub[..end].is_empty() && sub[..end].bytes().all(|c| c.is_ascii_digit());
-                    if (after.starts_with('=') || after.starts_with("+=")) && !plain && tables::is_identifier(name) {
+                    // A subscript that can be negative or empty: one computed at run time, a
+                    // `-`, or a name the text gives a negative value (`k=-1; a[k]=x`).
+                    let inner = &sub[..end];
+                    let may_be_bad = inner.is_empty()
+                        || inner.trim_start().starts_with('-')
+                        || inner.contains(['$', '`', '(', '-'])
+                        || tables::is_identifier(inner) && text.contains(&format!("{inner}=-"));
+                    if (after.starts_with('=') || after.starts_with("+=")) && may_be_bad && tables::is_identifier(name)
+                    {
                         return true;
                     }
                 }

@@ -415,7 +415,22 @@ fn shell_brace_within(raw: &str, budget: &mut usize) -> Result<Option<Vec<String
                 depth += 1;
             } else if special(i, b'}') {
                 if depth == 1 && commas.is_empty() {
-                    // `{1..3}` may be a sequence, which gate leaves to run time.
+                    // `{1..3}`, `{r..r}`: a sequence, expanded as bash does (red team 52:
+                    // `{r..r}m -f m` runs rm); one gate cannot read is left to run time.
+                    if let Some(items) = brace_sequence(&raw[open + 1..i]) {
+                        let mut out = Vec::new();
+                        for item in items {
+                            let joined = format!("{}{item}{}", &raw[..open], &raw[i + 1..]);
+                            match shell_brace_within(&joined, budget)? {
+                                Some(more) => out.extend(more),
+                                None => out.push(joined),
+                            }
+                            if out.len() > 64 {
+                                return Err(());
+                            }
+                        }
+                        return Ok(Some(out));
+                    }
                     if raw[open..i].contains("..") {
                         return Err(());
                     }
@@ -456,6 +471,54 @@ fn shell_brace_within(raw: &str, budget: &mut usize) -> Result<Option<Vec<String
         }
     }
     Ok(Some(out))
+}
+
+/// The words of a brace sequence's inside (`1..3`, `a..e`, `10..1..3`), as bash 5.2 makes
+/// them: integers (no leading zero, which pads) or two letters of one case, an optional
+/// step; `None` for anything else, or more than 64 words.
+fn brace_sequence(inner: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = inner.split("..").collect();
+    let (from, to, step) = match parts.as_slice() {
+        [a, b] => (*a, *b, None),
+        [a, b, c] => (*a, *b, Some(*c)),
+        _ => return None,
+    };
+    let int = |t: &str| -> Option<i64> {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        let padded = digits.len() > 1 && digits.starts_with('0');
+        (!digits.is_empty() && !padded && digits.bytes().all(|c| c.is_ascii_digit())).then(|| t.parse().ok()).flatten()
+    };
+    let step = match step {
+        Some(t) => int(t)?.unsigned_abs().max(1),
+        None => 1,
+    };
+    let count = |a: i64, b: i64| (a.abs_diff(b) / step) + 1;
+    if let (Some(a), Some(b)) = (int(from), int(to)) {
+        if count(a, b) > 64 {
+            return None;
+        }
+        let dir: i64 = if b >= a { 1 } else { -1 };
+        return Some((0..count(a, b)).map(|k| (a + dir * (k * step) as i64).to_string()).collect());
+    }
+    let letter = |t: &str| {
+        let mut c = t.chars();
+        match (c.next(), c.next()) {
+            (Some(l), None) if l.is_ascii_alphabetic() => Some(l),
+            _ => None,
+        }
+    };
+    let (a, b) = (letter(from)?, letter(to)?);
+    if a.is_ascii_lowercase() != b.is_ascii_lowercase() {
+        return None;
+    }
+    let (a, b) = (a as i64, b as i64);
+    let dir: i64 = if b >= a { 1 } else { -1 };
+    Some(
+        (0..count(a, b))
+            .filter_map(|k| char::from_u32((a + dir * (k * step) as i64) as u32))
+            .map(String::from)
+            .collect(),
+    )
 }
 
 /// The body of a `${ cmd; }` or `${| cmd; }` function substitution, if the word has one.
