@@ -1354,7 +1354,9 @@ impl Walker<'_> {
         for (k, list) in lines.iter().enumerate() {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
-            let in_line0 = std::mem::replace(&mut self.in_line, true);
+            // (Looked for item by item only where the line's text may hold such an error.)
+            let may_abort = may_abort_line(&list.to_string(), &self.readonly, self.failglob);
+            let in_line0 = std::mem::replace(&mut self.in_line, may_abort);
             let abort0 = self.line_abort.take();
             self.compound_list(list);
             self.in_line = in_line0;
