@@ -159,3 +159,14 @@ fn git_options_with_an_optional_value_take_none_when_bare() {
         ],
     );
 }
+
+/// Red team 52 (J41): text the parser refuses still runs in bash; a file in it that a write
+/// deny rule holds may be written (`$(case $OS in linux) ...; esac)` then `>> .env`).
+#[test]
+fn text_gate_cannot_parse_that_names_a_denied_file_is_denied() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &["ver=$(case \"$OS\" in linux) echo gnu;; esac); echo \"os=$ver\" >> .env"],
+    );
+}

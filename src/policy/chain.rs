@@ -1179,6 +1179,12 @@ impl Policy {
                     PartKind::Command,
                     V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
                 ));
+            } else if let Some(mut v) = self.scan_unseen_writes(command) {
+                // And the files it names that a write deny rule holds: it may write them (red
+                // team 52: `$(case $OS in linux) ...; esac)`, which the parser refuses, then
+                // `>> .env`).
+                v.reason = format!("text gate cannot parse may write a file it names: {}", v.reason);
+                parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
         let mut unseen = false;

@@ -43,6 +43,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         in_line: false,
         readonly: Vec::new(),
         failglob: false,
+        abort_possible: false,
         conditional: 0,
         last_line_at: 0,
         same_shell: false,
@@ -123,6 +124,9 @@ struct Walker<'a> {
     /// `failglob` on: both make errors that abort a line.
     readonly: Vec<String>,
     failglob: bool,
+    /// Whether the text holds anything that can abort a line at all (most texts do not: no
+    /// line is then looked at again).
+    abort_possible: bool,
     /// Where in `a.commands` the commands of the last top-level line of the text this walker
     /// (or, after a nested walk, the nested one) walked begin.
     last_line_at: usize,
@@ -767,8 +771,11 @@ impl Walker<'_> {
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
         match parsed {
             Ok(Ok(program)) => {
-                self.readonly.extend(readonly_names(text));
+                if text.contains("readonly") || text.contains(" -") {
+                    self.readonly.extend(readonly_names(text));
+                }
                 self.failglob |= text.contains("failglob");
+                self.abort_possible = may_abort_line(text, &self.readonly, self.failglob);
                 self.lines(&program.complete_commands)
             }
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
@@ -807,6 +814,7 @@ impl Walker<'_> {
             in_line: false,
             readonly: self.readonly.clone(),
             failglob: self.failglob,
+            abort_possible: false,
             conditional: self.conditional,
             last_line_at: 0,
             same_shell: false,
@@ -1355,7 +1363,7 @@ impl Walker<'_> {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
             // (Looked for item by item only where the line's text may hold such an error.)
-            let may_abort = may_abort_line(&list.to_string(), &self.readonly, self.failglob);
+            let may_abort = self.abort_possible && may_abort_line(&list.to_string(), &self.readonly, self.failglob);
             let in_line0 = std::mem::replace(&mut self.in_line, may_abort);
             let abort0 = self.line_abort.take();
             self.compound_list(list);
@@ -5182,6 +5190,7 @@ impl Walker<'_> {
                 in_line: false,
                 readonly: self.readonly.clone(),
                 failglob: self.failglob,
+                abort_possible: false,
                 conditional: self.conditional,
                 last_line_at: 0,
                 same_shell: false,
