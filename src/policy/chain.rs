@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::model::{Risk, ToolKind, ToolSpec};
-use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject};
+use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject, FILE_PATH_ALIASES};
 use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
@@ -982,8 +982,7 @@ impl Policy {
         let value = match args.get(field) {
             Some(v) => v,
             None => {
-                let mut named =
-                    ["path", "filePath", "absolute_path", "notebook_path"].iter().filter_map(|f| args.get(*f));
+                let mut named = FILE_PATH_ALIASES.iter().filter_map(|f| args.get(*f));
                 let first = named.next()?;
                 if named.any(|v| v != first) {
                     return None;

@@ -758,14 +758,14 @@ impl Policy {
                     // (`cp -r . D` and `rsync -a src/ D` copy what is in the directory.)
                     let named = !matches!(s.rsplit('/').next(), Some("" | "." | "..")) && from != to;
                     let base = from.file_name().filter(|_| named).map(PathBuf::from).unwrap_or_default();
-                    let written = files
+                    let mut written = files
                         .iter()
                         .filter_map(|f| crate::policy::normalize_path(f).strip_prefix(&from).ok().map(PathBuf::from))
                         .flat_map(|rel| [to.join(&rel), to.join(&base).join(&rel)])
                         .filter(|w| self.write_rule_could_match(&w.display().to_string()))
                         .take(FILES_BELOW)
                         .collect::<Vec<PathBuf>>();
-                    let mut written = written;
+                    // (Where SRC is `.`, both places are one.)
                     written.dedup();
                     for w in written {
                         let shown = w.strip_prefix(&self.cwd).unwrap_or(&w).display().to_string();

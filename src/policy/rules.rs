@@ -939,6 +939,10 @@ impl RuleSet {
     }
 }
 
+/// Other agents' names for the field that holds a tool call's file (Claude's `file_path`):
+/// pi's `path`, opencode's `filePath`, Gemini's `absolute_path`, a notebook's path.
+pub(crate) const FILE_PATH_ALIASES: &[&str] = &["path", "filePath", "absolute_path", "notebook_path"];
+
 fn when_matches(
     fields: &[(String, WhenGlob)],
     args: &Value,
@@ -953,9 +957,9 @@ fn when_matches(
                 // The file's path under any agent's name for it: a rule written with Claude's
                 // `file_path` matches pi's `path` and opencode's `filePath` (red team 51: pi's
                 // edit of docs/a.md was asked under `when: { file_path: "docs/**/*.md" }`).
-                const FILE_FIELDS: &[&str] = &["file_path", "path", "filePath", "absolute_path", "notebook_path"];
-                let same = Some(field.as_str()) == path_field
-                    || FILE_FIELDS.contains(&field.as_str()) && path_field.is_some_and(|f| FILE_FIELDS.contains(&f));
+                let file_field = |f: &str| f == "file_path" || FILE_PATH_ALIASES.contains(&f);
+                let same =
+                    Some(field.as_str()) == path_field || file_field(field) && path_field.is_some_and(file_field);
                 let resolved = if same { path.cloned() } else { None };
                 let Some(p) = resolved else { return false };
                 names_path = true;

@@ -741,12 +741,13 @@ fn git_read_only(args: &[&str]) -> bool {
             _ => break,
         }
     }
-    let Some(sub) = args.first() else { return true }; // `git` alone prints help
-                                                       // Bundles of flags as parse-options reads them (red team 50: `git tag -ln`, `git worktree
-                                                       // prune -nv`, `git config --local -lz` were asked where `-l -n` was allowed).
-    let unbundled = git_unbundle(sub, &args[1..]);
-    let unbundled: Vec<&str> = unbundled.iter().map(String::as_str).collect();
-    let rest = unbundled.as_slice();
+    // `git` alone prints help.
+    let Some(sub) = args.first() else { return true };
+    // Bundles of flags as parse-options reads them (red team 50: `git tag -ln`, `git worktree
+    // prune -nv`, `git config --local -lz` were asked where `-l -n` was allowed).
+    let unbundled: Option<Vec<String>> = git_bundled_flags(sub).map(|flags| git_unbundle(flags, &args[1..]));
+    let unbundled: Vec<&str> = unbundled.iter().flatten().map(String::as_str).collect();
+    let rest = if unbundled.is_empty() { &args[1..] } else { unbundled.as_slice() };
     // `git --help` and `git -h` alone print the common commands (red team 50: asked).
     if rest.is_empty() && matches!(*sub, "--help" | "-h") {
         return true;
@@ -801,16 +802,21 @@ fn git_read_only(args: &[&str]) -> bool {
     }
 }
 
-/// `args` with each short bundle of `sub`'s flags written as separate options (`-lz` as `-l
-/// -z`; tag's `-n` takes the digits after it, `-ln5`); a bundle with any other letter stays
-/// whole, and is then not read as a listing.
-fn git_unbundle(sub: &str, args: &[&str]) -> Vec<String> {
-    let (flags, counted) = match sub {
-        "config" => ("lz", ""),
-        "worktree" => ("nvz", ""),
-        "tag" => ("li", "n"),
-        _ => ("", ""),
-    };
+/// The flags of a listing subcommand that [`git_unbundle`] writes apart, and the letter
+/// that takes the digits after it (tag's `-n5`); `None` for the others, read as written.
+fn git_bundled_flags(sub: &str) -> Option<(&'static str, &'static str)> {
+    match sub {
+        "config" => Some(("lz", "")),
+        "worktree" => Some(("nvz", "")),
+        "tag" => Some(("li", "n")),
+        _ => None,
+    }
+}
+
+/// `args` with each short bundle of `flags` written as separate options (`-lz` as `-l -z`;
+/// the counted letter takes the digits after it, `-ln5`); a bundle with any other letter
+/// stays whole, and is then not read as a listing.
+fn git_unbundle((flags, counted): (&str, &str), args: &[&str]) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut ended = false;
     for a in args {

@@ -771,9 +771,7 @@ impl Walker<'_> {
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()));
         match parsed {
             Ok(Ok(program)) => {
-                if text.contains("readonly") || text.contains(" -") {
-                    self.readonly.extend(readonly_names(text));
-                }
+                self.readonly.extend(readonly_names(text));
                 self.failglob |= text.contains("failglob");
                 self.abort_possible = may_abort_line(text, &self.readonly, self.failglob);
                 self.lines(&program.complete_commands)
@@ -2174,14 +2172,21 @@ impl Walker<'_> {
                     if w.value == "-" && fd.is_none_or(|f| f <= 2) {
                         self.std_closed = true;
                     }
-                    // `1<&3`: a descriptor opened elsewhere (maybe on a file, for reading) put
-                    // where `/dev/stdout` writes go.
-                    // (And where it is a file opened for reading: written through the name.)
-                    let from = w.value.trim_end_matches('-').parse::<u32>().ok();
-                    let read = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == from).map(|(_, f)| f.clone());
-                    if let (Some(1 | 2), K::DuplicateInput, Some(file)) = (fd, kind, read) {
+                    // `>&3`, `2>&0`, `1<&3`: a descriptor a redirection opened on a file for
+                    // reading, put where writes to the standard output or error go: a program
+                    // that opens `/dev/stdout` or `/dev/stderr` by name (tee, `sort -o`, `git
+                    // --output=`) opens that file again, for writing (red team 50: `tee
+                    // /dev/stdout 3<Cargo.toml >&3`).
+                    let onto_output = matches!(
+                        (fd, kind),
+                        (Some(1 | 2), K::DuplicateInput) | (Some(1 | 2) | None, K::DuplicateOutput)
+                    );
+                    if let Some(file) = self.read_fd(w.value.trim_end_matches('-').parse().ok()).filter(|_| onto_output)
+                    {
                         self.write(file, WriteKind::Redirect);
                     }
+                    // `1<&3`: a descriptor opened elsewhere (maybe on a file, for reading) put
+                    // where `/dev/stdout` writes go.
                     if matches!(fd, Some(1 | 2)) && matches!(kind, K::DuplicateInput) && w.value != "-" {
                         self.a.unknown.push(format!(
                             "`{}<&{}` puts another descriptor where writes to the standard output go",
@@ -2196,31 +2201,7 @@ impl Walker<'_> {
                     let r = self.word(&w.value);
                     self.write(r.word, WriteKind::Redirect);
                 }
-                if let (K::Read | K::ReadAndWrite, ast::IoFileRedirectTarget::Filename(w)) = (kind, target) {
-                    // (A word with a substitution is walked once, where the file is read.)
-                    let file = if w.value.contains("$(") || w.value.contains('`') {
-                        Word::Dyn(w.value.clone())
-                    } else {
-                        self.word(&w.value).word
-                    };
-                    let n = fd.map_or(0, |f| f as u32);
-                    self.read_fds.retain(|(m, _)| *m != n);
-                    self.read_fds.push((n, file));
-                }
-                // `>&3`, `2>&0`: a descriptor opened on a file for reading, put where writes
-                // to the standard output or error go: a program that opens `/dev/stdout` or
-                // `/dev/stderr` by name (tee, `sort -o`, `git --output=`) opens that file
-                // again, for writing (red team 50: `tee /dev/stdout 3<Cargo.toml >&3`).
-                if let (Some(1 | 2) | None, K::DuplicateOutput, ast::IoFileRedirectTarget::Duplicate(w)) =
-                    (fd, kind, target)
-                {
-                    let from = w.value.trim_end_matches('-').parse::<u32>().ok();
-                    let file = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == from).map(|(_, f)| f.clone());
-                    if let Some(file) = file {
-                        self.write(file, WriteKind::Redirect);
-                    }
-                }
-                self.file_redirect(kind, target);
+                self.file_redirect(fd.map_or(0, |f| f as u32), kind, target);
             }
             ast::IoRedirect::HereDocument(fd, doc) => {
                 if let Some(why) = heredoc_read_otherwise(doc) {
@@ -2257,7 +2238,13 @@ impl Walker<'_> {
         }
     }
 
-    fn file_redirect(&mut self, kind: &ast::IoFileRedirectKind, target: &ast::IoFileRedirectTarget) {
+    /// The file a redirection opened descriptor `n` on for reading, where gate saw it.
+    fn read_fd(&self, n: Option<u32>) -> Option<Word> {
+        self.read_fds.iter().find(|(m, _)| Some(*m) == n).map(|(_, f)| f.clone())
+    }
+
+    /// `fd` is the redirection's descriptor (0 where none is written before `<`).
+    fn file_redirect(&mut self, fd: u32, kind: &ast::IoFileRedirectKind, target: &ast::IoFileRedirectTarget) {
         use ast::IoFileRedirectKind as K;
         use ast::IoFileRedirectTarget as T;
         match target {
@@ -2270,6 +2257,10 @@ impl Walker<'_> {
                 };
                 let r = self.word(one.as_deref().unwrap_or(&w.value));
                 self.note_unknown(r.unknown);
+                if matches!(kind, K::Read | K::ReadAndWrite) {
+                    self.read_fds.retain(|(m, _)| *m != fd);
+                    self.read_fds.push((fd, r.word.clone()));
+                }
                 match kind {
                     K::Write | K::Clobber | K::ReadAndWrite => self.write(r.word, WriteKind::Redirect),
                     K::Append => self.write(r.word, WriteKind::Append),
@@ -2419,7 +2410,7 @@ impl Walker<'_> {
                 // The file a redirection opened on that descriptor, where gate saw it.
                 let n =
                     if p == "/dev/stdin" { Some(0) } else { p.rsplit('/').next().and_then(|n| n.parse::<u32>().ok()) };
-                let file = self.read_fds.iter().rev().find(|(m, _)| Some(*m) == n).map(|(_, f)| f.clone());
+                let file = self.read_fd(n);
                 self.a.writes.push(Write { path: file.unwrap_or(Word::Dyn(p.clone())), kind, cwd: self.cwd.0.clone() });
                 return;
             }
@@ -6442,11 +6433,14 @@ const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLO
 /// The names a text makes read-only: the operands of `readonly`, and of `declare`, `typeset`,
 /// `local` or `export` with an `r` among their flags.
 fn readonly_names(text: &str) -> Vec<String> {
+    const DECLARERS: [&str; 5] = ["readonly", "declare", "typeset", "local", "export"];
     let mut out = Vec::new();
+    if !DECLARERS.iter().any(|d| text.contains(d)) {
+        return out;
+    }
     for stmt in text.split(['\n', ';', '&', '|', '(', ')', '{', '}']) {
         let words: Vec<&str> = stmt.split_whitespace().collect();
-        let Some(k) = words.iter().position(|w| matches!(*w, "readonly" | "declare" | "typeset" | "local" | "export"))
-        else {
+        let Some(k) = words.iter().position(|w| DECLARERS.contains(w)) else {
             continue;
         };
         let rest = &words[k + 1..];
