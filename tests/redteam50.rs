@@ -8,18 +8,10 @@
 
 mod check_common;
 
-use std::path::Path;
-use std::process::Command;
-
 use check_common::{assert_in_dir as assert_in, write_file as write};
 use proptest::prelude::*;
 
 const POLICY: &str = check_common::RED_TEAM_POLICY;
-
-fn bash_in(dir: &Path, script: &str) -> String {
-    let out = Command::new("bash").arg("-c").arg(script).current_dir(dir).output().expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
 
 /// Red team 50 (F40-F42): a file named `--files0-from=.md` in the workspace, and a glob that
 /// starts a word matches it: `wc -c *` reads it as an option, and then every file the list
@@ -36,7 +28,7 @@ fn a_glob_that_matches_a_name_starting_with_a_dash_gives_an_option() {
     write(w, "docs/.md", &format!("{}\0", secret.display()));
     write(w, "docs/--files0-from=.md", "");
     // The oracle: bash and wc read the file outside.
-    assert!(bash_in(w, "cd docs && wc -c *-*").contains(&secret.display().to_string()));
+    assert!(check_common::bash_stdout(w, "cd docs && wc -c *-*").contains(&secret.display().to_string()));
     assert_in(
         w,
         "ask",
@@ -49,7 +41,7 @@ fn a_glob_that_matches_a_name_starting_with_a_dash_gives_an_option() {
             "cd docs && printf '%s\\0' * | xargs -0 wc -c",
         ],
     );
-    let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": "cd docs && wc -c *" }));
+    let d = check_common::command_in_dir(w, "cd docs && wc -c *");
     assert!(d.to_string().contains("matches `--files0-from=.md`, which the program would read as an option"), "{d}");
     // A glob after a directory gives `docs/--files0-from=.md`: no option.
     assert_in(w, "allow", &["wc -c docs/*", "wc -l src/*.rs", "cd src && wc -l *.rs", "grep -n main *"]);
@@ -79,12 +71,8 @@ fn a_write_of_a_name_starting_with_a_dash_is_asked() {
 /// write outside the workspace; a write in `src/docs` was allowed as one in `docs`).
 #[test]
 fn git_dash_c_paths_are_below_its_directory() {
-    let ws = check_common::workspace(POLICY);
+    let ws = check_common::red_team_workspace(true);
     let w = ws.path();
-    write(w, "docs/a.md", "# a\n");
-    write(w, "Cargo.toml", "[package]\n");
-    let out = Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap();
-    assert!(out.status.success());
     assert_in(
         w,
         "deny",
@@ -113,7 +101,7 @@ proptest! {
         let w = ws.path();
         write(w, &format!("docs/{name}"), "");
         let command = format!("cd docs && {program} {glob}");
-        let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": command }));
+        let d = check_common::command_in_dir(w, &command);
         prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
     }
 }
@@ -123,15 +111,12 @@ proptest! {
 /// writing, even when a redirection opened it for reading. bash shows it; gate denies it.
 #[test]
 fn a_descriptor_opened_for_reading_is_written_through_its_name() {
-    let ws = check_common::workspace(POLICY);
+    let ws = check_common::red_team_workspace(false);
     let w = ws.path();
-    write(w, "docs/a.md", "# a\n");
-    write(w, "Cargo.toml", "[package]\n");
-    write(w, ".env", "K=v\n");
     // The oracle, in a scratch copy: tee truncates and writes Cargo.toml.
     let scratch = tempfile::tempdir().unwrap();
     std::fs::write(scratch.path().join("Cargo.toml"), "[package]\n").unwrap();
-    bash_in(scratch.path(), "exec 3<Cargo.toml; echo '[x]' | tee /dev/stdout >&3");
+    check_common::bash_stdout(scratch.path(), "exec 3<Cargo.toml; echo '[x]' | tee /dev/stdout >&3");
     assert_eq!(std::fs::read_to_string(scratch.path().join("Cargo.toml")).unwrap(), "[x]\n");
     assert_in(
         w,
@@ -235,18 +220,13 @@ fn numbers_from_stat_id_and_date_are_numbers_in_arithmetic() {
 /// repository's files below `docs/copy`. Denied where a write deny rule holds such a name.
 #[test]
 fn a_directory_copied_whole_writes_the_names_below_it() {
-    let ws = check_common::workspace(POLICY);
+    let ws = check_common::red_team_workspace(true);
     let w = ws.path();
-    write(w, "docs/a.md", "# a\n");
-    write(w, "Cargo.toml", "[package]\n");
-    write(w, ".env", "K=v\n");
     let scratch = tempfile::tempdir().unwrap();
     write(scratch.path(), "Cargo.toml", "[package]\n");
     write(scratch.path(), "docs/a.md", "# a\n");
-    bash_in(scratch.path(), "cp -r . docs/bak 2>/dev/null");
+    check_common::bash_stdout(scratch.path(), "cp -r . docs/bak 2>/dev/null");
     assert!(scratch.path().join("docs/bak/Cargo.toml").exists());
-    let out = Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap();
-    assert!(out.status.success());
     assert_in(
         w,
         "deny",
@@ -261,7 +241,7 @@ fn a_directory_copied_whole_writes_the_names_below_it() {
             "git clone -q . docs/copy",
         ],
     );
-    let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": "cp -r . docs/bak" }));
+    let d = check_common::command_in_dir(w, "cp -r . docs/bak");
     assert!(d.to_string().contains("`.` is copied whole: `docs/bak/Cargo.toml` is written"), "{d}");
     // A copy of a directory that holds no such name is decided by its destination.
     assert_in(w, "ask", &["cp -r src docs/src"]);
@@ -282,7 +262,7 @@ proptest! {
         let w = ws.path();
         write(w, &format!("pkg/{sub}/{denied}"), "x\n");
         let command = format!("{copy} pkg {dest}");
-        let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": command }));
+        let d = check_common::command_in_dir(w, &command);
         prop_assert_eq!(&d["decision"], "deny", "{}: {}", command, d);
     }
 }

@@ -9,18 +9,12 @@
 
 mod check_common;
 
-use std::path::Path;
 use std::process::Command;
 
 use check_common::{assert_in_dir as assert_in, write_file as write};
 use proptest::prelude::*;
 
 const POLICY: &str = check_common::RED_TEAM_POLICY;
-
-fn bash_in(dir: &Path, script: &str) -> String {
-    let out = Command::new("bash").arg("-c").arg(script).current_dir(dir).output().expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
 
 fn link_patch(name: &str, target: &str) -> String {
     format!(
@@ -34,19 +28,15 @@ fn link_patch(name: &str, target: &str) -> String {
 /// (the link is not there yet). git applies it so (the oracle); gate does not allow it.
 #[test]
 fn a_patch_that_makes_a_symbolic_link_is_not_allowed() {
-    let ws = check_common::workspace(POLICY);
+    let ws = check_common::red_team_workspace(true);
     let w = ws.path();
-    write(w, "docs/a.md", "# a\n");
-    write(w, "Cargo.toml", "[package]\n");
-    write(w, ".env", "K=v\n");
     let scratch = tempfile::tempdir().unwrap();
     let s = scratch.path();
     write(s, "Cargo.toml", "[package]\n");
     write(s, "docs/a.md", "# a\n");
     assert!(Command::new("git").args(["init", "-q"]).current_dir(s).output().unwrap().status.success());
-    bash_in(s, &format!("{}echo '[x]' >> docs/c.md", link_patch("docs/c.md", "../Cargo.toml")));
+    check_common::bash_stdout(s, &format!("{}echo '[x]' >> docs/c.md", link_patch("docs/c.md", "../Cargo.toml")));
     assert_eq!(std::fs::read_to_string(s.join("Cargo.toml")).unwrap(), "[package]\n[x]\n");
-    assert!(Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap().status.success());
     for (name, target, then) in [
         ("docs/r.md", "/etc", "cat docs/r.md/passwd"),
         ("docs/c.md", "../Cargo.toml", "echo '[x]' >> docs/c.md"),
@@ -55,7 +45,7 @@ fn a_patch_that_makes_a_symbolic_link_is_not_allowed() {
         ("docs/r.md", "/etc", "grep -R -n root docs"),
     ] {
         let command = format!("{}{then}", link_patch(name, target));
-        let d = check_common::check_in_dir(w, "Bash", &serde_json::json!({ "command": command }));
+        let d = check_common::command_in_dir(w, &command);
         assert_ne!(d["decision"], "allow", "{command}: {d}");
     }
     // A patch of plain files is decided by the files it names.
@@ -94,12 +84,8 @@ fn a_name_made_in_the_call_that_a_listing_splits_is_asked() {
 /// out: denied where they reach a file a write deny rule holds.
 #[test]
 fn descriptors_by_name_and_worktrees_reach_the_files_behind_them() {
-    let ws = check_common::workspace(POLICY);
+    let ws = check_common::red_team_workspace(true);
     let w = ws.path();
-    write(w, "docs/a.md", "# a\n");
-    write(w, "Cargo.toml", "[package]\n");
-    write(w, ".env", "K=v\n");
-    assert!(Command::new("git").args(["init", "-q"]).current_dir(w).output().unwrap().status.success());
     assert_in(
         w,
         "deny",
@@ -146,7 +132,7 @@ proptest! {
     ) {
         let ws = check_common::workspace(POLICY);
         let command = link_patch(&name, target).replace("new file mode 120000", mode) + &format!("echo x >> {name}");
-        let d = check_common::check_in_dir(ws.path(), "Bash", &serde_json::json!({ "command": command }));
+        let d = check_common::command_in_dir(ws.path(), &command);
         prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
     }
 }
@@ -158,7 +144,10 @@ proptest! {
 #[test]
 fn a_builtin_a_wrapper_runs_changes_nothing_in_the_shell() {
     let scratch = tempfile::tempdir().unwrap();
-    assert_eq!(bash_in(scratch.path(), "nice -n 5 declare tool=ls 2>/dev/null; $tool echo hi"), "hi\n");
+    assert_eq!(
+        check_common::bash_stdout(scratch.path(), "nice -n 5 declare tool=ls 2>/dev/null; $tool echo hi"),
+        "hi\n"
+    );
     check_common::assert_all_with(
         POLICY,
         "deny",

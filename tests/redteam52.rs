@@ -8,18 +8,9 @@
 
 mod check_common;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-
 use proptest::prelude::*;
 
 const POLICY: &str = check_common::RED_TEAM_POLICY;
-
-fn bash_in(dir: &Path, script: &str) -> String {
-    let out =
-        Command::new("bash").arg("-c").arg(script).current_dir(dir).stdin(Stdio::null()).output().expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
 
 /// Red team 52 (K28-K38): an error that aborts a line (arithmetic, a read-only variable, a
 /// bad subscript, a glob under `failglob`) makes bash skip the rest of that line and go on
@@ -28,9 +19,13 @@ fn bash_in(dir: &Path, script: &str) -> String {
 #[test]
 fn an_error_that_aborts_a_line_leaves_the_rest_of_it_unrun() {
     let scratch = tempfile::tempdir().unwrap();
-    let shown = bash_in(scratch.path(), ": $((1/0)); echo(){ printf 'function\\n'; }\necho program 2>/dev/null");
+    let shown = check_common::bash_stdout(
+        scratch.path(),
+        ": $((1/0)); echo(){ printf 'function\\n'; }\necho program 2>/dev/null",
+    );
     assert_eq!(shown, "program\n");
-    let shown = bash_in(scratch.path(), "UID=1; echo(){ printf 'function\\n'; }\necho program 2>/dev/null");
+    let shown =
+        check_common::bash_stdout(scratch.path(), "UID=1; echo(){ printf 'function\\n'; }\necho program 2>/dev/null");
     assert_eq!(shown, "program\n");
     check_common::assert_all_with(
         POLICY,
@@ -70,7 +65,8 @@ fn an_error_that_aborts_a_line_leaves_the_rest_of_it_unrun() {
 #[test]
 fn functions_a_skipped_group_defines_are_not_surely_defined() {
     let scratch = tempfile::tempdir().unwrap();
-    let shown = bash_in(scratch.path(), "{ echo(){ printf 'function\\n'; }; } <&9; echo program 2>/dev/null");
+    let shown =
+        check_common::bash_stdout(scratch.path(), "{ echo(){ printf 'function\\n'; }; } <&9; echo program 2>/dev/null");
     assert_eq!(shown.lines().last(), Some("program"));
     check_common::assert_all_with(
         POLICY,
@@ -129,7 +125,7 @@ proptest! {
 fn brace_sequences_are_expanded_as_bash_does() {
     let scratch = tempfile::tempdir().unwrap();
     assert_eq!(
-        bash_in(scratch.path(), "echo {r..r}m .{e..e}nv {1..3} {a..e..2} {3..1}"),
+        check_common::bash_stdout(scratch.path(), "echo {r..r}m .{e..e}nv {1..3} {a..e..2} {3..1}"),
         "rm .env 1 2 3 a c e 3 2 1\n"
     );
     check_common::assert_all_with(

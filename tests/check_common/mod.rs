@@ -89,10 +89,42 @@ pub fn write_file(ws: &Path, path: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// The decision of one shell command in the workspace `ws`, as JSON.
+pub fn command_in_dir(ws: &Path, command: &str) -> Value {
+    check_in_dir(ws, "Bash", &json!({ "command": command }))
+}
+
 /// Every shell command, decided in the workspace `ws`, gets `expect`.
 pub fn assert_in_dir(ws: &Path, expect: &str, commands: &[&str]) {
     for c in commands {
-        let d = check_in_dir(ws, "Bash", &json!({ "command": c }));
+        let d = command_in_dir(ws, c);
         assert_eq!(d["decision"], expect, "{c}: {d}");
     }
+}
+
+/// A workspace holding [`RED_TEAM_POLICY`], `src/a.rs`, `docs/a.md` and the files its deny
+/// rules name (`Cargo.toml`, `.env`); with `git`, a repository.
+pub fn red_team_workspace(git: bool) -> tempfile::TempDir {
+    let ws = workspace(RED_TEAM_POLICY);
+    write_file(ws.path(), "docs/a.md", "# a\n");
+    write_file(ws.path(), "Cargo.toml", "[package]\n");
+    write_file(ws.path(), ".env", "K=v\n");
+    if git {
+        let out = Command::new("git").args(["init", "-q"]).current_dir(ws.path()).output().unwrap();
+        assert!(out.status.success(), "git init: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    ws
+}
+
+/// What bash prints running `script` in `dir` (standard input empty): the oracle of what a
+/// text really does. bash is part of every machine the tests run on.
+pub fn bash_stdout(dir: &Path, script: &str) -> String {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
 }
