@@ -114,10 +114,30 @@ fn codex_input(input: &Value) -> Result<Input, String> {
     let text = |k: &str| h.tool_input.get(k).and_then(Value::as_str);
     let calls = match h.tool {
         "Bash" => vec![Call::new("Bash", json!({"command": text("command").ok_or("Bash without a command")?}))],
-        "apply_patch" => patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
+        "apply_patch" => with_other_fields(
+            patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
+            &h.tool_input,
+            "command",
+        ),
         other => vec![Call::new(other, h.tool_input.clone())],
     };
     Ok(from_session(&h, id, calls))
+}
+
+/// The patch's edits with every other field of the call beside their own (`workdir`, `cwd`...):
+/// a field gate reads as a path is checked on each edit as on any write, one it does not know
+/// is decided as the tool's other unknown fields are (red team 53: `"workdir": "/tmp"` was
+/// dropped, and the patch's relative paths land below it).
+fn with_other_fields(mut calls: Vec<Call>, input: &Value, patch_key: &str) -> Vec<Call> {
+    let Some(fields) = input.as_object() else { return calls };
+    for call in &mut calls {
+        if let Some(args) = call.arguments.as_object_mut() {
+            for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != patch_key) {
+                args.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
+    calls
 }
 
 /// Codex's lenient form of a patch (its parser's, for models that write the patch as a
@@ -305,12 +325,28 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
 /// agent's own tool names are decided as its hook decides them. `None`: not such a name.
 pub fn agent_tool_calls(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Vec<Call>, String>> {
     if tool == "apply_patch" {
-        let patch =
-            ["command", "input", "patch", "patchText"].iter().find_map(|k| input.get(*k).and_then(Value::as_str));
+        let patch = ["command", "input", "patch", "patchText"]
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str).map(|p| (*k, p)));
         return Some(match patch {
-            Some(p) => patch_calls(p),
+            Some((key, p)) => patch_calls(p).map(|calls| with_other_fields(calls, input, key)),
             None => Err("apply_patch without its patch (`command`, `input` or `patch`)".into()),
         });
+    }
+    // pi's `find` (its `read`, `ls` and `grep` are gate's own names): a listing of its `path`,
+    // as `gate hook pi` decides it (red team 53: asked as a tool gate does not know).
+    if tool == "find" {
+        let ev = crate::protocol::pi::Event {
+            id: Value::Null,
+            tool_name: tool.into(),
+            tool_call_id: None,
+            input: input.clone(),
+            cwd: Some(cwd.display().to_string()),
+            has_ui: false,
+            answered: false,
+            choice: None,
+        };
+        return Some(Ok(vec![crate::protocol::pi::to_call(&ev, None)]));
     }
     gemini_call(tool, input, cwd).map(|c| c.map(|c| vec![c]))
 }

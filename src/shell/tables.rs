@@ -350,6 +350,8 @@ static EXEC_OPTIONS: &[(&str, &[&str])] = &[
     ("split", &["--filter"]),
     ("make", &["--eval"]),
     ("less", &["--lesskey-file"]),
+    ("aria2c", &["--on-download-complete", "--on-download-start", "--on-download-error", "--on-download-pause",
+                 "--on-download-stop", "--on-bt-download-complete"]),
 ];
 
 /// The command texts a program's options give it to run (rsync's `-e`, zip's `-TT`, split's
@@ -456,6 +458,10 @@ pub(crate) fn exec_option(words: &[Word]) -> Option<String> {
     for a in nopt_args(name, &words[1..]).iter().filter_map(Word::lit) {
         if a == "--" {
             break;
+        }
+        // Bare, git's `--exec-path` prints where its programs are and exits (red team 53).
+        if name == "git" && a.starts_with("--exec-path") && !a.contains('=') {
+            continue;
         }
         let spells = |o: &str| match git_sub {
             Some(sub) => git_spells_option(sub, a, o),
@@ -748,8 +754,11 @@ fn git_read_only(args: &[&str]) -> bool {
     let unbundled: Option<Vec<String>> = git_bundled_flags(sub).map(|flags| git_unbundle(flags, &args[1..]));
     let unbundled: Vec<&str> = unbundled.iter().flatten().map(String::as_str).collect();
     let rest = if unbundled.is_empty() { &args[1..] } else { unbundled.as_slice() };
-    // `git --help` and `git -h` alone print the common commands (red team 50: asked).
-    if rest.is_empty() && matches!(*sub, "--help" | "-h") {
+    // `git --help` and `git -h` alone print the common commands (red team 50: asked);
+    // `--exec-path`, `--html-path`, `--man-path` and `--info-path` alone print a directory
+    // (red team 53: asked).
+    if rest.is_empty() && matches!(*sub, "--help" | "-h" | "--exec-path" | "--html-path" | "--man-path" | "--info-path")
+    {
         return true;
     }
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
@@ -1280,7 +1289,6 @@ const GIT_GLOBALS_WITH_VALUE: &[&str] = &[
     "--git-dir",
     "--work-tree",
     "--namespace",
-    "--exec-path",
     "--config-env",
     "--super-prefix",
     "--list-cmds",
@@ -1302,7 +1310,8 @@ pub(crate) fn git_subcommand_at(args: &[Word]) -> usize {
         }
         i += if git_global_takes_value(a) { 2 } else { 1 };
     }
-    i
+    // A value-taking option last (`git -C`) has no value: the subcommand is past the end.
+    i.min(args.len())
 }
 
 /// git configuration keys (lower case) whose value is a program or shell text git runs.
@@ -2014,7 +2023,18 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     let rest = args.get(i + 1..).unwrap_or_default();
     let mut out = option_values(
         rest,
-        &["--contents", "--ignore-revs-file", "--exclude-from", "--pathspec-from-file", "-O", "--file", "-f"],
+        // ls-files' `--exclude-per-directory=F` reads F joined to each directory: from the
+        // top, `../..` climbs furthest (red team 53: the glued form was left out).
+        &[
+            "--contents",
+            "--ignore-revs-file",
+            "--exclude-from",
+            "--pathspec-from-file",
+            "-O",
+            "--file",
+            "-f",
+            "--exclude-per-directory",
+        ],
     );
     // `git -C DIR ...` reads the repository at DIR (and the files below it its subcommand
     // names, decided from DIR where the command's directory is): DIR is checked as any path
@@ -2047,7 +2067,12 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     let log_like = GIT_LOG_LIKE.contains(&sub);
     let mut after_dd = false;
     let mut value_next = false;
+    let mut range_next = false;
     for w in rest {
+        if std::mem::take(&mut range_next) {
+            out.extend(git_line_range_files(w));
+            continue;
+        }
         if std::mem::take(&mut value_next) {
             // The value of the option before: a search string or a date, unless it may split
             // into more words (`--grep $g` unquoted can be `--grep x --output=/y`).
@@ -2057,6 +2082,10 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         }
         match w.lit() {
             Some("--") if !after_dd => after_dd = true,
+            Some(a) if !after_dd && log_like && a.starts_with("-L") => match &a[2..] {
+                "" => range_next = true,
+                glued => out.extend(git_line_range_files(&Word::Lit(glued.to_string()))),
+            },
             Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {
                 value_next = log_like && GIT_LOG_VALUES.contains(&a);
             }
@@ -2068,6 +2097,16 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
         }
     }
     out
+}
+
+/// The file of `git log -L RANGE:FILE`: the range may hold `:` and `/` (`-L '/fn/,+1:src/a.rs'`,
+/// `-L :main:src/a.rs`), so every text after a `:` is a path it may read (red team 53: the
+/// whole value was read as one absolute path and asked).
+fn git_line_range_files(w: &Word) -> Vec<Word> {
+    match w.lit() {
+        Some(v) if v.contains(':') => v.match_indices(':').map(|(i, _)| Word::Lit(v[i + 1..].to_string())).collect(),
+        _ => vec![w.clone()],
+    }
 }
 
 /// `paths` relative to the directories of successive `git -C` options (`-C a -C b` is
@@ -2414,7 +2453,7 @@ fn dyn_option(w: &Word) -> bool {
 /// `internal_getopt` reads its words, and whether a word that is or may be such a name (or an
 /// option that takes one) is only known at run time: then any variable may be assigned
 /// (seventh red team: `printf -v"$(echo PS4)" ...`, `wait -p "$(cat f)"`).
-fn input_names(words: &[Word]) -> (Vec<String>, bool) {
+pub(crate) fn input_names(words: &[Word]) -> (Vec<String>, bool) {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return (Vec::new(), false) };
     // Letters that take a value, those whose value is a variable's name, which operands are
     // names (`Some(None)`: all of them; `Some(Some(k))`: the k-th only), and the variable

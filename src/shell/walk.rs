@@ -63,6 +63,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         attributed: Vec::new(),
         plain: Vec::new(),
         keyed: Vec::new(),
+        arrays: Vec::new(),
         stdin_moved: false,
         own_stdin: false,
         command_env: Vec::new(),
@@ -187,6 +188,10 @@ struct Walker<'a> {
     /// and whether or not bash made it so (kept once seen): their keys may be words. Any other
     /// array the text assigned is indexed, its keys numbers.
     keyed: Vec<String>,
+    /// Names made arrays anywhere so far (`a=(...)`, `a[1]=`, `declare -a`, `read -a`,
+    /// `mapfile`), in any scope, kept once seen; `*` for a name gate could not read. A
+    /// `declare a=VALUE` of such a name reads VALUE again as `a=(...)`.
+    arrays: Vec<String>,
     /// The standard input of what is walked is not the one the enclosing text started with
     /// (a later stage of a pipeline, a compound command's redirection).
     stdin_moved: bool,
@@ -832,6 +837,7 @@ impl Walker<'_> {
             attributed: self.attributed.clone(),
             plain: self.plain.clone(),
             keyed: self.keyed.clone(),
+            arrays: self.arrays.clone(),
             stdin_moved: self.stdin_moved,
             own_stdin: false,
             command_env: Vec::new(),
@@ -850,8 +856,42 @@ impl Walker<'_> {
         w.script(text);
         let integers = std::mem::take(&mut w.integers);
         let keyed = std::mem::take(&mut w.keyed);
+        let arrays = std::mem::take(&mut w.arrays);
         self.add_integers(integers);
         self.add_keyed(keyed);
+        self.add_arrays(arrays);
+    }
+
+    fn add_arrays(&mut self, names: Vec<String>) {
+        for n in names {
+            if !self.arrays.contains(&n) {
+                self.arrays.push(n);
+            }
+        }
+    }
+
+    /// Whether `name` may be an array when a declaration builtin assigns it: bash's own
+    /// arrays, and those the text made ([`Walker::arrays`]).
+    fn may_be_array(&self, name: &str) -> bool {
+        const BASH_ARRAYS: &[&str] = &[
+            "BASH_ALIASES",
+            "BASH_ARGC",
+            "BASH_ARGV",
+            "BASH_CMDS",
+            "BASH_LINENO",
+            "BASH_REMATCH",
+            "BASH_SOURCE",
+            "BASH_VERSINFO",
+            "COMP_WORDS",
+            "COMPREPLY",
+            "COPROC",
+            "DIRSTACK",
+            "FUNCNAME",
+            "GROUPS",
+            "MAPFILE",
+            "PIPESTATUS",
+        ];
+        BASH_ARRAYS.contains(&name) || self.arrays.iter().any(|a| a == name || a == "*")
     }
 
     fn add_keyed(&mut self, names: Vec<String>) {
@@ -2420,6 +2460,20 @@ impl Walker<'_> {
 
     // ---- words ----
 
+    /// A command's argument as the words it becomes, each added to `words`; what makes one
+    /// not known statically goes to `unknown`.
+    fn argument_words(&mut self, raw: &str, words: &mut Vec<Word>, unknown: &mut Option<String>) {
+        for r in self.words(raw) {
+            if r.unknown.is_some() {
+                *unknown = r.unknown;
+            }
+            if let Some(u) = self.fd_variable(&r.word) {
+                *unknown = Some(u);
+            }
+            words.push(r.word);
+        }
+    }
+
     /// A word as the command's argument list sees it: brace expansion (static, unlike every
     /// other expansion) may turn one written word into several (`{--output=.env,}`).
     fn words(&mut self, raw: &str) -> Vec<Resolved> {
@@ -3173,16 +3227,12 @@ impl Walker<'_> {
             use ast::CommandPrefixOrSuffixItem as I;
             match it {
                 I::IoRedirect(io) => this.redirect(io),
-                I::Word(w) => {
-                    for r in this.words(&w.value) {
-                        if r.unknown.is_some() {
-                            *unknown = r.unknown;
-                        }
-                        if let Some(u) = this.fd_variable(&r.word) {
-                            *unknown = Some(u);
-                        }
-                        words.push(r.word);
-                    }
+                I::Word(w) => this.argument_words(&w.value, words, unknown),
+                // `declare x={a,b}` is `declare x=a x=b`: a declaration builtin's assignment
+                // words are brace-expanded as its other words are (red team 53: `{a..Z}`
+                // makes a backquote that opens a command substitution).
+                I::AssignmentWord(_, w) if !in_prefix && super::words::shell_brace_expand(&w.value) != Braces::None => {
+                    this.argument_words(&w.value, words, unknown)
                 }
                 I::AssignmentWord(a, w) => {
                     let name = match &a.name {
@@ -3205,6 +3255,11 @@ impl Walker<'_> {
                     };
                     let mut harmless_value = false;
                     let integer = this.is_integer(&name);
+                    if matches!(a.value, ast::AssignmentValue::Array(_))
+                        || matches!(a.name, ast::AssignmentName::ArrayElementName(..))
+                    {
+                        this.add_arrays(vec![name.split('[').next().unwrap_or(&name).to_string()]);
+                    }
                     if name == "DIRSTACK" {
                         // `DIRSTACK[1]=/etc`: the next `popd` goes there.
                         this.cwd.forget_stack();
@@ -4415,10 +4470,29 @@ impl Walker<'_> {
                 unknown.get_or_insert(reason);
             }
             // `declare -a a='($(rm y))'`: bash reads the value again as `a=(...)`, whose items
-            // it expands: decided as that assignment.
+            // it expands: decided as that assignment. So does `declare a='(...)'` where `a` is
+            // an array already (red team 53: `a=(); declare a='($(rm m))'`): any such value
+            // of declare, typeset or local is decided so, and a run-time value of a name that
+            // may be an array is not modelled.
             let builtin = words.first().and_then(Word::lit).map(program_name);
-            if matches!(builtin, Some("declare" | "typeset" | "local" | "export" | "readonly"))
-                && tables::declared_array(&words[1..].iter().collect::<Vec<_>>())
+            self.note_arrays(&words);
+            let declares = matches!(builtin, Some("declare" | "typeset" | "local"));
+            let array_declared = tables::declared_array(&words[1..].iter().collect::<Vec<_>>());
+            if declares && !array_declared {
+                if let Some(d) = words[1..].iter().find_map(|w| match w {
+                    Word::Dyn(d) => d
+                        .split_once('=')
+                        .filter(|(n, v)| !v.starts_with('(') && self.may_be_array(n.trim_end_matches('+')))
+                        .map(|_| d),
+                    Word::Lit(_) => None,
+                }) {
+                    unknown.get_or_insert(format!(
+                        "`{d}`: the name may be an array, so bash reads a value only known at run time again as an array assignment, which can run code"
+                    ));
+                }
+            }
+            if (declares || array_declared)
+                && matches!(builtin, Some("declare" | "typeset" | "local" | "export" | "readonly"))
             {
                 let compound: Vec<String> = words[1..]
                     .iter()
@@ -4865,6 +4939,33 @@ impl Walker<'_> {
         }
     }
 
+    /// The arrays a builtin makes: `declare -a`/`-A` names (any, with an option only known at
+    /// run time), `read -a`'s and `mapfile`'s.
+    fn note_arrays(&mut self, words: &[Word]) {
+        let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
+        let args = &words[1..];
+        let flag = |c: char| {
+            args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+        };
+        let names: Vec<String> = match name {
+            "declare" | "typeset" | "local" if tables::declared_array(&args.iter().collect::<Vec<_>>()) => {
+                if args.iter().any(|w| matches!(w, Word::Dyn(d) if !d.contains('='))) {
+                    vec!["*".to_string()]
+                } else {
+                    args.iter()
+                        .filter_map(Word::lit)
+                        .filter(|a| !a.starts_with(['-', '+']))
+                        .map(|a| a.split(['=', '[', '+']).next().unwrap_or(a).to_string())
+                        .collect()
+                }
+            }
+            "read" if flag('a') => tables::input_names(words).0,
+            "mapfile" | "readarray" => tables::input_names(words).0,
+            _ => return,
+        };
+        self.add_arrays(names);
+    }
+
     /// Variables a builtin assigns or unsets: their values are no longer known.
     fn builtin_assigns(&mut self, words: &[Word]) {
         let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return };
@@ -5203,6 +5304,7 @@ impl Walker<'_> {
                 attributed: self.attributed.clone(),
                 plain: self.plain.clone(),
                 keyed: self.keyed.clone(),
+                arrays: self.arrays.clone(),
                 stdin_moved: self.stdin_moved,
                 own_stdin: false,
                 command_env: Vec::new(),
@@ -5228,11 +5330,13 @@ impl Walker<'_> {
             }
             let integers = std::mem::take(&mut w.integers);
             let keyed = std::mem::take(&mut w.keyed);
+            let arrays = std::mem::take(&mut w.arrays);
             let assigned = std::mem::take(&mut w.assigned);
             let jumps = w.jumps;
             let untrusted = w.untrusted_values;
             self.add_integers(integers);
             self.add_keyed(keyed);
+            self.add_arrays(arrays);
             // A trap `eval` set runs between this shell's later commands (review: `eval "trap
             // p=rm DEBUG"; p=echo; $p x`); for another shell's text this only errs on the safe side.
             if untrusted && !self.untrusted_values {

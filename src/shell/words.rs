@@ -507,11 +507,10 @@ fn brace_sequence(inner: &str) -> Option<Vec<String>> {
             _ => None,
         }
     };
-    let (a, b) = (letter(from)?, letter(to)?);
-    if a.is_ascii_lowercase() != b.is_ascii_lowercase() {
-        return None;
-    }
-    let (a, b) = (a as i64, b as i64);
+    // Letters of two cases span the six signs between `Z` and `a` (`[ \\ ] ^ _` and a
+    // backquote): bash makes them too, and expands each word again, so a backquote made here
+    // opens a command substitution (red team 53: `declare x={a..Z}\\';rm m;#`'` runs rm).
+    let (a, b) = (letter(from)? as i64, letter(to)? as i64);
     let dir: i64 = if b >= a { 1 } else { -1 };
     Some(
         (0..count(a, b))

@@ -33,6 +33,9 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("unzstd", &["-o"]),
     ("rustc", &["-o", "--out-dir"]),
     ("pandoc", &["-o", "--output"]),
+    // `-o F` is saved below `-d DIR`; either spelled with `..` lands outside (red team 53).
+    ("aria2c", &["-o", "--out", "-d", "--dir", "-l", "--log", "--save-session", "--save-cookies",
+                 "--dht-file-path", "--dht-file-path6", "--server-stat-of"]),
 ];
 
 /// Options naming the directory a build tool keeps its own output in (cargo's `target/`, npm's
@@ -303,7 +306,9 @@ pub(crate) fn handed_paths(words: &[Word]) -> Vec<Word> {
 /// What [`handed_paths`] finds in words given to a program gate cannot see (a runner's
 /// arguments, an environment variable's value).
 pub(crate) fn paths_in_words(words: &[Word]) -> Vec<Word> {
-    let pathy = |t: &str| !t.is_empty() && (t.contains('/') || t.starts_with(['.', '~'])) && t != ".";
+    // A name with a dot is a file name too (`output=Cargo.toml`: red team 53); one inside the
+    // workspace that no rule names costs nothing.
+    let pathy = |t: &str| !t.is_empty() && t.contains(['/', '.', '~']) && t != ".";
     let mut out: Vec<Word> = Vec::new();
     for w in words {
         // A run-time word may be any path (`$HOME/x`): decided as one only known at run time.
