@@ -668,20 +668,22 @@ fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String>
     Some(v.to_string())
 }
 
-/// `${x/p/r}` and its `//`, `/#`, `/%` forms of a known value, where the pattern and the
-/// replacement are plain literal text (no `*`, `?` or `&`, which bash 5.2 replaces with the
-/// match).
+/// `${x/p/r}` and its `//`, `/#`, `/%` forms of a known value, where the pattern is plain
+/// literal text (no `*` or `?`) and so is the replacement but for `&`, which bash 5.2
+/// (`patsub_replacement`, on by default) replaces with the text matched (red team 53:
+/// `x=r; ${x/r/&m}` runs rm).
 fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
     use bword::SubstringMatchKind as K;
     let plain = |t: &str| simple_pattern(t) && !t.contains(['*', '?']);
-    if p.is_empty() || !plain(p) || !(r.is_empty() || plain(r)) {
+    if p.is_empty() || !plain(p) || !(r.is_empty() || plain(&r.replace('&', ""))) {
         return None;
     }
+    let with = |matched: &str| r.replace('&', matched);
     let replaced = |v: &str, p: &str| match kind {
-        K::Prefix => v.strip_prefix(p).map_or_else(|| v.to_string(), |rest| format!("{r}{rest}")),
-        K::Suffix => v.strip_suffix(p).map_or_else(|| v.to_string(), |rest| format!("{rest}{r}")),
-        K::Anywhere => v.replace(p, r),
-        K::FirstOccurrence => v.replacen(p, r, 1),
+        K::Prefix => v.strip_prefix(p).map_or_else(|| v.to_string(), |rest| format!("{}{rest}", with(p))),
+        K::Suffix => v.strip_suffix(p).map_or_else(|| v.to_string(), |rest| format!("{rest}{}", with(p))),
+        K::Anywhere => v.replace(p, &with(p)),
+        K::FirstOccurrence => v.replacen(p, &with(p), 1),
     };
     // Under `shopt -s nocasematch` bash matches the pattern in any case (red team 48:
     // `x=ls; shopt -s nocasematch; ${x/LS/rm}` runs rm): known only where both readings agree.
@@ -689,15 +691,18 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
     let folded = (v.is_ascii() && p.is_ascii()).then(|| {
         let (lower, p) = (v.to_ascii_lowercase(), p.to_ascii_lowercase());
         match kind {
-            K::Prefix if lower.starts_with(&p) => format!("{r}{}", &v[p.len()..]),
-            K::Suffix if lower.ends_with(&p) => format!("{}{r}", &v[..v.len() - p.len()]),
+            K::Prefix if lower.starts_with(&p) => format!("{}{}", with(&v[..p.len()]), &v[p.len()..]),
+            K::Suffix if lower.ends_with(&p) => {
+                let k = v.len() - p.len();
+                format!("{}{}", &v[..k], with(&v[k..]))
+            }
             K::Prefix | K::Suffix => v.to_string(),
             K::FirstOccurrence | K::Anywhere => {
                 let mut out = String::new();
                 let mut at = 0;
                 while let Some(k) = lower[at..].find(&p).map(|k| k + at) {
                     out.push_str(&v[at..k]);
-                    out.push_str(r);
+                    out.push_str(&with(&v[k..k + p.len()]));
                     at = k + p.len();
                     if matches!(kind, K::FirstOccurrence) {
                         break;
@@ -709,6 +714,104 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
         }
     })?;
     (exact == folded).then_some(exact)
+}
+
+/// What `printf FORMAT ARGS...` prints, where the format holds only text without `\\` and
+/// `%s`, `%.Ns`, `%c` and `%%` (the format is used again while arguments are left, as bash
+/// does): `None` for anything else.
+pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
+    if format.contains('\\') {
+        return None;
+    }
+    // The format's pieces: text, or a conversion taking at most that many letters.
+    enum Piece<'a> {
+        Text(&'a str),
+        Arg(Option<usize>),
+    }
+    let mut pieces = Vec::new();
+    let mut rest = format;
+    while let Some(k) = rest.find('%') {
+        pieces.push(Piece::Text(&rest[..k]));
+        let spec = &rest[k + 1..];
+        let (piece, len) = if spec.starts_with('%') {
+            (Piece::Text("%"), 1)
+        } else if spec.starts_with('s') {
+            (Piece::Arg(None), 1)
+        } else if spec.starts_with('c') {
+            (Piece::Arg(Some(1)), 1)
+        } else {
+            let digits = spec.strip_prefix('.')?;
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            if n == 0 || n > 4 || digits.as_bytes().get(n) != Some(&b's') {
+                return None;
+            }
+            (Piece::Arg(Some(digits[..n].parse().ok()?)), n + 2)
+        };
+        pieces.push(piece);
+        rest = &spec[len..];
+    }
+    pieces.push(Piece::Text(rest));
+    let per = pieces.iter().filter(|p| matches!(p, Piece::Arg(_))).count();
+    let mut out = String::new();
+    let mut args = args.iter();
+    loop {
+        for p in &pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Arg(max) => {
+                    let a = args.next().copied().unwrap_or("");
+                    out.push_str(match max {
+                        Some(m) => a.get(..*m.min(&a.len()))?,
+                        None => a,
+                    });
+                }
+            }
+        }
+        if per == 0 || args.len() == 0 {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// What `basename [-a] [-s SUFFIX | --suffix=SUFFIX] NAME [SUFFIX]` prints for one name:
+/// the last part of NAME without the suffix (unless that is all of it). `None` for other
+/// options, several names, or text with a `\\`.
+fn basename_output(args: &[&str]) -> Option<String> {
+    let mut suffix: Option<&str> = None;
+    let mut multiple = false;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut it = args.iter();
+    let mut options = true;
+    while let Some(a) = it.next() {
+        if a.contains('\\') {
+            return None;
+        }
+        match *a {
+            "--" if options => options = false,
+            "-s" | "--suffix" if options => suffix = Some(it.next()?),
+            "-a" | "--multiple" if options => multiple = true,
+            a if options && a.starts_with("--suffix=") => suffix = Some(&a[9..]),
+            a if options && a.starts_with("-s") && a.len() > 2 => suffix = Some(&a[2..]),
+            a if options && a.starts_with('-') && a.len() > 1 => return None,
+            a => operands.push(a),
+        }
+    }
+    let (path, suffix) = match (operands.as_slice(), suffix) {
+        ([path], s) => (*path, s),
+        ([path, s], None) if !multiple => (*path, Some(*s)),
+        _ => return None,
+    };
+    let t = path.trim_end_matches('/');
+    let base = match t.rsplit_once('/') {
+        _ if t.is_empty() && !path.is_empty() => "/",
+        None => t,
+        Some((_, last)) => last,
+    };
+    Some(match suffix.and_then(|s| base.strip_suffix(s)).filter(|b| !b.is_empty()) {
+        Some(b) => b.to_string(),
+        None => base.to_string(),
+    })
 }
 
 /// Result of resolving one word.
@@ -1093,16 +1196,40 @@ impl Walker<'_> {
         }
     }
 
-    /// Word splitting gate can do as bash does, with the default IFS (bash never takes IFS
-    /// from the environment, and a script that sets it is not allowed anyway): an unquoted
-    /// `$IFS`/`${IFS}` between other text (`rm${IFS}-rf${IFS}x`), and an unquoted variable
-    /// bound to plain words (`x='rm x'; $x`). The pieces, as shell text; `None` otherwise.
+    /// IFS as the text has it: bash's default (bash never takes it from the environment), or
+    /// a value of blanks the text gave it (`IFS=$'\n\t'`, the "strict mode" opening); `None`
+    /// when it holds anything else or what it holds is not known (such an assignment is not
+    /// allowed: [`Walker::ifs_is_modelled`]).
+    fn ifs(&self) -> Option<String> {
+        match self.bound.iter().rev().find(|(n, _)| n == "IFS") {
+            Some((_, v)) => match v.as_slice() {
+                [Word::Lit(v)] if v.chars().all(|c| " \t\n".contains(c)) => Some(v.clone()),
+                _ => None,
+            },
+            None if self.assigned.iter().any(|n| n == "IFS") => None,
+            None => Some(" \t\n".to_string()),
+        }
+    }
+
+    /// Whether IFS holds what gate splits words by ([`Walker::ifs`]).
+    fn ifs_is_modelled(&self) -> bool {
+        self.ifs().is_some()
+    }
+
+    /// Word splitting gate can do as bash does, with IFS made of blanks ([`Walker::ifs`]): an
+    /// unquoted `$IFS`/`${IFS}` between other text (`rm${IFS}-rf${IFS}x`), and an unquoted
+    /// variable bound to plain words (`x='rm x'; $x`). The pieces, as shell text; `None`
+    /// otherwise.
     fn split_by_default_ifs(&self, raw: &str) -> Option<Vec<String>> {
+        let ifs = self.ifs()?;
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^~".contains(c));
+        let split = |t: &str| -> Vec<String> {
+            t.split(|c| ifs.contains(c)).filter(|p| !p.is_empty()).map(str::to_string).collect()
+        };
         if let Some(name) = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$')) {
             if let Some((_, values)) = self.bound.iter().rev().find(|(n, _)| n == name) {
                 if let [Word::Lit(v)] = values.as_slice() {
-                    let pieces: Vec<String> = v.split_whitespace().map(str::to_string).collect();
+                    let pieces: Vec<String> = split(v);
                     // (One piece with blanks around it, `c=" rm"; $c`, is that piece.)
                     let split = pieces.len() > 1 || pieces.first().is_some_and(|p| p != v);
                     if split && pieces.iter().all(|p| plain(p)) {
@@ -1115,7 +1242,9 @@ impl Walker<'_> {
         if raw.contains(['\'', '"', '\\']) || !raw.contains("IFS") {
             return None;
         }
-        let mut text = raw.replace("${IFS}", " ");
+        // (An empty IFS expands to nothing and splits nothing.)
+        let sep = if ifs.is_empty() { "" } else { " " };
+        let mut text = raw.replace("${IFS}", sep);
         let mut from = 0;
         while let Some(i) = text[from..].find("$IFS").map(|i| i + from) {
             let next = text[i + 4..].chars().next();
@@ -1123,9 +1252,9 @@ impl Walker<'_> {
                 from = i + 4;
                 continue;
             }
-            text.replace_range(i..i + 4, " ");
+            text.replace_range(i..i + 4, sep);
         }
-        let pieces: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        let pieces: Vec<String> = if ifs.is_empty() { vec![text.clone()] } else { split(&text) };
         (text != raw && !pieces.is_empty()).then_some(pieces)
     }
 
@@ -2485,13 +2614,14 @@ impl Walker<'_> {
         if let (Some(params), "\"$@\"" | "\"${@}\"") = (&self.params, raw) {
             return params.iter().map(|w| Resolved { word: w.clone(), unknown: None }).collect();
         }
-        // `"${a[*]}"` of a bound array of literals: one word, joined by spaces (IFS is
-        // bash's default: a text that sets it is not allowed).
-        if let Some(name) = raw.strip_prefix("\"${").and_then(|r| r.strip_suffix("[*]}\"")) {
+        // `"${a[*]}"` of a bound array of literals: one word, joined by IFS's first letter
+        // (red team 53: under `IFS=$'\n'` the items are lines of text a shell runs one by one).
+        if let (Some(name), Some(ifs)) = (raw.strip_prefix("\"${").and_then(|r| r.strip_suffix("[*]}\"")), self.ifs()) {
             if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
                 let lits: Option<Vec<&str>> = v.iter().map(Word::lit).collect();
                 if let Some(lits) = lits.filter(|l| !l.is_empty()) {
-                    return vec![Resolved { word: Word::Lit(lits.join(" ")), unknown: None }];
+                    let sep = ifs.chars().next().map(String::from).unwrap_or_default();
+                    return vec![Resolved { word: Word::Lit(lits.join(&sep)), unknown: None }];
                 }
             }
         }
@@ -2870,33 +3000,17 @@ impl Walker<'_> {
         if self.functions.iter().any(|f| f == name) || name.contains('/') {
             return None;
         }
+        // `basename -s SUFFIX NAME`, `basename --suffix=SUFFIX NAME` (red team 53).
+        if *name == "basename" {
+            return basename_output(args);
+        }
         let plain = |w: &&str| !w.contains('\\') && !w.starts_with('-');
         if !args.iter().all(plain) {
             return None;
         }
         match (*name, args) {
             ("echo", _) => Some(args.join(" ")),
-            ("printf", [format, rest @ ..]) => {
-                let pieces: Vec<&str> = format.split("%s").collect();
-                if pieces.iter().any(|p| p.contains('%')) {
-                    return None;
-                }
-                let per = pieces.len() - 1;
-                let mut out = String::new();
-                let mut args = rest.iter();
-                loop {
-                    for (k, p) in pieces.iter().enumerate() {
-                        out.push_str(p);
-                        if k < per {
-                            out.push_str(args.next().copied().unwrap_or(""));
-                        }
-                    }
-                    if per == 0 || args.len() == 0 {
-                        break;
-                    }
-                }
-                Some(out.trim_end_matches('\n').to_string())
-            }
+            ("printf", [format, rest @ ..]) => Some(printf_output(format, rest)?.trim_end_matches('\n').to_string()),
             ("date", [format]) => format.strip_prefix('+').filter(|f| !f.contains('%')).map(str::to_string),
             ("dirname", [path]) => {
                 let t = path.trim_end_matches('/');
@@ -2907,14 +3021,6 @@ impl Walker<'_> {
                         "" => "/".to_string(),
                         h => h.to_string(),
                     },
-                })
-            }
-            ("basename", [path]) => {
-                let t = path.trim_end_matches('/');
-                Some(match t.rsplit_once('/') {
-                    _ if t.is_empty() && !path.is_empty() => "/".to_string(),
-                    None => t.to_string(),
-                    Some((_, last)) => last.to_string(),
                 })
             }
             _ => None,
@@ -3577,7 +3683,11 @@ impl Walker<'_> {
         let splits_only = command
             && words.first().and_then(Word::lit).is_some_and(|p| p == "read")
             && !self.functions.iter().any(|f| f == "read");
-        if let Some(d) = assignments.iter().find(|n| tables::is_dangerous_variable(n) && !(splits_only && *n == "IFS"))
+        // `IFS=$'\n\t'` alone: blanks gate splits by from then on ([`Walker::ifs`]).
+        let ifs_blanks = !command && self.ifs_is_modelled();
+        if let Some(d) = assignments
+            .iter()
+            .find(|n| tables::is_dangerous_variable(n) && !((splits_only || ifs_blanks) && *n == "IFS"))
         {
             unknown = Some(format!("sets {d}, which changes what runs"));
         }
@@ -5066,13 +5176,14 @@ impl Walker<'_> {
                         .filter(|a| !keeps || a.contains('='))
                         .map(|a| a.split('=').next().unwrap_or(a).to_string()),
                 );
-                // Read-only names keep their value; `-l`/`-u` change every later value.
+                // Read-only names keep their value; `-l`/`-u`/`-c` change every later value
+                // (red team 53: `declare -c x; x=cargo.toml` is `Cargo.toml`).
                 let attributes = name == "readonly"
                     || (name != "unset"
                         && args
                             .iter()
                             .filter_map(Word::lit)
-                            .any(|a| a.starts_with('-') && a.contains(['r', 'l', 'u'])));
+                            .any(|a| a.starts_with('-') && a.contains(['r', 'l', 'u', 'c'])));
                 if attributes {
                     // (Every name given: `readonly x` keeps x's value and refuses later ones.)
                     self.attributed.extend(
@@ -5108,6 +5219,13 @@ impl Walker<'_> {
                 let (assigned, unknown) = tables::input_assigned_or_any(words);
                 names.extend(assigned);
                 any = unknown;
+                // `printf -v c %s r m`: c is what printf would print (red team 53).
+                let lits: Option<Vec<&str>> = args.iter().map(Word::lit).collect();
+                if let (true, Some(["-v", n, format, rest @ ..])) = (name == "printf", lits.as_deref()) {
+                    if let Some(out) = is_identifier(n).then(|| printf_output(format, rest)).flatten() {
+                        values.push((n.to_string(), out));
+                    }
+                }
             }
             // (Its arithmetic, walked already, kept the names that hold numbers.)
             "let" => {
