@@ -116,7 +116,7 @@ fn codex_input(input: &Value) -> Result<Input, String> {
         "Bash" => vec![Call::new("Bash", json!({"command": text("command").ok_or("Bash without a command")?}))],
         "apply_patch" => with_other_fields(
             patch_calls(text("command").ok_or("apply_patch without its patch")?)?,
-            &h.tool_input,
+            h.tool_input,
             "command",
         ),
         other => vec![Call::new(other, h.tool_input.clone())],

@@ -3405,8 +3405,17 @@ impl Walker<'_> {
                             // command). A lower-case shell variable (`n=$(grep -c x src/a.rs)`,
                             // `d=/etc`: red team 30 found `x=/etc; ls src` asked) is read by no
                             // program; where it is used, its value is decided there.
-                            let shell_local =
-                                sc.word_or_name.is_none() && !name.bytes().any(|b| b.is_ascii_uppercase());
+                            // (So is one `declare`, `local`, `typeset` or `readonly` gives a value
+                            // without exporting it: `declare n="$(wc -l < f)"`.)
+                            let declared = words
+                                .first()
+                                .and_then(Word::lit)
+                                .is_some_and(|p| matches!(p, "declare" | "typeset" | "local" | "readonly"))
+                                && words[1..]
+                                    .iter()
+                                    .all(|w| w.lit().is_some_and(|a| !(a.starts_with('-') && a.contains('x'))));
+                            let shell_local = (sc.word_or_name.is_none() || declared)
+                                && !name.bytes().any(|b| b.is_ascii_uppercase());
                             // (`IFS=/ read -r a b`: the shell's separators name no file.)
                             if !shell_local && name != "IFS" {
                                 this.path_value(&r.word);

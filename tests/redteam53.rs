@@ -1,0 +1,228 @@
+//! The red teams of the fifteenth session ("red team 53" in the code's comments): a replica
+//! of the issue's hidden set (L), one aimed at shell state and options (M) and one at the
+//! paths of tool calls and option values that are files (N). Each regression goes through
+//! the real binary (`gate check --json`), and where it can, bash itself shows the truth.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use proptest::prelude::*;
+use serde_json::json;
+
+const POLICY: &str = check_common::RED_TEAM_POLICY;
+
+/// Red team 53 (M01-M10, M23): a brace sequence between letters of two cases (`{a..Z}`) makes
+/// the six signs between `Z` and `a` too, a backquote among them, and bash expands each word
+/// it makes again: the backquote opens a command substitution. Declaration builtins' assignment
+/// words are brace-expanded like any other word.
+#[test]
+fn a_brace_sequence_of_two_cases_makes_a_backquote_bash_runs() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(check_common::bash_stdout(scratch.path(), "echo {a..Z}"), "a ` _ ^ ]  [ Z\n");
+    assert_eq!(check_common::bash_stdout(scratch.path(), "declare x={a,b}; echo $x"), "b\n");
+    check_common::bash_stdout(scratch.path(), "declare x={a..Z}\\\\';touch made;#`' 2>/dev/null");
+    assert!(scratch.path().join("made").exists(), "bash ran the text the backquote opened");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "declare x={a..Z}\\\\';rm m;#`'",
+            "typeset x={a..Z}\\\\';r\\m m;#`'",
+            "readonly x={a..Z}\\\\';r\\m m;#`'",
+            "export x={a..Z}\\\\';c\\url -V;#`'",
+            "f(){ local x={a..Z}\\\\';r\\m m;#`'; }; f",
+            "declare -- x={a..Z}\\\\';s\\udo -n true;#`'",
+            "readonly x={a..Z}\\\\';echo hi >.env;#`'",
+            "echo {a..Z}\\\\';r\\m m;#`'",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["declare x={a..Z}\\\\';cd;cat .profile;#`'"]);
+    // Sequences of one case, and alternatives, stay what they were.
+    check_common::assert_all_with(POLICY, "allow", &["echo {a..e} {A..C}", "declare x={a,b}; echo \"$x\""]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Any declaration builtin (or a plain command) given a two-case brace sequence before a
+    /// backquoted `rm`: never allowed.
+    #[test]
+    fn a_two_case_brace_sequence_before_code_is_never_allowed(
+        builtin in prop::sample::select(vec!["declare x=", "typeset x=", "readonly x=", "export x=", "local x=", "echo ", "declare -g x="]),
+        range in prop::sample::select(vec!["{a..Z}", "{Z..a}", "{A..z}", "{z..A}", "{b..Y..1}"]),
+    ) {
+        let command = format!("{builtin}{range}\\\\';r\\m m;#`'");
+        let d = check_common::check_command(POLICY, &command);
+        prop_assert_ne!(&d["decision"], "allow", "{}: {}", command, d);
+    }
+}
+
+/// Red team 53 (M11-M22): `declare NAME='(...)'` of a name that is an array reads the value
+/// again as `NAME=(...)`, whose items bash expands: a `$(...)` in it runs. A value only known
+/// at run time given to a name that may be an array is not modelled.
+#[test]
+fn declaring_an_array_again_reads_its_value_as_a_compound_assignment() {
+    let scratch = tempfile::tempdir().unwrap();
+    check_common::bash_stdout(scratch.path(), "a=(); declare a='($(touch made))'");
+    assert!(scratch.path().join("made").exists(), "bash ran the substitution in the quoted value");
+    check_common::bash_stdout(scratch.path(), "v='($(touch again))'; a=(); declare a=\"$v\"");
+    assert!(scratch.path().join("again").exists(), "and in a value only known at run time");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "a=(); declare a='($(r\\m m))'",
+            "a=(); typeset a='($(rm m))'",
+            "a=(x); declare a+='($(r\\m m))'",
+            "declare -a a='x'; declare -g a='($(r\\m m))'",
+            "files=(src/*.rs); declare files='($(r\\m m))'",
+            "a=(); declare a='(`r\\m m`)'",
+            "read -ra a <<< x; declare a='($(r\\m m))'",
+            "mapfile -t a < src/a.rs; declare a='($(r\\m m))'",
+            "declare DIRSTACK='($(r\\m m))'",
+            "true; declare PIPESTATUS='($(r\\m m))'",
+            "a=(); declare a=\"(\\$(c\\url -V))\"",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "a=(); declare a='($(cd;cat .profile))'",
+            "a=(1); declare a=\"$1\"",
+            "mapfile -t lines < src/a.rs; declare lines=\"$(cat src/a.rs)\"",
+        ],
+    );
+    // Names that are no array, and locals in functions, take a run-time value as it is.
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "f(){ local x=\"$1\"; echo \"$x\"; }; f src",
+            "declare n=\"$(wc -l < src/a.rs)\"; echo \"$n\"",
+            "a=(1 2); declare -p a",
+        ],
+    );
+}
+
+/// Red team 53 (M53, M54): IFS set to blanks alone (`IFS=$'\n\t'`, the "strict mode"
+/// opening) is followed: words split on those blanks and `"${a[*]}"` joins with the first,
+/// so a joined array run by a shell is lines of commands. Other separators stay asked.
+#[test]
+fn ifs_of_blanks_is_followed() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(scratch.path(), "a=('echo x' 'echo y'); IFS=$'\\n'; bash -c \"${a[*]}\""),
+        "x\ny\n"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "set -euo pipefail; IFS=$'\\n\\t'; npm test",
+            "IFS=$'\\n'; for f in $(git ls-files); do echo \"$f\"; done",
+            "a=(echo x 'rm -rf m'); sh -c \"${a[*]}\"",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "a=(echo x 'rm -rf m'); IFS=$'\\n'; sh -c \"${a[*]}\"",
+            "a=(echo x 'rm -rf m'); IFS=$'\\n'; eval \"${a[*]}\"",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["IFS=,; echo a", "IFS=$x; echo a"]);
+}
+
+/// Red team 53 (L11, L31, L32): constant text gate now computes as bash does: `basename -s`,
+/// `basename NAME SUFFIX`, printf's `%c` and `%.Ns`, `printf -v`, and `${x/p/&}`, where bash
+/// 5.2 puts the text matched in place of `&`.
+#[test]
+fn constant_text_of_basename_printf_and_pattern_replacement() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "x=r; echo ${x/r/&m} $(basename -s .sh rm.sh) $(printf %c rx)m $(printf %.1s rx)m; printf -v c %s r m; echo $c"
+        ),
+        "rm rm rm rm\nrm\n"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "$(basename -s .sh rm.sh) -f build.log",
+            "$(basename rm.sh .sh) -f build.log",
+            "$(basename --suffix=.sh /a/b/rm.sh) -f m",
+            "$(printf \"%.1s\" rx)m -f m",
+            "$(printf %c rx)m -f m",
+            "x=r; ${x/r/&m} -f build.log",
+            "printf -v c %s r m; $c -f build.log",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["printf -v c '%s-%s' a b; echo \"$c\"", "echo \"$(basename src/a.rs .rs)\""],
+    );
+}
+
+/// Red team 53 (N03-N05, N11): Codex's `apply_patch` keeps its other fields (a `workdir` or
+/// `cwd` the patch's paths land below), and pi's `find` is the listing `gate hook pi` decides.
+#[test]
+fn tool_calls_keep_every_field() {
+    let patch = "*** Begin Patch\n*** Add File: docs/new.md\n+hello\n*** End Patch\n";
+    check_common::assert_calls_with(
+        POLICY,
+        "ask",
+        &[
+            ("apply_patch", json!({"command": patch, "workdir": "/tmp"})),
+            ("apply_patch", json!({"input": patch, "cwd": "/etc"})),
+            ("find", json!({"pattern": "*.rs", "path": "/etc"})),
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "allow",
+        &[("apply_patch", json!({"command": patch})), ("find", json!({"pattern": "*.rs", "path": "src"}))],
+    );
+}
+
+/// Red team 53 (N01, N02, N06-N10): option values that are files, glued or abbreviated;
+/// git's bare `--exec-path` (which made gate panic) and `log -L RANGE:FILE`.
+#[test]
+fn option_values_that_are_files() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "git ls-files -o -i --exclude-per-directory=../../../../etc/passwd",
+            "git ls-files --others --ignored --exclude-per-dir=../../../../root/.ssh/id_rsa",
+            "git log -L 1,2:/etc/passwd",
+            "git log -L1,2:/etc/x:y",
+            "git --exec-path=/tmp status",
+            "aria2c --on-download-complete=./x.sh http://example.com/x",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "npx mocha -R xunit -O output=Cargo.toml",
+            "npx mocha --reporter xunit --reporter-options output=Cargo.toml",
+            "aria2c -d . -o .env http://example.com/x",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "git --exec-path",
+            "git log -L '/fn/,+1:src/a.rs'",
+            "git log -L :main:src/a.rs",
+            "git ls-files -o --exclude-per-directory=.gitignore",
+        ],
+    );
+}
