@@ -291,30 +291,49 @@ pub fn analyze(text: &str) -> Analysis {
 /// with a dot (red team 40: `shopt -s dotglob; sed -i ... *` edits `.env`): each such write
 /// and read is also decided as its dotted spelling (`*` as `.*`, `src/?x` as `src/.x`, `[ab.]x` as `.x`).
 fn dotted_globs(a: &mut Analysis) {
-    let dotted = |w: &Write| -> Option<Write> {
-        let Word::Dyn(d) = &w.path else { return None };
-        if d.contains(['$', '`', '\'', '"', '\\', '{']) || !d.contains(['*', '?', '[']) {
-            return None;
+    // A segment's dotted spellings: `*` under dotglob never matches `.` or `..`, in any bash,
+    // so its are `.[!.]*` and `..?*`, which do not either (a listing stays where it was); the
+    // one character `?` or a bracket matches is the dot (red team 47: `?env` writes `.env`).
+    let spellings = |s: &str| -> Vec<String> {
+        match s.as_bytes().first() {
+            Some(b'*') => vec![format!(".[!.]{s}"), format!("..?{s}")],
+            Some(b'?') => vec![format!(".{}", &s[1..])],
+            Some(b'[') => match s.get(2..).and_then(|r| r.find(']')) {
+                Some(k) => vec![format!(".{}", &s[k + 3..])],
+                None => vec![format!(".{s}")],
+            },
+            _ => Vec::new(),
         }
-        let segs: Vec<String> = d
-            .split('/')
-            .map(|s| match s.as_bytes().first() {
-                Some(b'*') => format!(".{s}"),
-                // The one character `?` or a bracket matches is the dot (red team 47: `?env`
-                // writes `.env`).
-                Some(b'?') => format!(".{}", &s[1..]),
-                Some(b'[') => match s.get(2..).and_then(|r| r.find(']')) {
-                    Some(k) => format!(".{}", &s[k + 3..]),
-                    None => format!(".{s}"),
-                },
-                _ => s.to_string(),
-            })
-            .collect();
-        let new = segs.join("/");
-        (new != *d).then(|| Write { path: Word::Dyn(new), ..w.clone() })
     };
-    let writes: Vec<Write> = a.writes.iter().filter_map(dotted).collect();
-    let reads: Vec<Write> = a.reads.iter().filter_map(dotted).collect();
+    let dotted = |w: &Write| -> Vec<Write> {
+        let Word::Dyn(d) = &w.path else { return Vec::new() };
+        if d.contains(['$', '`', '\'', '"', '\\', '{']) || !d.contains(['*', '?', '[']) {
+            return Vec::new();
+        }
+        let segs: Vec<&str> = d.split('/').collect();
+        let mut paths: Vec<String> = Vec::new();
+        // Each segment dotted alone, and every one dotted at once (`*/*` may be `src/.env`,
+        // `.git/x` or `.a/.b`).
+        let mut all: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
+        for (k, s) in segs.iter().enumerate() {
+            let forms = spellings(s);
+            if let Some(first) = forms.first() {
+                all[k] = first.clone();
+            }
+            for f in forms {
+                let mut one: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
+                one[k] = f;
+                paths.push(one.join("/"));
+            }
+        }
+        paths.push(all.join("/"));
+        paths.sort();
+        paths.dedup();
+        paths.retain(|p| p != d);
+        paths.into_iter().map(|p| Write { path: Word::Dyn(p), ..w.clone() }).collect()
+    };
+    let writes: Vec<Write> = a.writes.iter().flat_map(dotted).collect();
+    let reads: Vec<Write> = a.reads.iter().flat_map(dotted).collect();
     a.writes.extend(writes);
     a.reads.extend(reads);
 }

@@ -2333,7 +2333,9 @@ fn stays_one_word(raw: &str) -> bool {
 #[rustfmt::skip]
 const HARMLESS_SHOPTS: &[&str] = &[
     // Not `dotglob` or `nocaseglob`: they change which names a glob reaches (`*` then matches
-    // `.env`, `*.PEM` matches `k.pem`), and a glob is decided by the names it can reach.
+    // `.env`, `*.PEM` matches `k.pem`), and a glob is decided by the names it can reach (the
+    // operands of a read-only program are looked up without dot files: red team 53 found
+    // `shopt -s dotglob; cat *` would pass a rule denying reads of `.env`).
     "nullglob", "globstar", "extglob", "nocasematch", "failglob", "lastpipe",
     "inherit_errexit", "checkwinsize", "histappend", "cmdhist", "lithist", "globasciiranges", "progcomp",
 ];
@@ -3352,11 +3354,13 @@ pub fn glob_base(raw: &str) -> Option<String> {
             !set.contains(['.', '-', '[', '\\'])
         }
     };
+    // (And `..?*`, which dotglob's spelling of `*` uses: it needs a third letter.)
     let climbs = |s: &str| {
         s == ".."
             || s.starts_with('.')
                 && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
                 && !s[1..].strip_prefix('[').is_some_and(no_dot_bracket)
+                && !(s.len() > 2 && s.starts_with("..") && s[2..].starts_with('?'))
     };
     if segs[first..].iter().any(|s| climbs(s)) {
         return None;

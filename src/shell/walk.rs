@@ -64,6 +64,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         plain: Vec::new(),
         keyed: Vec::new(),
         arrays: Vec::new(),
+        declared_arrays: Vec::new(),
         stdin_moved: false,
         own_stdin: false,
         command_env: Vec::new(),
@@ -192,6 +193,9 @@ struct Walker<'a> {
     /// `mapfile`), in any scope, kept once seen; `*` for a name gate could not read. A
     /// `declare a=VALUE` of such a name reads VALUE again as `a=(...)`.
     arrays: Vec<String>,
+    /// Arrays a declaration builtin's words give (`declare -a f=(src/*.rs)`), bound once the
+    /// builtin has run.
+    declared_arrays: Vec<(String, Vec<Word>)>,
     /// The standard input of what is walked is not the one the enclosing text started with
     /// (a later stage of a pipeline, a compound command's redirection).
     stdin_moved: bool,
@@ -900,6 +904,17 @@ impl Walker<'_> {
     }
 
     fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
+        self.nested_params(text, wrapper, None)
+    }
+
+    /// A command substitution: a copy of this shell, its positional parameters included
+    /// (red team 53: `f(){ n=$(wc -l < "$1"); }; f src/a.rs` was asked as a run-time read).
+    fn substitution(&mut self, text: &str) {
+        let params = self.params.clone();
+        self.nested_params(text, None, params)
+    }
+
+    fn nested_params(&mut self, text: &str, wrapper: Option<Wrapper>, params: Option<Vec<Word>>) {
         let mut sub_cwd = self.cwd.clone();
         let mut w = Walker {
             a: &mut *self.a,
@@ -911,7 +926,7 @@ impl Walker<'_> {
             stage_output: None,
             replace_str: None,
             stdin_listing: None,
-            params: None,
+            params,
             next_params: None,
             functions: self.functions.clone(),
             sure: self.sure.clone(),
@@ -941,6 +956,7 @@ impl Walker<'_> {
             plain: self.plain.clone(),
             keyed: self.keyed.clone(),
             arrays: self.arrays.clone(),
+            declared_arrays: Vec::new(),
             stdin_moved: self.stdin_moved,
             own_stdin: false,
             command_env: Vec::new(),
@@ -2876,7 +2892,7 @@ impl Walker<'_> {
                     // text, where nothing splits or globs it (red team 47).
                     if let Some(out) = self.constant_output(s).filter(|o| quoted || self.assigning || stays_unquoted(o))
                     {
-                        self.nested(s, None);
+                        self.substitution(s);
                         buf.push_str(&out);
                         continue;
                     }
@@ -2886,7 +2902,7 @@ impl Walker<'_> {
                     if !quoted && !self.assigning && !plain_output(s) {
                         self.globbed = true;
                     }
-                    self.nested(s, None);
+                    self.substitution(s);
                 }
                 WordPiece::BackquotedCommandSubstitution(s) => {
                     *dynamic = true;
@@ -2894,7 +2910,7 @@ impl Walker<'_> {
                     if !quoted && !self.assigning && !plain_output(&unescaped) {
                         self.globbed = true;
                     }
-                    self.nested(&unescaped, None);
+                    self.substitution(&unescaped);
                 }
                 WordPiece::EscapeSequence(e) => {
                     let rest = e.strip_prefix('\\').unwrap_or(e);
@@ -3610,6 +3626,21 @@ impl Walker<'_> {
                             assignments.push(name);
                         }
                     } else {
+                        // `declare -a files=(src/*.rs)`, `local files=(...)`: the array as the
+                        // same assignment alone would make it, bound once the builtin has run
+                        // (red team 53 found the glob's names asked where `files=(...)` was not).
+                        let declarer = words.first().and_then(Word::lit).is_some_and(|p| {
+                            matches!(p, "declare" | "typeset" | "local")
+                        }) && words[1..]
+                            .iter()
+                            .all(|w| w.lit().is_some_and(|a| a.starts_with('-') && a[1..].chars().all(|c| "ag".contains(c))));
+                        if let (true, false, ast::AssignmentValue::Array(_), Some(v)) =
+                            (declarer, a.append, &a.value, resolved.clone())
+                        {
+                            if matches!(a.name, ast::AssignmentName::VariableName(_)) && !v.is_empty() && !integer {
+                                this.declared_arrays.push((name.clone(), v));
+                            }
+                        }
                         // `export A=b` and friends: the word is an argument and an assignment.
                         match compound.take() {
                             Some(value) if matches!(a.name, ast::AssignmentName::VariableName(_)) => {
@@ -4636,13 +4667,15 @@ impl Walker<'_> {
                     }
                 }
             }
+            // `shopt -s dotglob`: every glob read or written is also decided as its dotted
+            // spellings (`dotted_globs`), so that a denied dot file is denied, not only asked.
+            if words.first().and_then(Word::lit).map(program_name) == Some("shopt")
+                && words[1..].iter().any(|w| w.lit().is_none_or(|a| a == "dotglob"))
+            {
+                self.a.dotglob = true;
+            }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
-                if words.first().and_then(Word::lit).map(program_name) == Some("shopt")
-                    && words[1..].iter().any(|w| w.lit().is_none_or(|a| a == "dotglob"))
-                {
-                    self.a.dotglob = true;
-                }
                 // `hash -p PATH NAME`: NAME runs PATH from then on, decided as if it ran (red
                 // team 40: `hash -p /bin/rm ls; ls x`).
                 if words.first().and_then(Word::lit).map(program_name) == Some("hash") {
@@ -4690,6 +4723,12 @@ impl Walker<'_> {
         }
         self.integer_effects(&words, &mut unknown);
         self.builtin_assigns(&words);
+        let local_outside = words.first().and_then(Word::lit) == Some("local") && self.defining.is_empty();
+        for (n, v) in std::mem::take(&mut self.declared_arrays) {
+            if !local_outside && !tables::is_dangerous_variable(&n) {
+                self.bind(&n, v);
+            }
+        }
         self.script_effects(&words, &wrappers, &mut unknown);
         let aliases = tables::aliases(&words);
         let mut lands = new_cwd.as_ref().filter(|_| moves).map(|c| c.0.clone());
@@ -5432,6 +5471,7 @@ impl Walker<'_> {
                 plain: self.plain.clone(),
                 keyed: self.keyed.clone(),
                 arrays: self.arrays.clone(),
+            declared_arrays: Vec::new(),
                 stdin_moved: self.stdin_moved,
                 own_stdin: false,
                 command_env: Vec::new(),
