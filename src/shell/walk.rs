@@ -1420,6 +1420,12 @@ impl Walker<'_> {
         self.unbind(name);
     }
 
+    /// Whether what is walked runs under `find` (a listing loop's body, or `-exec`): there `{}`
+    /// is a name below its start points.
+    fn under_find(&self) -> bool {
+        self.wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(program_name) == Some("find"))
+    }
+
     /// The body of a loop whose variable `name` takes each name a listing prints, walked
     /// with the variable as find's `{}` under `wrapper` (the listing as a `find`): a command
     /// that reads `"$f"` reads a name below the listing's start points, as `find ... -exec
@@ -2455,6 +2461,10 @@ impl Walker<'_> {
                         if r.word.lit().is_some_and(|p| {
                             matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
                         }) => {}
+                    // `< "$f"` in a loop over a listing: a name the listing lists, below its
+                    // start points, which are decided as its reads (as `cat "$f"` is: red
+                    // team 49's D26 was asked).
+                    K::Read if r.word == Word::Dyn("{}".into()) && self.under_find() => {}
                     K::Read => {
                         self.a.reads.push(Write { path: r.word, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() })
                     }
@@ -3629,11 +3639,13 @@ impl Walker<'_> {
                         // `declare -a files=(src/*.rs)`, `local files=(...)`: the array as the
                         // same assignment alone would make it, bound once the builtin has run
                         // (red team 53 found the glob's names asked where `files=(...)` was not).
-                        let declarer = words.first().and_then(Word::lit).is_some_and(|p| {
-                            matches!(p, "declare" | "typeset" | "local")
-                        }) && words[1..]
-                            .iter()
-                            .all(|w| w.lit().is_some_and(|a| a.starts_with('-') && a[1..].chars().all(|c| "ag".contains(c))));
+                        let declarer = words
+                            .first()
+                            .and_then(Word::lit)
+                            .is_some_and(|p| matches!(p, "declare" | "typeset" | "local"))
+                            && words[1..].iter().all(|w| {
+                                w.lit().is_some_and(|a| a.starts_with('-') && a[1..].chars().all(|c| "ag".contains(c)))
+                            });
                         if let (true, false, ast::AssignmentValue::Array(_), Some(v)) =
                             (declarer, a.append, &a.value, resolved.clone())
                         {
@@ -4797,7 +4809,11 @@ impl Walker<'_> {
                 }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
-                if let Some(n) = tables::input_assigned(words).into_iter().find(|n| self.is_integer(n)) {
+                // (getopts puts a number in OPTIND, its own index: red team 53.)
+                if let Some(n) = tables::input_assigned(words)
+                    .into_iter()
+                    .find(|n| self.is_integer(n) && !(name == "getopts" && n == "OPTIND"))
+                {
                     // What would be evaluated, where gate can see it, is decided as if it ran.
                     let mut texts: Vec<String> = words[1..].iter().filter_map(Word::lit).map(str::to_string).collect();
                     if let Some(Ok(t)) = &self.stdin_script {
@@ -5471,7 +5487,7 @@ impl Walker<'_> {
                 plain: self.plain.clone(),
                 keyed: self.keyed.clone(),
                 arrays: self.arrays.clone(),
-            declared_arrays: Vec::new(),
+                declared_arrays: Vec::new(),
                 stdin_moved: self.stdin_moved,
                 own_stdin: false,
                 command_env: Vec::new(),
