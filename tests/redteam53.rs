@@ -226,3 +226,41 @@ fn option_values_that_are_files() {
         ],
     );
 }
+
+/// Red team 53 (M56-M58, M60) and red team 49 (D26, D29): over-asks removed. A glob array
+/// given by `declare -a` or `local`, `$1` inside a command substitution in a function,
+/// getopts' own OPTIND, `< "$f"` in a loop over a listing, and git commands that print only
+/// object names used as a revision.
+#[test]
+fn over_asks_of_red_team_53() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "declare -a files=(src/*.rs); for f in \"${files[@]}\"; do head -n 1 \"$f\"; done",
+            "demo(){ local files=(src/*.rs); wc -l \"${files[@]}\"; }; demo",
+            "f(){ local n; n=$(wc -l < \"$1\"); echo \"$n\"; }; f src/a.rs",
+            "opts(){ local OPTIND o; while getopts v o; do echo \"$o\"; done; }; opts -v",
+            "find src -name '*.rs' | while read -r f; do echo \"$f: $(wc -l < \"$f\")\"; done",
+            "git diff --stat \"$(git merge-base HEAD main)\"",
+            "git show \"$(git rev-parse HEAD)\"",
+            "git log --oneline \"$(git merge-base HEAD main)\"..HEAD",
+            "x=$(git rev-parse --short HEAD); echo \"$x\"",
+        ],
+    );
+    // What each of these reaches is still decided.
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "declare -a files=(/etc/*); cat \"${files[@]}\"",
+            "f(){ echo \"$(cat \"$1\")\"; }; f /etc/passwd",
+            "find / -name '*.rs' | while read -r f; do wc -l < \"$f\"; done",
+            "git show $(git rev-parse /etc/passwd)",
+        ],
+    );
+    // `git rev-parse NAME` prints NAME itself when it names no object.
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(check_common::bash_stdout(scratch.path(), "git init -q && git rev-parse rm 2>/dev/null"), "rm\n");
+    check_common::assert_all_with(POLICY, "deny", &["$(git rev-parse rm) -f x", "f(){ x=$($1 -f m); }; f rm"]);
+}

@@ -778,6 +778,86 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     Some(out)
 }
 
+/// What stands for an object name git prints ([`git_prints_object_names`]).
+const OBJECT_NAME: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// Whether `git ARGS` prints only object names (or nothing): `merge-base` of revisions,
+/// `rev-parse [--verify] [-q] [--short] REV...`, `rev-list` of revisions with a count, and
+/// `log` with a count and a `%H`/`%h` format; every revision a literal that is no option.
+fn git_prints_object_names(args: &[&str]) -> bool {
+    let Some((sub, rest)) = args.split_first() else { return false };
+    let revision = |a: &&str| !a.is_empty() && !a.starts_with('-');
+    let (options, revisions): (Vec<&str>, Vec<&str>) = rest.iter().partition(|a| a.starts_with('-'));
+    let counted = |o: &str| {
+        o.strip_prefix("--max-count=")
+            .or_else(|| o.strip_prefix("-n"))
+            .or_else(|| o.strip_prefix('-'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    // `-n 3`: the count is a word of its own.
+    let mut revisions: Vec<&str> = revisions;
+    let mut options: Vec<&str> = options;
+    if let Some(k) = rest.iter().position(|a| *a == "-n") {
+        match rest.get(k + 1) {
+            Some(n) if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() => {
+                revisions.retain(|r| !std::ptr::eq(*r, rest[k + 1]));
+                options.retain(|o| *o != "-n");
+            }
+            _ => return false,
+        }
+    }
+    if revisions.is_empty() && *sub != "log" || !revisions.iter().all(revision) {
+        return false;
+    }
+    let format = |o: &str| {
+        ["--format=", "--pretty="].iter().any(|p| {
+            o.strip_prefix(p).is_some_and(|f| {
+                matches!(f.strip_prefix("format:").or_else(|| f.strip_prefix("tformat:")).unwrap_or(f), "%H" | "%h")
+            })
+        })
+    };
+    match *sub {
+        "merge-base" => options.iter().all(|o| matches!(*o, "--all" | "--octopus" | "--independent")),
+        // Without `--verify`, rev-parse prints an operand that names no object as it is
+        // (`git rev-parse rm` prints `rm`): only HEAD's own spellings are taken then.
+        "rev-parse" => {
+            let head = |r: &&str| {
+                r.strip_prefix("HEAD")
+                    .or_else(|| r.strip_prefix('@'))
+                    .is_some_and(|t| t.trim_start_matches(['~', '^']).bytes().all(|b| b.is_ascii_digit()))
+            };
+            (options.contains(&"--verify") || revisions.iter().all(head))
+                && options.iter().all(|o| {
+                    matches!(*o, "--verify" | "-q" | "--quiet" | "--short")
+                        || o.strip_prefix("--short=").is_some_and(|n| n.parse::<u8>().is_ok())
+                })
+        }
+        "rev-list" => {
+            options.iter().any(|o| counted(o))
+                && options.iter().all(|o| {
+                    counted(o)
+                        || matches!(
+                            *o,
+                            "--reverse"
+                                | "--first-parent"
+                                | "--no-merges"
+                                | "--merges"
+                                | "--topo-order"
+                                | "--date-order"
+                        )
+                })
+        }
+        "log" => {
+            options.iter().any(|o| counted(o))
+                && options.iter().any(|o| format(o))
+                && options.iter().all(|o| {
+                    counted(o) || format(o) || matches!(*o, "--first-parent" | "--no-merges" | "--merges" | "--reverse")
+                })
+        }
+        _ => false,
+    }
+}
+
 /// What `basename [-a] [-s SUFFIX | --suffix=SUFFIX] NAME [SUFFIX]` prints for one name:
 /// the last part of NAME without the suffix (unless that is all of it). `None` for other
 /// options, several names, or text with a `\\`.
@@ -3008,7 +3088,7 @@ impl Walker<'_> {
         let first = text.split_whitespace().next()?;
         // (Nor one with a `~`: gate writes `~+` relative, `.`, where bash gives the absolute
         // directory, whose `dirname` is its parent: red team 52.)
-        if !matches!(first, "echo" | "printf" | "date" | "dirname" | "basename")
+        if !matches!(first, "echo" | "printf" | "date" | "dirname" | "basename" | "git")
             || text.contains(['<', '>', '|', ';', '&', '\n', '`', '$', '(', ')', '~'])
         {
             return None;
@@ -3029,6 +3109,13 @@ impl Walker<'_> {
         // `basename -s SUFFIX NAME`, `basename --suffix=SUFFIX NAME` (red team 53).
         if *name == "basename" {
             return basename_output(args);
+        }
+        // `git merge-base A B`, `git rev-parse HEAD`, `git rev-list -n 3 HEAD`, `git log -1
+        // --format=%H`: object names, hexadecimal, never an option or a path outside. Which
+        // ones is not known, but every one is decided alike: as one such name (red team 49's
+        // `git diff --stat "$(git merge-base HEAD master)"` was asked).
+        if *name == "git" {
+            return git_prints_object_names(args).then(|| OBJECT_NAME.to_string());
         }
         let plain = |w: &&str| !w.contains('\\') && !w.starts_with('-');
         if !args.iter().all(plain) {
