@@ -264,3 +264,54 @@ fn over_asks_of_red_team_53() {
     assert_eq!(check_common::bash_stdout(scratch.path(), "git init -q && git rev-parse rm 2>/dev/null"), "rm\n");
     check_common::assert_all_with(POLICY, "deny", &["$(git rev-parse rm) -f x", "f(){ x=$($1 -f m); }; f rm"]);
 }
+
+/// Red team 54 (P01-P15, P20): values gate computed otherwise than bash. basename stops
+/// reading options at its first name; printf's `-v` reads its options as bash does (`--`, the
+/// last `-v`, an error for any other); `$'\400'` is a NUL (bash keeps eight bits), which ends
+/// the text; `declare -g` in a function leaves a local of that name in place.
+#[test]
+fn values_computed_as_bash_computes_them() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "echo \"[$(basename echo -s x 2>/dev/null)]\"; printf -v x -- %s rm; echo $x; y=rm; printf -v y -%s v 2>/dev/null; echo $y; echo $'\\400'/etc; f(){ local z=rm; declare -g z=ls; echo $z; }; f"
+        ),
+        "[]\nrm\nrm\n/etc\nrm\n"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "printf -v x -- %s rm; command $x echo",
+            "$'\\400'rm m",
+            "sort $'\\400'-o.env README.md",
+            "find m $'\\400'-exec rm m ';'",
+        ],
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "$(basename echo -s x) rm m",
+            "n=$(basename echo -s .sh); $n rm m",
+            "printf -v x -- %s rm; nice $x ls",
+            "x=rm; printf -v x -%s v; command $x m",
+            "x=rm; printf -v x -v y %s a; command $x m",
+            "cat $'\\400'/etc/hostname",
+            "ls $'\\400'/etc",
+            "x=ls; f(){ local x=rm; declare -g x=ls; $x m; }; f",
+            "x=ls; f(){ local x=rm; g; }; g(){ declare -g x=ls; $x m; }; f",
+            "f(){ local c=rm; typeset -g c=ls; $c m; }; f",
+            "f(){ local x=rm; unset -v x; declare -g x=ls; $x rm m; }; f",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "printf -v x -- '%s' src/a.rs; cat \"$x\"",
+            "declare -g n=3; echo \"$n\"",
+            "echo \"$(basename -s .rs src/a.rs)\"",
+        ],
+    );
+}

@@ -182,8 +182,10 @@ fn a_git_option_whose_value_is_only_known_at_run_time_reads_nothing_unless_it_na
             "git log --o=\"$P\"",
             "git grep --open-files-in-pager=\"$X\" foo",
             // A run-time operand may be a path outside the workspace.
-            "git diff $(git merge-base HEAD main)",
-            "git log \"$(git merge-base HEAD main)\"..HEAD",
+            "git diff $(cat x)",
+            "git log \"$(git config user.name)\"..HEAD",
         ],
     );
+    // What merge-base prints is an object name, never a path or an option (red team 53).
+    assert_all("allow", &["git diff $(git merge-base HEAD main)", "git log \"$(git merge-base HEAD main)\"..HEAD"]);
 }

@@ -778,6 +778,36 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     Some(out)
 }
 
+/// `printf -v NAME FORMAT ARGS...` as bash's printf reads its words: the last `-v` (also glued,
+/// `-vNAME`) names the variable, `--` ends the options, and any other word starting with `-`
+/// before the format is an error, which assigns nothing (red team 54: `printf -v x -- %s rm`
+/// sets x to `rm`; `printf -v x -%s v` fails and leaves x as it was). `None` without `-v`, or
+/// where printf fails.
+fn printf_into<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a str, &'a [&'a str])> {
+    let mut name = None;
+    let mut i = 0;
+    loop {
+        match args.get(i).copied() {
+            Some("-v") => {
+                name = Some(*args.get(i + 1)?);
+                i += 2;
+            }
+            Some("--") => {
+                i += 1;
+                break;
+            }
+            Some(a) if a.starts_with("-v") => {
+                name = Some(&a[2..]);
+                i += 1;
+            }
+            Some(a) if a.starts_with('-') && a.len() > 1 => return None,
+            _ => break,
+        }
+    }
+    let (format, rest) = args[i..].split_first()?;
+    Some((name?, format, rest))
+}
+
 /// What stands for an object name git prints ([`git_prints_object_names`]).
 const OBJECT_NAME: &str = "0123456789abcdef0123456789abcdef01234567";
 
@@ -872,6 +902,9 @@ fn basename_output(args: &[&str]) -> Option<String> {
             return None;
         }
         match *a {
+            // (Options end at the first operand: coreutils reads them with getopt's `+`, so
+            // `basename echo -s x` is three names, an error that prints nothing: red team 54.)
+            a if options && !operands.is_empty() && a.starts_with('-') => return None,
             "--" if options => options = false,
             "-s" | "--suffix" if options => suffix = Some(it.next()?),
             "-a" | "--multiple" if options => multiple = true,
@@ -3731,7 +3764,7 @@ impl Walker<'_> {
                             .and_then(Word::lit)
                             .is_some_and(|p| matches!(p, "declare" | "typeset" | "local"))
                             && words[1..].iter().all(|w| {
-                                w.lit().is_some_and(|a| a.starts_with('-') && a[1..].chars().all(|c| "ag".contains(c)))
+                                w.lit().is_some_and(|a| a.starts_with('-') && a[1..].chars().all(|c| c == 'a'))
                             });
                         if let (true, false, ast::AssignmentValue::Array(_), Some(v)) =
                             (declarer, a.append, &a.value, resolved.clone())
@@ -5252,7 +5285,12 @@ impl Walker<'_> {
                 // none for `export` and `readonly`): an option bash refuses assigns nothing,
                 // and `declare -c` capitalises.
                 let allowed = if matches!(name, "declare" | "typeset" | "local") { "gxrt" } else { "" };
+                // (`declare -g x=v` in a function sets the global x, but `$x` there is still a
+                // local x of that name, if the function or its callers made one: red team 54.)
+                let global_in_function = !self.defining.is_empty()
+                    && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('g'));
                 let plain = name != "unset"
+                    && !global_in_function
                     && (name != "local" || !self.defining.is_empty())
                     && args
                         .iter()
@@ -5372,7 +5410,7 @@ impl Walker<'_> {
                 any = unknown;
                 // `printf -v c %s r m`: c is what printf would print (red team 53).
                 let lits: Option<Vec<&str>> = args.iter().map(Word::lit).collect();
-                if let (true, Some(["-v", n, format, rest @ ..])) = (name == "printf", lits.as_deref()) {
+                if let (true, Some((n, format, rest))) = (name == "printf", lits.as_deref().and_then(printf_into)) {
                     if let Some(out) = is_identifier(n).then(|| printf_output(format, rest)).flatten() {
                         values.push((n.to_string(), out));
                     }

@@ -59,7 +59,9 @@ pub(crate) fn decode_ansi_c(s: &str) -> String {
                         None => break,
                     }
                 }
-                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                // One byte: bash keeps the low eight bits (red team 54: `$'\400'` is a NUL,
+                // which ends the string, not U+0100).
+                out.push(char::from_u32(v & 0xff).unwrap_or('\u{fffd}'));
             }
             'c' => {
                 // Control character: \cX
@@ -726,6 +728,8 @@ mod tests {
     fn ansi_c() {
         assert_eq!(decode_ansi_c("\\x72m"), "rm");
         assert_eq!(decode_ansi_c("\\162m"), "rm");
+        assert_eq!(decode_ansi_c("\\400/etc"), "");
+        assert_eq!(decode_ansi_c("a\\562m"), "arm");
         assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
         assert_eq!(decode_ansi_c("\\u0072m"), "rm");
         for nul in ["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@"] {
