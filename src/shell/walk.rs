@@ -620,7 +620,10 @@ fn substring(v: &str, offset: &str, length: Option<&str>) -> Option<String> {
         return None;
     }
     let len = v.len() as i64;
-    let mut start = number(offset)?;
+    // An empty offset is 0 (`${x::2}`); one in parentheses is that number (`${x:(-3)}`).
+    let offset = offset.trim();
+    let offset = offset.strip_prefix('(').and_then(|o| o.strip_suffix(')')).unwrap_or(offset);
+    let mut start = if offset.trim().is_empty() { 0 } else { number(offset)? };
     if start < 0 {
         start += len;
     }
@@ -806,6 +809,11 @@ fn printf_into<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a str, &'a [&'a st
     }
     let (format, rest) = args[i..].split_first()?;
     Some((name?, format, rest))
+}
+
+/// A case change's pattern that changes every letter: none, or empty.
+fn no_pattern(p: &Option<String>) -> bool {
+    p.as_deref().is_none_or(str::is_empty)
 }
 
 /// What stands for an object name git prints ([`git_prints_object_names`]).
@@ -3091,14 +3099,17 @@ impl Walker<'_> {
                 replacement.as_deref().unwrap_or(""),
                 match_kind,
             )?,
-            P::UppercasePattern { parameter, indirect: false, pattern: None } => {
+            // (The parser gives `${x,,}` an empty pattern, which is no pattern: red team 54.)
+            P::UppercasePattern { parameter, indirect: false, pattern } if no_pattern(pattern) => {
                 Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_uppercase()
             }
-            P::LowercasePattern { parameter, indirect: false, pattern: None } => {
+            P::LowercasePattern { parameter, indirect: false, pattern } if no_pattern(pattern) => {
                 Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_lowercase()
             }
-            P::UppercaseFirstChar { parameter, indirect: false, pattern: None }
-            | P::LowercaseFirstChar { parameter, indirect: false, pattern: None } => {
+            P::UppercaseFirstChar { parameter, indirect: false, pattern }
+            | P::LowercaseFirstChar { parameter, indirect: false, pattern }
+                if no_pattern(pattern) =>
+            {
                 let v = Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?;
                 let (first, rest) = v.split_at(v.len().min(1));
                 let first = match expr {
