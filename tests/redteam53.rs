@@ -286,6 +286,9 @@ fn values_computed_as_bash_computes_them() {
             "printf -v x -- %s rm; command $x echo",
             "$'\\400'rm m",
             "sort $'\\400'-o.env README.md",
+            "x=rmx; ${x::2} m",
+            "x=rmx; ${x:(-3):2} m",
+            "x=RM; ${x,,} m",
             "find m $'\\400'-exec rm m ';'",
         ],
     );
