@@ -3078,6 +3078,14 @@ impl Walker<'_> {
         use ParameterExpr as P;
         let v = match expr {
             P::Parameter { parameter, indirect: false } => self.known_value(parameter)?.to_string(),
+            // `${!y}` where y holds the name of a variable gate knows (red team 54).
+            P::Parameter { parameter, indirect: true } => {
+                let target = self.known_value(parameter)?;
+                if !is_identifier(target) {
+                    return None;
+                }
+                self.known_value(&bword::Parameter::Named(target.to_string()))?.to_string()
+            }
             P::Substring { parameter, indirect: false, offset, length } => {
                 substring(self.known_value(parameter)?, &offset.value, length.as_ref().map(|l| l.value.as_str()))?
             }
@@ -3196,9 +3204,16 @@ impl Walker<'_> {
             }
             // An element of an indexed array gate knows every element of, each one literal
             // word (red team 47: `x=(r m); "${x[0]}${x[1]}" m`).
+            // (A negative one counts from the end: `${x[-1]}`, red team 54.)
             bword::Parameter::NamedWithIndex { name, index } => {
-                let k: usize = Some(index.as_str())
-                    .filter(|i| i.bytes().all(|b| b.is_ascii_digit()) && (i == &"0" || !i.starts_with('0')))?
+                let (negative, digits) = match index.strip_prefix('-') {
+                    Some(d) => (true, d),
+                    None => (false, index.as_str()),
+                };
+                let k: usize = Some(digits)
+                    .filter(|i| {
+                        !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) && (i == &"0" || !i.starts_with('0'))
+                    })?
                     .parse()
                     .ok()?;
                 if self.is_associative(name) {
@@ -3208,6 +3223,7 @@ impl Walker<'_> {
                 if !values.iter().all(|v| matches!(v, Word::Lit(_))) {
                     return None;
                 }
+                let k = if negative { values.len().checked_sub(k)? } else { k };
                 values.get(k)?.lit()
             }
             _ => None,
