@@ -289,6 +289,8 @@ fn values_computed_as_bash_computes_them() {
             "x=rmx; ${x::2} m",
             "x=rmx; ${x:(-3):2} m",
             "x=RM; ${x,,} m",
+            "a=(x rm); ${a[-1]} m",
+            "x=rm; y=x; ${!y} m",
             "find m $'\\400'-exec rm m ';'",
         ],
     );
@@ -315,6 +317,8 @@ fn values_computed_as_bash_computes_them() {
             "printf -v x -- '%s' src/a.rs; cat \"$x\"",
             "declare -g n=3; echo \"$n\"",
             "echo \"$(basename -s .rs src/a.rs)\"",
+            "a=(src/a.rs src/b.rs); cat \"${a[-1]}\"",
+            "x=src/a.rs; y=x; cat \"${!y}\"",
         ],
     );
 }
