@@ -322,3 +322,60 @@ fn values_computed_as_bash_computes_them() {
         ],
     );
 }
+
+/// Red team 55 (R01-R22): this session's young models, where bash differs. IFS set in a
+/// function's body is bash's after the call (gate's walk of the call forgets it: asked); a
+/// value given to an array's name replaces its first element only; an object name git prints
+/// may be nothing, so it is one word only inside double quotes; getopts storing its letter in
+/// OPTIND makes bash evaluate it.
+#[test]
+fn young_models_hold_where_bash_differs() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "f(){ IFS=; }; f; a=(r m); echo \"${a[*]}\"; b=(x y); b=z; echo \"${b[@]}\""
+        ),
+        "rm\nz y\n"
+    );
+    check_common::assert_none_allowed_with(
+        POLICY,
+        &[
+            "f(){ IFS=; }; f; x=$'p\\n1e rm m'; sed -n $x README.md",
+            "f(){ IFS=' '; }; f; x=$'p\\nwCargo.toml'; sed -n -e $x README.md",
+            "function setifs { IFS=$'\\t'; }; setifs < README.md; s=$'p\\n1e rm m'; sed -n $s README.md",
+            "split_on_tabs() { IFS=$'\\t'; }; if split_on_tabs; then s=$'p\\n1e rm m'; sed -n $s README.md; fi",
+            "f(){ IFS=; }; f; a=(.. /.. /.. /.. /.. /.. /etc/passwd); cat \"${a[*]}\"",
+            "f(){ IFS=; }; f; a=(r m); \"${a[*]}\" m",
+            "f=(docs/a.md Cargo.toml); f=docs/new.md; tee \"${f[@]}\" < README.md",
+            "declare -a f=(docs/*.md *.toml); f=docs/new.md; echo hi | tee \"${f[@]}\"",
+            "a=(echo rm m); a=env; \"${a[@]}\"",
+            "cmd=(printf rm m); cmd=xargs; echo | \"${cmd[@]}\"",
+            "a=(x /etc/passwd); a=README.md; cat \"${a[@]}\"",
+            "a=(echo rm m); declare a=env; \"${a[@]}\"",
+            "a=(docs/a.md Cargo.toml); printf -v a docs/n.md; tee \"${a[@]}\" < README.md",
+            "a=(echo rm m); printf -v a env; \"${a[@]}\"",
+            "sed -n -e $(git merge-base HEAD origin/main) 1wCargo.toml README.md",
+            "sed -n $(git merge-base HEAD origin/main) '1e rm m' README.md",
+            "base=$(git rev-parse --verify -q @{u}); sed -n $base '1e rm m' README.md",
+            "cd $(git rev-parse --verify -q @{u}) && cat .bashrc",
+            "sed -n $(git rev-list -n1 --merges HEAD) '1e rm m' README.md",
+            "sed -n -e $(git log -1 --format=%H --merges) 1wCargo.toml README.md",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &["a='x[$(rm m)]'; getopts a OPTIND -a", "set -- -x; x='a[$(rm m)]'; getopts x OPTIND"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "while getopts ab o; do echo \"$o\"; done; shift $((OPTIND-1)); echo \"$@\"",
+            "git diff --stat \"$(git merge-base HEAD main)\"",
+            "git show --stat \"$(git rev-parse --verify HEAD)\"",
+            "a=(x y); a=(src/a.rs); cat \"${a[@]}\"",
+        ],
+    );
+}

@@ -824,27 +824,31 @@ const OBJECT_NAME: &str = "0123456789abcdef0123456789abcdef01234567";
 /// `log` with a count and a `%H`/`%h` format; every revision a literal that is no option.
 fn git_prints_object_names(args: &[&str]) -> bool {
     let Some((sub, rest)) = args.split_first() else { return false };
-    let revision = |a: &&str| !a.is_empty() && !a.starts_with('-');
+    // One revision, no range or negation (`^HEAD` prints `^` and a name, `A..B` two words).
+    let revision = |a: &&str| !a.is_empty() && !a.starts_with(['-', '^']) && !a.contains("..");
     let (options, revisions): (Vec<&str>, Vec<&str>) = rest.iter().partition(|a| a.starts_with('-'));
+    // A count of one: at most one line.
     let counted = |o: &str| {
-        o.strip_prefix("--max-count=")
-            .or_else(|| o.strip_prefix("-n"))
-            .or_else(|| o.strip_prefix('-'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        o.strip_prefix("--max-count=").or_else(|| o.strip_prefix("-n")).or_else(|| o.strip_prefix('-')) == Some("1")
     };
     // `-n 3`: the count is a word of its own.
     let mut revisions: Vec<&str> = revisions;
     let mut options: Vec<&str> = options;
     if let Some(k) = rest.iter().position(|a| *a == "-n") {
         match rest.get(k + 1) {
-            Some(n) if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() => {
+            Some(&"1") => {
                 revisions.retain(|r| !std::ptr::eq(*r, rest[k + 1]));
                 options.retain(|o| *o != "-n");
             }
             _ => return false,
         }
     }
-    if revisions.is_empty() && *sub != "log" || !revisions.iter().all(revision) {
+    let wanted = match *sub {
+        "merge-base" => 2..=2,
+        "log" => 0..=1,
+        _ => 1..=1,
+    };
+    if !wanted.contains(&revisions.len()) || !revisions.iter().all(revision) {
         return false;
     }
     let format = |o: &str| {
@@ -855,7 +859,7 @@ fn git_prints_object_names(args: &[&str]) -> bool {
         })
     };
     match *sub {
-        "merge-base" => options.iter().all(|o| matches!(*o, "--all" | "--octopus" | "--independent")),
+        "merge-base" => options.is_empty(),
         // Without `--verify`, rev-parse prints an operand that names no object as it is
         // (`git rev-parse rm` prints `rm`): only HEAD's own spellings are taken then.
         "rev-parse" => {
@@ -3021,8 +3025,16 @@ impl Walker<'_> {
                 WordPiece::CommandSubstitution(s) => {
                     // A command that prints constant text (`$(echo r)m`, `$(date +rm)`): that
                     // text, where nothing splits or globs it (red team 47).
-                    if let Some(out) = self.constant_output(s).filter(|o| quoted || self.assigning || stays_unquoted(o))
-                    {
+                    // (An object name git prints may also be nothing: only inside double quotes
+                    // is it one word whatever it is, and a variable holding it is not one known
+                    // value: red team 55.)
+                    if let Some(out) = self.constant_output(s).filter(|o| {
+                        if o == OBJECT_NAME {
+                            quoted && !self.assigning
+                        } else {
+                            quoted || self.assigning || stays_unquoted(o)
+                        }
+                    }) {
                         self.substitution(s);
                         buf.push_str(&out);
                         continue;
@@ -3756,8 +3768,12 @@ impl Walker<'_> {
                         let value = resolved.filter(|v| {
                             !a.append && matches!(a.name, ast::AssignmentName::VariableName(_)) && !v.is_empty()
                         });
+                        // `a=x` of an array replaces `a[0]` only: the rest stays (red team 55:
+                        // `f=(docs/a.md Cargo.toml); f=docs/new.md; tee "${f[@]}"`).
+                        let scalar_of_array =
+                            matches!(a.value, ast::AssignmentValue::Scalar(_)) && this.may_be_array(&name);
                         match value {
-                            Some(v) if !integer => this.bind(&name, v),
+                            Some(v) if !integer && !scalar_of_array => this.bind(&name, v),
                             _ => this.unbind(&name),
                         }
                         // `ROOT=$(pwd)`, `here=$PWD`: the directory it was run in, which a
@@ -3882,8 +3898,10 @@ impl Walker<'_> {
         let splits_only = command
             && words.first().and_then(Word::lit).is_some_and(|p| p == "read")
             && !self.functions.iter().any(|f| f == "read");
-        // `IFS=$'\n\t'` alone: blanks gate splits by from then on ([`Walker::ifs`]).
-        let ifs_blanks = !command && self.ifs_is_modelled();
+        // `IFS=$'\n\t'` alone: blanks gate splits by from then on ([`Walker::ifs`]). Not in a
+        // function's body: bash keeps it after the call, gate's walk of the call does not
+        // (red team 55: `f(){ IFS=; }; f; sed -n $x` was split on the default blanks).
+        let ifs_blanks = !command && self.defining.is_empty() && self.ifs_is_modelled();
         if let Some(d) = assignments
             .iter()
             .find(|n| tables::is_dangerous_variable(n) && !((splits_only || ifs_blanks) && *n == "IFS"))
@@ -4956,10 +4974,12 @@ impl Walker<'_> {
                 }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
-                // (getopts puts a number in OPTIND, its own index: red team 53.)
+                // (getopts puts a number in OPTIND, its own index: red team 53; unless OPTIND is
+                // the name it stores the option's letter in: red team 55.)
+                let own_index = name == "getopts" && words.get(2).and_then(Word::lit) != Some("OPTIND");
                 if let Some(n) = tables::input_assigned(words)
                     .into_iter()
-                    .find(|n| self.is_integer(n) && !(name == "getopts" && n == "OPTIND"))
+                    .find(|n| self.is_integer(n) && !(own_index && n == "OPTIND"))
                 {
                     // What would be evaluated, where gate can see it, is decided as if it ran.
                     let mut texts: Vec<String> = words[1..].iter().filter_map(Word::lit).map(str::to_string).collect();
@@ -5442,6 +5462,11 @@ impl Walker<'_> {
                         values.push((n.to_string(), out));
                     }
                 }
+                // getopts leaves its index, a number, in OPTIND (`shift $((OPTIND-1))`: red
+                // team 55), unless OPTIND is where it stores the letter.
+                if name == "getopts" && words.get(2).and_then(Word::lit) != Some("OPTIND") {
+                    numbers.push("OPTIND".to_string());
+                }
             }
             // (Its arithmetic, walked already, kept the names that hold numbers.)
             "let" => {
@@ -5469,8 +5494,9 @@ impl Walker<'_> {
                 self.bind_number(&n);
             }
         }
+        // (A value given to an array's name replaces its first element only: red team 55.)
         for (n, v) in values {
-            if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) {
+            if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) && !self.may_be_array(&n) {
                 self.bind(&n, vec![Word::Lit(v)]);
             }
         }
