@@ -379,3 +379,28 @@ fn young_models_hold_where_bash_differs() {
         ],
     );
 }
+
+/// Red team 55 (T19-T23): `cd DIR && A; B`, the way agents prefix their commands: B runs
+/// where the `cd` went, or where it was if the `cd` failed. Both are decided, as after a lone
+/// `cd`.
+#[test]
+fn a_cd_chain_ends_in_one_of_two_directories() {
+    let ws = check_common::red_team_workspace(false);
+    let root = ws.path().display().to_string();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            &format!("cd {root} && ls; cat README.md"),
+            &format!("cd {root} && git status; git diff --stat"),
+            &format!("cd {root} && head -20 src/a.rs; echo '...'; tail -20 src/a.rs"),
+            &format!("cd {root}/docs && cat a.md; cat README.md"),
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["cd docs && cat a.md; cat ../../x", "cd src && ls && cd ..; cat x"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["cd docs && cat a.md; echo x > ../Cargo.toml"]);
+}

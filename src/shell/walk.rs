@@ -1799,6 +1799,7 @@ impl Walker<'_> {
         let before = self.cwd.clone();
         let log0 = self.assigned.len();
         self.pipeline(&l.first);
+        let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
         // bash ignores errexit for a negated pipeline (and in conditions and lists, which
         // `compound` and the `&&`/`||` cases below account for).
@@ -1837,7 +1838,13 @@ impl Walker<'_> {
             // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
             // commands after it run in one of two known directories; the list walks both.
             // So does `cd X || true`.
-            let one_cd = (l.additional.is_empty() || cd_or_stays.is_some()) && self.is_one_cd(&l.first);
+            // And so does `cd X && A && B` where nothing after the `cd` moves: it ends where the
+            // `cd` went or, failing, where it was (red team 55: `cd /abs/ws && ls; cat x`, the
+            // way agents write, was asked).
+            let cd_and = !l.additional.is_empty()
+                && l.additional.iter().all(|a| matches!(a, ast::AndOr::And(_)))
+                && *self.cwd == after_first;
+            let one_cd = (l.additional.is_empty() || cd_or_stays.is_some() || cd_and) && self.is_one_cd(&l.first);
             // `dirs -c` cannot fail; what else only changed the stack may not have happened.
             let dirs_only = self.cwd.same_place(&before);
             let one_dirs = l.additional.is_empty() && self.one_dir_builtin(&l.first) == Some("dirs");
