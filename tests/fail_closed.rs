@@ -422,8 +422,11 @@ fn class8_a_cd_that_can_fail_leaves_either_directory() {
     // Both readings allowed: allowed (this asked before gate walked both directories; `cd src
     // || true` asked before red team 45).
     assert_all("allow", &["cd src; cat a.rs", "cd src; cd docs; cat a.rs", "cd src || true; cat x"]);
+    // `cd src && A; B`: B runs in src or, the `cd` failing, where it was; both are decided
+    // (this asked before red team 55), and one is denied.
+    assert_all("deny", &["cd src && cat a.rs; cat secret.txt"]);
     // More than one way a list can stop part-way, or a fifth `cd` that may fail: unknown.
-    assert_all("ask", &["cd src && cat a.rs; cat secret.txt", "cd a; cd b; cd c; cd d; cd e; cat x"]);
+    assert_all("ask", &["cd src && cd docs && cat a.rs; cat x", "cd a; cd b; cd c; cd d; cd e; cat x"]);
     // If `src` is missing, `cd ..` leaves the workspace.
     assert_all("ask", &["cd src; cd ..; cat a.rs"]);
 }

@@ -186,6 +186,8 @@ fn a_git_option_whose_value_is_only_known_at_run_time_reads_nothing_unless_it_na
             "git log \"$(git config user.name)\"..HEAD",
         ],
     );
-    // What merge-base prints is an object name, never a path or an option (red team 53).
-    assert_all("allow", &["git diff $(git merge-base HEAD main)", "git log \"$(git merge-base HEAD main)\"..HEAD"]);
+    // What merge-base prints is an object name, never a path or an option (red team 53), or
+    // nothing: inside double quotes it is one word either way (red team 55).
+    assert_all("allow", &["git diff \"$(git merge-base HEAD main)\"", "git log \"$(git merge-base HEAD main)\"..HEAD"]);
+    assert_all("ask", &["git diff $(git merge-base HEAD main)"]);
 }
