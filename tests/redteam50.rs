@@ -222,11 +222,15 @@ fn numbers_from_stat_id_and_date_are_numbers_in_arithmetic() {
 fn a_directory_copied_whole_writes_the_names_below_it() {
     let ws = check_common::red_team_workspace(true);
     let w = ws.path();
+    // (Copied next to the tree, not into it: GNU cp stops where `docs/bak` would copy itself,
+    // after or before Cargo.toml as the directory happens to list them, which made the
+    // oracle flaky.)
     let scratch = tempfile::tempdir().unwrap();
-    write(scratch.path(), "Cargo.toml", "[package]\n");
-    write(scratch.path(), "docs/a.md", "# a\n");
-    check_common::bash_stdout(scratch.path(), "cp -r . docs/bak 2>/dev/null");
-    assert!(scratch.path().join("docs/bak/Cargo.toml").exists());
+    write(scratch.path(), "proj/Cargo.toml", "[package]\n");
+    write(scratch.path(), "proj/docs/a.md", "# a\n");
+    check_common::bash_stdout(&scratch.path().join("proj"), "cp -r . ../bak 2>/dev/null");
+    assert!(scratch.path().join("bak/Cargo.toml").exists());
+    assert!(scratch.path().join("bak/docs/a.md").exists());
     assert_in(
         w,
         "deny",
