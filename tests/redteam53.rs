@@ -404,3 +404,30 @@ fn a_cd_chain_ends_in_one_of_two_directories() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["cd docs && cat a.md; echo x > ../Cargo.toml"]);
 }
+
+/// Red team 56 (V57-V59, U47, U48): `git grep -l`, `git ls-tree --name-only` and `git diff
+/// --name-only` are listings of every tracked name, so a writer fed by them may write
+/// Cargo.toml; `-n 1` is the glued count's spelling.
+#[test]
+fn git_name_listings_feeding_a_writer() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "git grep -l version | xargs sed -i 's/0.1.0/0.2.0/'",
+            "git ls-tree -r --name-only HEAD | xargs sed -i 's/name/NAME/'",
+            "git grep -l version | xargs perl -pi -e 's/0.1.0/0.2.0/'",
+            "git grep -lz x | xargs -0 sed -i s/a/b/",
+            "git diff --name-only | xargs sed -i s/a/b/",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "git grep -l fn -- src | while read -r f; do head -1 \"$f\"; done",
+            "git show \"$(git log -n 1 --format=%H)\"",
+            "git show \"$(git rev-list -n 1 HEAD)\"",
+        ],
+    );
+}

@@ -3252,6 +3252,30 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             if sub == "ls-files" && specs.is_empty() {
                 everything(&mut out);
             }
+            // Listings of names that take no pathspec: `git grep -l PATTERN`, `git ls-tree -r
+            // --name-only TREE`, `git diff --name-only [REV...]` (red team 56: `git grep -l
+            // version | xargs sed -i ...` rewrote Cargo.toml, only asked).
+            let rest = words.get(at + 2..).unwrap_or_default();
+            let after_dd = rest.iter().position(|w| w.lit() == Some("--")).map(|k| &rest[k + 1..]);
+            let has = |names: &[&str]| lits.iter().any(|l| names.contains(l));
+            let unspecified = match sub {
+                "grep" => {
+                    let names = has(&["--name-only", "--files-with-matches", "--files-without-match"])
+                        || lits.iter().any(|l| l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']));
+                    let pattern_given = has(&["-e", "-f"]);
+                    let pathspecs = match after_dd {
+                        Some(after) => after.len(),
+                        None => specs.len().saturating_sub(usize::from(!pattern_given)),
+                    };
+                    names && pathspecs == 0
+                }
+                "ls-tree" => has(&["--name-only"]) && after_dd.is_none_or(<[Word]>::is_empty) && specs.len() <= 1,
+                "diff" => has(&["--name-only"]) && after_dd.is_none_or(<[Word]>::is_empty),
+                _ => false,
+            };
+            if unspecified {
+                everything(&mut out);
+            }
         }
         _ => {}
     }

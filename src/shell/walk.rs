@@ -838,7 +838,9 @@ fn git_prints_object_names(args: &[&str]) -> bool {
         match rest.get(k + 1) {
             Some(&"1") => {
                 revisions.retain(|r| !std::ptr::eq(*r, rest[k + 1]));
+                // (Read as its glued spelling: red team 56 found `-n 1` asked.)
                 options.retain(|o| *o != "-n");
+                options.push("-n1");
             }
             _ => return false,
         }
@@ -6443,8 +6445,36 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                     matches!(w.lit(), Some("--name-only" | "--cached" | "--staged" | "-z" | "--"))
                         || (plain(w) && w.lit().is_some_and(|a| !a.starts_with('-')))
                 });
-            let listed = (c.words.get(1).and_then(Word::lit) == Some("ls-files") && rest.iter().all(plain)
-                || diff_names)
+            // `git grep -l PATTERN [PATHSPEC...]` and `git ls-tree --name-only [-r] TREE`: tracked
+            // names below the directory, as ls-files prints them (red team 56: `git grep -l
+            // version | xargs sed -i ...` was only asked where it rewrites Cargo.toml).
+            let sub = c.words.get(1).and_then(Word::lit);
+            let names_only = |flags: &[&str], extra: &[&str]| {
+                rest.iter().any(|w| w.lit().is_some_and(|a| flags.contains(&a)))
+                    && rest.iter().all(|w| {
+                        w.lit().is_some_and(|a| flags.contains(&a) || extra.contains(&a) || a == "-z") || plain(w)
+                    })
+            };
+            let grep_names = sub == Some("grep")
+                && names_only(
+                    &["-l", "--name-only", "--files-with-matches", "-L", "--files-without-match"],
+                    &[
+                        "-i",
+                        "--ignore-case",
+                        "-w",
+                        "--word-regexp",
+                        "-E",
+                        "-F",
+                        "-G",
+                        "-P",
+                        "-e",
+                        "--",
+                        "--cached",
+                        "-I",
+                    ],
+                );
+            let tree_names = sub == Some("ls-tree") && names_only(&["--name-only"], &["-r", "-t", "-d", "--"]);
+            let listed = (sub == Some("ls-files") && rest.iter().all(plain) || diff_names || grep_names || tree_names)
                 && c.wrappers.is_empty();
             let first = match rest.iter().any(|w| w.lit() == Some("-z")) {
                 true => GIT_NUL_LISTING,
