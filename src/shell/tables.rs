@@ -3270,7 +3270,13 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                     names && pathspecs == 0
                 }
                 "ls-tree" => has(&["--name-only"]) && after_dd.is_none_or(<[Word]>::is_empty) && specs.len() <= 1,
-                "diff" => has(&["--name-only"]) && after_dd.is_none_or(<[Word]>::is_empty),
+                // (With `--ext-diff` or `--textconv` a program gate cannot see runs: asked, as
+                // before, not denied on the names.)
+                "diff" => {
+                    has(&["--name-only"])
+                        && !lits.iter().any(|l| l.starts_with("--ext-diff") || l.starts_with("--textconv"))
+                        && after_dd.is_none_or(<[Word]>::is_empty)
+                }
                 _ => false,
             };
             if unspecified {
