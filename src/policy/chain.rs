@@ -1200,8 +1200,7 @@ impl Policy {
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as
             // reads of the find wrapper.
-            let under_find =
-                c.wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(shell::program_name) == Some("find"));
+            let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
             let mut paths = shell::read_targets(&c.words);
             paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
             if c.open_args && !under_find && shell::reads_operands(&c.words) {

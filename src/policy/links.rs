@@ -1435,7 +1435,7 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
     }
     for c in a.commands.iter().filter(|c| c.open_args && !c.args_from.is_empty()) {
         let whole = c.wrappers.iter().any(|w| {
-            w.words.first().and_then(Word::lit).map(shell::program_name) == Some("xargs")
+            w.program() == Some("xargs")
                 && w.words
                     .iter()
                     .skip(1)
@@ -1465,11 +1465,7 @@ fn dirs_below(
     let mut out: Vec<(shell::Below, Option<String>)> = Vec::new();
     for c in &a.commands {
         let reads = shell::reads_operands(&c.words);
-        let finds: Vec<&shell::Wrapper> = c
-            .wrappers
-            .iter()
-            .filter(|w| w.words.first().and_then(Word::lit).map(shell::program_name) == Some("find"))
-            .collect();
+        let finds: Vec<&shell::Wrapper> = c.wrappers.iter().filter(|w| w.program() == Some("find")).collect();
         let fed = (c.open_args && !c.args_from.is_empty()).then_some((&c.args_from, true));
         let own = of(&c.words, false, reads);
         let mut found: Vec<shell::Below> = own.clone();

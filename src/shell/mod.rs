@@ -143,6 +143,13 @@ pub struct SimpleCommand {
     pub lands: Option<Option<String>>,
 }
 
+impl Wrapper {
+    /// The wrapper's program name, as [`SimpleCommand::program`] gives a command's.
+    pub fn program(&self) -> Option<&str> {
+        self.words.first().and_then(Word::lit).map(program_name)
+    }
+}
+
 impl SimpleCommand {
     /// The program name: the last path segment of the first word (`/bin/rm` is `rm`).
     pub fn program(&self) -> Option<&str> {

@@ -3156,6 +3156,13 @@ pub fn runs_unseen_code(words: &[Word]) -> bool {
     LAUNCHERS.contains(&name) || INTERPRETERS.contains(&name) || INTERPRETERS.contains(&base) || compiler
 }
 
+/// Whether a grep option (grep's, rg's, git grep's) makes it print the names of the files it
+/// read instead of lines: `-l`, `-L`, in a bundle too, or their long names.
+fn prints_file_names(l: &str) -> bool {
+    matches!(l, "--files-with-matches" | "--files-without-match")
+        || (l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']))
+}
+
 /// The name patterns a listing filters its names by (`find -name '*.toml'`, `git ls-files
 /// '*.toml'`, `grep -rl --include='*.toml'`, `rg -g '*.toml'`), as shell globs relative to where
 /// it runs: `**/` before a pattern without a `/`, and a case-insensitive pattern with each
@@ -3191,10 +3198,7 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
         "grep" | "egrep" | "fgrep" | "rg" | "ag" => {
             // The files `grep -l` prints are among its operands: a glob there filters them
             // (red team 48: `grep -l version *.toml | xargs sed -i`).
-            let names = lits.iter().any(|l| {
-                matches!(*l, "--files-with-matches" | "--files-without-match")
-                    || (l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']))
-            });
+            let names = lits.iter().any(|l| prints_file_names(l));
             let recursive = lits.iter().any(|l| {
                 matches!(*l, "--recursive" | "--dereference-recursive")
                     || (l.starts_with('-') && !l.starts_with("--") && l.contains(['r', 'R']))
@@ -3260,8 +3264,7 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             let has = |names: &[&str]| lits.iter().any(|l| names.contains(l));
             let unspecified = match sub {
                 "grep" => {
-                    let names = has(&["--name-only", "--files-with-matches", "--files-without-match"])
-                        || lits.iter().any(|l| l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']));
+                    let names = lits.iter().any(|l| *l == "--name-only" || prints_file_names(l));
                     let pattern_given = has(&["-e", "-f"]);
                     let pathspecs = match after_dd {
                         Some(after) => after.len(),

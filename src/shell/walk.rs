@@ -811,6 +811,14 @@ fn printf_into<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a str, &'a [&'a st
     Some((name?, format, rest))
 }
 
+/// Whether `words` are getopts leaving its index, a number, in OPTIND (red team 53), not
+/// storing the option's letter there, which bash evaluates as arithmetic (red team 55:
+/// `getopts a OPTIND`).
+fn getopts_keeps_its_index(words: &[Word]) -> bool {
+    words.first().and_then(Word::lit).map(program_name) == Some("getopts")
+        && words.get(2).and_then(Word::lit) != Some("OPTIND")
+}
+
 /// A case change's pattern that changes every letter: none, or empty.
 fn no_pattern(p: &Option<String>) -> bool {
     p.as_deref().is_none_or(str::is_empty)
@@ -826,23 +834,26 @@ fn git_prints_object_names(args: &[&str]) -> bool {
     let Some((sub, rest)) = args.split_first() else { return false };
     // One revision, no range or negation (`^HEAD` prints `^` and a name, `A..B` two words).
     let revision = |a: &&str| !a.is_empty() && !a.starts_with(['-', '^']) && !a.contains("..");
-    let (options, revisions): (Vec<&str>, Vec<&str>) = rest.iter().partition(|a| a.starts_with('-'));
     // A count of one: at most one line.
     let counted = |o: &str| {
         o.strip_prefix("--max-count=").or_else(|| o.strip_prefix("-n")).or_else(|| o.strip_prefix('-')) == Some("1")
     };
-    // `-n 3`: the count is a word of its own.
-    let mut revisions: Vec<&str> = revisions;
-    let mut options: Vec<&str> = options;
-    if let Some(k) = rest.iter().position(|a| *a == "-n") {
-        match rest.get(k + 1) {
-            Some(&"1") => {
-                revisions.retain(|r| !std::ptr::eq(*r, rest[k + 1]));
-                // (Read as its glued spelling: red team 56 found `-n 1` asked.)
-                options.retain(|o| *o != "-n");
+    let (mut options, mut revisions): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+    let mut words = rest.iter();
+    let mut separate_count = false;
+    while let Some(a) = words.next() {
+        match *a {
+            // `-n 1`, the count a word of its own, read as its glued spelling (red team 56
+            // found it asked); only once.
+            "-n" if !separate_count => {
+                if words.next() != Some(&"1") {
+                    return false;
+                }
+                separate_count = true;
                 options.push("-n1");
             }
-            _ => return false,
+            a if a.starts_with('-') => options.push(a),
+            a => revisions.push(a),
         }
     }
     let wanted = match *sub {
@@ -1342,7 +1353,7 @@ impl Walker<'_> {
     /// IFS as the text has it: bash's default (bash never takes it from the environment), or
     /// a value of blanks the text gave it (`IFS=$'\n\t'`, the "strict mode" opening); `None`
     /// when it holds anything else or what it holds is not known (such an assignment is not
-    /// allowed: [`Walker::ifs_is_modelled`]).
+    /// allowed).
     fn ifs(&self) -> Option<String> {
         match self.bound.iter().rev().find(|(n, _)| n == "IFS") {
             Some((_, v)) => match v.as_slice() {
@@ -1354,25 +1365,20 @@ impl Walker<'_> {
         }
     }
 
-    /// Whether IFS holds what gate splits words by ([`Walker::ifs`]).
-    fn ifs_is_modelled(&self) -> bool {
-        self.ifs().is_some()
-    }
-
     /// Word splitting gate can do as bash does, with IFS made of blanks ([`Walker::ifs`]): an
     /// unquoted `$IFS`/`${IFS}` between other text (`rm${IFS}-rf${IFS}x`), and an unquoted
     /// variable bound to plain words (`x='rm x'; $x`). The pieces, as shell text; `None`
     /// otherwise.
     fn split_by_default_ifs(&self, raw: &str) -> Option<Vec<String>> {
-        let ifs = self.ifs()?;
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^~".contains(c));
-        let split = |t: &str| -> Vec<String> {
+        let split = |t: &str, ifs: &str| -> Vec<String> {
             t.split(|c| ifs.contains(c)).filter(|p| !p.is_empty()).map(str::to_string).collect()
         };
+        // (IFS is looked up only for a word it may split: this runs for every word.)
         if let Some(name) = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$')) {
             if let Some((_, values)) = self.bound.iter().rev().find(|(n, _)| n == name) {
                 if let [Word::Lit(v)] = values.as_slice() {
-                    let pieces: Vec<String> = split(v);
+                    let pieces: Vec<String> = split(v, &self.ifs()?);
                     // (One piece with blanks around it, `c=" rm"; $c`, is that piece.)
                     let split = pieces.len() > 1 || pieces.first().is_some_and(|p| p != v);
                     if split && pieces.iter().all(|p| plain(p)) {
@@ -1385,6 +1391,7 @@ impl Walker<'_> {
         if raw.contains(['\'', '"', '\\']) || !raw.contains("IFS") {
             return None;
         }
+        let ifs = self.ifs()?;
         // (An empty IFS expands to nothing and splits nothing.)
         let sep = if ifs.is_empty() { "" } else { " " };
         let mut text = raw.replace("${IFS}", sep);
@@ -1397,7 +1404,7 @@ impl Walker<'_> {
             }
             text.replace_range(i..i + 4, sep);
         }
-        let pieces: Vec<String> = if ifs.is_empty() { vec![text.clone()] } else { split(&text) };
+        let pieces: Vec<String> = if ifs.is_empty() { vec![text.clone()] } else { split(&text, &ifs) };
         (text != raw && !pieces.is_empty()).then_some(pieces)
     }
 
@@ -1550,7 +1557,7 @@ impl Walker<'_> {
     /// Whether what is walked runs under `find` (a listing loop's body, or `-exec`): there `{}`
     /// is a name below its start points.
     fn under_find(&self) -> bool {
-        self.wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(program_name) == Some("find"))
+        self.wrappers.iter().any(|w| w.program() == Some("find"))
     }
 
     /// The body of a loop whose variable `name` takes each name a listing prints, walked
@@ -2776,8 +2783,8 @@ impl Walker<'_> {
         }
         // `"${a[*]}"` of a bound array of literals: one word, joined by IFS's first letter
         // (red team 53: under `IFS=$'\n'` the items are lines of text a shell runs one by one).
-        if let (Some(name), Some(ifs)) = (raw.strip_prefix("\"${").and_then(|r| r.strip_suffix("[*]}\"")), self.ifs()) {
-            if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
+        if let Some(name) = raw.strip_prefix("\"${").and_then(|r| r.strip_suffix("[*]}\"")) {
+            if let (Some((_, v)), Some(ifs)) = (self.bound.iter().rev().find(|(n, _)| n == name), self.ifs()) {
                 let lits: Option<Vec<&str>> = v.iter().map(Word::lit).collect();
                 if let Some(lits) = lits.filter(|l| !l.is_empty()) {
                     let sep = ifs.chars().next().map(String::from).unwrap_or_default();
@@ -3910,7 +3917,7 @@ impl Walker<'_> {
         // `IFS=$'\n\t'` alone: blanks gate splits by from then on ([`Walker::ifs`]). Not in a
         // function's body: bash keeps it after the call, gate's walk of the call does not
         // (red team 55: `f(){ IFS=; }; f; sed -n $x` was split on the default blanks).
-        let ifs_blanks = !command && self.defining.is_empty() && self.ifs_is_modelled();
+        let ifs_blanks = !command && self.defining.is_empty() && self.ifs().is_some();
         if let Some(d) = assignments
             .iter()
             .find(|n| tables::is_dangerous_variable(n) && !((splits_only || ifs_blanks) && *n == "IFS"))
@@ -4983,9 +4990,7 @@ impl Walker<'_> {
                 }
             }
             "read" | "printf" | "mapfile" | "readarray" | "getopts" | "wait" => {
-                // (getopts puts a number in OPTIND, its own index: red team 53; unless OPTIND is
-                // the name it stores the option's letter in: red team 55.)
-                let own_index = name == "getopts" && words.get(2).and_then(Word::lit) != Some("OPTIND");
+                let own_index = getopts_keeps_its_index(words);
                 if let Some(n) = tables::input_assigned(words)
                     .into_iter()
                     .find(|n| self.is_integer(n) && !(own_index && n == "OPTIND"))
@@ -5471,9 +5476,8 @@ impl Walker<'_> {
                         values.push((n.to_string(), out));
                     }
                 }
-                // getopts leaves its index, a number, in OPTIND (`shift $((OPTIND-1))`: red
-                // team 55), unless OPTIND is where it stores the letter.
-                if name == "getopts" && words.get(2).and_then(Word::lit) != Some("OPTIND") {
+                // (`shift $((OPTIND-1))` after it: red team 55.)
+                if getopts_keeps_its_index(words) {
                     numbers.push("OPTIND".to_string());
                 }
             }
@@ -5846,8 +5850,7 @@ impl Walker<'_> {
                     // `sh -c TEXT NAME ARGS...`: `$1`... are ARGS, and under xargs the names
                     // it adds after them, not known (red team 44: `... | xargs sh -c 'tee
                     // "$@"' _` emptied Cargo.toml).
-                    let xargs =
-                        wrappers.iter().any(|w| w.words.first().and_then(Word::lit).map(program_name) == Some("xargs"));
+                    let xargs = wrappers.iter().any(|w| w.program() == Some("xargs"));
                     self.next_params = (!xargs).then(|| words.get(i + 2..).unwrap_or_default().to_vec());
                     self.nested_with(&text, inner);
                     return;

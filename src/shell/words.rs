@@ -475,9 +475,9 @@ fn shell_brace_within(raw: &str, budget: &mut usize) -> Result<Option<Vec<String
     Ok(Some(out))
 }
 
-/// The words of a brace sequence's inside (`1..3`, `a..e`, `10..1..3`), as bash 5.2 makes
-/// them: integers (no leading zero, which pads) or two letters of one case, an optional
-/// step; `None` for anything else, or more than 64 words.
+/// The words of a brace sequence's inside (`1..3`, `a..e`, `Z..a`, `10..1..3`), as bash 5.2
+/// makes them: integers (no leading zero, which pads) or two letters, an optional step;
+/// `None` for anything else, or more than 64 words.
 fn brace_sequence(inner: &str) -> Option<Vec<String>> {
     let parts: Vec<&str> = inner.split("..").collect();
     let (from, to, step) = match parts.as_slice() {
