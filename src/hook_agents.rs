@@ -128,9 +128,18 @@ fn codex_input(input: &Value) -> Result<Input, String> {
 /// a field gate reads as a path is checked on each edit as on any write, one it does not know
 /// is decided as the tool's other unknown fields are (red team 53: `"workdir": "/tmp"` was
 /// dropped, and the patch's relative paths land below it).
+/// The patch's relative paths are below the call's own directory where it names one (red
+/// team 57: `"workdir": "docs"` with `*** Add File: ../Cargo.toml` writes Cargo.toml).
 fn with_other_fields(mut calls: Vec<Call>, input: &Value, patch_key: &str) -> Vec<Call> {
     let Some(fields) = input.as_object() else { return calls };
+    let dir = ["workdir", "cwd"].iter().find_map(|k| fields.get(*k).and_then(Value::as_str).filter(|d| !d.is_empty()));
     for call in &mut calls {
+        if let (Some(dir), Some(Value::String(path))) = (dir, call.arguments.get("file_path")) {
+            if !path.starts_with(['/', '~']) {
+                let joined = format!("{}/{path}", dir.trim_end_matches('/'));
+                call.arguments["file_path"] = Value::String(joined);
+            }
+        }
         if let Some(args) = call.arguments.as_object_mut() {
             for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != patch_key) {
                 args.entry(k.clone()).or_insert_with(|| v.clone());
@@ -324,7 +333,8 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
 /// `apply_patch`...), as the calls `gate hook` decides for it: for `gate check`, so that an
 /// agent's own tool names are decided as its hook decides them. `None`: not such a name.
 pub fn agent_tool_calls(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Vec<Call>, String>> {
-    if tool == "apply_patch" {
+    // (opencode's `patch` tool carries the same patch text in `patchText`.)
+    if tool == "apply_patch" || (tool == "patch" && input.get("patchText").is_some()) {
         let patch = ["command", "input", "patch", "patchText"]
             .iter()
             .find_map(|k| input.get(*k).and_then(Value::as_str).map(|p| (*k, p)));

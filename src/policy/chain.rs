@@ -1723,15 +1723,12 @@ impl Policy {
         if w.kind != shell::WriteKind::Handed {
             return v;
         }
-        // A path handed on to a program gate cannot see: only where it lands outside the
+        // A path handed on to a program gate cannot see, or one a program may write (the
+        // directories `mkdir -p` makes where missing): only where it lands outside the
         // workspace or under a deny or ask rule does it count.
         match (v.verdict, v.layer) {
             (Verdict::Deny, _)
-            | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => {
-                let mut v = v;
-                v.reason = format!("a program gate cannot see is handed `{}`: {}", w.path.display(), v.reason);
-                v
-            }
+            | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => v,
             _ => V::new(Verdict::Allow, Layer::Safe, None, "a path inside the workspace"),
         }
     }

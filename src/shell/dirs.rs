@@ -88,6 +88,31 @@ impl Cwd {
         }
     }
 
+    /// The directory with `.` and `..` taken lexically, as bash's `cd` without `-P` takes them
+    /// (`cd docs && cd ..` is back at the start); as it was where a `..` would climb above the
+    /// start or the directory is unknown.
+    pub(super) fn lexical(&self) -> Cwd {
+        let mut c = self.clone();
+        if let Some(d) = &self.0 {
+            let absolute = d.starts_with('/');
+            let mut parts: Vec<&str> = Vec::new();
+            for seg in d.split('/') {
+                match seg {
+                    "" | "." => {}
+                    ".." => {
+                        if parts.pop().is_none() {
+                            return c;
+                        }
+                    }
+                    s => parts.push(s),
+                }
+            }
+            let joined = parts.join("/");
+            c.0 = Some(if absolute { format!("/{joined}") } else { joined });
+        }
+        c
+    }
+
     pub(super) fn move_to(&mut self, dir: Option<String>) {
         self.1.old = Some(self.0.take());
         self.0 = dir;

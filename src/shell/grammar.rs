@@ -1063,6 +1063,18 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("locale", "",
      "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose -? --help --usage -V --version"),
     ("tee", "", "-a --append -i --ignore-interrupts -p --output-error=? --help --version"),
+    // Writers of their operands (decided as writes by the walker); `-r F` reads F's times.
+    ("touch", "", "-a -c --no-create -d: --date= -f -h --no-dereference -m -r:/R --reference=/R -t: --time= --help --version"),
+    ("mkdir", "", "-m: --mode= -p --parents -v --verbose -Z --context=? --help --version"),
+    // `cp SRC... DEST` reads its sources and writes DEST (or DEST/SRC's name). What copies
+    // more than the named files is `U`: directories (`-r`, `-a`), links instead of copies
+    // (`-l`, `-s`, `-d`, `-P`), backups under other names (`-b`, `-S`), `--parents`.
+    ("cp", "files",
+     "-a/U --archive/U --attributes-only --backup=?/U -b/U --copy-contents/U -d/U --no-dereference/U -f --force \
+      -i --interactive -H -l/U --link/U -L --dereference -n --no-clobber -P/U -p --preserve=? --no-preserve= \
+      --parents/U -R/U -r/U --recursive/U --reflink=? --remove-destination --sparse= --strip-trailing-slashes \
+      -s/U --symbolic-link/U -S:/U --suffix=/U -t: --target-directory= -T --no-target-directory -u --update=? \
+      -v --verbose -x --one-file-system -Z --context=? --help --version"),
     ("date", "",
      "-d: --date= --debug -f:/R --file=/R -I:: --iso-8601=? --resolution -R --rfc-email --rfc-3339= -r:/R \
       --reference=/R -s:/U --set=/U -u --utc --universal --help --version"),

@@ -199,9 +199,10 @@ pub enum WriteKind {
     Tee,
     /// (reads only) a glob bash expands by listing its directories (`echo /etc/*`)
     List,
-    /// a path handed on to a program gate cannot see, which may write it or run it
-    /// (`npm run test -- --reporter-destination=/tmp/x`): decided only where it lands outside
-    /// the workspace or under a deny or ask rule
+    /// a path handed on to a program gate cannot see, which may write it or run it (`npm run
+    /// test -- --reporter-destination=/tmp/x`), or one a program may write (the directories
+    /// `mkdir -p` makes where missing): decided only where it lands outside the workspace or
+    /// under a deny or ask rule
     Handed,
 }
 
@@ -222,7 +223,7 @@ impl Write {
             WriteKind::Append => ">>",
             WriteKind::Tee => "writes",
             WriteKind::List => "lists",
-            WriteKind::Handed => "hands on",
+            WriteKind::Handed => "may write",
         };
         format!("{op} {}", self.path.display())
     }

@@ -1505,6 +1505,8 @@ static SAFE: &[(&str, Args)] = &[
     ("let", Args::Any), ("mapfile", Args::Any), ("readarray", Args::Any),
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
     ("sort", Args::Any), ("uniq", Args::Any),
+    // Writers of the files they name, each write decided by the write rules.
+    ("touch", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any),
     ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
     ("command", Args::Any), ("zcat", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
@@ -1680,7 +1682,10 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
         // and `-r` writes binary.
         return !open_args
             && super::writes::xxd_words(&words[1..]).is_some_and(|x| {
-                !x.reverse && x.operands.len() <= 1 && !x.operands.iter().any(|w| grammar::could_be_several(w))
+                // (A second operand is written, and decided as a write.)
+                (!x.reverse || x.operands.len() == 2)
+                    && x.operands.len() <= 2
+                    && !x.operands.iter().any(|w| grammar::could_be_several(w))
             });
     }
     // `PROGRAM --version` only prints, for programs verified to exit on it without reading
@@ -1729,12 +1734,35 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
             return false;
         }
         let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
-        let counted = matches!(name, "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap");
+        // (Operands added at run time could be options or files it writes.)
+        let counted = matches!(
+            name,
+            "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap" | "touch" | "mkdir" | "cp"
+        );
         return !(open_args && counted)
             && match name {
                 // `uniq IN OUT` writes OUT.
                 // (A run-time operand may be two: `uniq .e*` is `uniq .editorconfig .env`.)
-                "uniq" => p.operands.len() <= 1 && !p.operands.iter().any(grammar::could_be_several),
+                // (The walker decides OUT as a write.)
+                "uniq" => p.operands.len() <= 2 && !p.operands.iter().any(grammar::could_be_several),
+                // The files they write are their operands, each decided as a write; one
+                // only known at run time is a write of a path gate cannot name.
+                "touch" | "mkdir" => !p.operands.is_empty(),
+                // `cp SRC... DEST`: DEST written (a file, or SRC's name below a directory),
+                // spelled out: a target that may be several words is not modelled.
+                "cp" => {
+                    let dirs: Vec<&Word> = p
+                        .opts
+                        .iter()
+                        .filter(|f| matches!(f.opt.name, "-t" | "--target-directory"))
+                        .filter_map(|f| f.value.as_ref())
+                        .collect();
+                    match dirs.as_slice() {
+                        [] => p.operands.len() >= 2 && p.operands.last().is_some_and(|w| w.lit().is_some()),
+                        [dir] => !p.operands.is_empty() && dir.lit().is_some(),
+                        _ => false,
+                    }
+                }
                 "sed" => sed_read_only(&p),
                 // `date MMDDhhmm` sets the clock; `+FORMAT` prints.
                 "date" => p.operands.iter().all(|w| w.lit().is_some_and(|s| s.starts_with('+'))),

@@ -593,15 +593,64 @@ const UNBINDABLE: &[&str] = &[
 /// errexit, the directory, the positional parameters.
 type MayNotHappen = (Vec<(String, Vec<Word>)>, usize, bool, Cwd, Option<Vec<Word>>);
 
+/// The directories a list of `cd` steps may stop in (`..` taken lexically), each with what
+/// the ways that stop there agree on.
+fn places_of(steps: &[Cwd]) -> Vec<Cwd> {
+    let mut places: Vec<Cwd> = Vec::new();
+    for c in steps.iter().map(Cwd::lexical) {
+        match places.iter_mut().find(|p| p.0 == c.0) {
+            Some(p) => *p = p.merged(&c),
+            None => places.push(c),
+        }
+    }
+    places
+}
+
 /// Whether a known value expands unquoted to itself, one word: not empty (it would vanish),
 /// no blank to split at, no glob character.
 fn stays_unquoted(v: &str) -> bool {
     !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c))
 }
 
+/// An integer constant as bash's arithmetic reads it: decimal, octal after `0` (`010` is 8),
+/// hexadecimal after `0x`, or `BASE#DIGITS` (`2#1`; digits `0-9a-zA-Z@_`, letters of either
+/// case alike up to base 36). `None` for anything else, and for a digit bash refuses (an
+/// error: the command does not run), or a number too long to be sure of.
+fn integer_constant(t: &str) -> Option<i64> {
+    let digits_in = |digits: &str, base: u32| -> Option<i64> {
+        if digits.is_empty() || digits.len() > 12 {
+            return None;
+        }
+        digits.chars().try_fold(0i64, |n, c| {
+            let d = match c {
+                '0'..='9' => c as u32 - '0' as u32,
+                'a'..='z' => c as u32 - 'a' as u32 + 10,
+                'A'..='Z' if base <= 36 => c as u32 - 'A' as u32 + 10,
+                'A'..='Z' => c as u32 - 'A' as u32 + 36,
+                '@' => 62,
+                '_' => 63,
+                _ => return None,
+            };
+            (d < base).then(|| n * i64::from(base) + i64::from(d))
+        })
+    };
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return digits_in(hex, 16);
+    }
+    if let Some((base, digits)) = t.split_once('#') {
+        let base: u32 =
+            (!base.starts_with('0') && base.bytes().all(|b| b.is_ascii_digit())).then(|| base.parse().ok())??;
+        return (2..=64).contains(&base).then(|| digits_in(digits, base))?;
+    }
+    if t.len() > 1 && t.starts_with('0') {
+        return digits_in(&t[1..], 8);
+    }
+    (t.bytes().all(|b| b.is_ascii_digit())).then(|| digits_in(t, 10))?
+}
+
 /// `${x:offset:length}` of a known ASCII value, as bash 5.2 computes it, when offset and length
-/// are decimal literals (`1`, ` -2`); `None` for anything else, and for a length that ends
-/// before the start (an expansion error: the command does not run).
+/// are integer constants (`1`, ` -2`, `010`, `0x2`, `2#1`); `None` for anything else, and for
+/// a length that ends before the start (an expansion error: the command does not run).
 fn substring(v: &str, offset: &str, length: Option<&str>) -> Option<String> {
     let number = |t: &str| -> Option<i64> {
         let t = t.trim();
@@ -609,11 +658,7 @@ fn substring(v: &str, offset: &str, length: Option<&str>) -> Option<String> {
             Some(r) => (true, r.trim_start()),
             None => (false, t),
         };
-        let plain = !digits.is_empty()
-            && digits.len() < 10
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && (digits == "0" || !digits.starts_with('0'));
-        let n: i64 = plain.then(|| digits.parse().ok())??;
+        let n = integer_constant(digits)?;
         Some(if negative { -n } else { n })
     };
     if !v.is_ascii() {
@@ -724,7 +769,7 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
 }
 
 /// What `printf FORMAT ARGS...` prints, where the format holds only text without `\\` and
-/// `%s`, `%.Ns`, `%c` and `%%` (the format is used again while arguments are left, as bash
+/// `%s`, `%.Ns`, `%c`, `%.Nc` and `%%` (the format is used again while arguments are left, as bash
 /// does): `None` for anything else.
 pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     if format.contains('\\') {
@@ -747,12 +792,16 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         } else if spec.starts_with('c') {
             (Piece::Arg(Some(1)), 1)
         } else {
+            // A precision: `%.Ns` at most N letters (`%.s` none); `%.Nc` still one letter
+            // (red team 57: `%.0c` prints `r`).
             let digits = spec.strip_prefix('.')?;
             let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-            if n == 0 || n > 4 || digits.as_bytes().get(n) != Some(&b's') {
-                return None;
+            let max = if n == 0 { 0 } else { digits[..n].parse().ok()? };
+            match digits.as_bytes().get(n) {
+                Some(b's') if n <= 4 => (Piece::Arg(Some(max)), n + 2),
+                Some(b'c') if n <= 4 => (Piece::Arg(Some(1)), n + 2),
+                _ => return None,
             }
-            (Piece::Arg(Some(digits[..n].parse().ok()?)), n + 2)
         };
         pieces.push(piece);
         rest = &spec[len..];
@@ -1301,7 +1350,11 @@ impl Walker<'_> {
         // `"${files[2]}"` of an array filled by one glob (red team 47): one name it gives.
         if let Some((array, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
             // (A counter gate knows holds a number: `"${files[i]}"` in a `for ((i=0; ...))`.)
-            let number = index.bytes().all(|b| b.is_ascii_digit()) || (is_identifier(index) && self.is_number(index));
+            // (`-1` counts from the end: one of the names too, or an error where there is none:
+            // red team 57's `"${files[-1]}"`.)
+            let digits = index.strip_prefix('-').unwrap_or(index);
+            let number = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                || (is_identifier(index) && self.is_number(index));
             if !quoted || index.is_empty() || !number || self.is_associative(array) {
                 return None;
             }
@@ -1781,8 +1834,9 @@ impl Walker<'_> {
         self.walk_twice(&|w: &mut Self| w.items(rest), alt);
     }
 
-    /// `walk` from the current directory, then from `alt`, as [`Self::walk_from_both`].
-    fn walk_twice(&mut self, walk: &dyn Fn(&mut Self), alt: Cwd) {
+    /// `walk` from the current directory, then from `alt`, as [`Self::walk_from_both`]; the
+    /// directory each walk ended in.
+    fn walk_twice(&mut self, walk: &dyn Fn(&mut Self), alt: Cwd) -> (Cwd, Cwd) {
         let (bound0, log0, errexit0, params0) =
             (self.bound.clone(), self.assigned.len(), self.errexit, self.params.clone());
         self.rewalks += 1;
@@ -1795,9 +1849,11 @@ impl Walker<'_> {
         *self.cwd = alt;
         walk(self);
         self.rewalks -= 1;
+        let ends = (end.clone(), self.cwd.clone());
         *self.cwd = self.cwd.merged(&end);
         let changed: Vec<String> = self.assigned[log0..].to_vec();
         self.forget_changed(changed, &before);
+        ends
     }
 
     /// A `cd` can fail (the directory may not exist), and bash then goes on where it was:
@@ -1817,11 +1873,61 @@ impl Walker<'_> {
         let cd_or = matches!(l.additional.as_slice(), [ast::AndOr::Or(_)]) && !l.first.bang && self.is_one_cd(&l.first);
         // ... and where P does not move, the list ends in one of two known directories.
         let mut cd_or_stays = None;
+        // `cd X && A && cd Y && B`: where each step may stop the list (red team 57: `cd docs
+        // && ls && cd ..; cat README.md` was asked), while every step is a plain `cd` or
+        // leaves the directory as it was.
+        let mut chained_or = None;
+        let mut steps: Option<Vec<Cwd>> = (self.one_dir_builtin(&l.first) == Some("cd")
+            && !l.first.to_string().split_whitespace().nth(1).is_some_and(|a| a.starts_with('-')))
+        .then(|| vec![before.clone(), after_first.clone()]);
         self.unsure += 1;
         for (k, next) in l.additional.iter().enumerate() {
             match next {
-                ast::AndOr::And(p) => self.pipeline(p),
+                ast::AndOr::And(p) => {
+                    let at = self.cwd.clone();
+                    self.pipeline(p);
+                    // (Without options: `cd -P` takes `..` physically.)
+                    let plain_cd = self.one_dir_builtin(p) == Some("cd")
+                        && !p.to_string().split_whitespace().nth(1).is_some_and(|a| a.starts_with('-'));
+                    match steps.as_mut() {
+                        Some(s) if plain_cd || *self.cwd == at => s.push(self.cwd.clone()),
+                        _ => steps = None,
+                    }
+                }
+                ast::AndOr::Or(p)
+                    if k > 0
+                        && k + 1 == l.additional.len()
+                        && steps.is_some()
+                        && !ends_script(p, !self.defining.is_empty(), &self.functions) =>
+                {
+                    // `cd X && A || B`: B runs where a step stopped, at X or where the list
+                    // started; where B does not move, the list ends in one of those two
+                    // (red team 57: `cd /abs/ws && git diff --quiet || git diff --stat`, as
+                    // agents write it, was asked).
+                    let places = steps.take().map(|s| places_of(&s)).unwrap_or_default();
+                    let end = self.cwd.lexical().0;
+                    match places.as_slice() {
+                        [a, b] if a.0.is_some() && b.0.is_some() && self.rewalks < MAX_REWALKS => {
+                            let (here, alt) = if a.0 == end { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+                            self.unbind_since(log0);
+                            *self.cwd = here.clone();
+                            let (e1, e2) = self.walk_twice(&|w: &mut Self| w.pipeline(p), alt.clone());
+                            if e1.lexical().0 == here.0 && e2.lexical().0 == alt.0 {
+                                *self.cwd = here;
+                                chained_or = Some(alt);
+                            } else {
+                                self.cwd.forget();
+                            }
+                        }
+                        _ => {
+                            self.cwd.forget();
+                            self.unbind_since(log0);
+                            self.pipeline(p);
+                        }
+                    }
+                }
                 ast::AndOr::Or(p) => {
+                    steps = None;
                     // Runs after a failure: maybe of the `cd`, so from either directory, and
                     // maybe before an assignment earlier in the list.
                     let success = self.cwd.clone();
@@ -1843,6 +1949,30 @@ impl Walker<'_> {
             }
         }
         self.unsure -= 1;
+        if let Some(alt) = chained_or {
+            self.alt_cwd = Some(alt);
+            self.unbind_since(first_log);
+            return;
+        }
+        // A chain with a second `cd` ends in the directory any step left (the list stops at
+        // the first step that fails): with two such directories, what follows is walked from
+        // both; `OLDPWD` and the stack kept only where the ways that end in one agree.
+        if let Some(steps) = steps.filter(|s| s[2..].iter().zip(&s[1..]).any(|(b, a)| b.0 != a.0)) {
+            let places = places_of(&steps);
+            let known = places.iter().all(|p| p.0.is_some()) && self.rewalks < MAX_REWALKS;
+            match places.as_slice() {
+                [one] if known => *self.cwd = one.clone(),
+                [a, b] if known => {
+                    let end = self.cwd.lexical().0;
+                    let (here, alt) = if a.0 == end { (a, b) } else { (b, a) };
+                    *self.cwd = here.clone();
+                    self.alt_cwd = Some(alt.clone());
+                }
+                _ => self.cwd.forget(),
+            }
+            self.unbind_since(first_log);
+            return;
+        }
         if *self.cwd != before && !guarded {
             // One `cd` on its own (no `&&`, `||` or pipe): if it fails, nothing moved, so the
             // commands after it run in one of two known directories; the list walks both.
@@ -4540,7 +4670,8 @@ impl Walker<'_> {
                 self.write(added, WriteKind::Tee);
             }
         }
-        for target in super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words)) {
+        let handed = super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words));
+        for target in handed.chain(super::writes::made_parents(&words)) {
             self.write(target, WriteKind::Handed);
         }
         // What may call a function gate does not see called: a command named at run time,
@@ -4917,8 +5048,24 @@ impl Walker<'_> {
         self.integer_effects(&words, &mut unknown);
         self.builtin_assigns(&words);
         let local_outside = words.first().and_then(Word::lit) == Some("local") && self.defining.is_empty();
+        // (Only a name the builtin assigns once: bash applies its words left to right, so
+        // `declare -a a=(ls) a=(rm)` leaves `rm`, `a+=(rm)` appends, `a[1]=x` sets an
+        // element: red team 57 found the first value kept. A run-time word may be any name.)
+        let assigned_names: Vec<&str> = words[1..]
+            .iter()
+            .map(|w| match w {
+                Word::Lit(a) if !a.starts_with(['-', '+']) => a.split(['=', '[', '+']).next().unwrap_or(a),
+                Word::Lit(_) => "",
+                // (`f=(src/*.rs)`: a value only known at run time, to a known name.)
+                Word::Dyn(d) => {
+                    d.split(['=', '[', '+']).next().filter(|n| d.len() > n.len() && is_identifier(n)).unwrap_or("*")
+                }
+            })
+            .filter(|n| !n.is_empty())
+            .collect();
+        let once = |n: &str| !assigned_names.contains(&"*") && assigned_names.iter().filter(|a| **a == n).count() == 1;
         for (n, v) in std::mem::take(&mut self.declared_arrays) {
-            if !local_outside && !tables::is_dangerous_variable(&n) {
+            if !local_outside && !tables::is_dangerous_variable(&n) && once(&n) {
                 self.bind(&n, v);
             }
         }

@@ -23,6 +23,21 @@ pub(crate) fn decode_ansi_c(s: &str) -> String {
             't' => out.push('\t'),
             'v' => out.push('\x0b'),
             '\\' | '\'' | '"' | '?' => out.push(e),
+            // `\x{HH...}`: every hex digit up to `}` (consumed when there), the low eight bits
+            // kept; none is a NUL, which ends the string (red team 57: `$'\x{2f}etc'` is
+            // `/etc`, which gate kept as written).
+            'x' if chars.peek() == Some(&'{') => {
+                chars.next();
+                let mut v = 0u32;
+                while let Some(d) = chars.peek().and_then(|c| c.to_digit(16)) {
+                    v = (v * 16 + d) & 0xff;
+                    chars.next();
+                }
+                if chars.peek() == Some(&'}') {
+                    chars.next();
+                }
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
             'x' | 'u' | 'U' => {
                 let max = match e {
                     'x' => 2,
@@ -732,6 +747,11 @@ mod tests {
         assert_eq!(decode_ansi_c("a\\562m"), "arm");
         assert_eq!(decode_ansi_c("a\\nb"), "a\nb");
         assert_eq!(decode_ansi_c("\\u0072m"), "rm");
+        assert_eq!(decode_ansi_c("\\x{2f}etc"), "/etc");
+        assert_eq!(decode_ansi_c("\\x{72m"), "rm");
+        assert_eq!(decode_ansi_c("\\x{4172}m"), "rm");
+        assert_eq!(decode_ansi_c("\\x{}rm"), "");
+        assert_eq!(decode_ansi_c("\\x{100}rm"), "");
         for nul in ["\\x00", "\\0", "\\000", "\\u0000", "\\U00000000", "\\c@"] {
             assert_eq!(decode_ansi_c(&format!("rm{nul}junk")), "rm", "{nul}");
         }

@@ -24,7 +24,7 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("curl", &["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
                "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--output-dir"]),
     ("wget", &["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies",
-               "--warc-file", "-P", "--directory-prefix"]),
+               "--warc-file", "-P", "--directory-prefix", "--rejected-log", "--hsts-file"]),
     ("patch", &["-o", "--output", "-r", "--reject-file"]),
     ("sdiff", &["-o", "--output"]),
     ("iconv", &["-o", "--output"]),
@@ -48,6 +48,32 @@ static BUILD_DIRS: &[(&str, &[&str])] = &[
     // npm writes its debug logs and its cache there.
     ("npm", &["--logs-dir", "--cache"]),
 ];
+
+/// The directories above each operand of `mkdir -p` that it makes where they are missing:
+/// decided where a deny rule holds them or they land outside the workspace (`mkdir -p .env/x`
+/// makes `.env`), not asked for where they may already be (`mkdir -p docs/guide`).
+pub(crate) fn made_parents(words: &[Word]) -> Vec<Word> {
+    if words.first().and_then(Word::lit).map(program_name) != Some("mkdir") {
+        return Vec::new();
+    }
+    let Some(Ok(p)) = grammar::grammar("mkdir").map(|g| grammar::parse(g, &words[1..])) else { return Vec::new() };
+    if !p.opts.iter().any(|f| matches!(f.opt.name, "-p" | "--parents")) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for path in p.operands.iter().filter_map(Word::lit) {
+        let mut at = 0;
+        while let Some(k) = path[at..].find('/') {
+            let prefix = &path[..at + k];
+            at += k + 1;
+            let last = prefix.rsplit('/').next().unwrap_or(prefix);
+            if !matches!(last, "" | "." | "..") {
+                out.push(Word::Lit(prefix.to_string()));
+            }
+        }
+    }
+    out
+}
 
 /// The build directories a command names ([`BUILD_DIRS`]).
 pub(crate) fn build_dirs(words: &[Word]) -> Vec<Word> {
@@ -444,6 +470,12 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
         "wget" => wget_writes(args),
+        // aria2c saves each URL under its last name, below `-d DIR` (red team 57:
+        // `aria2c https://h/.env.prod` writes `.env.prod`), unless `-o` names the file.
+        "aria2c" if flagged(&["-o", "--out"]).is_empty() => {
+            let dir = flagged(&["-d", "--dir"]).pop();
+            url_names(args, dir.as_ref(), &Word::Lit("index.html".into()))
+        }
         "tee" => operands(args, "").into_iter().cloned().collect(),
         // `history -w F` / `-a F` write the history to F (red team 30).
         "history" => {
@@ -473,6 +505,29 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                     || a.starts_with("--source")
             });
             ops.into_iter().skip(usize::from(!from_file)).cloned().collect()
+        }
+        // cp read by its table: DEST, or, where DEST is a directory, each source's name below
+        // it (`cp x/.env .` writes `./.env`); `-t DIR` puts every source below DIR.
+        "cp" if grammar::grammar("cp").is_some_and(|g| grammar::parse(g, args).is_ok()) => {
+            let Some(Ok(p)) = grammar::grammar("cp").map(|g| grammar::parse(g, args)) else { return Vec::new() };
+            let dir =
+                p.opts.iter().find(|f| matches!(f.opt.name, "-t" | "--target-directory")).and_then(|f| f.value.clone());
+            let plain = p.opts.iter().any(|f| matches!(f.opt.name, "-T" | "--no-target-directory"));
+            let (sources, dest) = match &dir {
+                Some(d) => (&p.operands[..], d.clone()),
+                None => match p.operands.split_last() {
+                    Some((last, rest)) => (rest, last.clone()),
+                    None => return Vec::new(),
+                },
+            };
+            let mut t = Vec::new();
+            if dir.is_none() {
+                t.push(dest.clone());
+            }
+            if !plain {
+                t.extend(sources.iter().map(|s| under(Some(&dest), &base_name(s))));
+            }
+            t
         }
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
             let values = match name {
@@ -504,6 +559,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // as operands too (`--cmd X`): more writes can only make a deny more likely.
         "ed" | "red" | "ex" | "vi" | "vim" | "nvim" | "view" | "rvim" | "rview" | "vimdiff" | "emacs" => {
             operands(args, "").into_iter().filter(|w| !w.lit().is_some_and(|s| s.starts_with('+'))).cloned().collect()
+        }
+        // Read by their tables: every operand (`touch -r F X` writes only X).
+        "touch" | "mkdir" if grammar::grammar(name).is_some_and(|g| grammar::parse(g, args).is_ok()) => {
+            grammar::grammar(name).and_then(|g| grammar::parse(g, args).ok()).map(|p| p.operands).unwrap_or_default()
         }
         "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
             let p = operands(args, if name == "truncate" { "sr" } else { "" });
@@ -1219,7 +1278,17 @@ fn wget_writes(args: &[Word]) -> Vec<Word> {
         if let Some((k, v)) = cmd.split_once('=') {
             let key: String =
                 k.trim().chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase();
-            if matches!(key.as_str(), "outputdocument" | "logfile" | "savecookies" | "dirprefix" | "warcfile") {
+            if matches!(
+                key.as_str(),
+                "outputdocument"
+                    | "logfile"
+                    | "savecookies"
+                    | "dirprefix"
+                    | "warcfile"
+                    | "rejectedlog"
+                    | "hstsfile"
+                    | "defaultpage"
+            ) {
                 out.push(Word::Lit(v.trim().to_string()));
             }
         }
@@ -1228,15 +1297,27 @@ fn wget_writes(args: &[Word]) -> Vec<Word> {
         return out;
     }
     let dir = option_values(args, &["-P", "--directory-prefix"]).pop();
+    // A URL ending in `/` is saved under `--default-page` (red team 57: `--default-page=.env`).
+    let index = option_values(args, &["--default-page"]).pop();
+    out.extend(url_names(args, dir.as_ref(), index.as_ref().unwrap_or(&Word::Lit("index.html".into()))));
+    out
+}
+
+/// The files a downloader saves its URLs to by default: each URL's last name (`index` where
+/// it has none), below `dir`.
+fn url_names(args: &[Word], dir: Option<&Word>, index: &Word) -> Vec<Word> {
+    let mut out = Vec::new();
     for url in args.iter().filter_map(Word::lit).filter(|a| a.contains("://") && !a.starts_with('-')) {
         let rest = url.split_once("://").map_or("", |(_, r)| r);
         let path = rest.split_once('/').map_or("", |(_, p)| p);
         let path = path.split(['#']).next().unwrap_or("");
-        let name = path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("index.html");
-        out.push(match &dir {
-            Some(Word::Lit(d)) => Word::Lit(format!("{}/{name}", d.trim_end_matches('/'))),
-            Some(d) => Word::Dyn(format!("{}/{name}", d.display())),
-            None => Word::Lit(name.to_string()),
+        let name = match path.rsplit('/').next().filter(|n| !n.is_empty()) {
+            Some(n) => Word::Lit(n.to_string()),
+            None => index.clone(),
+        };
+        out.push(match dir {
+            Some(d) => under(Some(d), &name),
+            None => name,
         });
     }
     out
