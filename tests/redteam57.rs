@@ -187,6 +187,10 @@ fn writers_of_the_files_they_name_are_decided_by_those_writes() {
             "touch -r /etc/passwd docs/x.md",
             "touch src/y.rs",
             "mkdir -p /tmp/x/y",
+            // `mkdir -p` makes each directory as spelled, also those a `..` climbs back from
+            // (red team 58: V17, V18).
+            "mkdir -p src/gen/../../docs/notes.md",
+            "mkdir -p docs/n.md/tmp/../m.md",
             "cp src/a.rs docs/x.md",
             "cp -r docs docs/bak.md",
             "cp -b docs/a.md docs/c.md",
@@ -312,5 +316,29 @@ fn a_negative_subscript_of_a_globbed_array_is_one_of_its_names() {
         POLICY,
         "ask",
         &["files=(/etc/*); cat \"${files[-1]}\"", "files=(src/*.rs); cat ${files[-1]}"],
+    );
+}
+
+/// Red team 57 (Y28): a write to a name the text itself makes a link lands in what the link
+/// leads to, which the edge cannot see before the link exists.
+#[test]
+fn a_write_through_a_link_the_text_makes_is_a_write_of_its_target() {
+    let ws = check_common::red_team_workspace(false);
+    let scratch = tempfile::tempdir().unwrap();
+    check_common::write_file(scratch.path(), ".env", "K=v\n");
+    check_common::write_file(scratch.path(), "docs/a.md", "# a\n");
+    check_common::bash_stdout(scratch.path(), "ln -s ../.env docs/e.md && echo X=1 > docs/e.md");
+    assert_eq!(std::fs::read_to_string(scratch.path().join(".env")).unwrap(), "X=1\n", "bash wrote .env");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "ln -s ../.env docs/e.md && echo X=1 > docs/e.md",
+            "ln .env docs/e.md; echo X >> docs/e.md",
+            "ln -sf ../Cargo.toml docs && tee docs/Cargo.toml < src/a.rs",
+            "cd docs && ln -s ../.env e.md && cd .. && echo x > docs/e.md",
+            "ln -rs .env docs/e.md; sed -i s/a/b/ docs/e.md",
+            "ln -s -t docs ../Cargo.toml; echo x > docs/Cargo.toml",
+        ],
     );
 }

@@ -289,10 +289,89 @@ pub fn analyze(text: &str) -> Analysis {
     if a.dotglob {
         dotted_globs(&mut a);
     }
+    through_made_links(&mut a);
     if KEEPING.get() > 0 {
         KEPT.set(Some((text.to_string(), a.clone())));
     }
     a
+}
+
+/// A write to a name the text itself makes a link (`ln -s ../.env docs/e.md && echo x >
+/// docs/e.md`, red team 57) lands in the file the link leads to, which the edge cannot see
+/// yet: each such write is also decided as a write of that file, read both as a symbolic
+/// link's text (from the link's directory) and as a path from where `ln` ran (a hard link,
+/// `ln -r`).
+fn through_made_links(a: &mut Analysis) {
+    let join = |cwd: &Option<String>, p: &str| -> Option<String> {
+        let cwd = cwd.as_ref()?;
+        let full = if p.starts_with('/') || cwd.is_empty() { p.to_string() } else { format!("{cwd}/{p}") };
+        let mut parts: Vec<&str> = Vec::new();
+        for seg in full.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    if parts.pop().is_none() && !full.starts_with('/') {
+                        parts.push("..");
+                    }
+                }
+                s => parts.push(s),
+            }
+        }
+        Some(format!("{}{}", if full.starts_with('/') { "/" } else { "" }, parts.join("/")))
+    };
+    let base = |p: &str| p.trim_end_matches('/').rsplit('/').next().unwrap_or(p).to_string();
+    // (link name, what it leads to), both from where the text started.
+    let mut links: Vec<(String, String)> = Vec::new();
+    for c in a.commands.iter().filter(|c| c.program() == Some("ln")) {
+        let mut operands: Vec<&str> = Vec::new();
+        let mut dir: Option<&str> = None;
+        let mut ended = false;
+        let mut it = c.words[1..].iter();
+        while let Some(w) = it.next() {
+            let Some(t) = w.lit() else { continue };
+            match t {
+                "--" if !ended => ended = true,
+                "-t" | "--target-directory" if !ended => dir = it.next().and_then(Word::lit),
+                "-S" | "--suffix" if !ended => {
+                    it.next();
+                }
+                _ if !ended && t.starts_with("--target-directory=") => dir = t.split_once('=').map(|(_, d)| d),
+                _ if !ended && t.starts_with('-') && t.len() > 1 => {}
+                _ => operands.push(t),
+            }
+        }
+        let pairs: Vec<(String, &str)> = match (dir, operands.as_slice()) {
+            (Some(d), targets) => targets.iter().map(|t| (format!("{d}/{}", base(t)), *t)).collect(),
+            (None, [t]) => vec![(base(t), *t)],
+            (None, [targets @ .., name]) => {
+                let mut v: Vec<(String, &str)> = targets.iter().map(|t| (format!("{name}/{}", base(t)), *t)).collect();
+                if let [t] = targets {
+                    v.push((name.to_string(), *t));
+                }
+                v
+            }
+            _ => Vec::new(),
+        };
+        for (name, target) in pairs {
+            let Some(link) = join(&c.cwd, &name) else { continue };
+            let parent = link.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+            for to in [join(&Some(parent), target), join(&c.cwd, target)].into_iter().flatten() {
+                links.push((link.clone(), to));
+            }
+        }
+    }
+    if links.is_empty() {
+        return;
+    }
+    let mut extra = Vec::new();
+    for w in &a.writes {
+        let Word::Lit(p) = &w.path else { continue };
+        let Some(at) = join(&w.cwd, p) else { continue };
+        for (_, to) in links.iter().filter(|(l, _)| *l == at) {
+            extra.push(Write { path: Word::Lit(to.clone()), kind: w.kind.clone(), cwd: Some(String::new()) });
+        }
+    }
+    a.writes.extend(extra);
 }
 
 /// Under dotglob, a glob segment that starts with a wildcard also matches names that start

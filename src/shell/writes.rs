@@ -49,6 +49,28 @@ static BUILD_DIRS: &[(&str, &[&str])] = &[
     ("npm", &["--logs-dir", "--cache"]),
 ];
 
+/// Whether a path has a `..` segment.
+fn climbs(path: &str) -> bool {
+    path.split('/').any(|s| s == "..")
+}
+
+/// The directories on the way to a path, as spelled (`a/b/c`: `a`, `a/b`). Where the path
+/// climbs back with `..`, `mkdir -p` makes them though they are not above what it finally
+/// makes (red team 58: `mkdir -p src/gen/../../docs/n.md` makes `src/gen`).
+fn prefixes(path: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(k) = path[at..].find('/') {
+        let prefix = &path[..at + k];
+        at += k + 1;
+        let last = prefix.rsplit('/').next().unwrap_or(prefix);
+        if !matches!(last, "" | "." | "..") {
+            out.push(Word::Lit(prefix.to_string()));
+        }
+    }
+    out
+}
+
 /// The directories above each operand of `mkdir -p` that it makes where they are missing:
 /// decided where a deny rule holds them or they land outside the workspace (`mkdir -p .env/x`
 /// makes `.env`), not asked for where they may already be (`mkdir -p docs/guide`).
@@ -61,16 +83,8 @@ pub(crate) fn made_parents(words: &[Word]) -> Vec<Word> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for path in p.operands.iter().filter_map(Word::lit) {
-        let mut at = 0;
-        while let Some(k) = path[at..].find('/') {
-            let prefix = &path[..at + k];
-            at += k + 1;
-            let last = prefix.rsplit('/').next().unwrap_or(prefix);
-            if !matches!(last, "" | "." | "..") {
-                out.push(Word::Lit(prefix.to_string()));
-            }
-        }
+    for path in p.operands.iter().filter_map(Word::lit).filter(|p| !climbs(p)) {
+        out.extend(prefixes(path));
     }
     out
 }
@@ -562,7 +576,18 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         }
         // Read by their tables: every operand (`touch -r F X` writes only X).
         "touch" | "mkdir" if grammar::grammar(name).is_some_and(|g| grammar::parse(g, args).is_ok()) => {
-            grammar::grammar(name).and_then(|g| grammar::parse(g, args).ok()).map(|p| p.operands).unwrap_or_default()
+            let Some(Ok(p)) = grammar::grammar(name).map(|g| grammar::parse(g, args)) else { return Vec::new() };
+            let parents = name == "mkdir" && p.opts.iter().any(|f| matches!(f.opt.name, "-p" | "--parents"));
+            let mut t = Vec::new();
+            for w in &p.operands {
+                if let (true, Word::Lit(path)) = (parents, w) {
+                    if climbs(path) {
+                        t.extend(prefixes(path));
+                    }
+                }
+                t.push(w.clone());
+            }
+            t
         }
         "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
             let p = operands(args, if name == "truncate" { "sr" } else { "" });
