@@ -368,7 +368,7 @@ fn through_made_links(a: &mut Analysis) {
         let Word::Lit(p) = &w.path else { continue };
         let Some(at) = join(&w.cwd, p) else { continue };
         for (_, to) in links.iter().filter(|(l, _)| *l == at) {
-            extra.push(Write { path: Word::Lit(to.clone()), kind: w.kind.clone(), cwd: Some(String::new()) });
+            extra.push(Write { path: Word::Lit(to.clone()), kind: w.kind, cwd: Some(String::new()) });
         }
     }
     a.writes.extend(extra);
