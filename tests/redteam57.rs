@@ -342,3 +342,28 @@ fn a_write_through_a_link_the_text_makes_is_a_write_of_its_target() {
         ],
     );
 }
+
+/// Red team 58 (Z28-Z34): an operand that may vanish (an empty `$x` or `$(...)`, a glob under
+/// nullglob) moves which word uniq and xxd write; `mkdir -p` makes the directories a `..`
+/// climbs back from.
+#[test]
+fn an_operand_that_may_vanish_moves_the_file_written() {
+    let scratch = tempfile::tempdir().unwrap();
+    check_common::write_file(scratch.path(), "a", "x\n");
+    check_common::bash_stdout(scratch.path(), "uniq $nothing a out; mkdir -p made/../b");
+    assert!(scratch.path().join("out").exists() && scratch.path().join("made").is_dir(), "bash wrote both");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "xxd $(true) docs/a.md .env.local",
+            "shopt -s nullglob; uniq docs/nomatch* docs/a.md Cargo.toml",
+            "uniq $nothing docs/a.md Cargo.toml",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["mkdir -p src.md/../docs/z.md", "mkdir -p node_modules/.bin/../../docs/z.md && npm test"],
+    );
+}

@@ -657,9 +657,15 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             .filter_map(|a| a.lit().and_then(|s| s.strip_prefix("of=")).map(|v| Word::Lit(v.to_string())))
             .collect(),
         // `xxd [-r] [IN [OUT]]`: OUT is written, in either direction.
+        // (A run-time operand may be none, or several, words: any operand may then be OUT,
+        // red team 58's `xxd $(true) docs/a.md .env.local`.)
         "xxd" => match xxd_words(args) {
+            Some(x) if x.operands.iter().any(|w| matches!(w, Word::Dyn(_))) => {
+                x.operands.iter().map(|w| (*w).clone()).collect()
+            }
             Some(x) => x.operands.get(1).map(|w| (*w).clone()).into_iter().collect(),
-            None => operands(args, "cglnosR").into_iter().nth(1).cloned().into_iter().collect(),
+            // (Unread: any operand may be OUT.)
+            None => operands(args, "cglnosR").into_iter().cloned().collect(),
         },
         // `file -C -m LIST` compiles each magic file of LIST into `NAME.mgc` in the working
         // directory (red team 48: `file -C -m .env` writes `.env.mgc`).
@@ -713,8 +719,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         }
         // `uniq [IN [OUT]]`.
         "uniq" => match grammar::grammar("uniq").map(|g| grammar::parse(g, args)) {
-            // One run-time operand may be two words, the second written.
-            Some(Ok(p)) if p.operands.len() == 1 && grammar::could_be_several(&p.operands[0]) => p.operands.clone(),
+            // A run-time operand may be two words, or none (an empty `$x`, a glob under
+            // nullglob): any operand may be the one written (red team 58: `uniq $nothing
+            // docs/a.md Cargo.toml`).
+            Some(Ok(p)) if p.operands.iter().any(|w| matches!(w, Word::Dyn(_))) => p.operands.clone(),
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
             _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
         },
