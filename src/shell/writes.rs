@@ -78,7 +78,7 @@ pub(crate) fn made_parents(words: &[Word]) -> Vec<Word> {
     if words.first().and_then(Word::lit).map(program_name) != Some("mkdir") {
         return Vec::new();
     }
-    let Some(Ok(p)) = grammar::grammar("mkdir").map(|g| grammar::parse(g, &words[1..])) else { return Vec::new() };
+    let Some(p) = tabled("mkdir", &words[1..]) else { return Vec::new() };
     if !p.opts.iter().any(|f| matches!(f.opt.name, "-p" | "--parents")) {
         return Vec::new();
     }
@@ -479,6 +479,49 @@ fn base_name(w: &Word) -> Word {
     }
 }
 
+/// A tabled program's words as its own parser reads them; `None` when untabled or unread.
+fn tabled(name: &str, args: &[Word]) -> Option<grammar::Parsed> {
+    grammar::grammar(name).and_then(|g| grammar::parse(g, args).ok())
+}
+
+/// What cp writes, read by its table: DEST, or, where DEST is a directory, each source's name
+/// below it (`cp x/.env .` writes `./.env`); `-t DIR` puts every source below DIR.
+fn cp_writes(p: &grammar::Parsed) -> Vec<Word> {
+    let dir = p.opts.iter().find(|f| matches!(f.opt.name, "-t" | "--target-directory")).and_then(|f| f.value.clone());
+    let plain = p.opts.iter().any(|f| matches!(f.opt.name, "-T" | "--no-target-directory"));
+    let (sources, dest) = match &dir {
+        Some(d) => (&p.operands[..], d.clone()),
+        None => match p.operands.split_last() {
+            Some((last, rest)) => (rest, last.clone()),
+            None => return Vec::new(),
+        },
+    };
+    let mut t = Vec::new();
+    if dir.is_none() {
+        t.push(dest.clone());
+    }
+    if !plain {
+        t.extend(sources.iter().map(|s| under(Some(&dest), &base_name(s))));
+    }
+    t
+}
+
+/// What touch and mkdir write, read by their tables: every operand (`touch -r F X` writes
+/// only X), and the directories `mkdir -p` makes on the way to a path that climbs with `..`.
+fn made_writes(name: &str, p: &grammar::Parsed) -> Vec<Word> {
+    let parents = name == "mkdir" && p.opts.iter().any(|f| matches!(f.opt.name, "-p" | "--parents"));
+    let mut t = Vec::new();
+    for w in &p.operands {
+        if let (true, Word::Lit(path)) = (parents, w) {
+            if climbs(path) {
+                t.extend(prefixes(path));
+            }
+        }
+        t.push(w.clone());
+    }
+    t
+}
+
 fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let flagged = |short: &[&str]| option_values(args, short);
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
@@ -520,30 +563,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             });
             ops.into_iter().skip(usize::from(!from_file)).cloned().collect()
         }
-        // cp read by its table: DEST, or, where DEST is a directory, each source's name below
-        // it (`cp x/.env .` writes `./.env`); `-t DIR` puts every source below DIR.
-        "cp" if grammar::grammar("cp").is_some_and(|g| grammar::parse(g, args).is_ok()) => {
-            let Some(Ok(p)) = grammar::grammar("cp").map(|g| grammar::parse(g, args)) else { return Vec::new() };
-            let dir =
-                p.opts.iter().find(|f| matches!(f.opt.name, "-t" | "--target-directory")).and_then(|f| f.value.clone());
-            let plain = p.opts.iter().any(|f| matches!(f.opt.name, "-T" | "--no-target-directory"));
-            let (sources, dest) = match &dir {
-                Some(d) => (&p.operands[..], d.clone()),
-                None => match p.operands.split_last() {
-                    Some((last, rest)) => (rest, last.clone()),
-                    None => return Vec::new(),
-                },
-            };
-            let mut t = Vec::new();
-            if dir.is_none() {
-                t.push(dest.clone());
-            }
-            if !plain {
-                t.extend(sources.iter().map(|s| under(Some(&dest), &base_name(s))));
-            }
-            t
-        }
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+            if let Some(p) = (name == "cp").then(|| tabled(name, args)).flatten() {
+                return cp_writes(&p);
+            }
             let values = match name {
                 "install" => "gmoS",
                 "rsync" => "eTfB",
@@ -574,22 +597,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         "ed" | "red" | "ex" | "vi" | "vim" | "nvim" | "view" | "rvim" | "rview" | "vimdiff" | "emacs" => {
             operands(args, "").into_iter().filter(|w| !w.lit().is_some_and(|s| s.starts_with('+'))).cloned().collect()
         }
-        // Read by their tables: every operand (`touch -r F X` writes only X).
-        "touch" | "mkdir" if grammar::grammar(name).is_some_and(|g| grammar::parse(g, args).is_ok()) => {
-            let Some(Ok(p)) = grammar::grammar(name).map(|g| grammar::parse(g, args)) else { return Vec::new() };
-            let parents = name == "mkdir" && p.opts.iter().any(|f| matches!(f.opt.name, "-p" | "--parents"));
-            let mut t = Vec::new();
-            for w in &p.operands {
-                if let (true, Word::Lit(path)) = (parents, w) {
-                    if climbs(path) {
-                        t.extend(prefixes(path));
-                    }
-                }
-                t.push(w.clone());
-            }
-            t
-        }
         "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
+            if let Some(p) = matches!(name, "touch" | "mkdir").then(|| tabled(name, args)).flatten() {
+                return made_writes(name, &p);
+            }
             let p = operands(args, if name == "truncate" { "sr" } else { "" });
             // chmod/chown take the mode/owner first; truncate its size by flag.
             let skip = usize::from(matches!(name, "chmod" | "chown" | "chgrp"));
