@@ -1720,6 +1720,9 @@ impl Policy {
 
     fn decide_write(&self, w: &shell::Write, ctx: &Context, session: &RuleSet) -> V {
         let v = self.decide_write_as_written(w, ctx, session);
+        if w.kind == shell::WriteKind::MakeDir {
+            return self.made_dir(w, v);
+        }
         if w.kind != shell::WriteKind::Handed {
             return v;
         }
@@ -1730,6 +1733,35 @@ impl Policy {
             (Verdict::Deny, _)
             | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => v,
             _ => V::new(Verdict::Allow, Layer::Safe, None, "a path inside the workspace"),
+        }
+    }
+
+    /// A directory `mkdir` makes, which no rule names: allowed inside the workspace where an
+    /// allow rule on paths allows files directly in it (`mkdir -p docs/guide` under
+    /// `docs/**/*.md`), so that the files the rule allows can be written there. Deny and ask
+    /// rules, paths outside the workspace and gate's own files decided it already (`v`).
+    fn made_dir(&self, w: &shell::Write, v: V) -> V {
+        if v.verdict != Verdict::Ask || v.layer != Layer::Mode {
+            return v;
+        }
+        let (Word::Lit(raw), Some(cwd)) = (&w.path, &w.cwd) else { return v };
+        let Some(edit) = self.model.tools.edit_tool() else { return v };
+        if raw.contains(['*', '?', '[', ']', '{', '}', '\\', '!']) {
+            return v;
+        }
+        let cwd = if raw.starts_with(['/', '~']) { "" } else { cwd.as_str() };
+        let Ok(ResolvedPath { abs, rel: Some(rel) }) = self.resolve_path(raw, cwd) else { return v };
+        if rel.is_empty() || rel.contains(['*', '?', '[', ']', '{', '}', '\\', '!']) {
+            return v;
+        }
+        match self.model.allow.could_match_glob_by_path(&edit.name, &format!("{rel}/*"), &format!("{abs}/*")) {
+            Some(r) => V::new(
+                Verdict::Allow,
+                Layer::AllowRule,
+                Some(&r.text),
+                format!("a directory for the files rule `{}` allows", r.text),
+            ),
+            None => v,
         }
     }
 

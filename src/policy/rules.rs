@@ -816,6 +816,16 @@ impl RuleSet {
         hits.min().map(|i| &self.rules[i])
     }
 
+    /// The first rule for `tool` that names paths and could match a path the shell glob
+    /// `rel` (relative to the workspace) or `abs` expands to; rules that name only the tool,
+    /// or fields other than the path, do not count.
+    pub fn could_match_glob_by_path(&self, tool: &str, rel: &str, abs: &str) -> Option<&Rule> {
+        let idx = self.by_tool.get(tool)?;
+        let rel_hits = idx.rel.all().filter(|(m, _)| m.could_match_shell(rel));
+        let abs_hits = idx.abs.all().filter(|(m, _)| m.could_match_shell(abs));
+        rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
+    }
+
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
     /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
     /// false for paths outside the workspace, which need a rule that names the path.

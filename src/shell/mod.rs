@@ -204,6 +204,9 @@ pub enum WriteKind {
     /// `mkdir -p` makes where missing): decided only where it lands outside the workspace or
     /// under a deny or ask rule
     Handed,
+    /// a directory `mkdir` makes: a write, also allowed where an allow rule allows files in
+    /// it (`mkdir -p docs/guide` under `docs/**/*.md`)
+    MakeDir,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,6 +227,7 @@ impl Write {
             WriteKind::Tee => "writes",
             WriteKind::List => "lists",
             WriteKind::Handed => "may write",
+            WriteKind::MakeDir => "makes directory",
         };
         format!("{op} {}", self.path.display())
     }

@@ -4644,7 +4644,12 @@ impl Walker<'_> {
         // Only the command that finally runs: `cd`, files it writes, names it assigns.
         let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
             && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
+        let makes_dirs = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "mkdir");
         for target in super::writes::write_targets(&words) {
+            if makes_dirs {
+                self.write(target, WriteKind::MakeDir);
+                continue;
+            }
             // A patch the call holds (a heredoc, a here-string): the files it names (red team
             // 48: `git apply <<'EOF'` of docs/a.md was asked).
             if target == Word::Dyn(super::writes::PATCHED.into()) {
