@@ -309,6 +309,17 @@ impl crate::policy::Edge for Resolver<'_> {
         self.nested_repo(dir, root)
     }
 
+    fn is_dir(&self, written: &Path) -> Option<bool> {
+        let p = self.kernel_path(written)?;
+        // (What is there may change: the decision is not remembered.)
+        self.incomplete();
+        match std::fs::metadata(&p) {
+            Ok(m) => Some(m.is_dir()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+            Err(_) => None,
+        }
+    }
+
     fn small_file(&self, written: &Path) -> Option<String> {
         let p = self.kernel_path(written)?;
         self.incomplete();

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::model::{Risk, ToolKind, ToolSpec};
 use super::rules::{trusted_program, ResolvedPath, RuleSet, Strength, Subject, FILE_PATH_ALIASES};
-use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Verdict};
+use super::{Call, Context, Decision, Layer, Mode, PartDecision, PartKind, Policy, Real, Verdict};
 use crate::shell::{self, SimpleCommand, Word, WrapperKind};
 
 /// The argument names that hold a path (SPEC 5.1; issue 15 class 5), at any depth of a call's
@@ -746,7 +746,7 @@ impl Policy {
         self.decide_write(w, ctx, session).verdict
     }
 
-    pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context) -> Decision {
+    pub(crate) fn decide_inner(&self, call: &Call, ctx: &Context, edge: Option<Real>) -> Decision {
         // Debug builds only: a tool name that panics here, so tests can prove a panic in a
         // decision is denied and gate goes on. Release builds have no such tool.
         if cfg!(debug_assertions) && call.tool == PANIC_TOOL_FOR_TESTS {
@@ -760,7 +760,7 @@ impl Policy {
                 NameVariant::Folded(known) => {
                     let mut c = call.clone();
                     c.tool = known;
-                    return self.decide_inner(&c, ctx);
+                    return self.decide_inner(&c, ctx, edge);
                 }
                 NameVariant::Confusable(known) => {
                     return Decision::new(
@@ -785,7 +785,7 @@ impl Policy {
                 Err(why) => return Decision::new(Verdict::Ask, Layer::Workspace, None, why),
             };
             return match command.as_deref() {
-                Some(cmd) => self.decide_shell(&tool, cmd, ctx, &session),
+                Some(cmd) => self.decide_shell(&tool, cmd, ctx, &session, edge),
                 None => Decision::new(
                     Verdict::Deny,
                     Layer::Error,
@@ -867,7 +867,7 @@ impl Policy {
                 arguments: serde_json::json!({ sub_field.as_str(): p }),
                 annotations: None,
             };
-            let pd = self.decide_inner(&sub, ctx);
+            let pd = self.decide_inner(&sub, ctx, None);
             let what = if read_only { "reads" } else { "writes" };
             let label = if mcp { format!("`{p}`") } else { format!("`{p}` (`{field}`)") };
             if pd.decision == Verdict::Deny {
@@ -997,19 +997,10 @@ impl Policy {
         Some(self.resolve_path(&raw, ""))
     }
 
-    /// Resolve a path as the agent would: `~`, relative to the working directory (plus a
-    /// directory a shell `cd` moved to), `.` and `..`; then relative to the workspace.
-    pub(crate) fn resolve_path(&self, raw: &str, cwd_rel: &str) -> Result<ResolvedPath, String> {
-        // A NUL or other control character: a program that passes the text to the system as a
-        // C string opens the file named before it (`.env\0/../docs/a.md` is `.env`), one that
-        // does not opens another. Not modelled (eleventh red team).
-        if raw.contains(char::is_control) {
-            return Err(format!(
-                "`{}` holds a control character: which file it names depends on the program",
-                raw.escape_debug()
-            ));
-        }
-        let abs = if raw == "~" || raw.starts_with("~/") {
+    /// `raw` as an absolute path, used in `cwd_rel` (relative to where the agent runs), `~`
+    /// expanded, `..` not yet applied: what the kernel is handed.
+    fn written_path(&self, raw: &str, cwd_rel: &str) -> Result<std::path::PathBuf, String> {
+        Ok(if raw == "~" || raw.starts_with("~/") {
             let home =
                 self.home.as_deref().ok_or_else(|| format!("`{raw}`: there is no home directory to resolve `~`"))?;
             std::path::PathBuf::from(format!("{home}{}", &raw[1..]))
@@ -1023,8 +1014,22 @@ impl Policy {
             self.cwd.join(raw)
         } else {
             self.cwd.join(cwd_rel).join(raw)
-        };
-        let abs = super::model::normalize(&abs);
+        })
+    }
+
+    /// Resolve a path as the agent would: `~`, relative to the working directory (plus a
+    /// directory a shell `cd` moved to), `.` and `..`; then relative to the workspace.
+    pub(crate) fn resolve_path(&self, raw: &str, cwd_rel: &str) -> Result<ResolvedPath, String> {
+        // A NUL or other control character: a program that passes the text to the system as a
+        // C string opens the file named before it (`.env\0/../docs/a.md` is `.env`), one that
+        // does not opens another. Not modelled (eleventh red team).
+        if raw.contains(char::is_control) {
+            return Err(format!(
+                "`{}` holds a control character: which file it names depends on the program",
+                raw.escape_debug()
+            ));
+        }
+        let abs = super::model::normalize(&self.written_path(raw, cwd_rel)?);
         let ws = &self.model.workspace;
         let rel = if ws.as_os_str() == "/" {
             Some(abs.strip_prefix("/").map(|p| p.display().to_string()).unwrap_or_default())
@@ -1160,7 +1165,14 @@ impl Policy {
         )
     }
 
-    fn decide_shell(&self, tool: &str, command: &str, ctx: &Context, session: &RuleSet) -> Decision {
+    fn decide_shell(
+        &self,
+        tool: &str,
+        command: &str,
+        ctx: &Context,
+        session: &RuleSet,
+        edge: Option<Real>,
+    ) -> Decision {
         let a = shell::analyze(command);
         let mut parts = Vec::new();
         let mode = self.model.mode;
@@ -1262,7 +1274,18 @@ impl Policy {
             }
         }
         let mut runtime_write = false;
+        // Whether cp's DEST is a directory, as the edge finds it: only where nothing else in
+        // the call writes or may change what is there (every other part allowed, no other
+        // write), so that what the edge sees now is what cp meets.
+        let dirs = edge.filter(|_| {
+            a.unknown.is_empty()
+                && parts.iter().all(|p| p.decision == Verdict::Allow)
+                && a.writes.iter().all(|w| matches!(w.kind, shell::WriteKind::Onto | shell::WriteKind::Into))
+        });
         for w in &a.writes {
+            if dirs.is_some_and(|e| self.not_copied_to(w, e)) {
+                continue;
+            }
             let v = self.decide_write(w, ctx, session);
             if w.kind == shell::WriteKind::Handed && v.verdict == Verdict::Allow {
                 continue;
@@ -1733,6 +1756,25 @@ impl Policy {
             (Verdict::Deny, _)
             | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => v,
             _ => V::new(Verdict::Allow, Layer::Safe, None, "a path inside the workspace"),
+        }
+    }
+
+    /// Whether cp does not write `w`, the edge says: DEST is a directory (`Onto`), or
+    /// `DEST/NAME` where DEST is not one (`Into`). `false` where the edge cannot tell.
+    fn not_copied_to(&self, w: &shell::Write, edge: Real) -> bool {
+        let (Word::Lit(raw), Some(cwd)) = (&w.path, &w.cwd) else { return false };
+        let dest = match w.kind {
+            shell::WriteKind::Onto => raw.as_str(),
+            shell::WriteKind::Into => match raw.rsplit_once('/') {
+                Some((d, _)) if !d.is_empty() => d,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        let Ok(written) = self.written_path(dest, cwd) else { return false };
+        match (w.kind, edge.is_dir(&written)) {
+            (shell::WriteKind::Onto, Some(true)) | (shell::WriteKind::Into, Some(false)) => true,
+            _ => false,
         }
     }
 

@@ -66,6 +66,11 @@ pub trait Edge {
     fn exists(&self, _written: &Path) -> bool {
         false
     }
+    /// Whether `written` (absolute, as written) is a directory, links followed as the kernel
+    /// follows them: `Some(false)` when nothing is there, `None` when it cannot be told.
+    fn is_dir(&self, _written: &Path) -> Option<bool> {
+        None
+    }
     /// The names starting with `-` that the first glob segment of `written` (absolute, as
     /// written) matches in its directory: a shell word that starts with that glob becomes such
     /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory
@@ -260,7 +265,7 @@ impl Policy {
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
-        let mut d = self.decide(call, ctx);
+        let mut d = self.decide_with(call, ctx, Some(real));
         // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
         // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`);
         // scripts gate cannot see are asked.
@@ -275,7 +280,7 @@ impl Policy {
             }
         }
         let Some((resolved, links)) = self.resolved_call(call, real) else { return d };
-        let r = self.decide(&resolved, ctx);
+        let r = self.decide_with(&resolved, ctx, Some(real));
         if r.decision > d.decision {
             let mut r = r;
             r.reason = format!("{} ({links})", r.reason);

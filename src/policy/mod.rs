@@ -214,7 +214,13 @@ impl Policy {
 
     /// Decide one call. Never panics: an internal failure is a deny at layer `error`.
     pub fn decide(&self, call: &Call, ctx: &Context) -> Decision {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decide_inner(call, ctx))) {
+        self.decide_with(call, ctx, None)
+    }
+
+    /// [`Policy::decide`], with the facts the edge looks up (whether a path is a directory)
+    /// where it is given.
+    pub(crate) fn decide_with(&self, call: &Call, ctx: &Context, edge: Option<Real>) -> Decision {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decide_inner(call, ctx, edge))) {
             Ok(d) => d,
             Err(_) => Decision::error("internal error while deciding (gate denies rather than guess)"),
         }

@@ -207,6 +207,10 @@ pub enum WriteKind {
     /// a directory `mkdir` makes: a write, also allowed where an allow rule allows files in
     /// it (`mkdir -p docs/guide` under `docs/**/*.md`)
     MakeDir,
+    /// cp's DEST: written unless it is a directory (then the sources go below it)
+    Onto,
+    /// `DEST/NAME` for each source cp copies: written only where DEST is a directory
+    Into,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,7 +228,7 @@ impl Write {
         let op = match self.kind {
             WriteKind::Redirect => ">",
             WriteKind::Append => ">>",
-            WriteKind::Tee => "writes",
+            WriteKind::Tee | WriteKind::Onto | WriteKind::Into => "writes",
             WriteKind::List => "lists",
             WriteKind::Handed => "may write",
             WriteKind::MakeDir => "makes directory",

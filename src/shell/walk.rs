@@ -4645,7 +4645,11 @@ impl Walker<'_> {
         let append = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "tee")
             && words.iter().any(|w| w.lit().is_some_and(|s| s == "-a" || s == "--append"));
         let makes_dirs = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "mkdir");
-        for target in super::writes::write_targets(&words) {
+        let copied = super::writes::cp_targets(&words);
+        for (target, kind) in copied.iter().flatten() {
+            self.write(target.clone(), *kind);
+        }
+        for target in super::writes::write_targets(&words).into_iter().filter(|_| copied.is_none()) {
             if makes_dirs {
                 self.write(target, WriteKind::MakeDir);
                 continue;

@@ -11,7 +11,7 @@
 //! word, which the policy decides by that directory.
 
 use super::tables::{option_values, spells_option};
-use super::{grammar, program_name, Word};
+use super::{grammar, program_name, Word, WriteKind};
 
 /// Options whose value is a file (or a directory) the program writes, per program. Glued
 /// (`-oF`, `--output=F`), bundled (`-so F`) and abbreviated (`--out F`) spellings count.
@@ -487,6 +487,12 @@ fn tabled(name: &str, args: &[Word]) -> Option<grammar::Parsed> {
 /// What cp writes, read by its table: DEST, or, where DEST is a directory, each source's name
 /// below it (`cp x/.env .` writes `./.env`); `-t DIR` puts every source below DIR.
 fn cp_writes(p: &grammar::Parsed) -> Vec<Word> {
+    cp_kinds(p).into_iter().map(|(w, _)| w).collect()
+}
+
+/// [`cp_writes`], each with the condition it is written on: DEST unless it is a directory
+/// ([`WriteKind::Onto`]), `DEST/NAME` only where DEST is one ([`WriteKind::Into`]).
+fn cp_kinds(p: &grammar::Parsed) -> Vec<(Word, WriteKind)> {
     let dir = p.opts.iter().find(|f| matches!(f.opt.name, "-t" | "--target-directory")).and_then(|f| f.value.clone());
     let plain = p.opts.iter().any(|f| matches!(f.opt.name, "-T" | "--no-target-directory"));
     let (sources, dest) = match &dir {
@@ -498,12 +504,21 @@ fn cp_writes(p: &grammar::Parsed) -> Vec<Word> {
     };
     let mut t = Vec::new();
     if dir.is_none() {
-        t.push(dest.clone());
+        t.push((dest.clone(), WriteKind::Onto));
     }
     if !plain {
-        t.extend(sources.iter().map(|s| under(Some(&dest), &base_name(s))));
+        t.extend(sources.iter().map(|s| (under(Some(&dest), &base_name(s)), WriteKind::Into)));
     }
     t
+}
+
+/// The files a tabled `cp` of files writes, each with its condition ([`cp_kinds`]); `None`
+/// for any other command, or a cp its table does not read.
+pub(crate) fn cp_targets(words: &[Word]) -> Option<Vec<(Word, WriteKind)>> {
+    if words.first().and_then(Word::lit).map(program_name) != Some("cp") {
+        return None;
+    }
+    tabled("cp", &words[1..]).map(|p| cp_kinds(&p))
 }
 
 /// What touch and mkdir write, read by their tables: every operand (`touch -r F X` writes
