@@ -1772,10 +1772,10 @@ impl Policy {
             _ => return false,
         };
         let Ok(written) = self.written_path(dest, cwd) else { return false };
-        match (w.kind, edge.is_dir(&written)) {
-            (shell::WriteKind::Onto, Some(true)) | (shell::WriteKind::Into, Some(false)) => true,
-            _ => false,
-        }
+        matches!(
+            (w.kind, edge.is_dir(&written)),
+            (shell::WriteKind::Onto, Some(true)) | (shell::WriteKind::Into, Some(false))
+        )
     }
 
     /// A directory `mkdir` makes, which no rule names: allowed inside the workspace where an
