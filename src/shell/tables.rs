@@ -946,6 +946,28 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
         "status.showuntrackedfiles",
         "status.relativepaths",
         "column.ui",
+        // Who commits (read-only subcommands do not commit), and how logs and greps print.
+        "user.name",
+        "user.email",
+        "author.name",
+        "author.email",
+        "committer.name",
+        "committer.email",
+        "log.follow",
+        "log.showroot",
+        "log.mailmap",
+        "diff.algorithm",
+        "diff.indentheuristic",
+        "diff.colormoved",
+        "diff.colormovedws",
+        "diff.statgraphwidth",
+        "grep.linenumber",
+        "grep.column",
+        "grep.extendedregexp",
+        "grep.patterntype",
+        "grep.fullname",
+        "i18n.logoutputencoding",
+        "init.defaultbranch",
     ];
     (key.starts_with("color.") && !value.contains(['$', '`', '!']))
         || key.starts_with("advice.")
@@ -1841,6 +1863,8 @@ const VERSION_EXITS: &[&str] = &[
     // npm reads its .npmrc files (config, not code: `node-options` and `script-shell` there
     // are not used by `--version`, checked with npm 11). Not yarn: berry runs `yarnPath`.
     "npm",
+    // Checked: each prints and exits, standard input unread (util-linux 2.38, Info-ZIP 3.0).
+    "script", "zip",
 ];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
@@ -1859,6 +1883,12 @@ const SHORT_VERSION: &[(&str, &str)] = &[
     ("java", "-version"),
     ("gcc", "-v"),
     ("make", "-v"),
+    ("gzip", "-V"),
+    ("bzip2", "-V"),
+    ("xz", "-V"),
+    ("zstd", "-V"),
+    ("zip", "-v"),
+    ("script", "-V"),
 ];
 
 fn version_exits(name: &str) -> bool {
