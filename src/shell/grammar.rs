@@ -384,6 +384,24 @@ pub(crate) fn could_be_option(raw: &str) -> bool {
 }
 
 /// Read `args` (the words after the program name) with `g`.
+/// `git config`'s words (those after `config`) as git reads them: its options end at the
+/// first operand (red team 59: `git config -f .env a.b --get` stores `--get` in `.env`), and a
+/// subcommand in first place (`get`, `set`, ...) reads its own options up to its first operand.
+/// The subcommand, if any, is the first operand.
+pub(crate) fn git_config(args: &[Word]) -> Option<Result<Parsed, String>> {
+    const SUBCOMMANDS: &[&str] =
+        &["list", "get", "set", "unset", "rename-section", "remove-section", "edit", "get-color", "get-colorbool"];
+    let g = grammar("git-config")?;
+    Some(match args.split_first() {
+        Some((Word::Lit(sub), rest)) if SUBCOMMANDS.contains(&sub.as_str()) => parse(g, rest).map(|mut p| {
+            p.operands.insert(0, Word::Lit(sub.clone()));
+            p.end += 1;
+            p
+        }),
+        _ => parse(g, args),
+    })
+}
+
 pub(crate) fn parse(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
     if g.old_style {
         if let Some(Word::Lit(first)) = args.first() {
@@ -904,7 +922,7 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("trap", "posix", "-l -p -P"),
     // git's own `config` (`git config ...` is read with this table, so a value's option does
     // not shift KEY and VALUE: `git config -f .git/config alias.x '!rm x'`).
-    ("git-config", "neg",
+    ("git-config", "posix neg",
      "--global --system --local --worktree -f:/R --file=/R --blob= --get --get-all --get-regexp --get-urlmatch \
       --replace-all/U --add/U --unset/U --unset-all/U --rename-section/U --remove-section/U -l --list -e/X --edit/X \
       --get-color --get-colorbool -z --null --name-only --show-origin --show-scope --show-names -t: --type= --bool \

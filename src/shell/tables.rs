@@ -979,6 +979,34 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
 
 /// The rest of [`git_read_only`]: subcommands that only read in some forms.
 fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
+    if sub == "config" {
+        // As git reads them: options end at the first operand, so a later word that starts
+        // with `-` is a KEY's VALUE or a value pattern, never an option (red team 59: `git
+        // config -f .env a.b --get` stores `--get`). Such an operand is passed on without its
+        // dash; an option with its value, glued.
+        let words: Vec<Word> = rest.iter().map(|a| Word::Lit((*a).to_string())).collect();
+        let Some(Ok(p)) = super::grammar::git_config(&words) else { return false };
+        let mut canon: Vec<String> = p
+            .opts
+            .iter()
+            .map(|f| match f.value.as_ref().map(Word::display) {
+                Some(v) => format!("{}={v}", f.opt.name),
+                None => f.opt.name.to_string(),
+            })
+            .collect();
+        let sub_first = matches!(rest.first(), Some(&("list" | "get"))) && p.operands.first().and_then(Word::lit) == rest.first().copied();
+        for (k, o) in p.operands.iter().enumerate() {
+            let text = o.display();
+            let shown = if text.starts_with('-') { format!("x.{}", text.trim_start_matches('-')) } else { text };
+            if k == 0 && sub_first {
+                canon.insert(0, shown);
+            } else {
+                canon.push(shown);
+            }
+        }
+        let canon: Vec<&str> = canon.iter().map(String::as_str).collect();
+        return git_config_read_only(&canon);
+    }
     match sub {
         "tag" => tag_listing(rest),
         "stash" => matches!(rest.first(), Some(&"list") | Some(&"show")),
@@ -1041,6 +1069,64 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
                             )
                     })
         }
+        // `prune -n` (`--dry-run`) only prints what it would prune (red team 48).
+        "worktree" => {
+            let dry = rest.first() == Some(&"prune") && rest[1..].iter().any(|a| matches!(*a, "-n" | "--dry-run"));
+            (rest.first() == Some(&"list") || dry)
+                && rest[1..].iter().enumerate().all(|(k, a)| {
+                    // `--expire TIME` only marks which worktrees are old enough to prune.
+                    matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z" | "--expire" | "-n" | "--dry-run")
+                        || a.starts_with("--expire=")
+                        || (k > 0 && rest[k] == "--expire")
+                })
+        }
+        // `--ref R` (or `--ref=R`) names the notes ref before the subcommand.
+        "notes" => {
+            let rest = match rest {
+                ["--ref", _, more @ ..] => more,
+                [r, more @ ..] if r.starts_with("--ref=") => more,
+                _ => rest,
+            };
+            // (`get-ref` prints the notes ref: red team 50.)
+            rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))) || rest == ["get-ref"]
+        }
+        "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
+        // An archive of a tree on standard output (red team 51: `git archive HEAD | tar -t`);
+        // not `-o` (a file), `--remote`/`--exec` (another repository, a program), `--add-file`.
+        "archive" => rest.iter().all(|a| {
+            !a.starts_with('-')
+                || matches!(*a, "-v" | "--verbose" | "-l" | "--list" | "--worktree-attributes")
+                || a.starts_with("--format=")
+                || a.starts_with("--prefix=")
+                || a.starts_with("--mtime=")
+                || (a.len() == 2 && a.as_bytes()[1].is_ascii_digit())
+        }),
+        // The log of the bisection in progress; `sparse-checkout list` prints the patterns.
+        "bisect" => rest == ["log"],
+        "sparse-checkout" => rest == ["list"],
+        // `replace` alone, `-l`/`--list` with a pattern and `--format`, lists replacements.
+        "replace" => {
+            let mut listing = rest.is_empty();
+            let mut k = 0;
+            while k < rest.len() {
+                match rest[k] {
+                    "-l" | "--list" => listing = true,
+                    "--format" => k += 1,
+                    a if a.starts_with("--format=") || !a.starts_with('-') => {}
+                    _ => return false,
+                }
+                k += 1;
+            }
+            listing
+        }
+        _ => false,
+    }
+}
+
+/// `git config`'s words, options before operands ([`git_read_only_more`]), read: only the
+/// forms that get or list.
+fn git_config_read_only(rest: &[&str]) -> bool {
+    match "config" {
         // `--includes` with a file named (`-f F`, `--file=F`, `--blob=B`) makes git also read
         // the files that F's `include.path` and `includeIf` entries name: any path, out of
         // gate's sight (sixth red team: `git config --list --includes --file docs/x.md`).
@@ -1142,59 +1228,10 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
             });
             operands == 1 && read_flags
         }
-        // `prune -n` (`--dry-run`) only prints what it would prune (red team 48).
-        "worktree" => {
-            let dry = rest.first() == Some(&"prune") && rest[1..].iter().any(|a| matches!(*a, "-n" | "--dry-run"));
-            (rest.first() == Some(&"list") || dry)
-                && rest[1..].iter().enumerate().all(|(k, a)| {
-                    // `--expire TIME` only marks which worktrees are old enough to prune.
-                    matches!(*a, "--porcelain" | "-v" | "--verbose" | "-z" | "--expire" | "-n" | "--dry-run")
-                        || a.starts_with("--expire=")
-                        || (k > 0 && rest[k] == "--expire")
-                })
-        }
-        // `--ref R` (or `--ref=R`) names the notes ref before the subcommand.
-        "notes" => {
-            let rest = match rest {
-                ["--ref", _, more @ ..] => more,
-                [r, more @ ..] if r.starts_with("--ref=") => more,
-                _ => rest,
-            };
-            // (`get-ref` prints the notes ref: red team 50.)
-            rest.is_empty() || matches!(rest.first(), Some(&("list" | "show"))) || rest == ["get-ref"]
-        }
-        "submodule" => rest.is_empty() || rest.first() == Some(&"status"),
-        // An archive of a tree on standard output (red team 51: `git archive HEAD | tar -t`);
-        // not `-o` (a file), `--remote`/`--exec` (another repository, a program), `--add-file`.
-        "archive" => rest.iter().all(|a| {
-            !a.starts_with('-')
-                || matches!(*a, "-v" | "--verbose" | "-l" | "--list" | "--worktree-attributes")
-                || a.starts_with("--format=")
-                || a.starts_with("--prefix=")
-                || a.starts_with("--mtime=")
-                || (a.len() == 2 && a.as_bytes()[1].is_ascii_digit())
-        }),
-        // The log of the bisection in progress; `sparse-checkout list` prints the patterns.
-        "bisect" => rest == ["log"],
-        "sparse-checkout" => rest == ["list"],
-        // `replace` alone, `-l`/`--list` with a pattern and `--format`, lists replacements.
-        "replace" => {
-            let mut listing = rest.is_empty();
-            let mut k = 0;
-            while k < rest.len() {
-                match rest[k] {
-                    "-l" | "--list" => listing = true,
-                    "--format" => k += 1,
-                    a if a.starts_with("--format=") || !a.starts_with('-') => {}
-                    _ => return false,
-                }
-                k += 1;
-            }
-            listing
-        }
         _ => false,
     }
 }
+
 
 /// `git tag` lists when told to (`-l`, `--list`), when a filter or `-n` implies it (git-tag(1):
 /// `--contains`, `--no-contains`, `--points-at`, `--merged`, `--no-merged`, `-n`), or when no
@@ -2238,7 +2275,7 @@ const GIT_SETTING_SECTIONS: &[&str] = &[
 /// blob, `--local` or `--worktree` scope keeps to the repository's. One key (`git config
 /// user.name`) is no dump.
 fn git_config_dump(rest: &[Word]) -> Vec<Word> {
-    let Some(Ok(p)) = super::grammar::grammar("git-config").map(|g| super::grammar::parse(g, rest)) else {
+    let Some(Ok(p)) = super::grammar::git_config(rest) else {
         return Vec::new();
     };
     let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));

@@ -2001,13 +2001,10 @@ impl Walker<'_> {
                 }
             } else if back {
             } else if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
-                // (A text that runs `pushd` keeps its own stack, in the way where it failed
-                // too: a `popd` after it is not read as reaching an earlier command's.)
-                let mut alt = before;
-                if self.one_dir_builtin(&l.first) == Some("pushd") {
-                    alt.own_stack();
-                }
-                self.alt_cwd = Some(alt);
+                // (Where a `pushd` failed, the stack is still what the shell had: a `popd`
+                // after it pops that, which may be anywhere (red team 59: `pushd docs/nothere;
+                // popd; touch docs/x.md` wrote below a directory an earlier command pushed).)
+                self.alt_cwd = Some(before);
             } else {
                 self.cwd.forget();
             }
@@ -5326,7 +5323,7 @@ impl Walker<'_> {
         if sub == Some("config") {
             // Read as git's own option parser reads them: an option's value is neither KEY
             // nor VALUE (`git config -f F alias.x '!rm x'`).
-            match grammar::grammar("git-config").map(|g| grammar::parse(g, &words[i + 1..])) {
+            match grammar::git_config(&words[i + 1..]) {
                 Some(Ok(p)) => {
                     let rest = match p.operands.first().and_then(Word::lit) {
                         Some("set") => &p.operands[1..],

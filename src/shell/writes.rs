@@ -45,9 +45,30 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
 #[rustfmt::skip]
 static BUILD_DIRS: &[(&str, &[&str])] = &[
     ("cargo", &["--target-dir", "--artifact-dir", "--out-dir"]),
-    // npm writes its debug logs and its cache there.
-    ("npm", &["--logs-dir", "--cache"]),
 ];
+
+/// The directories npm itself writes below: its debug logs (`--logs-dir`) and its cache
+/// (`--cache`, logs under `_logs`), options it reads with one or two dashes and in any case
+/// up to a `--` (red team 59: `npm run test --logs-dir=docs/logs` wrote a log there).
+fn npm_written_dirs(args: &[Word]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(w) = it.next() {
+        let Some(a) = w.lit() else { continue };
+        if a == "--" {
+            break;
+        }
+        let Some(name) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else { continue };
+        let (name, value) = match name.split_once('=') {
+            Some((n, v)) => (n, Some(Word::Lit(v.to_string()))),
+            None => (name, None),
+        };
+        if matches!(name.to_ascii_lowercase().as_str(), "logs-dir" | "cache") {
+            out.extend(value.or_else(|| it.next().cloned()));
+        }
+    }
+    out
+}
 
 /// Whether a path has a `..` segment.
 fn climbs(path: &str) -> bool {
@@ -874,7 +895,11 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         "git" => git_writes(args),
         // Another project, named by a path that may leave the workspace: npm runs and writes
         // in its prefix, cargo builds next to the manifest (`target/`, `Cargo.lock`).
-        "npm" => flagged(&["--prefix", "-C"]).into_iter().filter(may_leave).collect(),
+        "npm" => {
+            let mut t: Vec<Word> = flagged(&["--prefix", "-C"]).into_iter().filter(may_leave).collect();
+            t.extend(npm_written_dirs(args));
+            t
+        }
         "cargo" => flagged(&["--manifest-path"])
             .into_iter()
             .filter(may_leave)
@@ -987,7 +1012,7 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
                 "--get-color",
                 "--get-colorbool",
             ];
-            return match grammar::grammar("git-config").map(|g| grammar::parse(g, rest)) {
+            return match grammar::git_config(rest) {
                 Some(Ok(p)) => {
                     let reads = p.opts.iter().any(|f| READS.contains(&f.opt.name))
                         || matches!(p.operands.first().and_then(Word::lit), Some("get" | "list" | "get-color"));
