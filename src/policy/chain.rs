@@ -1853,6 +1853,34 @@ impl Policy {
 /// Text with printf's and `$'...'`'s escapes decoded (`\x72\x6d`, `\044`, `\103`), a `\n`
 /// or other blank escape as a space: what a program that decodes them sees.
 fn decode_escapes(joined: &str) -> String {
+    decode_escapes_as(joined, false)
+}
+
+/// [`decode_escapes`] as printf's `%b` and `echo -e` read them: `\0` then up to three octal
+/// digits (red team 59: `printf '%b' '\0162\0155'` prints `rm`); and a prompt's `\D{TEXT}`
+/// (`${x@P}`) as its text, which strftime passes through (red team 59: `\D{r}\D{m}`).
+fn decode_echo_escapes(joined: &str) -> String {
+    let mut unwrapped = String::with_capacity(joined.len());
+    let mut rest = joined;
+    while let Some(k) = rest.find("\\D{") {
+        unwrapped.push_str(&rest[..k]);
+        let after = &rest[k + 3..];
+        match after.find('}') {
+            Some(e) => {
+                unwrapped.push_str(&after[..e]);
+                rest = &after[e + 1..];
+            }
+            None => {
+                unwrapped.push_str(&rest[k..]);
+                rest = "";
+            }
+        }
+    }
+    unwrapped.push_str(rest);
+    decode_escapes_as(&unwrapped, true)
+}
+
+fn decode_escapes_as(joined: &str, zero_prefix: bool) -> String {
     let mut decoded = String::with_capacity(joined.len());
     let mut chars = joined.chars().peekable();
     while let Some(c) = chars.next() {
@@ -1864,7 +1892,7 @@ fn decode_escapes(joined: &str) -> String {
             Some('n' | 't' | 'r' | 'v' | 'f') => decoded.push(' '),
             Some(x @ ('x' | '0'..='7')) => {
                 let (radix, max) = if x == 'x' { (16, 2) } else { (8, 3) };
-                let mut digits = if x == 'x' { String::new() } else { x.to_string() };
+                let mut digits = if x == 'x' || (x == '0' && zero_prefix) { String::new() } else { x.to_string() };
                 while digits.len() < max && chars.peek().is_some_and(|d| d.is_digit(radix)) {
                     digits.extend(chars.next());
                 }
@@ -1891,8 +1919,9 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
         joined.chars().filter(|c| !matches!(c, '\'' | '"' | '\\') && (!c.is_control() || c.is_whitespace())).collect();
     let decoded = decode_escapes(&joined);
     let decoded: String = decoded.chars().filter(|c| !matches!(c, '\'' | '"')).collect();
+    let echoed: String = decode_echo_escapes(&joined).chars().filter(|c| !matches!(c, '\'' | '"')).collect();
     let mut words = std::collections::HashSet::new();
-    for text in [&plain, &decoded] {
+    for text in [&plain, &decoded, &echoed] {
         for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
             if w.is_empty() {
                 continue;

@@ -3072,6 +3072,15 @@ impl Walker<'_> {
         if let Some(word) = self.bound_word(raw) {
             return Resolved { word, unknown: None };
         }
+        // `"$*"` of known positional parameters: one word, joined by IFS's first letter (red
+        // team 59: `set -- r m; IFS=; c="$*"` is `rm`).
+        if let (Some(params), "\"$*\"" | "\"${*}\"") = (&self.params, raw) {
+            let lits: Option<Vec<&str>> = params.iter().map(Word::lit).collect();
+            if let (Some(lits), Some(ifs)) = (lits, self.ifs()) {
+                let sep = ifs.chars().next().map(String::from).unwrap_or_default();
+                return Resolved { word: Word::Lit(lits.join(&sep)), unknown: None };
+            }
+        }
         if let Some(body) = super::words::function_substitution(raw) {
             // `${ cmd; }` / `${| cmd; }` (bash 5.3, ksh, mksh) run commands in this shell.
             self.nested(&body, None);
