@@ -328,15 +328,25 @@ fn through_made_links(a: &mut Analysis) {
         Some(format!("{}{}", if full.starts_with('/') { "/" } else { "" }, parts.join("/")))
     };
     let base = |p: &str| p.trim_end_matches('/').rsplit('/').next().unwrap_or(p).to_string();
-    // (link name, what it leads to), both from where the text started.
-    let mut links: Vec<(String, String)> = Vec::new();
-    for c in a.commands.iter().filter(|c| c.program() == Some("ln")) {
+    // (link name, what it leads to, whether that is a glob or other run-time word), both from
+    // where the text started. `link A B` is `ln A B` (red team 59: `link .env docs/e.md`); a
+    // target only known at run time (red team 59: `ln .e* docs/x.md`) is written as that word.
+    let mut links: Vec<(String, String, bool)> = Vec::new();
+    let mut globbed: Vec<&str> = Vec::new();
+    for c in a.commands.iter().filter(|c| matches!(c.program(), Some("ln" | "link"))) {
         let mut operands: Vec<&str> = Vec::new();
         let mut dir: Option<&str> = None;
-        let mut ended = false;
+        let mut ended = c.program() == Some("link");
         let mut it = c.words[1..].iter();
         while let Some(w) = it.next() {
-            let Some(t) = w.lit() else { continue };
+            let t = match w {
+                Word::Lit(t) => t.as_str(),
+                Word::Dyn(d) => {
+                    globbed.push(d);
+                    operands.push(d);
+                    continue;
+                }
+            };
             match t {
                 "--" if !ended => ended = true,
                 "-t" | "--target-directory" if !ended => dir = it.next().and_then(Word::lit),
@@ -361,10 +371,14 @@ fn through_made_links(a: &mut Analysis) {
             _ => Vec::new(),
         };
         for (name, target) in pairs {
+            if globbed.contains(&name.as_str()) {
+                continue;
+            }
             let Some(link) = join(&c.cwd, &name) else { continue };
             let parent = link.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+            let dynamic = globbed.contains(&target);
             for to in [join(&Some(parent), target), join(&c.cwd, target)].into_iter().flatten() {
-                links.push((link.clone(), to));
+                links.push((link.clone(), to, dynamic));
             }
         }
     }
@@ -375,8 +389,9 @@ fn through_made_links(a: &mut Analysis) {
     for w in &a.writes {
         let Word::Lit(p) = &w.path else { continue };
         let Some(at) = join(&w.cwd, p) else { continue };
-        for (_, to) in links.iter().filter(|(l, _)| *l == at) {
-            extra.push(Write { path: Word::Lit(to.clone()), kind: w.kind, cwd: Some(String::new()) });
+        for (_, to, dynamic) in links.iter().filter(|(l, _, _)| *l == at) {
+            let path = if *dynamic { Word::Dyn(to.clone()) } else { Word::Lit(to.clone()) };
+            extra.push(Write { path, kind: w.kind, cwd: Some(String::new()) });
         }
     }
     a.writes.extend(extra);

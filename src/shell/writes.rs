@@ -47,6 +47,59 @@ static BUILD_DIRS: &[(&str, &[&str])] = &[
     ("cargo", &["--target-dir", "--artifact-dir", "--out-dir"]),
 ];
 
+/// The files split and csplit write: PREFIX then a made-up suffix, as a glob (`PREFIX*`), so
+/// that a deny rule any of them could match decides (red team 59: `split -n 22 -a 1 docs/a.md
+/// .en` writes `.env`; `csplit -f Cargo -b '.toml%.0d' ...` writes `Cargo.toml`).
+fn split_writes(name: &str, args: &[Word]) -> Vec<Word> {
+    let (valued, default) = if name == "split" { ("abClnt", "x") } else { ("bfn", "xx") };
+    const LONG_VALUED: &[&str] =
+        &["prefix", "suffix-format", "digits", "bytes", "line-bytes", "lines", "number", "separator", "filter"];
+    let mut operands: Vec<Word> = Vec::new();
+    let mut prefix: Option<Word> = None;
+    let mut ended = false;
+    let mut it = args.iter();
+    while let Some(w) = it.next() {
+        let a = match w.lit() {
+            Some(a) if !ended && a.len() > 1 && a.starts_with('-') => a,
+            _ => {
+                operands.push(w.clone());
+                continue;
+            }
+        };
+        if a == "--" {
+            ended = true;
+        } else if let Some(long) = a.strip_prefix("--") {
+            let (opt, glued) = match long.split_once('=') {
+                Some((o, v)) => (o, Some(Word::Lit(v.to_string()))),
+                None => (long, None),
+            };
+            if LONG_VALUED.iter().any(|o| o.starts_with(opt)) {
+                let value = glued.or_else(|| it.next().cloned());
+                if name == "csplit" && "prefix".starts_with(opt) {
+                    prefix = value;
+                }
+            }
+        } else {
+            // A bundle: the first letter that takes a value takes the rest, or the next word.
+            if let Some((k, ch)) = a[1..].char_indices().find(|(_, ch)| valued.contains(*ch)) {
+                let rest = &a[1 + k + ch.len_utf8()..];
+                let value = if rest.is_empty() { it.next().cloned() } else { Some(Word::Lit(rest.to_string())) };
+                if ch == 'f' && name == "csplit" {
+                    prefix = value;
+                }
+            }
+        }
+    }
+    if name == "split" {
+        prefix = operands.get(1).cloned();
+    }
+    vec![match prefix {
+        Some(Word::Lit(p)) => Word::Dyn(format!("{}*", super::shell_word(&p))),
+        Some(Word::Dyn(d)) => Word::Dyn(format!("{d}*")),
+        None => Word::Dyn(format!("{default}*")),
+    }]
+}
+
 /// The directories npm itself writes below: its debug logs (`--logs-dir`) and its cache
 /// (`--cache`, logs under `_logs`), options it reads with one or two dashes and in any case
 /// up to a `--` (red team 59: `npm run test --logs-dir=docs/logs` wrote a log there).
@@ -562,6 +615,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let flagged = |short: &[&str]| option_values(args, short);
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
+        "split" | "csplit" => split_writes(name, args),
         "wget" => wget_writes(args),
         // aria2c saves each URL under its last name, below `-d DIR` (red team 57:
         // `aria2c https://h/.env.prod` writes `.env.prod`), unless `-o` names the file.
@@ -735,17 +789,6 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 .collect(),
             _ => Vec::new(),
         },
-        // `split [FILE [PREFIX]]`: PREFIXaa, PREFIXab, ... (default `x`).
-        "split" => {
-            let p = operands(args, "abClnt");
-            let prefix = p.get(1).map(|w| (*w).clone()).unwrap_or(Word::Lit("x".into()));
-            vec![suffixed(&prefix, "aa")]
-        }
-        // `csplit -f PREFIX`: PREFIX00, PREFIX01, ... (default `xx`).
-        "csplit" => {
-            let prefix = flagged(&["-f", "--prefix"]).into_iter().next().unwrap_or(Word::Lit("xx".into()));
-            vec![suffixed(&prefix, "00")]
-        }
         // `patch [ORIGINAL [PATCH]]`: ORIGINAL is rewritten unless `-o` sends it elsewhere;
         // `-d DIR` moves everything.
         "patch" => {
