@@ -3236,6 +3236,25 @@ const LAUNCHERS: &[&str] = &[
     "flatpak-spawn",
     "distrobox",
     "wish",
+    // Recipes, editor commands (`:!cmd`, `-c`), a pager command, package scripts and `exec
+    // -c` strings (red team 59: `make -E 'all: ; rm x'`, `vim -es -c '!rm x'`, `man -P 'rm
+    // x' ls`, `npm exec -c 'rm x'`, `npm pkg set scripts.test='rm x'; npm test`).
+    "make",
+    "gmake",
+    "vim",
+    "vi",
+    "nvim",
+    "ex",
+    "view",
+    "rvim",
+    "ed",
+    "emacs",
+    "man",
+    "npm",
+    "npx",
+    "pnpm",
+    "pnpx",
+    "yarn",
 ];
 
 /// Whether a program runs code gate does not see, so that the call's text is scanned for

@@ -1090,6 +1090,20 @@ impl Walker<'_> {
         self.nested_with(text, inner);
     }
 
+    /// [`Walker::nested_run_by`] for code a program runs in a directory of its own finding:
+    /// git's `!` aliases at the top of the work tree, npm's scripts in the package root (red
+    /// team 59: `cd docs && git -c alias.x='!cat ../x' x` read above the workspace). Walked
+    /// from an unknown directory, unless `here` says it runs where the text started.
+    fn nested_run_at_root(&mut self, text: &str, words: &[Word], wrappers: &[Wrapper], here: bool) {
+        if here && self.cwd.0.as_deref() == Some("") {
+            return self.nested_run_by(text, words, wrappers);
+        }
+        let saved = self.cwd.clone();
+        self.cwd.forget();
+        self.nested_run_by(text, words, wrappers);
+        *self.cwd = saved;
+    }
+
     fn nested(&mut self, text: &str, wrapper: Option<Wrapper>) {
         self.nested_params(text, wrapper, None)
     }
@@ -4329,7 +4343,7 @@ impl Walker<'_> {
                                 .map(tables::as_shell_text)
                                 .collect();
                             if !rest.is_empty() {
-                                self.nested_run_by(&format!("env {}", rest.join(" ")), &words, &wrappers);
+                                self.nested_run_at_root(&format!("env {}", rest.join(" ")), &words, &wrappers, true);
                             }
                         }
                     }
@@ -5371,7 +5385,7 @@ impl Walker<'_> {
                             text.push_str(&tables::as_shell_text(w));
                         }
                     }
-                    self.nested_run_by(&text, words, wrappers);
+                    self.nested_run_at_root(&text, words, wrappers, false);
                     if used {
                         step = GitStep::Ran;
                     }
