@@ -768,6 +768,40 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
     (exact == folded).then_some(exact)
 }
 
+/// Standard base64 decoded as `base64 -d` does (line breaks skipped, `=` padding at the end),
+/// when it is all valid and the result is text; `None` otherwise.
+fn base64_decoded(text: &str) -> Option<String> {
+    let mut bits: u32 = 0;
+    let mut count = 0u32;
+    let mut out = Vec::new();
+    let mut padded = false;
+    for b in text.bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'\n' => continue,
+            b'=' => {
+                padded = true;
+                continue;
+            }
+            _ => return None,
+        };
+        if padded {
+            return None;
+        }
+        bits = (bits << 6) | u32::from(v);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push(u8::try_from((bits >> count) & 0xff).ok()?);
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// What `printf FORMAT ARGS...` prints, where the format holds only text without `\\` and
 /// `%s`, `%.Ns`, `%c`, `%.Nc` and `%%` (the format is used again while arguments are left, as bash
 /// does): `None` for anything else.
@@ -4168,11 +4202,20 @@ impl Walker<'_> {
     /// that name).
     fn known_output(&self, words: &[Word]) -> Option<String> {
         let name = words.first()?.lit()?;
-        if !matches!(name, "echo" | "printf" | "cat") || self.functions.iter().any(|f| f == name) {
+        if !matches!(name, "echo" | "printf" | "cat" | "base64") || self.functions.iter().any(|f| f == name) {
             return None;
         }
         let lits: Vec<&str> = words[1..].iter().map(Word::lit).collect::<Option<_>>()?;
         match (name, lits.as_slice()) {
+            // What a decoding stage gives the next (red team 59: `echo cm0g... | base64 -d |
+            // sh` runs `rm`).
+            ("base64", ["-d" | "--decode"]) => base64_decoded(self.stdin_script.as_ref()?.as_deref().ok()?),
+            // `printf FORMAT ARGS...` with `%s`-like conversions and `\n` (red team 59:
+            // `printf '%s' r m ' -rf x' | sh`).
+            ("printf", [f, args @ ..]) if !f.starts_with('-') && f.contains('%') => {
+                let format = f.replace("\\n", "\n");
+                printf_output(&format, args)
+            }
             // (No backslash: dash's `echo`, and bash's with `xpg_echo`, read escapes.)
             ("echo", l) if l.first().is_none_or(|a| !a.starts_with('-')) && !l.iter().any(|a| a.contains('\\')) => {
                 Some(format!("{}\n", l.join(" ")))

@@ -615,6 +615,9 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let flagged = |short: &[&str]| option_values(args, short);
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
+        // `find ... -delete` removes what it finds: names only known at run time, which a deny
+        // rule on the names it filters by decides (red team 59: `find . -name '.env*' -delete`).
+        "find" if args.iter().any(|w| w.lit() == Some("-delete")) => vec![Word::Dyn(super::ADDED_AT_RUN_TIME.into())],
         "split" | "csplit" => split_writes(name, args),
         "wget" => wget_writes(args),
         // aria2c saves each URL under its last name, below `-d DIR` (red team 57:
@@ -1071,6 +1074,15 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         }
         // `-p` is `--patch` (eleventh red team: `git restore -p .env` read `.env` as its value).
         "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
+        // `--cached` only drops paths from the index (.git/index, gate's own to ask about):
+        // the files stay as they are (`git rm --cached .env` stops tracking a secret).
+        "rm" if rest
+            .iter()
+            .take_while(|w| w.lit() != Some("--"))
+            .any(|w| w.lit().is_some_and(|a| a.len() > 4 && "--cached".starts_with(a))) =>
+        {
+            Vec::new()
+        }
         "rm" => git_operands(rest, "", &[]),
         // `git clean PATH` deletes the untracked files PATH matches (`-n` only says which).
         "clean" => {
