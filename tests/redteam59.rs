@@ -94,3 +94,218 @@ fn cp_writes_below_its_destination_only_where_that_is_a_directory() {
         ],
     );
 }
+
+/// Red team 59 (D01-D02, A01-A03): `git config`'s options end at its first operand, so a
+/// later word that starts with `-` is the VALUE it stores (`git config -f .env a.b --get`
+/// writes `--get` into `.env`); gate read it as `--get` and allowed a read.
+#[test]
+fn git_config_options_end_at_the_first_operand() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = check_common::bash_stdout(
+        scratch.path(),
+        "git init -q r && cd r && git config x.y --get; git config --get x.y; git config -f f a.b --get-all; cat f",
+    );
+    assert_eq!(out, "--get\n[a]\n\tb = --get-all\n", "{out}");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "git config -f .env a.b --get",
+            "git config --file=Cargo.toml package.x --get-all",
+            "git config --file .env.local x.y --list",
+            "git config set --file=.env a.b c",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "git config --global alias.x --get",
+            "git -c alias.x=\"config core.editor --get\" x",
+            "git config core.hooksPath --path",
+            "git config user.name --show-origin",
+            "git config set user.name --bool",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "git config user.name",
+            "git config --get user.email",
+            "git config --get user.email -x",
+            "git config get user.name",
+            "git config get --show-origin user.name",
+            "git config list --local",
+            "git config --list --local",
+            "git config --local --get-regexp ^alias",
+            "git -c user.name=x -c user.email=y log --oneline -3",
+        ],
+    );
+}
+
+/// Red team 59 (A04): where `pushd` fails, the shell's stack is what it was, and a `popd`
+/// after it pops a directory an earlier command pushed: later relative paths land there.
+#[test]
+fn a_popd_after_a_pushd_that_may_fail_goes_where_gate_cannot_see() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["pushd docs/nothere; popd; touch docs/x.md", "pushd docs; popd; echo x > docs/a.md"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["pushd docs && ls && popd && cat src/a.rs", "pushd docs >/dev/null && touch x.md && popd >/dev/null"],
+    );
+}
+
+/// Red team 59 (B08, B09): npm writes its debug logs below `--logs-dir` and its cache (logs
+/// under `_logs`) below `--cache`: writes, decided by the write rules, whichever rule allows
+/// npm.
+#[test]
+fn npm_logs_and_cache_directories_are_writes() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "npm run test --logs-dir=docs/logs",
+            "npm run test --cache=src/.npm-cache",
+            "npm run test --CACHE /tmp/x",
+            "npm test -logs-dir ../x",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "deny", &["npm run test --logs-dir=.env.d", "npm test --cache .env"]);
+    check_common::assert_all_with(POLICY, "allow", &["npm test", "npm run lint --silent", "npm run test -- --cache=x"]);
+}
+
+/// Red team 59 (B18-B20, B19): text only a run reveals, scanned for deny rules' words as the
+/// program decodes it: `%b`/`echo -e`'s `\0NNN`, a prompt's `\D{TEXT}`; and `"$*"` of known
+/// parameters joined by IFS.
+#[test]
+fn text_decoded_by_percent_b_prompts_and_star_joins_is_seen() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "printf '%b|' '\\0162\\0155'; x='\\D{r}\\D{m}'; echo \"${x@P}\"; set -- r m; IFS=; echo \"$*\""
+        ),
+        "rm|rm\nrm\n"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "x='\\D{r}\\D{m} -f src/a.rs'; ${x@P}",
+            "set -- r m; IFS=; c=\"$*\"; $c -f src/a.rs",
+            "c=$(printf '%b' '\\0162\\0155'); $c -f src/a.rs",
+            "c=$(echo -e '\\0162\\0155'); $c -f src/a.rs",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "allow", &["set -- a b; echo \"$*\"", "set -- src/a.rs; cat \"$*\""]);
+}
+
+/// Red team 59 (C11, D05, D06): a hard link `link` makes, or one `ln` makes to a glob, is
+/// written through: the write lands on whatever the glob names.
+#[test]
+fn links_to_globs_and_links_link_makes_are_written_through() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "ln .e* docs/x.md && echo hi >> docs/x.md",
+            "ln Cargo.* docs/c.md && cp docs/ref.md docs/c.md",
+            "link .env docs/env-copy.md && echo K=2 >> docs/env-copy.md",
+            "link Cargo.toml docs/c.md; echo x > docs/c.md",
+        ],
+    );
+}
+
+/// Red team 59 (D03, D04): split and csplit write PREFIX and a suffix they make up: a deny
+/// rule any such name could match denies (`split -n 22 -a 1 docs/a.md .en` writes `.env`).
+#[test]
+fn split_and_csplit_write_names_that_start_with_their_prefix() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = check_common::bash_stdout(
+        scratch.path(),
+        "seq 1 30 > f; split -n 22 -a 1 f .en; csplit -s -f Cargo -b '.toml%.0d' f 2; ls -a | grep -c -e '^\\.env$' -e '^Cargo.toml$'",
+    );
+    assert_eq!(out, "2\n");
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "split -n 22 -a 1 docs/a.md .en",
+            "csplit -f Cargo -b '.toml%.0d' docs/a.md 1",
+            "csplit --prefix=.e docs/a.md 1",
+            "csplit -fCar docs/a.md 2",
+            "split -l1 docs/a.md Cargo.",
+        ],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["split -l 10 docs/a.md docs/part-", "split docs/a.md"]);
+}
+
+/// Red team 59 (E, mechanism 1): git runs a `!` alias at the top of the work tree and npm its
+/// `env` script in the package root, not where the shell is: relative paths in them are not
+/// decided from the shell's directory.
+#[test]
+fn code_git_and_npm_run_at_their_root_is_not_decided_from_the_shell_directory() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "cd docs && git -c alias.x='!cat ../../x' x",
+            "cd docs && git -c alias.x='!cat' x ../../x",
+            "cd docs/guide && npm run env -- ls ../..",
+            "git -c alias.x='!cat docs/a.md' x",
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "ask",
+        &[("Bash", serde_json::json!({ "command": "git -c alias.x='!cat ../../x' x", "cwd": "src" }))],
+    );
+    check_common::assert_all_with(POLICY, "deny", &["cd docs && git -c alias.x='!rm -rf x' x"]);
+    check_common::assert_all_with(POLICY, "allow", &["npm run env -- ls src", "git -c alias.st=status st"]);
+}
+
+/// Red team 59 (E11-E16, C13, C21, C12): programs that run code gate does not see (make's
+/// recipes, editors' commands, man's pager, npm's scripts and `exec -c`) have the call's text
+/// scanned for deny rules' words; text piped into a shell through printf or `base64 -d` is
+/// decided as it runs; `find -delete` removes what its name filter matches.
+#[test]
+fn code_run_by_make_editors_pagers_and_decoders_is_decided() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "npm pkg set scripts.test='rm -f x'; npm test",
+            "printf 'all:\\n\\trm -f x\\n' > docs/M.md; make -f docs/M.md",
+            "make -E 'all: ; rm -f x'",
+            "npm exec -c 'rm -f x'",
+            "npx -c 'rm -f x'",
+            "vim -es -c '!rm -f x' -c q",
+            "man -P 'rm -f x' ls",
+            "echo cm0gLXJmIHRhcmdldAo= | base64 -d | sh",
+            "printf '%s' r m ' -rf target' | sh",
+            "find . -name '.env*' -delete",
+            "find . -name 'Cargo.*' -delete",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["make", "npm install", "find . -name '*.tmp' -delete", "git rm --cached .env"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "echo bHMK | base64 -d | sh",
+            "printf '%s\\n' 'ls src' | sh",
+            "echo aGVsbG8= | base64 -d",
+            "gzip -V",
+            "zip -v",
+        ],
+    );
+}

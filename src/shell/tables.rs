@@ -994,7 +994,8 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
                 None => f.opt.name.to_string(),
             })
             .collect();
-        let sub_first = matches!(rest.first(), Some(&("list" | "get"))) && p.operands.first().and_then(Word::lit) == rest.first().copied();
+        let sub_first = matches!(rest.first(), Some(&("list" | "get")))
+            && p.operands.first().and_then(Word::lit) == rest.first().copied();
         for (k, o) in p.operands.iter().enumerate() {
             let text = o.display();
             let shown = if text.starts_with('-') { format!("x.{}", text.trim_start_matches('-')) } else { text };
@@ -1231,7 +1232,6 @@ fn git_config_read_only(rest: &[&str]) -> bool {
         _ => false,
     }
 }
-
 
 /// `git tag` lists when told to (`-l`, `--list`), when a filter or `-n` implies it (git-tag(1):
 /// `--contains`, `--no-contains`, `--points-at`, `--merged`, `--no-merged`, `-n`), or when no
