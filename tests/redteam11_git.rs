@@ -168,7 +168,6 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git checkout ':(top).env'",
             "git checkout HEAD ':/.env'",
             "git rm -r '*.env'",
-            "git rm --cached ':(icase).Env'",
             "git restore -p .env",
             "git restore --patch .env",
             "git restore -p -s HEAD .env",

@@ -572,7 +572,9 @@ fn redteam3_git_read_only_listings_are_allowed() {
         "git tag --sort=x v1",
         "git config alias.x status",
         "git config edit --get-regexp",
-        "git config --get-regexp alias --edit",
+        // (After its first operand git's options end: `--get-regexp alias --edit` is a
+        // value pattern, red team 59; before it, `--edit` opens an editor.)
+        "git config --edit --get-regexp alias",
         "git -c core.pager=less log",
         "git -c log.showSignature=true log -1",
         "git -c pager.log=less log",

@@ -24,6 +24,8 @@ fn a_directory_mkdir_makes_is_allowed_where_the_allow_rules_allow_its_files() {
             "mkdir -p docs/new/deeper && printf '# x\\n' > docs/new/deeper/x.md",
             "cd docs && mkdir -p api/v2",
             "mkdir -pv docs/a docs/b",
+            // Each directory it makes, those a `..` climbs back from too, is below docs.
+            "mkdir -p docs/n.md/tmp/../m.md",
         ],
     );
     check_common::assert_all_with(
@@ -307,5 +309,78 @@ fn code_run_by_make_editors_pagers_and_decoders_is_decided() {
             "gzip -V",
             "zip -v",
         ],
+    );
+}
+
+/// Red team 59 (A18): a write target that is a glob (`sed -i ... docs/*.md`) was asked as a
+/// path only known at run time; every name it can expand to is one the allow rule allows.
+/// Only where no deny or ask rule could match a name, gate's own files and `.git` cannot be
+/// among them, and one allow rule matches them all.
+#[test]
+fn a_glob_written_to_is_allowed_where_one_allow_rule_holds_every_name_it_expands_to() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "sed -i 's/foo/bar/g' docs/*.md",
+            "for f in docs/*.md; do echo x >> \"$f\"; done",
+            "sed -i s/a/b/ docs/guide/*.md",
+            "sed -i s/a/b/ docs/[ab].md",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["sed -i s/a/b/ src/*.rs", "sed -i s/a/b/ docs/*.m?", "sed -i s/a/b/ docs/*/x", "sed -i s/a/b/ /tmp/*.md"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &["sed -i s/a/b/ docs/*", "shopt -s dotglob; sed -i s/a/b/ docs/*.md", "sed -i s/a/b/ docs/.e*.md"],
+    );
+}
+
+/// Red team 59 (C28-C30): Claude Code trims a Grep's and a Glob's `path` as JavaScript's
+/// `trim()` does (U+00A0 and U+3000 too): `" /etc"` searched /etc, gate read a name inside.
+#[test]
+fn tool_paths_are_decided_without_the_blanks_around_them() {
+    check_common::assert_calls_with(
+        POLICY,
+        "ask",
+        &[
+            ("Grep", serde_json::json!({ "pattern": "root", "path": " /etc" })),
+            ("Glob", serde_json::json!({ "pattern": "*", "path": "\u{a0}~/.ssh" })),
+            ("Grep", serde_json::json!({ "pattern": ".", "path": "\u{3000}/etc/passwd" })),
+            ("Read", serde_json::json!({ "file_path": "\u{feff}/etc/hostname" })),
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "deny",
+        &[("Write", serde_json::json!({ "file_path": " .env ", "content": "x" }))],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "allow",
+        &[("Grep", serde_json::json!({ "pattern": "fn", "path": " src " }))],
+    );
+}
+
+/// Red team 59 (C25): Codex's `apply_patch` in the shell (`apply_patch <<'EOF'`) writes the
+/// files its headers name: decided as those writes.
+#[test]
+fn apply_patch_in_the_shell_writes_the_files_its_headers_name() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: Cargo.toml\n*** End Patch\nEOF",
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: docs/a.md\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\nEOF",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/new.md\n+hi\n*** End Patch\nEOF"],
     );
 }

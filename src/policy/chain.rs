@@ -178,6 +178,14 @@ fn is_file_uri(s: &str) -> bool {
 /// query or fragment; another host's `file://host/p` as `//host/p`, which is outside), any
 /// other text as it is.
 pub(crate) fn path_text(raw: &str) -> std::borrow::Cow<'_, str> {
+    // Claude Code trims a Grep's or Glob's `path` as JavaScript's `trim()` does (red team 59:
+    // `" /etc"` searched /etc): the path without the blanks around it, which a tool that
+    // keeps them would find inside the workspace and decide no less strictly.
+    let blank = |c: char| c.is_whitespace() || c == '\u{feff}';
+    let trimmed = raw.trim_matches(blank);
+    if trimmed.len() != raw.len() && !trimmed.is_empty() {
+        return path_text(trimmed).into_owned().into();
+    }
     // pi's tools drop a leading `@` (`@/etc/passwd` reads `/etc/passwd`; red team 43 found it
     // read as a name in the workspace under `gate check`). For another agent it names a file
     // `@...` in the workspace, which the path without it decides no less strictly there.
@@ -1233,7 +1241,8 @@ impl Policy {
                 }
             }
         }
-        if unseen {
+        // (A call a deny rule already denies needs no scan: its answer is final.)
+        if unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
             // What runs unseen is made of the call's own text (`sed 's/.*/rm m/e'`, `x='\044(rm
             // m)'; echo "${x@P}"`, `bash /dev/fd/3 3<<EOF` with `rm m` in the document): where
             // the words of a deny rule all appear in it, that rule could match what really
@@ -1657,6 +1666,29 @@ impl Policy {
         })
     }
 
+    /// A write of a shell glob that no deny or ask rule could match, inside the workspace and
+    /// unable to name gate's own files or `.git`: allowed where one allow rule on paths
+    /// matches every name it can expand to.
+    fn glob_allowed(&self, tool: &str, glob: &str, cwd: Option<&str>) -> Option<V> {
+        let cwd = if glob.starts_with(['/', '~']) { "" } else { cwd? };
+        let p = self.resolve_path(glob, cwd).ok()?;
+        let rel = p.rel.as_deref()?;
+        let own = self.protected.iter().flat_map(|prot| [prot.clone(), format!("{prot}/**")]);
+        let reaches = |pattern: &str| {
+            super::glob::Glob::compile(pattern).map_or(true, |gs| gs.iter().any(|g| g.could_match_shell(&p.abs)))
+        };
+        if own.chain(["**/.git".to_string(), "**/.git/**".to_string()]).any(|prot| reaches(&prot)) {
+            return None;
+        }
+        let r = self.model.allow.contains_glob_by_path(tool, Some(rel), &p.abs)?;
+        Some(V::new(
+            Verdict::Allow,
+            Layer::AllowRule,
+            Some(&r.text),
+            format!("every name `{glob}` can expand to is allowed by rule `{}`", r.text),
+        ))
+    }
+
     /// A write deny rule that could match a name a listing in the call filters by (red team
     /// 45: `find . -name '*.toml' -exec sed -i ... {} +`, `git ls-files '*.toml' | xargs sed -i`),
     /// in a call that writes paths known only at run time: the names it lists may be what is
@@ -1817,9 +1849,16 @@ impl Policy {
                 // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
                 // writes `.env`); otherwise what it writes is not known.
                 if plain_glob(d) {
-                    if let Some(v) = self.glob_rules(&edit.name, shell::unquoted_glob(d), w.cwd.as_deref()) {
-                        if v.verdict == Verdict::Deny {
-                            return v;
+                    let glob = shell::unquoted_glob(d);
+                    match self.glob_rules(&edit.name, glob, w.cwd.as_deref()) {
+                        Some(v) if v.verdict == Verdict::Deny => return v,
+                        Some(_) => {}
+                        // Every name it can expand to is one an allow rule allows (red team
+                        // 59: `sed -i ... docs/*.md` under `docs/**/*.md`).
+                        None => {
+                            if let Some(v) = self.glob_allowed(&edit.name, glob, w.cwd.as_deref()) {
+                                return v;
+                            }
                         }
                     }
                 }

@@ -155,6 +155,51 @@ impl Glob {
     }
 }
 
+impl Glob {
+    /// Whether every path the shell glob `shell` (bash's `*`, `?` and `[...]` in its segments,
+    /// no `**`) expands to matches this glob. Sufficient, not exact: this glob's `*` may take
+    /// any part of one segment of the shell glob, its letters must meet the same letters, its
+    /// `**` any whole segments; its `?` and classes, and a fallback matcher, answer false.
+    pub fn contains_shell(&self, shell: &str) -> bool {
+        if self.fallback.is_some() || shell.len() > 256 {
+            return false;
+        }
+        if matches!(self.segs.as_slice(), [Seg::Deep, Seg::Deep]) {
+            return true;
+        }
+        let mut segs = Vec::new();
+        for raw in split_unescaped(shell) {
+            match tokens(&raw) {
+                Ok(toks) if raw != "**" => segs.push(toks),
+                _ => return false,
+            }
+        }
+        if self.segs.len() + segs.len() > 64 {
+            return false;
+        }
+        segs_contain(&self.segs, &segs)
+    }
+}
+
+fn segs_contain(r: &[Seg], s: &[Vec<Tok>]) -> bool {
+    match r.split_first() {
+        None => s.is_empty(),
+        Some((Seg::Deep, rest)) => (0..=s.len()).any(|k| segs_contain(rest, &s[k..])),
+        Some((Seg::Pat(t), rest)) => {
+            s.first().is_some_and(|first| toks_contain(t, first)) && segs_contain(rest, &s[1..])
+        }
+    }
+}
+
+fn toks_contain(r: &[Tok], s: &[Tok]) -> bool {
+    match r.split_first() {
+        None => s.is_empty(),
+        Some((Tok::Star, rest)) => (0..=s.len()).any(|k| toks_contain(rest, &s[k..])),
+        Some((Tok::Lit(c), rest)) => matches!(s.first(), Some(Tok::Lit(d)) if d == c) && toks_contain(rest, &s[1..]),
+        Some(_) => false,
+    }
+}
+
 fn segs_intersect(r: &[Seg], s: &[ShellSeg]) -> bool {
     match (r.first(), s.first()) {
         (None, None) => true,
@@ -503,6 +548,21 @@ mod tests {
                 proptest::prop_assert!(globs.iter().any(|g| g.could_match_shell(&shell)), "{rule} {shell} {path}");
             }
         }
+    }
+
+    #[test]
+    fn shell_globs_inside_rule_globs() {
+        let c = |p: &str, s: &str| Glob::compile(p).unwrap().iter().all(|g| g.contains_shell(s));
+        assert!(c("docs/**/*.md", "docs/*.md"));
+        assert!(c("docs/**/*.md", "docs/guide/a*.md"));
+        assert!(c("docs/**/*.md", "docs/[ab].md"));
+        assert!(c("docs/**", "docs/*"));
+        assert!(!c("docs/**/*.md", "docs/*"));
+        assert!(!c("docs/**/*.md", "docs/*.m?"));
+        assert!(!c("docs/**/*.md", "*/a.md"));
+        assert!(!c("docs/*.md", "docs/*/a.md"));
+        assert!(!c("docs/?.md", "docs/*.md"));
+        assert!(!c("docs/**/*.md", "docs/**/*.md"));
     }
 
     #[test]

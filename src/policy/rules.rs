@@ -826,6 +826,15 @@ impl RuleSet {
         rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
     }
 
+    /// The first rule for `tool` that names paths and matches every path the shell glob `rel`
+    /// (relative to the workspace) or `abs` expands to ([`super::glob::Glob::contains_shell`]).
+    pub fn contains_glob_by_path(&self, tool: &str, rel: Option<&str>, abs: &str) -> Option<&Rule> {
+        let idx = self.by_tool.get(tool)?;
+        let rel_hits = idx.rel.all().filter(|(m, _)| rel.is_some_and(|r| m.contains_shell(r)));
+        let abs_hits = idx.abs.all().filter(|(m, _)| m.contains_shell(abs));
+        rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
+    }
+
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
     /// `any_counts`: whether rules that name only the tool (or only non-path fields) count;
     /// false for paths outside the workspace, which need a rule that names the path.

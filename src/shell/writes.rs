@@ -208,6 +208,18 @@ pub(crate) const PATCHED: &str = "(the files the patch names)";
 /// aside, or an option moves or filters them (`--directory`, `--include`, `-d`, `-o`...).
 pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
     let args: Vec<&str> = words[1..].iter().map(Word::lit).collect::<Option<_>>()?;
+    // Codex's `apply_patch` (its shell form, which Codex runs itself): each file a header
+    // names is added, rewritten, deleted or moved to (red team 59: `apply_patch <<'EOF'` with
+    // `*** Delete File: Cargo.toml` was only asked).
+    if matches!(words.first().and_then(Word::lit).map(program_name), Some("apply_patch" | "applypatch")) {
+        if !args.is_empty() {
+            return None;
+        }
+        const HEADERS: [&str; 4] = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
+        let files: Vec<String> =
+            text.lines().filter_map(|l| HEADERS.iter().find_map(|h| l.strip_prefix(h))).map(str::to_string).collect();
+        return (!files.is_empty()).then_some(files);
+    }
     let git = words.first().and_then(Word::lit).map(program_name) == Some("git");
     let mut strip = 1usize;
     for a in args.iter().skip(usize::from(git)) {
@@ -615,6 +627,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
     let flagged = |short: &[&str]| option_values(args, short);
     let has = |opts: &[&str]| args.iter().filter_map(Word::lit).any(|a| opts.iter().any(|o| spells_option(a, o)));
     match name {
+        "apply_patch" | "applypatch" => vec![Word::Dyn(PATCHED.into())],
         // `find ... -delete` removes what it finds: names only known at run time, which a deny
         // rule on the names it filters by decides (red team 59: `find . -name '.env*' -delete`).
         "find" if args.iter().any(|w| w.lit() == Some("-delete")) => vec![Word::Dyn(super::ADDED_AT_RUN_TIME.into())],
