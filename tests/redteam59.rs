@@ -384,3 +384,105 @@ fn apply_patch_in_the_shell_writes_the_files_its_headers_name() {
         &["apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/new.md\n+hi\n*** End Patch\nEOF"],
     );
 }
+
+/// Red team 59 (A19, L04, C59) and 60 (G18): `mv` is a writer like cp: each source goes away
+/// (a write where it was), DEST or DEST/NAME is written. A source that may be a directory
+/// takes everything below it along: asked. Backups and `--exchange` are not modelled.
+#[test]
+fn mv_is_decided_by_what_it_moves_and_where_to() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::write_file(ws.path(), "docs/ref.md", "# ref\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "mv docs/ref.md docs/reference.md",
+            "mv docs/ref.md docs/guide/ref.md",
+            "mv docs/a.md docs/guide",
+            "mv -t docs/guide docs/a.md docs/ref.md",
+            "mv docs/a.md docs/b.md && git status",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "mv docs/guide docs/g2",
+            "mv docs/a.md src/a.md",
+            "mv /etc/hostname docs/h.md",
+            "mv -b docs/a.md docs/b.md",
+            "mv docs/nothere.md docs/b.md",
+            "mkdir docs/x.md && mv docs/x.md docs/y.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["mv docs/a.md .env", "mv .env docs/x.md", "mv Cargo.toml docs/c.md", "mv -t . docs/a.md .env.local"],
+    );
+}
+
+/// Red team 59 (C53): find's `-fprint F` (and `-fprint0`, `-fprintf F FMT`, `-fls F`) only
+/// writes F: decided as that write.
+#[test]
+fn find_printing_to_a_file_is_decided_by_that_write() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["find src -name '*.rs' -fprint docs/files.md", "find src -fprintf docs/x.md '%p\\n'"],
+    );
+    check_common::assert_all_with(POLICY, "deny", &["find src -fprint .env", "find . -fls Cargo.toml"]);
+    check_common::assert_all_with(POLICY, "ask", &["find src -fprint0 src/list"]);
+}
+
+/// Red team 60 (F11, G51-G53, G55-G57, F41): decoders into a shell (`base64 --decode`,
+/// `base32 -d`, padding in the middle, `echo -n`, printf's `%b`), git rm's last of `--cached`
+/// and `--no-cached`, find's `*` that matches a leading dot and its `-regex`, and cp to a
+/// directory spelled with a trailing `/`.
+#[test]
+fn round_60_decoders_listings_and_directories() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "echo bHM=CnJtIHgK | base64 -d; echo OJWSALLGEB4AU=== | base32 -d; printf '%b|' 'r\\x6d' '\\0162m' '\\162m'"
+        ),
+        "ls\nrm x\nrm -f x\nrm|rm|rm|"
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "printf \"%b\" \"r\\\\x6d -f x\" | sh",
+            "echo -n cm0gLWYgeAo= | base64 --decode | bash -s",
+            "echo OJWSALLGEB4AU=== | base32 -d | sh",
+            "echo bHM=CnJtIHgK | base64 -d | sh",
+            "git rm --cached --no-cached .env",
+            "find . -name '*env' -delete",
+            "find . -regex '.*/\\.en.*' -delete",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["mkdir -p docs/guide/api && cp docs/a.md docs/guide/api/", "printf '%b\\n' 'ls src' | sh"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["git rm --no-cached --cached .env", "find . -name '*.orig' -delete"],
+    );
+}
+
+/// Red team 60 (F, unscored): npm's built-in `env` script runs the words it is handed with
+/// `node_modules/.bin` first on PATH: a program gate models that a package shadows there is
+/// not the one gate knows.
+#[test]
+fn npm_env_runs_what_node_modules_bin_shadows() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "package.json", "{\"scripts\":{\"test\":\"true\"}}\n");
+    check_common::write_file(ws.path(), "node_modules/.bin/ls", "#!/bin/sh\necho FAKE\n");
+    check_common::assert_in_dir(ws.path(), "ask", &["npm run env -- ls", "npm run env -- ls src"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["npm run env -- git status", "npm test"]);
+}

@@ -1289,13 +1289,23 @@ impl Policy {
         let dirs = edge.filter(|_| {
             a.unknown.is_empty()
                 && parts.iter().all(|p| p.decision == Verdict::Allow)
-                && a.writes.iter().all(|w| matches!(w.kind, shell::WriteKind::Onto | shell::WriteKind::Into))
+                && a.writes.iter().all(|w| {
+                    matches!(w.kind, shell::WriteKind::Onto | shell::WriteKind::Into | shell::WriteKind::Moved)
+                })
         });
         for w in &a.writes {
             if dirs.is_some_and(|e| self.not_copied_to(w, e)) {
                 continue;
             }
-            let v = self.decide_write(w, ctx, session);
+            let mut v = self.decide_write(w, ctx, session);
+            // What mv moves is modelled where it is one file: a directory takes everything
+            // below it along, under names no rule was asked about.
+            if w.kind == shell::WriteKind::Moved && v.verdict != Verdict::Deny && !self.not_a_dir(w, edge) {
+                v = self.unknown_verdict(&format!(
+                    "`mv` moves `{}`, which may be a directory: what is below it moves too",
+                    w.path.display()
+                ));
+            }
             if w.kind == shell::WriteKind::Handed && v.verdict == Verdict::Allow {
                 continue;
             }
@@ -1808,6 +1818,13 @@ impl Policy {
             (w.kind, edge.is_dir(&written)),
             (shell::WriteKind::Onto, Some(true)) | (shell::WriteKind::Into, Some(false))
         )
+    }
+
+    /// Whether the edge says `w`'s path is there and no directory (links followed).
+    fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
+        let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
+        let Ok(written) = self.written_path(raw, cwd) else { return false };
+        edge.exists(&written) && edge.is_dir(&written) == Some(false)
     }
 
     /// A directory `mkdir` makes, which no rule names: allowed inside the workspace where an

@@ -366,13 +366,32 @@ impl Policy {
             };
             let Some(json) = text.and_then(|t| serde_json::from_str::<Value>(&t).ok()) else { continue };
             for name in names {
-                let Some(script) = json.get("scripts").and_then(|s| s.get(&name)).and_then(Value::as_str) else {
+                // npm's built-in `env` runs the words it is handed (red team 59: `npm run env
+                // -- ls` under a `node_modules/.bin/ls`), unless the package names its own.
+                let own = json.get("scripts").and_then(|s| s.get(&name)).and_then(Value::as_str);
+                let Some(script) = own.or((name == "env").then_some("env")) else {
                     continue;
+                };
+                // The words npm hands on to the script, appended to it (red team 45: `npm run dev
+                // -- rm m` with `"dev": "env NODE_ENV=development"` ran `rm`).
+                let passed = match passed_words(&c.words) {
+                    Ok(p) => p,
+                    Err(w) => {
+                        return unseen(format!(
+                            "it hands `{w}`, known only at run time, to the package.json script `{name}`"
+                        ))
+                    }
+                };
+                let text = if passed.is_empty() {
+                    script.to_string()
+                } else {
+                    let quoted: Vec<String> = passed.iter().map(|w| shell::quote(w)).collect();
+                    format!("{script} {}", quoted.join(" "))
                 };
                 // A program gate models that `node_modules/.bin` shadows (npm puts the
                 // package's and its parents' first on PATH; red team 44: a committed
                 // `node_modules/.bin/sort`).
-                for sc in shell::analyze(script).commands {
+                for sc in shell::analyze(&text).commands {
                     let Some(program) = sc.program().filter(|p| !p.contains('/')) else { continue };
                     if !shell::is_modelled_program(program) {
                         continue;
@@ -393,22 +412,6 @@ impl Policy {
                         }
                     }
                 }
-                // The words npm hands on to the script, appended to it (red team 45: `npm run dev
-                // -- rm m` with `"dev": "env NODE_ENV=development"` ran `rm`).
-                let passed = match passed_words(&c.words) {
-                    Ok(p) => p,
-                    Err(w) => {
-                        return unseen(format!(
-                            "it hands `{w}`, known only at run time, to the package.json script `{name}`"
-                        ))
-                    }
-                };
-                let text = if passed.is_empty() {
-                    script.to_string()
-                } else {
-                    let quoted: Vec<String> = passed.iter().map(|w| shell::quote(w)).collect();
-                    format!("{script} {}", quoted.join(" "))
-                };
                 let mut args = call.arguments.clone();
                 args[field] = Value::String(text.clone());
                 let sub = Call { arguments: args, ..call.clone() };

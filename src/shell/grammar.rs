@@ -1093,6 +1093,12 @@ static TABLE: &[(&str, &str, &str)] = &[
       --parents/U -R/U -r/U --recursive/U --reflink=? --remove-destination --sparse= --strip-trailing-slashes \
       -s/U --symbolic-link/U -S:/U --suffix=/U -t: --target-directory= -T --no-target-directory -u --update=? \
       -v --verbose -x --one-file-system -Z --context=? --help --version"),
+    // `mv SRC... DEST` moves its sources (each a write, where it goes and where it was) to DEST
+    // (or DEST/SRC's name). Backups under other names (`-b`, `-S`) and `--exchange` are `U`.
+    ("mv", "files",
+     "--backup=?/U -b/U --debug -f --force -i --interactive -n --no-clobber --no-copy --strip-trailing-slashes \
+      -S:/U --suffix=/U -t: --target-directory= -T --no-target-directory -u --update=? -v --verbose -Z --context \
+      --exchange/U --help --version"),
     ("date", "",
      "-d: --date= --debug -f:/R --file=/R -I:: --iso-8601=? --resolution -R --rfc-email --rfc-3339= -r:/R \
       --reference=/R -s:/U --set=/U -u --utc --universal --help --version"),

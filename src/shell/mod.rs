@@ -211,6 +211,9 @@ pub enum WriteKind {
     Onto,
     /// `DEST/NAME` for each source cp copies: written only where DEST is a directory
     Into,
+    /// a source `mv` moves away: a write, and only modelled where it is no directory (one
+    /// moves everything below it)
+    Moved,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,6 +232,7 @@ impl Write {
             WriteKind::Redirect => ">",
             WriteKind::Append => ">>",
             WriteKind::Tee | WriteKind::Onto | WriteKind::Into => "writes",
+            WriteKind::Moved => "moves",
             WriteKind::List => "lists",
             WriteKind::Handed => "may write",
             WriteKind::MakeDir => "makes directory",

@@ -1565,8 +1565,9 @@ static SAFE: &[(&str, Args)] = &[
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
     ("sort", Args::Any), ("uniq", Args::Any),
     // Writers of the files they name, each write decided by the write rules.
-    ("touch", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any),
-    ("find", Args::Without(&["-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir"])),
+    ("touch", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any), ("mv", Args::Any),
+    // (`-fprint F`, `-fprint0 F`, `-fprintf F FMT`, `-fls F` write F: decided as writes.)
+    ("find", Args::Without(&["-delete", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
     ("command", Args::Any), ("zcat", Args::Any), ("trap", Args::Any), ("complete", Args::Any), ("compgen", Args::Any),
     ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
@@ -1796,7 +1797,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
         // (Operands added at run time could be options or files it writes.)
         let counted = matches!(
             name,
-            "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap" | "touch" | "mkdir" | "cp"
+            "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap" | "touch" | "mkdir" | "cp" | "mv"
         );
         return !(open_args && counted)
             && match name {
@@ -1809,7 +1810,7 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
                 "touch" | "mkdir" => !p.operands.is_empty(),
                 // `cp SRC... DEST`: DEST written (a file, or SRC's name below a directory),
                 // spelled out: a target that may be several words is not modelled.
-                "cp" => {
+                "cp" | "mv" => {
                     let dirs: Vec<&Word> = p
                         .opts
                         .iter()
@@ -3303,6 +3304,17 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
         "find" => {
             after(&["-name", "-path", "-wholename"], false, &mut out);
             after(&["-iname", "-ipath", "-iwholename"], true, &mut out);
+            // find's `*` matches a leading dot too (red team 60: `-name '*env'` is `.env`), as
+            // git's does (below); a regular expression may match any name.
+            let dotted: Vec<(String, bool)> = out
+                .iter()
+                .filter(|(p, _)| p.starts_with(['*', '?', '[']) && !p[1..].contains('.'))
+                .map(|(p, fold)| (format!(".{p}"), *fold))
+                .collect();
+            out.extend(dotted);
+            if lits.iter().any(|l| matches!(*l, "-regex" | "-iregex")) {
+                everything(&mut out);
+            }
             let filtered = lits.iter().any(|l| l.contains("name") || l.contains("path") || l.contains("regex"));
             let starts: Vec<&str> = lits.iter().take_while(|l| !l.starts_with(['-', '(', '!'])).copied().collect();
             if !filtered && (starts.is_empty() || starts.iter().any(|s| matches!(*s, "." | "./"))) {

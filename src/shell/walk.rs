@@ -771,29 +771,43 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
 /// Standard base64 decoded as `base64 -d` does (line breaks skipped, `=` padding at the end),
 /// when it is all valid and the result is text; `None` otherwise.
 fn base64_decoded(text: &str) -> Option<String> {
+    decoded_by(text, 6, |b| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    })
+}
+
+/// RFC 4648 base32 decoded as `base32 -d` does ([`base64_decoded`]).
+fn base32_decoded(text: &str) -> Option<String> {
+    decoded_by(text, 5, |b| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'2'..=b'7' => Some(b - b'2' + 26),
+        _ => None,
+    })
+}
+
+/// Text in `width`-bit digits (`digit` gives each one's value) as coreutils decodes it: line
+/// breaks skipped, `=` padding ending a chunk (GNU goes on after it: red team 60's
+/// `bHM=CnJtIHgK` is `ls` then `rm x`); `None` for any other byte or a result that is not
+/// text.
+fn decoded_by(text: &str, width: u32, digit: impl Fn(u8) -> Option<u8>) -> Option<String> {
     let mut bits: u32 = 0;
     let mut count = 0u32;
     let mut out = Vec::new();
-    let mut padded = false;
     for b in text.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'\n' => continue,
-            b'=' => {
-                padded = true;
-                continue;
-            }
-            _ => return None,
-        };
-        if padded {
-            return None;
+        if b == b'\n' {
+            continue;
         }
-        bits = (bits << 6) | u32::from(v);
-        count += 6;
+        if b == b'=' {
+            (bits, count) = (0, 0);
+            continue;
+        }
+        bits = ((bits << width) | u32::from(digit(b)?)) & 0xffff;
+        count += width;
         if count >= 8 {
             count -= 8;
             out.push(u8::try_from((bits >> count) & 0xff).ok()?);
@@ -813,6 +827,8 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     enum Piece<'a> {
         Text(&'a str),
         Arg(Option<usize>),
+        /// `%b`: the argument with its backslash escapes decoded.
+        Escaped,
     }
     let mut pieces = Vec::new();
     let mut rest = format;
@@ -825,6 +841,8 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
             (Piece::Arg(None), 1)
         } else if spec.starts_with('c') {
             (Piece::Arg(Some(1)), 1)
+        } else if spec.starts_with('b') {
+            (Piece::Escaped, 1)
         } else {
             // A precision: `%.Ns` at most N letters (`%.s` none); `%.Nc` still one letter
             // (red team 57: `%.0c` prints `r`).
@@ -841,13 +859,14 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         rest = &spec[len..];
     }
     pieces.push(Piece::Text(rest));
-    let per = pieces.iter().filter(|p| matches!(p, Piece::Arg(_))).count();
+    let per = pieces.iter().filter(|p| matches!(p, Piece::Arg(_) | Piece::Escaped)).count();
     let mut out = String::new();
     let mut args = args.iter();
     loop {
         for p in &pieces {
             match p {
                 Piece::Text(t) => out.push_str(t),
+                Piece::Escaped => out.push_str(&percent_b(args.next().copied().unwrap_or(""))?),
                 Piece::Arg(max) => {
                     let a = args.next().copied().unwrap_or("");
                     out.push_str(match max {
@@ -860,6 +879,52 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         if per == 0 || args.len() == 0 {
             break;
         }
+    }
+    Some(out)
+}
+
+/// An argument of printf's `%b` as bash decodes it: `\\`, the letter escapes, octal (`\0NNN`,
+/// `\NNN`) and `\xHH`; `None` for another escape (`\c` ends all output, `\u` is Unicode).
+fn percent_b(arg: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = arg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let e = chars.next()?;
+        let simple = match e {
+            '\\' => Some('\\'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            continue;
+        }
+        let (radix, max, mut digits) = match e {
+            'x' => (16, 2, String::new()),
+            '0' => (8, 3, String::new()),
+            '1'..='7' => (8, 2, e.to_string()),
+            _ => return None,
+        };
+        while digits.len() < max + usize::from(e != 'x' && e != '0') && chars.peek().is_some_and(|d| d.is_digit(radix))
+        {
+            digits.extend(chars.next());
+        }
+        if digits.is_empty() && e == 'x' {
+            return None;
+        }
+        let code = if digits.is_empty() { 0 } else { u32::from_str_radix(&digits, radix).ok()? };
+        out.push(char::from_u32(code & 0xff).filter(|c| *c != '\0')?);
     }
     Some(out)
 }
@@ -4202,7 +4267,8 @@ impl Walker<'_> {
     /// that name).
     fn known_output(&self, words: &[Word]) -> Option<String> {
         let name = words.first()?.lit()?;
-        if !matches!(name, "echo" | "printf" | "cat" | "base64") || self.functions.iter().any(|f| f == name) {
+        if !matches!(name, "echo" | "printf" | "cat" | "base64" | "base32") || self.functions.iter().any(|f| f == name)
+        {
             return None;
         }
         let lits: Vec<&str> = words[1..].iter().map(Word::lit).collect::<Option<_>>()?;
@@ -4210,6 +4276,8 @@ impl Walker<'_> {
             // What a decoding stage gives the next (red team 59: `echo cm0g... | base64 -d |
             // sh` runs `rm`).
             ("base64", ["-d" | "--decode"]) => base64_decoded(self.stdin_script.as_ref()?.as_deref().ok()?),
+            ("base32", ["-d" | "--decode"]) => base32_decoded(self.stdin_script.as_ref()?.as_deref().ok()?),
+            ("echo", ["-n", l @ ..]) if !l.iter().any(|a| a.starts_with('-') || a.contains('\\')) => Some(l.join(" ")),
             // `printf FORMAT ARGS...` with `%s`-like conversions and `\n` (red team 59:
             // `printf '%s' r m ' -rf x' | sh`).
             ("printf", [f, args @ ..]) if !f.starts_with('-') && f.contains('%') => {

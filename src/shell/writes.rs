@@ -570,13 +570,9 @@ fn tabled(name: &str, args: &[Word]) -> Option<grammar::Parsed> {
     grammar::grammar(name).and_then(|g| grammar::parse(g, args).ok())
 }
 
-/// What cp writes, read by its table: DEST, or, where DEST is a directory, each source's name
-/// below it (`cp x/.env .` writes `./.env`); `-t DIR` puts every source below DIR.
-fn cp_writes(p: &grammar::Parsed) -> Vec<Word> {
-    cp_kinds(p).into_iter().map(|(w, _)| w).collect()
-}
-
-/// [`cp_writes`], each with the condition it is written on: DEST unless it is a directory
+/// What cp writes, read by its table, each with the condition it is written on: DEST, or,
+/// where DEST is a directory, each source's name below it (`cp x/.env .` writes `./.env`);
+/// `-t DIR` puts every source below DIR. The conditions: DEST unless it is a directory
 /// ([`WriteKind::Onto`]), `DEST/NAME` only where DEST is one ([`WriteKind::Into`]).
 fn cp_kinds(p: &grammar::Parsed) -> Vec<(Word, WriteKind)> {
     let dir = p.opts.iter().find(|f| matches!(f.opt.name, "-t" | "--target-directory")).and_then(|f| f.value.clone());
@@ -589,7 +585,8 @@ fn cp_kinds(p: &grammar::Parsed) -> Vec<(Word, WriteKind)> {
         },
     };
     let mut t = Vec::new();
-    if dir.is_none() {
+    // (`DEST/` names a directory: cp writes nothing at DEST itself, red team 60.)
+    if dir.is_none() && dest.lit().is_none_or(|d| !d.ends_with('/')) {
         t.push((dest.clone(), WriteKind::Onto));
     }
     if !plain {
@@ -601,10 +598,22 @@ fn cp_kinds(p: &grammar::Parsed) -> Vec<(Word, WriteKind)> {
 /// The files a tabled `cp` of files writes, each with its condition ([`cp_kinds`]); `None`
 /// for any other command, or a cp its table does not read.
 pub(crate) fn cp_targets(words: &[Word]) -> Option<Vec<(Word, WriteKind)>> {
-    if words.first().and_then(Word::lit).map(program_name) != Some("cp") {
+    let name = words.first().and_then(Word::lit).map(program_name)?;
+    if !matches!(name, "cp" | "mv") {
         return None;
     }
-    tabled("cp", &words[1..]).map(|p| cp_kinds(&p))
+    tabled(name, &words[1..]).map(|p| mv_kinds(name, &p))
+}
+
+/// [`cp_kinds`], and for mv each source too: it goes away where it was ([`WriteKind::Moved`]).
+fn mv_kinds(name: &str, p: &grammar::Parsed) -> Vec<(Word, WriteKind)> {
+    let mut t = cp_kinds(p);
+    if name == "mv" {
+        let to_dir = p.opts.iter().any(|f| matches!(f.opt.name, "-t" | "--target-directory"));
+        let sources = if to_dir { &p.operands[..] } else { p.operands.split_last().map_or(&[][..], |(_, s)| s) };
+        t.extend(sources.iter().map(|s| (s.clone(), WriteKind::Moved)));
+    }
+    t
 }
 
 /// What touch and mkdir write, read by their tables: every operand (`touch -r F X` writes
@@ -670,8 +679,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             ops.into_iter().skip(usize::from(!from_file)).cloned().collect()
         }
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
-            if let Some(p) = (name == "cp").then(|| tabled(name, args)).flatten() {
-                return cp_writes(&p);
+            if let Some(p) = matches!(name, "cp" | "mv").then(|| tabled(name, args)).flatten() {
+                return mv_kinds(name, &p).into_iter().map(|(w, _)| w).collect();
             }
             let values = match name {
                 "install" => "gmoS",
@@ -1089,10 +1098,22 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
         "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
         // `--cached` only drops paths from the index (.git/index, gate's own to ask about):
         // the files stay as they are (`git rm --cached .env` stops tracking a secret).
+        // (The last of `--cached` and `--no-cached` counts: red team 60.)
         "rm" if rest
             .iter()
             .take_while(|w| w.lit() != Some("--"))
-            .any(|w| w.lit().is_some_and(|a| a.len() > 4 && "--cached".starts_with(a))) =>
+            .filter_map(Word::lit)
+            .filter_map(|a| {
+                if a.len() > 4 && "--cached".starts_with(a) {
+                    Some(true)
+                } else if a.len() > 5 && "--no-cached".starts_with(a) {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .last()
+            == Some(true) =>
         {
             Vec::new()
         }
