@@ -74,6 +74,8 @@ fn cp_writes_below_its_destination_only_where_that_is_a_directory() {
             "cd docs && cp a.md guide",
             "cp Cargo.toml docs/cargo.md",
             "cp src/a.rs docs/a-copy.md && git status",
+            // (Where docs/x.md is no directory, cp writes it, not docs/x.md/a.rs.)
+            "cp src/a.rs docs/x.md",
         ],
     );
     check_common::assert_in_dir(

@@ -7034,12 +7034,12 @@ fn numeric_output(inner: &str) -> bool {
         }
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
         // `date +%s`: seconds since the epoch (red team 43); `date +%Y`, `+%Y%m%d`: numbers
-        // (red team 50).
+        // (red team 50); `%F`, `%T`, `%R`: numbers with `-` and `:` (red team 60).
         ["date", rest @ ..] => {
             rest.iter().filter(|a| a.starts_with('+')).count() == 1
                 && rest.iter().all(|a| {
                     matches!(*a, "-u" | "--utc")
-                        || a.strip_prefix('+').is_some_and(|f| numeric_format(f, "YmdHMSsjuwyCGgVUWNekl"))
+                        || a.strip_prefix('+').is_some_and(|f| numeric_format(f, "YmdHMSsjuwyCGgVUWNeklFTR"))
                 })
         }
         // `id -u`, `id -g` (`-r`: the real one): one number (red team 50). Not `-n`: a name.
