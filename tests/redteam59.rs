@@ -488,3 +488,35 @@ fn npm_env_runs_what_node_modules_bin_shadows() {
     check_common::assert_in_dir(ws.path(), "ask", &["npm run env -- ls", "npm run env -- ls src"]);
     check_common::assert_in_dir(ws.path(), "allow", &["npm run env -- git status", "npm test"]);
 }
+
+/// Red team 61 (H28, H33, H39, H40): a negated find filter lists what the pattern does not
+/// match; base64's `-i` skips garbage and `-w N` is ignored when decoding; GNU prints the whole
+/// groups before a byte it refuses, and a shell runs them.
+#[test]
+fn round_61_negated_filters_and_decoder_options() {
+    let scratch = tempfile::tempdir().unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            scratch.path(),
+            "echo 'cm0*geA==' | base64 -di; echo 'cm0g eA==' | base64 -d 2>/dev/null"
+        ),
+        "rm xrm "
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "find . ! -name '*.md' -delete",
+            "find . -not -name x -delete",
+            "echo 'cm0*geA==' | base64 -di | sh",
+            "echo cm0geA== | base64 -d -w0 | sh",
+            "echo 'cm0g eA==' | base64 -d | sh",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["echo bHMK | base64 -d | sh", "echo bHMK | base64 --decode -i | sh"],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["echo bHMK | base64 | sh"]);
+}

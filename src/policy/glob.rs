@@ -157,7 +157,7 @@ impl Glob {
 
 impl Glob {
     /// Whether every path the shell glob `shell` (bash's `*`, `?` and `[...]` in its segments,
-    /// no `**`) expands to matches this glob. Sufficient, not exact: this glob's `*` may take
+    /// `**`) expands to matches this glob. Sufficient, not exact: this glob's `*` may take
     /// any part of one segment of the shell glob, its letters must meet the same letters, its
     /// `**` any whole segments; its `?` and classes, and a fallback matcher, answer false.
     pub fn contains_shell(&self, shell: &str) -> bool {
@@ -167,11 +167,14 @@ impl Glob {
         if matches!(self.segs.as_slice(), [Seg::Deep, Seg::Deep]) {
             return true;
         }
+        // (A shell `**`, any number of segments under globstar, `*` without: only this
+        // glob's `**` takes it.)
         let mut segs = Vec::new();
         for raw in split_unescaped(shell) {
             match tokens(&raw) {
-                Ok(toks) if raw != "**" => segs.push(toks),
-                _ => return false,
+                _ if raw == "**" => segs.push(None),
+                Ok(toks) => segs.push(Some(toks)),
+                Err(_) => return false,
             }
         }
         if self.segs.len() + segs.len() > 64 {
@@ -181,12 +184,12 @@ impl Glob {
     }
 }
 
-fn segs_contain(r: &[Seg], s: &[Vec<Tok>]) -> bool {
+fn segs_contain(r: &[Seg], s: &[Option<Vec<Tok>>]) -> bool {
     match r.split_first() {
         None => s.is_empty(),
         Some((Seg::Deep, rest)) => (0..=s.len()).any(|k| segs_contain(rest, &s[k..])),
         Some((Seg::Pat(t), rest)) => {
-            s.first().is_some_and(|first| toks_contain(t, first)) && segs_contain(rest, &s[1..])
+            matches!(s.first(), Some(Some(first)) if toks_contain(t, first)) && segs_contain(rest, &s[1..])
         }
     }
 }
@@ -562,7 +565,9 @@ mod tests {
         assert!(!c("docs/**/*.md", "*/a.md"));
         assert!(!c("docs/*.md", "docs/*/a.md"));
         assert!(!c("docs/?.md", "docs/*.md"));
-        assert!(!c("docs/**/*.md", "docs/**/*.md"));
+        assert!(c("docs/**/*.md", "docs/**/*.md"));
+        assert!(!c("docs/*/*.md", "docs/**/*.md"));
+        assert!(!c("docs/**/*.md", "**/*.md"));
     }
 
     #[test]

@@ -3312,7 +3312,9 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 .map(|(p, fold)| (format!(".{p}"), *fold))
                 .collect();
             out.extend(dotted);
-            if lits.iter().any(|l| matches!(*l, "-regex" | "-iregex")) {
+            // (A negated filter lists what the pattern does not match: red team 61's `find . !
+            // -name '*.md' -delete`.)
+            if lits.iter().any(|l| matches!(*l, "-regex" | "-iregex" | "!" | "-not")) {
                 everything(&mut out);
             }
             let filtered = lits.iter().any(|l| l.contains("name") || l.contains("path") || l.contains("regex"));

@@ -770,8 +770,8 @@ fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) 
 
 /// Standard base64 decoded as `base64 -d` does (line breaks skipped, `=` padding at the end),
 /// when it is all valid and the result is text; `None` otherwise.
-fn base64_decoded(text: &str) -> Option<String> {
-    decoded_by(text, 6, |b| match b {
+fn base64_decoded(text: &str, ignore: bool) -> Option<String> {
+    decoded_by(text, 6, ignore, |b| match b {
         b'A'..=b'Z' => Some(b - b'A'),
         b'a'..=b'z' => Some(b - b'a' + 26),
         b'0'..=b'9' => Some(b - b'0' + 52),
@@ -782,8 +782,8 @@ fn base64_decoded(text: &str) -> Option<String> {
 }
 
 /// RFC 4648 base32 decoded as `base32 -d` does ([`base64_decoded`]).
-fn base32_decoded(text: &str) -> Option<String> {
-    decoded_by(text, 5, |b| match b {
+fn base32_decoded(text: &str, ignore: bool) -> Option<String> {
+    decoded_by(text, 5, ignore, |b| match b {
         b'A'..=b'Z' => Some(b - b'A'),
         b'2'..=b'7' => Some(b - b'2' + 26),
         _ => None,
@@ -792,25 +792,41 @@ fn base32_decoded(text: &str) -> Option<String> {
 
 /// Text in `width`-bit digits (`digit` gives each one's value) as coreutils decodes it: line
 /// breaks skipped, `=` padding ending a chunk (GNU goes on after it: red team 60's
-/// `bHM=CnJtIHgK` is `ls` then `rm x`); `None` for any other byte or a result that is not
-/// text.
-fn decoded_by(text: &str, width: u32, digit: impl Fn(u8) -> Option<u8>) -> Option<String> {
+/// `bHM=CnJtIHgK` is `ls` then `rm x`); another byte skipped with `-i` (`ignore`), else
+/// the end, after what the whole groups before it gave (red team 61: GNU prints `rm ` from
+/// `cm0g eA==` before it fails); `None` for a result that is not text.
+fn decoded_by(text: &str, width: u32, ignore: bool, digit: impl Fn(u8) -> Option<u8>) -> Option<String> {
+    let group = if width == 6 { 4 } else { 8 };
     let mut bits: u32 = 0;
     let mut count = 0u32;
     let mut out = Vec::new();
+    let (mut digits, mut whole) = (0usize, 0usize);
     for b in text.bytes() {
         if b == b'\n' {
             continue;
         }
         if b == b'=' {
-            (bits, count) = (0, 0);
+            (bits, count, digits) = (0, 0, 0);
+            whole = out.len();
             continue;
         }
-        bits = ((bits << width) | u32::from(digit(b)?)) & 0xffff;
+        let Some(v) = digit(b) else {
+            if ignore {
+                continue;
+            }
+            out.truncate(whole);
+            break;
+        };
+        bits = ((bits << width) | u32::from(v)) & 0xffff;
         count += width;
         if count >= 8 {
             count -= 8;
             out.push(u8::try_from((bits >> count) & 0xff).ok()?);
+        }
+        digits += 1;
+        if digits == group {
+            (bits, count, digits) = (0, 0, 0);
+            whole = out.len();
         }
     }
     String::from_utf8(out).ok()
@@ -4275,8 +4291,40 @@ impl Walker<'_> {
         match (name, lits.as_slice()) {
             // What a decoding stage gives the next (red team 59: `echo cm0g... | base64 -d |
             // sh` runs `rm`).
-            ("base64", ["-d" | "--decode"]) => base64_decoded(self.stdin_script.as_ref()?.as_deref().ok()?),
-            ("base32", ["-d" | "--decode"]) => base32_decoded(self.stdin_script.as_ref()?.as_deref().ok()?),
+            ("base64" | "base32", flags) => {
+                // `-d`, with `-i` (garbage skipped) and `-w N` (ignored when decoding), in any
+                // order and bundle (red team 61: `base64 -di`, `base64 -d -w0`).
+                let (mut decode, mut ignore) = (false, false);
+                let mut it = flags.iter();
+                while let Some(f) = it.next() {
+                    match *f {
+                        "--decode" => decode = true,
+                        "--ignore-garbage" => ignore = true,
+                        "-w" | "--wrap" => {
+                            it.next()?;
+                        }
+                        f if f.starts_with("--wrap=") => {}
+                        f if f.starts_with('-') && f.len() > 1 && !f.starts_with("--") => {
+                            let letters = f[1..].split_once('w').map_or(&f[1..], |(l, _)| l);
+                            if !letters.chars().all(|c| matches!(c, 'd' | 'i')) {
+                                return None;
+                            }
+                            decode |= letters.contains('d');
+                            ignore |= letters.contains('i');
+                            if f[1..].ends_with('w') {
+                                it.next()?;
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                let text = self.stdin_script.as_ref()?.as_deref().ok()?;
+                match (decode, name) {
+                    (false, _) => None,
+                    (true, "base64") => base64_decoded(text, ignore),
+                    (true, _) => base32_decoded(text, ignore),
+                }
+            }
             ("echo", ["-n", l @ ..]) if !l.iter().any(|a| a.starts_with('-') || a.contains('\\')) => Some(l.join(" ")),
             // `printf FORMAT ARGS...` with `%s`-like conversions and `\n` (red team 59:
             // `printf '%s' r m ' -rf x' | sh`).
