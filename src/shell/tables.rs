@@ -1127,23 +1127,22 @@ fn git_read_only_more(sub: &str, rest: &[&str]) -> bool {
 /// `git config`'s words, options before operands ([`git_read_only_more`]), read: only the
 /// forms that get or list.
 fn git_config_read_only(rest: &[&str]) -> bool {
-    match "config" {
+    match () {
         // `--includes` with a file named (`-f F`, `--file=F`, `--blob=B`) makes git also read
         // the files that F's `include.path` and `includeIf` entries name: any path, out of
         // gate's sight (sixth red team: `git config --list --includes --file docs/x.md`).
         // Without a named file, git follows the includes of its usual files, as every git
         // command does.
-        "config"
-            if rest.iter().any(|a| a.starts_with("--inc") && "--includes".starts_with(*a))
-                && rest
-                    .iter()
-                    .any(|a| spells_option(a, "--file") || spells_option(a, "-f") || spells_option(a, "--blob")) =>
+        () if rest.iter().any(|a| a.starts_with("--inc") && "--includes".starts_with(*a))
+            && rest
+                .iter()
+                .any(|a| spells_option(a, "--file") || spells_option(a, "-f") || spells_option(a, "--blob")) =>
         {
             false
         }
         // Newer git's `config list` and `config get KEY` read; `config edit`, `set`, `unset`,
         // `rename-section`, `remove-section` edit (and `edit` opens an editor).
-        "config" if matches!(rest.first(), Some(&("list" | "get"))) => rest[1..].iter().all(|a| {
+        () if matches!(rest.first(), Some(&("list" | "get"))) => rest[1..].iter().all(|a| {
             !a.starts_with('-')
                 || matches!(
                     *a,
@@ -1173,7 +1172,7 @@ fn git_config_read_only(rest: &[&str]) -> bool {
                 || a.starts_with("--value=")
                 || a.starts_with("--fixed-value")
         }),
-        "config" => {
+        () => {
             // A first word without `-` and without a section is newer git's subcommand
             // (`edit`, `set`, ...): only `list` and `get` (above) read.
             if rest.first().is_some_and(|a| !a.starts_with('-') && !a.contains('.')) {
@@ -1229,7 +1228,6 @@ fn git_config_read_only(rest: &[&str]) -> bool {
             });
             operands == 1 && read_flags
         }
-        _ => false,
     }
 }
 
