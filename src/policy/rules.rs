@@ -816,13 +816,15 @@ impl RuleSet {
         hits.min().map(|i| &self.rules[i])
     }
 
-    /// The first rule for `tool` that names paths and could match a path the shell glob
-    /// `rel` (relative to the workspace) or `abs` expands to; rules that name only the tool,
-    /// or fields other than the path, do not count.
+    /// The first rule for `tool` that names paths below a directory it names (`docs/**/*.md`,
+    /// not `*.md` or `made.txt`, which match in any directory) and could match a path the
+    /// shell glob `rel` (relative to the workspace) or `abs` expands to; rules that name only
+    /// the tool, or fields other than the path, do not count.
     pub fn could_match_glob_by_path(&self, tool: &str, rel: &str, abs: &str) -> Option<&Rule> {
         let idx = self.by_tool.get(tool)?;
-        let rel_hits = idx.rel.all().filter(|(m, _)| m.could_match_shell(rel));
-        let abs_hits = idx.abs.all().filter(|(m, _)| m.could_match_shell(abs));
+        let named = |m: &super::glob::Glob| m.literal_first().is_some();
+        let rel_hits = idx.rel.all().filter(|(m, _)| named(m) && m.could_match_shell(rel));
+        let abs_hits = idx.abs.all().filter(|(m, _)| named(m) && m.could_match_shell(abs));
         rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
     }
 
