@@ -1828,8 +1828,9 @@ impl Policy {
     }
 
     /// A directory `mkdir` makes, which no rule names: allowed inside the workspace where an
-    /// allow rule on paths allows files directly in it (`mkdir -p docs/guide` under
-    /// `docs/**/*.md`), so that the files the rule allows can be written there. Deny and ask
+    /// allow rule that names a directory it lies below allows files directly in it (`mkdir -p
+    /// docs/guide` under `docs/**/*.md`, not under `made.txt`, which matches in any directory),
+    /// so that the files the rule allows can be written there. Deny and ask
     /// rules, paths outside the workspace and gate's own files decided it already (`v`).
     fn made_dir(&self, w: &shell::Write, v: V) -> V {
         if v.verdict != Verdict::Ask || v.layer != Layer::Mode {

@@ -808,12 +808,9 @@ impl RuleSet {
     /// expands to: `rel` is the glob relative to the workspace (when it lies inside), `abs`
     /// the absolute one.
     pub fn could_match_glob(&self, tool: &str, rel: Option<&str>, abs: &str) -> Option<&Rule> {
-        let idx = self.by_tool.get(tool)?;
-        // Path rules and rules on the path field alone, compiled once in the index.
-        let rel_hits = idx.rel.all().filter(|(m, _)| rel.is_some_and(|r| m.could_match_shell(r)));
-        let abs_hits = idx.abs.all().filter(|(m, _)| m.could_match_shell(abs));
-        let hits = idx.any.iter().copied().chain(rel_hits.chain(abs_hits).map(|(_, i)| *i));
-        hits.min().map(|i| &self.rules[i])
+        let any = self.by_tool.get(tool)?.any.iter().copied().min();
+        let path = self.first_path_rule(tool, rel, abs, |m, p| m.could_match_shell(p));
+        any.into_iter().chain(path).min().map(|i| &self.rules[i])
     }
 
     /// The first rule for `tool` that names paths below a directory it names (`docs/**/*.md`,
@@ -821,20 +818,30 @@ impl RuleSet {
     /// shell glob `rel` (relative to the workspace) or `abs` expands to; rules that name only
     /// the tool, or fields other than the path, do not count.
     pub fn could_match_glob_by_path(&self, tool: &str, rel: &str, abs: &str) -> Option<&Rule> {
-        let idx = self.by_tool.get(tool)?;
-        let named = |m: &super::glob::Glob| m.literal_first().is_some();
-        let rel_hits = idx.rel.all().filter(|(m, _)| named(m) && m.could_match_shell(rel));
-        let abs_hits = idx.abs.all().filter(|(m, _)| named(m) && m.could_match_shell(abs));
-        rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
+        let hit = |m: &super::glob::Glob, p: &str| m.literal_first().is_some() && m.could_match_shell(p);
+        self.first_path_rule(tool, Some(rel), abs, hit).map(|i| &self.rules[i])
     }
 
     /// The first rule for `tool` that names paths and matches every path the shell glob `rel`
     /// (relative to the workspace) or `abs` expands to ([`super::glob::Glob::contains_shell`]).
     pub fn contains_glob_by_path(&self, tool: &str, rel: Option<&str>, abs: &str) -> Option<&Rule> {
+        self.first_path_rule(tool, rel, abs, |m, p| m.contains_shell(p)).map(|i| &self.rules[i])
+    }
+
+    /// The index of the first path rule for `tool` (and rule on the path field alone, compiled
+    /// once in the index) that `hit` accepts: a relative one tried on `rel`, an absolute one on
+    /// `abs`.
+    fn first_path_rule(
+        &self,
+        tool: &str,
+        rel: Option<&str>,
+        abs: &str,
+        hit: impl Fn(&super::glob::Glob, &str) -> bool,
+    ) -> Option<usize> {
         let idx = self.by_tool.get(tool)?;
-        let rel_hits = idx.rel.all().filter(|(m, _)| rel.is_some_and(|r| m.contains_shell(r)));
-        let abs_hits = idx.abs.all().filter(|(m, _)| m.contains_shell(abs));
-        rel_hits.chain(abs_hits).map(|(_, i)| *i).min().map(|i| &self.rules[i])
+        let rel_hits = idx.rel.all().filter(|(m, _)| rel.is_some_and(|r| hit(m, r)));
+        let abs_hits = idx.abs.all().filter(|(m, _)| hit(m, abs));
+        rel_hits.chain(abs_hits).map(|(_, i)| *i).min()
     }
 
     /// The strongest match of any rule in the set for `tool` and `subject`, with the rule.
