@@ -207,27 +207,35 @@ impl Cwd {
         if plus {
             return self.0.as_ref().map(|_| ".".to_string());
         }
-        match (&self.1.old, &self.0) {
-            (Some(Some(d)), _) if d.starts_with('/') => Some(d.clone()),
-            (Some(Some(d)), Some(cur)) if !cur.starts_with('/') => {
-                // bash's `cd` is logical: `..` takes away the last name, as here.
-                let mut depth = 0usize;
-                for part in cur.split('/') {
-                    match part {
-                        "" | "." => {}
-                        ".." => depth = depth.checked_sub(1)?,
-                        _ => depth += 1,
-                    }
-                }
-                let up = vec![".."; depth].join("/");
-                Some(match (up.is_empty(), d.is_empty()) {
-                    (true, true) => ".".to_string(),
-                    (true, false) => d.clone(),
-                    (false, true) => up,
-                    (false, false) => format!("{up}/{d}"),
-                })
-            }
+        match &self.1.old {
+            Some(Some(d)) => self.way_to(d),
             _ => None,
         }
+    }
+
+    /// The way from the current directory to `d` (relative to the start, or absolute): `d`
+    /// itself when absolute, else the `..`s back to the start and `d` below it, when the
+    /// current directory is known and below the start.
+    pub(super) fn way_to(&self, d: &str) -> Option<String> {
+        if d.starts_with('/') {
+            return Some(d.to_string());
+        }
+        let cur = self.0.as_deref().filter(|c| !c.starts_with('/'))?;
+        // bash's `cd` is logical: `..` takes away the last name, as here.
+        let mut depth = 0usize;
+        for part in cur.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => depth = depth.checked_sub(1)?,
+                _ => depth += 1,
+            }
+        }
+        let up = vec![".."; depth].join("/");
+        Some(match (up.is_empty(), d.is_empty()) {
+            (true, true) => ".".to_string(),
+            (true, false) => d.to_string(),
+            (false, true) => up,
+            (false, false) => format!("{up}/{d}"),
+        })
     }
 }

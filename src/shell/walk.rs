@@ -3201,6 +3201,11 @@ impl Walker<'_> {
         if let Some(word) = self.bound_word(raw) {
             return Resolved { word, unknown: None };
         }
+        if let Some(here) = self.directory_word(raw) {
+            let r = self.word(&here);
+            self.cwd_tilde = true;
+            return r;
+        }
         // `"$*"` of known positional parameters: one word, joined by IFS's first letter (red
         // team 59: `set -- r m; IFS=; c="$*"` is `rm`).
         if let (Some(params), "\"$*\"" | "\"${*}\"") = (&self.params, raw) {
@@ -3483,6 +3488,49 @@ impl Walker<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A quoted word that starts with a directory gate follows, spelled as the way to it from
+    /// the current one: `"$PWD/docs"`, `"$(pwd)"/src`, `"$OLDPWD/x"`, `"$ROOT/docs"` after
+    /// `ROOT=$(pwd)` (red team 62: `cd "$ROOT/docs"` and `cat "$PWD/src/a.rs"` were asked).
+    /// Only the whole parameter, quoted (unquoted, a path with blanks would split), followed by
+    /// `/` or nothing; `PWD`/`OLDPWD` only while nothing here assigned them, `pwd` only while
+    /// no function takes its name. `None` where any of that does not hold.
+    fn directory_word(&self, raw: &str) -> Option<String> {
+        let inner = raw.strip_prefix('"')?;
+        let untouched = |n: &str| !self.assigned.iter().any(|a| a == n);
+        let pwd_runs = !self.functions.iter().any(|f| f == "pwd");
+        let mut found: Option<(String, &str)> = None;
+        for prefix in ["$(pwd)", "$(pwd -L)", "$(pwd -P)", "`pwd`"] {
+            if let Some(rest) = inner.strip_prefix(prefix).filter(|_| pwd_runs) {
+                found = Some((self.cwd.tilde(true)?, rest));
+            }
+        }
+        if found.is_none() {
+            let t = inner.strip_prefix('$')?;
+            let (name, rest) = match t.strip_prefix('{') {
+                Some(b) => b.split_once('}')?,
+                None => t.split_at(t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len())),
+            };
+            if !is_identifier(name) {
+                return None;
+            }
+            let dir = match name {
+                "PWD" if untouched("PWD") => self.cwd.tilde(true)?,
+                "OLDPWD" if untouched("OLDPWD") => self.cwd.tilde(false)?,
+                _ => {
+                    let pseudo = format!("{PWD_OF}{name}");
+                    let (_, v) = self.bound.iter().rev().find(|(b, _)| *b == pseudo)?;
+                    self.cwd.way_to(v.first()?.lit()?)?
+                }
+            };
+            found = Some((dir, rest));
+        }
+        let (dir, rest) = found?;
+        // (The rest: `/...` inside the quotes, or the quote closed and `/...` or nothing after.)
+        let fits = rest.starts_with('/') || rest.strip_prefix('"').is_some_and(|a| a.is_empty() || a.starts_with('/'));
+        let plain = dir.chars().all(|c| c.is_ascii_alphanumeric() || "-_./+,@%".contains(c));
+        (fits && plain).then(|| format!("\"{dir}{rest}"))
     }
 
     /// The one literal value gate knows a parameter holds: a variable bound to one literal, or
@@ -4066,8 +4114,24 @@ impl Walker<'_> {
                             let printed = matches!(v, "$(pwd)" | "$(pwd -L)" | "$(pwd -P)" | "`pwd`")
                                 && !this.functions.iter().any(|f| f == "pwd");
                             let variable = matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
-                            if (printed || variable) && is_identifier(&name) {
+                            // `DOCS="$PWD/docs"`, `OUT="$ROOT/docs/out"`: a directory below
+                            // one gate follows (red team 62), its rest plain text.
+                            let below = this
+                                .directory_word(&format!("\"{v}\""))
+                                .filter(|w| w.bytes().all(|b| b.is_ascii_alphanumeric() || b"\"-_./".contains(&b)))
+                                .and_then(|w| this.cwd.joined(Some(w.trim_matches('"'))))
+                                .map(|d| {
+                                    let mut c = this.cwd.clone();
+                                    c.move_to(Some(d));
+                                    c.lexical().0
+                                });
+                            let dir = if printed || variable { Some(dir) } else { below.flatten() };
+                            if let (Some(dir), true) = (dir, is_identifier(&name)) {
+                                // (Relative to the start, not to where it was read: kept even
+                                // where the value spelled `~+`'s way from here.)
+                                let tilde = std::mem::take(&mut this.cwd_tilde);
                                 this.bind(&format!("{PWD_OF}{name}"), vec![Word::Lit(dir)]);
+                                this.cwd_tilde = tilde;
                             }
                         }
                         // An element or `+=` keeps the rest: plain only if it all was.

@@ -323,28 +323,63 @@ fn strip_report_kind(w: Word) -> Word {
 }
 
 /// The words that are not options, up to `--` and all after it; `value_letters` are short
-/// options whose value is the next word when not glued (`-l 16`).
+/// options whose value is the next word when not glued (`-l 16`). A long option is read as
+/// taking no value (more operands: callers that write every operand lose nothing).
 fn operands<'a>(args: &'a [Word], value_letters: &str) -> Vec<&'a Word> {
+    read_operands(args, value_letters, &[], false)
+}
+
+/// The operands as a program's getopt may read them: `shorts` take the rest of a bundle or
+/// the next word, `longs` (any unambiguous prefix) the next word unless glued with `=`. A long
+/// option in neither list, unglued, may take the next word or none, so `unknown_takes` says
+/// which reading to make.
+fn read_operands<'a>(args: &'a [Word], shorts: &str, longs: &[&str], unknown_takes: bool) -> Vec<&'a Word> {
     let mut out = Vec::new();
-    let mut after_dd = false;
-    let mut skip_next = false;
-    for w in args {
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
+    let mut k = 0;
+    while k < args.len() {
+        let w = &args[k];
+        k += 1;
         match w.lit() {
-            Some("--") if !after_dd => after_dd = true,
-            Some(s) if !after_dd && s.starts_with("--") => {}
-            Some(s) if !after_dd && s.starts_with('-') && s.len() > 1 => {
+            Some("--") => {
+                out.extend(&args[k..]);
+                break;
+            }
+            Some(a) if a.starts_with("--") => {
+                let known = longs.iter().any(|o| a.len() > 2 && spells_option(a, o));
+                if !a.contains('=') && (known || unknown_takes) {
+                    k += 1;
+                }
+            }
+            Some(a) if a.starts_with('-') && a.len() > 1 => {
                 // In a bundle, the first letter that takes a value takes the rest of it, or
                 // the next word when it is last.
-                let letters: Vec<char> = s[1..].chars().collect();
-                if let Some(k) = letters.iter().position(|c| value_letters.contains(*c)) {
-                    skip_next = k + 1 == letters.len();
+                let letters: Vec<char> = a[1..].chars().collect();
+                if letters.iter().position(|c| shorts.contains(*c)).is_some_and(|p| p + 1 == letters.len()) {
+                    k += 1;
                 }
             }
             _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// The operand a program writes by its place (`ln A B` writes the last, `patch F` the first),
+/// under both readings of a long option not in `longs` (taking the next word, or not): one
+/// name where they agree, both where they differ (`rsync a .env --log-file docs/x.md` writes
+/// `.env`, not the log's value, which a reading without the value would call last).
+fn placed<'a>(
+    args: &'a [Word],
+    shorts: &str,
+    longs: &[&str],
+    at: impl Fn(&[&'a Word]) -> Option<&'a Word>,
+) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    for takes in [false, true] {
+        if let Some(w) = at(&read_operands(args, shorts, longs, takes)) {
+            if !out.contains(w) {
+                out.push(w.clone());
+            }
         }
     }
     out
@@ -682,20 +717,19 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             if let Some(p) = matches!(name, "cp" | "mv").then(|| tabled(name, args)).flatten() {
                 return mv_kinds(name, &p).into_iter().map(|(w, _)| w).collect();
             }
-            let values = match name {
-                "install" => "gmoS",
-                "rsync" => "eTfB",
-                "scp" => "cFiJloPS",
-                "cp" | "mv" | "ln" => "St",
-                _ => "",
+            let (values, longs): (&str, &[&str]) = match name {
+                "install" => ("gmoSt", &["--group", "--mode", "--owner", "--suffix", "--target-directory", "--strip-program"]),
+                "rsync" => ("eTfB", &[]),
+                "scp" => ("cFiJloPS", &[]),
+                _ => ("St", &["--suffix", "--target-directory"]),
             };
-            let sources = operands(args, values);
+            let sources = read_operands(args, values, longs, false);
             let mut t: Vec<Word> = Vec::new();
             let dirs = flagged(&["-t", "--target-directory"]);
             match dirs.first() {
                 // `cp -t DIR A B` writes DIR/A and DIR/B.
                 Some(dir) => t.extend(sources.iter().map(|s| under(Some(dir), &base_name(s)))),
-                None => t.extend(sources.last().map(|w| (*w).clone())),
+                None => t.extend(placed(args, values, longs, |o| o.last().copied())),
             }
             if name == "mv" {
                 // The sources are removed: editing them away is an edit too.
@@ -820,7 +854,13 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             let dir = flagged(&["-d", "--directory"]).into_iter().next();
             let mut t = Vec::new();
             if !has(&["-o", "--output", "--dry-run"]) {
-                t.extend(operands(args, "pioRrdDBYzVFg").first().map(|w| under(dir.as_ref(), w)));
+                const LONGS: &[&str] = &[
+                    "--strip", "--input", "--output", "--reject-file", "--directory", "--define", "--prefix",
+                    "--basename-prefix", "--suffix", "--version-control", "--fuzz", "--get", "--quoting-style",
+                    "--reject-format", "--read-only",
+                ];
+                let first = placed(args, "pioRrdDBYzVFg", LONGS, |o| o.first().copied());
+                t.extend(first.iter().map(|w| under(dir.as_ref(), w)));
             }
             if t.is_empty() {
                 match &dir {
@@ -839,19 +879,19 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             // docs/a.md Cargo.toml`).
             Some(Ok(p)) if p.operands.iter().any(|w| matches!(w, Word::Dyn(_))) => p.operands.clone(),
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
-            _ => operands(args, "fsw").get(1).map(|w| (*w).clone()).into_iter().collect(),
+            _ => placed(args, "fsw", &["--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"], |o| o.get(1).copied()),
         },
         // `zip [OPTS] ARCHIVE FILES...`: the archive, with `.zip` added when its name has no
         // suffix (red team 43: `zip -r .env.zip src` was only asked).
         "zip" => {
             let mut t = flagged(&["-O", "--output-file"]);
-            if let Some(w) = operands(args, "bnOtPZ").first() {
-                t.push((*w).clone());
-                if let Word::Lit(a) = w {
-                    if !base_name(w).lit().is_some_and(|b| b.contains('.')) {
+            for w in placed(args, "bnOtPZ", &["--temp-path", "--suffixes", "--output-file", "--password"], |o| o.first().copied()) {
+                if let Word::Lit(a) = &w {
+                    if !base_name(&w).lit().is_some_and(|b| b.contains('.')) {
                         t.push(Word::Lit(format!("{a}.zip")));
                     }
                 }
+                t.push(w);
             }
             t
         }
@@ -879,7 +919,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 }
             }
             if name == "cpp" {
-                t.extend(operands(args, "oIDUAiFx").get(1).map(|w| (*w).clone()));
+                t.extend(placed(args, "oIDUAiFx", &[], |o| o.get(1).copied()));
                 t.extend(flagged(&["-o"]));
             }
             t
@@ -916,8 +956,19 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // `.backup F`, `.log F`), given as its arguments after the database: the last word
         // of the line is the file.
         "sqlite3" => {
-            let mut t = Vec::new();
-            for w in operands(args, "").into_iter().skip(1) {
+            // The database is written: the first word that is no option, or, where an option
+            // stands before it (its value, `-cmd X DB`), the next one too. Every word's lines
+            // are read for dot-commands, option values included (red team 62: `sqlite3 -cmd
+            // '.output .env' x.db 'select 1'`).
+            let option = |w: &Word| w.lit().is_some_and(|a| a.starts_with('-'));
+            let mut t: Vec<Word> = Vec::new();
+            if let Some(i) = args.iter().position(|w| !option(w)) {
+                t.push(args[i].clone());
+                if i > 0 && option(&args[i - 1]) {
+                    t.extend(args[i + 1..].iter().find(|w| !option(w)).cloned());
+                }
+            }
+            for w in args {
                 let Word::Lit(text) = w else { continue };
                 for line in text.lines() {
                     let mut words = line.split_whitespace();
@@ -939,8 +990,21 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 return Vec::new();
             }
             let mut t = Vec::new();
+            // `-S SUF` names the result FILE.SUF (or FILE without SUF): red team 62's `gzip -S
+            // .toml Cargo` writes `Cargo.toml`. A suffix known only at run time may make any.
+            let suffixes = flagged(&["-S", "--suffix"]);
             for w in operands(args, "SbTo") {
                 t.push(w.clone());
+                for sfx in &suffixes {
+                    match (w, sfx) {
+                        (Word::Lit(f), Word::Lit(x)) => {
+                            t.push(Word::Lit(format!("{f}{x}")));
+                            t.extend(f.strip_suffix(x.as_str()).map(|stem| Word::Lit(stem.to_string())));
+                        }
+                        (Word::Lit(f), Word::Dyn(_)) => t.push(Word::Dyn(format!("{}*", super::shell_word(f)))),
+                        (Word::Dyn(d), _) => t.push(Word::Dyn(d.clone())),
+                    }
+                }
                 if let Word::Lit(s) = w {
                     let ext = match name {
                         "bzip2" | "bunzip2" => ".bz2",
@@ -1172,31 +1236,7 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
 /// `shorts` are the letters whose value is the rest of a bundle or the next word, `longs`
 /// the long options whose value may be the next word (abbreviations included).
 fn git_operands(rest: &[Word], shorts: &str, longs: &[&str]) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < rest.len() {
-        let w = &rest[k];
-        k += 1;
-        match w.lit() {
-            Some("--") => {
-                out.extend(rest[k..].iter().cloned());
-                break;
-            }
-            Some(a) if a.starts_with("--") => {
-                if !a.contains('=') && longs.iter().any(|o| a.len() > 2 && spells_option(a, o)) {
-                    k += 1;
-                }
-            }
-            Some(a) if a.starts_with('-') && a.len() > 1 => {
-                let letters: Vec<char> = a[1..].chars().collect();
-                if letters.iter().position(|c| shorts.contains(*c)).is_some_and(|p| p + 1 == letters.len()) {
-                    k += 1;
-                }
-            }
-            _ => out.push(w.clone()),
-        }
-    }
-    out
+    read_operands(rest, shorts, longs, false).into_iter().cloned().collect()
 }
 
 /// What a git pathspec is, once its magic is read as git reads it (`:(top,icase)P`, `:/!P`).
