@@ -134,14 +134,15 @@ fn values_bash_changes_without_naming_them_are_not_believed() {
             "REPLY=src/a.rs; read <<< /etc/passwd; cat \"$REPLY\"",
             "OPTARG=src/a.rs; getopts a: o -a /etc/passwd; cat \"$OPTARG\"",
             "_=src/a.rs; echo /etc/passwd; cat \"$_\"",
-            "f=src/a.rs; trap 'f=$(printf %s $(echo r)m)' DEBUG; f=ls; $f -rf y",
             "trap 'f=/etc/passwd' INT; f=src/a.rs; kill -INT $$; cat \"$f\"",
         ],
     );
-    // Their text holds a deny rule's words: what runs unseen could match it.
+    // Their text holds a deny rule's words: what runs unseen could match it (the trap's
+    // printf prints `rm`: red team 62 made what printf prints part of the scan).
     assert_all(
         "deny",
         &[
+            "f=src/a.rs; trap 'f=$(printf %s $(echo r)m)' DEBUG; f=ls; $f -rf y",
             "REPLY=ls; read <<< rm; $REPLY -rf y",
             "OPTARG=ls; getopts a: o -a rm; \"$OPTARG\" -rf y",
             "_=ls; : rm; \"$_\" -rf y",

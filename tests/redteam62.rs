@@ -93,3 +93,93 @@ fn paths_spelled_from_pwd_are_the_directories_they_name() {
         ],
     );
 }
+
+/// Found by red team 62 (bypasses): `git CMD --help ARGS` is `git help --exclude-guides CMD
+/// ARGS`, so `git log --help -i` ran the info reader and `git diff --help -w` a browser, where
+/// gate read `-i` and `-w` as log's and diff's own. git itself shows the rewrite.
+#[test]
+fn git_help_options_after_a_subcommands_help_are_git_helps() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = std::process::Command::new("git")
+        .args(["log", "--help", "-a"])
+        .env("GIT_TRACE", "1")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&trace.stderr).contains("git help --exclude-guides log -a"));
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["git log --help -i", "git diff --help -w", "git -P log --help -w", "git help -w log", "git help --we log"],
+    );
+    check_common::assert_all_with(POLICY, "allow", &["git log --help", "git help log", "git help -a", "git log -p --help"]);
+}
+
+/// Found by red team 62 (bypasses): node's glob (Gemini CLI's glob tool) reads a class of one
+/// dot as a dot, so `[.][.]/[.][.]/etc/*` climbed out of the workspace, where gate read it as
+/// bash does (a class never matches the dot that starts `..`).
+#[test]
+fn a_tool_glob_of_dot_classes_climbs_as_dots_do() {
+    use serde_json::json;
+    check_common::assert_calls_with(
+        POLICY,
+        "ask",
+        &[
+            ("glob", json!({"pattern": "[.][.]/[.][.]/[.][.]/etc/pass*"})),
+            ("glob", json!({"pattern": "src/[.][.]/[.][.]/*"})),
+            ("Glob", json!({"pattern": "[.][..]/x"})),
+        ],
+    );
+    check_common::assert_calls_with(
+        POLICY,
+        "allow",
+        &[
+            ("glob", json!({"pattern": "src/[.][.]/docs/*"})),
+            ("glob", json!({"pattern": "[sd]*/*.rs"})),
+            ("glob", json!({"pattern": "[.]env*"})),
+        ],
+    );
+}
+
+/// Found by red team 62 (asked, not denied): text a command prints that gate knows (`printf
+/// 'r%s -rf x' m`) and a later command runs from a file; what cargo's manifest commands,
+/// npm's log and cache directories, and git's directory pathspecs write.
+#[test]
+fn printed_scripts_manifests_log_directories_and_directory_pathspecs() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "docs/guide/g.md", "# g\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "printf 'r%s -rf target\\n' m > docs/cleanup.md && sh docs/cleanup.md",
+            "printf '\\x72m x' > docs/c.md; bash docs/c.md",
+            "cargo add serde --features derive",
+            "cargo +nightly rm serde",
+            "cargo new docs/x",
+            "git checkout -- .",
+            "git restore .",
+            "git checkout HEAD .",
+            "git restore docs",
+            "git restore -SW .",
+            // A path not there now may be a directory git puts back.
+            "git checkout -- docs/nothere",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "printf '%s\\n' hello > docs/c.md; bash docs/c.md",
+            // npm writes its debug logs below it, not it.
+            "npm run test --logs-dir=docs/npm-logs.md",
+            "npm run test --logs-d=docs/l.md",
+            "npm test --cache=docs/c.md",
+            // A file has nothing below it; `--staged` alone restores only the index.
+            "git checkout -- docs/a.md",
+            "git stash push -- docs/a.md",
+            "git restore --staged .",
+            "cargo update",
+        ],
+    );
+}

@@ -625,6 +625,9 @@ fn glob_leaves(pattern: &str) -> Vec<String> {
             out.push("..".into());
             continue;
         }
+        // A class of one dot (`[.]`) is a dot to node's glob, which then follows `[.][.]` as
+        // `..` (red team 62: Gemini CLI's glob tool listed `/etc` for `[.][.]/[.][.]/etc/*`).
+        let alt = alt.split('/').map(dot_classes_as_dots).collect::<Vec<_>>().join("/");
         if alt.starts_with(['/', '~']) {
             out.push(shell::glob_base(&alt).unwrap_or(alt));
             continue;
@@ -648,6 +651,26 @@ fn glob_leaves(pattern: &str) -> Vec<String> {
             }
         }
     }
+    out
+}
+
+/// A glob segment whose every bracket holds only dots (`[.]`, `[..]`), with each such bracket
+/// a dot (`[.][.]` is `..`); any other segment as it is.
+fn dot_classes_as_dots(seg: &str) -> String {
+    let mut out = String::new();
+    let mut rest = seg;
+    while let Some(k) = rest.find('[') {
+        out.push_str(&rest[..k]);
+        let body = &rest[k + 1..];
+        // (`]` first in a class is one of its letters.)
+        let Some(end) = body.get(1..).and_then(|b| b.find(']')).map(|e| e + 1) else { return seg.to_string() };
+        if !body[..end].chars().all(|c| c == '.') {
+            return seg.to_string();
+        }
+        out.push('.');
+        rest = &body[end + 1..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1250,7 +1273,9 @@ impl Policy {
             // match; red team 43 held 30 such calls only asked).
             // And the file names in it: unseen code may write them (`awk '{f=".env"; print >
             // f}'`).
-            if let Some(v) = self.scan_unseen(tool, command, "runs code gate cannot see") {
+            // (With what its commands print: `printf 'r%s -rf x' m > f; sh f`, red team 62.)
+            let scanned = std::iter::once(command).chain(a.produced.iter().map(String::as_str)).collect::<Vec<_>>().join("\n");
+            if let Some(v) = self.scan_unseen(tool, &scanned, "runs code gate cannot see") {
                 parts.push(part(one_line(command), PartKind::Command, v));
             } else if let Some(mut v) = self.listed_denied(&a.commands) {
                 // And the names a listing in it filters by: unseen code handed them may write
@@ -1295,6 +1320,11 @@ impl Policy {
         });
         for w in &a.writes {
             if dirs.is_some_and(|e| self.not_copied_to(w, e)) {
+                continue;
+            }
+            // Nothing is below a file (the edge says it is one): `git checkout -- docs/a.md`
+            // writes only it.
+            if w.kind == shell::WriteKind::Below && self.below_a_file(w, edge) {
                 continue;
             }
             let mut v = self.decide_write(w, ctx, session);
@@ -1452,13 +1482,12 @@ impl Policy {
             .collect();
         let found = cleaned
             .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,~".contains(c)))
-            // A value glued to a short option too (red team 45: `gawk -d.env`), and each item
-            // of a list (`open('Cargo.toml', 'w')`).
+            // A value glued to a short option too (red team 45: `gawk -d.env`), after any
+            // letters of a bundle (red team 62: `strace -fo.env`), and each item of a list
+            // (`open('Cargo.toml', 'w')`).
             .flat_map(|w| {
-                let glued = (w.starts_with('-') && !w.starts_with("--")).then(|| w.get(2..)).flatten();
-                [Some(w), glued]
-                    .into_iter()
-                    .flatten()
+                std::iter::once(w)
+                    .chain(glued_values(w))
                     .chain(w.contains(',').then(|| w.split(',')).into_iter().flatten())
             })
             .filter(|w| w.contains('.') && w.len() > 1)
@@ -1820,6 +1849,19 @@ impl Policy {
         )
     }
 
+    /// Whether `w` (`P/...`, what lies below a pathspec) is below a path the edge says is
+    /// there and no directory.
+    fn below_a_file(&self, w: &shell::Write, edge: Option<Real>) -> bool {
+        let Word::Dyn(d) = &w.path else { return false };
+        let dir: Vec<&str> = d.split('/').take_while(|s| !s.contains(['*', '?', '[', '\\'])).collect();
+        let dir = dir.join("/");
+        if matches!(dir.as_str(), "" | ".") {
+            return false;
+        }
+        let path = shell::Write { path: Word::Lit(dir), kind: w.kind, cwd: w.cwd.clone() };
+        self.not_a_dir(&path, edge)
+    }
+
     /// Whether the edge says `w`'s path is there and no directory (links followed).
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
@@ -1983,7 +2025,8 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
             if w.is_empty() {
                 continue;
             }
-            for piece in std::iter::once(w).chain(w.split(['=', ':', ','])) {
+            // (A value glued after a bundle's letters: `fc -erm`, `man -Prm`, red team 62.)
+            for piece in std::iter::once(w).chain(w.split(['=', ':', ','])).chain(glued_values(w)) {
                 words.insert(piece.to_string());
                 if let Some(last) = piece.rsplit('/').next() {
                     words.insert(last.to_string());
@@ -1996,6 +2039,13 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
         }
     }
     words
+}
+
+/// What may be a value glued to a short option's word (`-fo.env`, `-erm`): the rest of the
+/// word after each of its letters but the last.
+fn glued_values(w: &str) -> impl Iterator<Item = &str> {
+    let short = w.starts_with('-') && !w.starts_with("--");
+    w.char_indices().skip(2).filter(move |_| short).map(move |(k, _)| &w[k..])
 }
 
 /// The first rule of `set` that surely matches one of the views (`.0`), else the first that

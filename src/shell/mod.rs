@@ -214,6 +214,9 @@ pub enum WriteKind {
     /// a source `mv` moves away: a write, and only modelled where it is no directory (one
     /// moves everything below it)
     Moved,
+    /// what lies below a path a git pathspec names (`git restore docs` rewrites `docs/*`):
+    /// written unless that path is a file
+    Below,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,7 +234,7 @@ impl Write {
         let op = match self.kind {
             WriteKind::Redirect => ">",
             WriteKind::Append => ">>",
-            WriteKind::Tee | WriteKind::Onto | WriteKind::Into => "writes",
+            WriteKind::Tee | WriteKind::Onto | WriteKind::Into | WriteKind::Below => "writes",
             WriteKind::Moved => "moves",
             WriteKind::List => "lists",
             WriteKind::Handed => "may write",
@@ -267,6 +270,9 @@ pub struct Analysis {
     /// While a loop reads names from its input: the commands in its body that may read that
     /// input too.
     pub(crate) stdin_readers: Option<Vec<String>>,
+    /// What commands whose output gate knows print (`printf 'r%s -rf x' m`): text that may
+    /// run later (red team 62: `printf ... > f && sh f`), for the scan of code run unseen.
+    pub produced: Vec<String>,
 }
 
 /// How a path xargs adds to a command at run time is shown.

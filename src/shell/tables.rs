@@ -701,6 +701,18 @@ pub(crate) fn git_spells_option(sub: &str, arg: &str, opt: &str) -> bool {
     spells_option(arg, opt) && !(arg == "--text" && sub != "cat-file")
 }
 
+/// Whether `git help` with these words only prints: its listing options and the manual page
+/// in man's format (what `git CMD --help` shows), each spelled whole; `-w`/`--web` starts a
+/// browser and `-i`/`--info` the info reader, and an abbreviation may be either.
+fn git_help_read_only(rest: &[&str]) -> bool {
+    const PRINTS: &[&str] = &[
+        "-a", "--all", "-g", "--guides", "-c", "--config", "--exclude-guides", "--verbose", "--no-verbose",
+        "--external-commands", "--no-external-commands", "--aliases", "--no-aliases", "-m", "--man",
+        "--user-interfaces", "--developer-interfaces",
+    ];
+    rest.iter().all(|a| !a.starts_with('-') || PRINTS.contains(a))
+}
+
 /// Read-only git subcommands, each with the options that would make it write or run code.
 /// (`--output=F` is decided as the write of F: red team 47 found `git diff
 /// --output=docs/diff.md` asked where `git diff > docs/diff.md` was allowed.)
@@ -760,6 +772,15 @@ fn git_read_only(args: &[&str]) -> bool {
     if rest.is_empty() && matches!(*sub, "--help" | "-h" | "--exec-path" | "--html-path" | "--man-path" | "--info-path")
     {
         return true;
+    }
+    // `git CMD --help ARGS` is `git help --exclude-guides CMD ARGS` (git.c, handle_builtin),
+    // whose options ARGS then are: red team 62's `git log --help -i` ran info, `git diff
+    // --help -w` a browser, where gate read `-i` and `-w` as log's and diff's.
+    if args.get(1) == Some(&"--help") {
+        return git_help_read_only(&args[2..]);
+    }
+    if *sub == "help" {
+        return git_help_read_only(&args[1..]);
     }
     let has = |flags: &[&str]| rest.iter().any(|a| flags.iter().any(|f| git_spells_option(sub, a, f)));
     if let Some((_, bad)) = GIT_READ.iter().find(|(s, _)| s == sub) {
@@ -2115,21 +2136,20 @@ const GIT_LOG_VALUES: &[&str] = &[
 fn git_reads(args: &[Word]) -> Vec<Word> {
     let i = git_subcommand_at(args);
     let rest = args.get(i + 1..).unwrap_or_default();
-    let mut out = option_values(
-        rest,
-        // ls-files' `--exclude-per-directory=F` reads F joined to each directory: from the
-        // top, `../..` climbs furthest (red team 53: the glued form was left out).
-        &[
-            "--contents",
-            "--ignore-revs-file",
-            "--exclude-from",
-            "--pathspec-from-file",
-            "-O",
-            "--file",
-            "-f",
-            "--exclude-per-directory",
-        ],
-    );
+    // ls-files' `--exclude-per-directory=F` reads F joined to each directory: from the
+    // top, `../..` climbs furthest (red team 53: the glued form was left out).
+    let mut out = option_values(rest, &["--pathspec-from-file", "-O", "--exclude-per-directory"]);
+    // Files git opens after it moved to the top of the work tree (red team 62: `cd docs &&
+    // git blame --contents=../x a.md` read the workspace's parent's `x`): a relative one is
+    // where that top is, which gate does not know.
+    let from_top = |w: Word| match w {
+        Word::Lit(v) if !v.starts_with('/') && v != "-" => Word::Dyn(format!("(the repository's top)/{v}")),
+        other => other,
+    };
+    out.extend(option_values(rest, &["--contents", "--ignore-revs-file", "--exclude-from"]).into_iter().map(from_top));
+    // (`-f` is grep's patterns file; elsewhere a flag, whose "value" is a harmless name.)
+    let grep = args.get(i).and_then(Word::lit) == Some("grep");
+    out.extend(option_values(rest, &["--file", "-f"]).into_iter().map(|w| if grep { from_top(w) } else { w }));
     // `git -C DIR ...` reads the repository at DIR (and the files below it its subcommand
     // names, decided from DIR where the command's directory is): DIR is checked as any path
     // read (red team 49: an absolute `-C` is taken).
@@ -2148,11 +2168,13 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     let own: &[&str] = match sub {
         "blame" | "annotate" => &["-S"],
         "ls-files" => &["-X"],
-        // It reads the file as a gitfile and prints what follows `gitdir:` (red team 48).
-        "rev-parse" => &["--resolve-git-dir"],
         _ => &[],
     };
-    out.extend(option_values(rest, own));
+    out.extend(option_values(rest, own).into_iter().map(from_top));
+    // It reads the file as a gitfile and prints what follows `gitdir:` (red team 48).
+    if sub == "rev-parse" {
+        out.extend(option_values(rest, &["--resolve-git-dir"]));
+    }
     if !GIT_PATH_READERS.contains(&sub) {
         return out;
     }
@@ -3254,6 +3276,35 @@ const LAUNCHERS: &[&str] = &[
     "pnpm",
     "pnpx",
     "yarn",
+    // Wrappers and runners gate does not model (red team 62: `rlwrap rm x`, `fd -x rm`).
+    "rlwrap",
+    "fd",
+    "fdfind",
+    "parallel",
+    "strace",
+    "ltrace",
+    "valgrind",
+    "gdb",
+    "unshare",
+    "nsenter",
+    "firejail",
+    "bwrap",
+    "proot",
+    "fakeroot",
+    "faketime",
+    "eatmydata",
+    "torsocks",
+    "proxychains",
+    "proxychains4",
+    "systemd-run",
+    "runuser",
+    "setpriv",
+    "chrt",
+    "cpulimit",
+    "pkexec",
+    "run0",
+    "sg",
+    "busybox",
 ];
 
 /// Whether a program runs code gate does not see, so that the call's text is scanned for

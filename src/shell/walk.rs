@@ -548,6 +548,9 @@ const ASSOCIATIVE: &str = "%assoc%";
 /// back there.
 const PWD_OF: &str = "%pwd%";
 
+/// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
+const MAX_PRODUCED: usize = 4096;
+
 /// The value gate binds a variable to that holds a number it does not know.
 const NUMBER: &str = "$((number))";
 
@@ -4278,6 +4281,7 @@ impl Walker<'_> {
             return;
         }
         let output = if unknown.is_none() { self.known_output(&words) } else { None };
+        self.a.produced.extend(output.iter().filter(|o| o.len() <= MAX_PRODUCED).cloned());
         self.unwrap(words, Vec::new(), false, unknown);
         self.stage_output = output;
     }
@@ -4892,7 +4896,21 @@ impl Walker<'_> {
         for (target, kind) in copied.iter().flatten() {
             self.write(target.clone(), *kind);
         }
-        for target in super::writes::write_targets(&words).into_iter().filter(|_| copied.is_none()) {
+        let targets = super::writes::write_targets(&words);
+        // git's pathspecs name what is below them too, where they are directories.
+        let git = words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "git");
+        let below = |t: &Word| {
+            git && matches!(t, Word::Dyn(d) if targets.iter().any(|p| match p {
+                Word::Lit(p) => d.strip_prefix(p.trim_end_matches('/')).is_some_and(|r| r.starts_with('/')),
+                Word::Dyn(_) => false,
+            }))
+        };
+        for target in targets.iter().filter(|_| copied.is_none()) {
+            let target = target.clone();
+            if below(&target) {
+                self.write(target, WriteKind::Below);
+                continue;
+            }
             if makes_dirs {
                 self.write(target, WriteKind::MakeDir);
                 continue;

@@ -33,6 +33,7 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
     ("unzstd", &["-o"]),
     ("rustc", &["-o", "--out-dir"]),
     ("pandoc", &["-o", "--output"]),
+    ("info", &["-o", "--output"]),
     // `-o F` is saved below `-d DIR`; either spelled with `..` lands outside (red team 53).
     ("aria2c", &["-o", "--out", "-d", "--dir", "-l", "--log", "--save-session", "--save-cookies",
                  "--dht-file-path", "--dht-file-path6", "--server-stat-of"]),
@@ -116,8 +117,22 @@ fn npm_written_dirs(args: &[Word]) -> Vec<Word> {
             Some((n, v)) => (n, Some(Word::Lit(v.to_string()))),
             None => (name, None),
         };
-        if matches!(name.to_ascii_lowercase().as_str(), "logs-dir" | "cache") {
-            out.extend(value.or_else(|| it.next().cloned()));
+        // (nopt takes an abbreviation: `--logs-d=`, red team 62.) What npm writes is below
+        // them: its debug logs (`2026-11-28T00_29_13_123Z-debug-0.log`) in the logs
+        // directory, anything in the cache.
+        let lower = name.to_ascii_lowercase();
+        let logs = lower.len() >= 6 && "logs-dir".starts_with(&lower);
+        let cache = lower.len() >= 3 && "cache".starts_with(&lower);
+        if logs || cache {
+            // (In the cache: `_logs/` and the content store `_cacache/`, named as one.)
+            if let Some(d) = value.or_else(|| it.next().cloned()) {
+                let dir = d.display().trim_end_matches('/').to_string();
+                let logs_dir = if logs { dir.clone() } else { format!("{dir}/_logs") };
+                out.push(Word::Dyn(format!("{logs_dir}/[0-9]*-debug-[0-9]*.log")));
+                if cache {
+                    out.push(under(Some(&d), &Word::Lit("_cacache".into())));
+                }
+            }
         }
     }
     out
@@ -684,6 +699,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             url_names(args, dir.as_ref(), &Word::Lit("index.html".into()))
         }
         "tee" => operands(args, "").into_iter().cloned().collect(),
+        // `sponge F` soaks up its input, then writes F (red team 62).
+        "sponge" => operands(args, "").into_iter().cloned().collect(),
         // `history -w F` / `-a F` write the history to F (red team 30).
         "history" => {
             let writes = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains(['w', 'a']));
@@ -1029,18 +1046,65 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // in its prefix, cargo builds next to the manifest (`target/`, `Cargo.lock`).
         "npm" => {
             let mut t: Vec<Word> = flagged(&["--prefix", "-C"]).into_iter().filter(may_leave).collect();
+            // (What npm writes is below them: `--logs-dir=docs/l.md` writes `docs/l.md/*.log`,
+            // red team 62.)
             t.extend(npm_written_dirs(args));
             t
         }
-        "cargo" => flagged(&["--manifest-path"])
-            .into_iter()
-            .filter(may_leave)
-            .map(|m| match &m {
-                Word::Lit(p) => Word::Lit(p.rsplit_once('/').map_or(".", |(d, _)| d).to_string()),
-                Word::Dyn(_) => m,
-            })
-            .collect(),
+        "cargo" => {
+            let manifests = flagged(&["--manifest-path"]);
+            let mut t: Vec<Word> = manifests
+                .iter()
+                .filter(|m| may_leave(m))
+                .map(|m| match m {
+                    Word::Lit(p) => Word::Lit(p.rsplit_once('/').map_or(".", |(d, _)| d).to_string()),
+                    Word::Dyn(_) => m.clone(),
+                })
+                .collect();
+            t.extend(cargo_manifest_writes(args, &manifests));
+            t
+        }
         _ => Vec::new(),
+    }
+}
+
+/// The files cargo's manifest-editing subcommands write (red team 62: `cargo add serde`
+/// rewrites Cargo.toml): `add`/`remove`/`rm` the manifest (`--manifest-path`, else the
+/// package's, found from here upward, named as here) and the lock file; `update` and
+/// `generate-lockfile` the lock file; `init`/`new` everything below their directory.
+fn cargo_manifest_writes(args: &[Word], manifests: &[Word]) -> Vec<Word> {
+    // The subcommand: the first word that is no option, no `+toolchain` and no global
+    // option's value.
+    const GLOBAL_VALUED: &[&str] = &["--config", "-Z", "-C", "--color"];
+    let mut k = 0;
+    while let Some(a) = args.get(k).and_then(Word::lit) {
+        if GLOBAL_VALUED.contains(&a) {
+            k += 2;
+        } else if a.starts_with(['-', '+']) {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    let Some(sub) = args.get(k) else { return Vec::new() };
+    let manifest = || match manifests.first() {
+        Some(m) => m.clone(),
+        None => Word::Lit("Cargo.toml".into()),
+    };
+    let lock = || match manifests.first() {
+        Some(Word::Lit(p)) => Word::Lit(format!("{}Cargo.lock", p.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/")))),
+        Some(d) => d.clone(),
+        None => Word::Lit("Cargo.lock".into()),
+    };
+    match sub.lit() {
+        Some("add" | "remove" | "rm") => vec![manifest(), lock()],
+        Some("update" | "generate-lockfile") => vec![lock()],
+        Some("init" | "new") => {
+            let dir = operands(&args[k + 1..], "").first().map(|w| (*w).clone()).unwrap_or(Word::Lit(".".into()));
+            vec![Word::Lit(format!("{}/Cargo.toml", dir.display().trim_end_matches('/'))), all_under(&dir)]
+        }
+        Some(_) => Vec::new(),
+        None => vec![Word::Dyn(sub.display())],
     }
 }
 
@@ -1159,7 +1223,21 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             };
         }
         // `-p` is `--patch` (eleventh red team: `git restore -p .env` read `.env` as its value).
-        "restore" => git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"]),
+        // (`--staged` alone restores only the index: red team 62.)
+        "restore" => {
+            let lits: Vec<&str> = rest.iter().take_while(|w| w.lit() != Some("--")).filter_map(Word::lit).collect();
+            // (In a bundle, the letters before one that takes a value: `-sW` is a source.)
+            let short = |l: char| {
+                lits.iter().any(|a| {
+                    a.starts_with('-') && !a.starts_with("--") && a[1..].chars().take_while(|c| !"sU".contains(*c)).any(|c| c == l)
+                })
+            };
+            let long = |o: &str| lits.iter().any(|a| a.len() > 4 && spells_option(a, o));
+            if (short('S') || long("--staged")) && !(short('W') || long("--worktree")) {
+                return Vec::new();
+            }
+            git_operands(rest, "sU", &["--source", "--unified", "--inter-hunk-context", "--conflict"])
+        }
         // `--cached` only drops paths from the index (.git/index, gate's own to ask about):
         // the files stay as they are (`git rm --cached .env` stops tracking a secret).
         // (The last of `--cached` and `--no-cached` counts: red team 60.)
@@ -1334,7 +1412,12 @@ fn git_pathspec_targets(specs: &[Word], literal_all: bool, icase_all: bool) -> V
                 let wild = !literal && pattern.contains(['*', '?', '[', '\\']);
                 match (wild || icase, top) {
                     (false, false) if w.lit().is_some() => {
-                        out.push(Word::Lit(if pattern.is_empty() { ".".into() } else { pattern.into() }))
+                        out.push(Word::Lit(if pattern.is_empty() { ".".into() } else { pattern.into() }));
+                        // A directory's path names everything below it (red team 62: `git
+                        // checkout -- .` and `git restore .` rewrote `.env` and Cargo.toml).
+                        let dir = pattern.trim_end_matches('/');
+                        let below = if matches!(dir, "" | ".") { "*".to_string() } else { format!("{dir}/*") };
+                        out.extend(git_glob_cover(&below, true, false).into_iter().map(Word::Dyn));
                     }
                     (false, false) => {}
                     (_, true) if pattern.is_empty() => {
@@ -1824,15 +1907,26 @@ mod tests {
     #[test]
     fn git_pathspecs_as_git_reads_them() {
         let t = |s: &str| git_pathspec_targets(&[Word::Lit(s.into())], false, false);
-        assert_eq!(t(".env"), vec![Word::Lit(".env".into())]);
+        // A path, and what lies below it where it is a directory (red team 62).
+        let path_and_below = |spec: &str, path: &str| {
+            let got = t(spec);
+            got.first() == Some(&Word::Lit(path.into()))
+                && got[1..].iter().all(|w| matches!(w, Word::Dyn(d) if d.starts_with(&format!("{path}/"))))
+                && got.len() > 1
+        };
+        assert!(path_and_below(".env", ".env"), "{:?}", t(".env"));
         assert_eq!(t(":(top).env"), vec![Word::Dyn(".env".into())]);
         assert_eq!(t(":/:.env"), vec![Word::Dyn(".env".into())]);
-        assert_eq!(t(":.env"), vec![Word::Lit(".env".into())]);
-        assert_eq!(t(":(literal)*.env"), vec![Word::Lit("*.env".into())]);
+        assert!(path_and_below(":.env", ".env"));
+        assert_eq!(t(":(literal)*.env").first(), Some(&Word::Lit("*.env".into())));
+        assert!(t(".").contains(&Word::Dyn("*".into())), "{:?}", t("."));
         assert_eq!(t(":(icase).Env"), vec![Word::Dyn(".[eE][nN][vV]".into())]);
         assert!(matches!(t(":!src").as_slice(), [Word::Dyn(_)]), "only exclusions: every other path");
         assert!(t(":^src").len() == 1 && t(":(exclude)src").len() == 1);
-        assert_eq!(git_pathspec_targets(&[Word::Lit(":!src".into()), Word::Lit("a".into())], false, false).len(), 1);
+        assert_eq!(
+            git_pathspec_targets(&[Word::Lit(":!src".into()), Word::Lit("a".into())], false, false).first(),
+            Some(&Word::Lit("a".into()))
+        );
         assert_eq!(t(":#x"), vec![Word::Dyn(":#x".into())], "magic git refuses");
         assert_eq!(t(":(foo)x"), vec![Word::Dyn(":(foo)x".into())]);
         assert!(covered("*.env", ".env") && covered("*.env", "a/b.env") && covered("src*", "src/.env"));
