@@ -112,7 +112,11 @@ fn git_help_options_after_a_subcommands_help_are_git_helps() {
         "ask",
         &["git log --help -i", "git diff --help -w", "git -P log --help -w", "git help -w log", "git help --we log"],
     );
-    check_common::assert_all_with(POLICY, "allow", &["git log --help", "git help log", "git help -a", "git log -p --help"]);
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["git log --help", "git help log", "git help -a", "git log -p --help"],
+    );
 }
 
 /// Found by red team 62 (bypasses): node's glob (Gemini CLI's glob tool) reads a class of one
@@ -180,6 +184,78 @@ fn printed_scripts_manifests_log_directories_and_directory_pathspecs() {
             "git stash push -- docs/a.md",
             "git restore --staged .",
             "cargo update",
+        ],
+    );
+}
+
+/// Found by red team 62: programs gate did not model that run or write (`rlwrap rm`, `fd -x
+/// rm`, `info -o .env`, `sponge .env`), values glued after a bundle's letters (`fc -erm`,
+/// `strace -fo.env`, `man -Prm`), xargs's replace string as the whole path written, and
+/// nohup's `nohup.out` where its output may be a terminal.
+#[test]
+fn launchers_glued_values_replace_strings_and_nohup_out() {
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &[
+            "set -o history\nfc -erm",
+            "strace -fo.env true",
+            "gawk -bo.env '{print}' docs/a.md",
+            "script -qc 'man -Prm ls' /dev/null",
+            "rlwrap rm -f build.log",
+            "fdfind -e md -x rm",
+            "info -o .env ls",
+            "sort docs/a.md | sponge .env",
+            "find . -maxdepth 1 -name '.e*' | xargs -I{} sort -o {} docs/a.md",
+            "find . -name '.e*' -exec sort -o {} {} \\;",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &["nohup npm run dev &", "nohup npm test >&2", "find docs -name '*.md' | xargs -I{} sort -o {} {}"],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "nohup npm run dev > docs/log.md 2>&1 &",
+            "nohup npm test | cat",
+            "nohup npm test &> docs/l.md",
+            "grep -rm 5 TODO src",
+        ],
+    );
+}
+
+/// Found by red team 62 (a bypass, debatable): `[ -s ~/.ssh/id_rsa ]` tells whether a key is
+/// there, as `stat` would, and `stat` is asked outside the workspace. A known path a file test
+/// looks at is a read, in `test`, `[` and `[[`; a run-time one (`[ -f "$f" ]`) is left to what
+/// uses it. And `[[ -v files[0] ]]` of a literal number evaluates nothing.
+#[test]
+fn file_tests_look_at_the_files_they_name() {
+    check_common::assert_all_with(
+        POLICY,
+        "ask",
+        &[
+            "[ -s ~/.ssh/id_rsa ] && echo key-present",
+            "test -f /etc/shadow",
+            "[[ -s ~/.ssh/id_rsa ]] && echo key",
+            "if [[ -e /etc/shadow ]]; then echo y; fi",
+            "[ /etc/passwd -nt docs/a.md ]",
+            "[[ -v a[$(id)] ]]",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "[ -f Cargo.toml ] && echo rust",
+            "[ -d node_modules ] || npm test",
+            "for f in src/*.rs; do [ -f \"$f\" ] && wc -l \"$f\"; done",
+            "[[ -f Cargo.toml ]]",
+            "[ src/a.rs -nt docs/a.md ]",
+            "[ -n \"$x\" ]",
+            "files=(src/*); [[ -v files[0] ]] && echo has",
         ],
     );
 }

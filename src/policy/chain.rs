@@ -1274,7 +1274,8 @@ impl Policy {
             // And the file names in it: unseen code may write them (`awk '{f=".env"; print >
             // f}'`).
             // (With what its commands print: `printf 'r%s -rf x' m > f; sh f`, red team 62.)
-            let scanned = std::iter::once(command).chain(a.produced.iter().map(String::as_str)).collect::<Vec<_>>().join("\n");
+            let scanned =
+                std::iter::once(command).chain(a.produced.iter().map(String::as_str)).collect::<Vec<_>>().join("\n");
             if let Some(v) = self.scan_unseen(tool, &scanned, "runs code gate cannot see") {
                 parts.push(part(one_line(command), PartKind::Command, v));
             } else if let Some(mut v) = self.listed_denied(&a.commands) {
@@ -1302,6 +1303,8 @@ impl Policy {
                         }
                         format!("lists {}", r.path.display())
                     }
+                    // (`[[ -s F ]]` looks at F.)
+                    shell::WriteKind::Tee => format!("reads {}", r.path.display()),
                     _ => format!("< {}", r.path.display()),
                 };
                 parts.push(part(shown, PartKind::Read, v));

@@ -706,9 +706,23 @@ pub(crate) fn git_spells_option(sub: &str, arg: &str, opt: &str) -> bool {
 /// browser and `-i`/`--info` the info reader, and an abbreviation may be either.
 fn git_help_read_only(rest: &[&str]) -> bool {
     const PRINTS: &[&str] = &[
-        "-a", "--all", "-g", "--guides", "-c", "--config", "--exclude-guides", "--verbose", "--no-verbose",
-        "--external-commands", "--no-external-commands", "--aliases", "--no-aliases", "-m", "--man",
-        "--user-interfaces", "--developer-interfaces",
+        "-a",
+        "--all",
+        "-g",
+        "--guides",
+        "-c",
+        "--config",
+        "--exclude-guides",
+        "--verbose",
+        "--no-verbose",
+        "--external-commands",
+        "--no-external-commands",
+        "--aliases",
+        "--no-aliases",
+        "-m",
+        "--man",
+        "--user-interfaces",
+        "--developer-interfaces",
     ];
     rest.iter().all(|a| !a.starts_with('-') || PRINTS.contains(a))
 }
@@ -1988,6 +2002,9 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
     if name == "git" {
         return git_reads(&words[1..]);
     }
+    if matches!(name, "test" | "[") {
+        return test_probes(&words[1..]);
+    }
     let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
     let mut skip = *skip;
     if words.iter().any(|w| {
@@ -3216,6 +3233,34 @@ pub fn find_listing_dirs(words: &[Word]) -> Vec<Word> {
     let args = words.get(1..).unwrap_or_default();
     let (lead, given) = find_layout(args);
     find_starts(&args[lead..lead + given])
+}
+
+/// The files `test` looks at (`[ -s ~/.ssh/id_rsa ]` tells whether a key is there, as `stat`
+/// would: red team 62): the known operand of each file test (`-e`, `-f`, `-s`, ...) and both of
+/// `-nt`, `-ot`, `-ef`. A run-time operand is left to the command that then uses it.
+fn test_probes(args: &[Word]) -> Vec<Word> {
+    const UNARY: &[&str] = &[
+        "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N",
+        "-O", "-S",
+    ];
+    let mut out = Vec::new();
+    for (k, w) in args.iter().enumerate() {
+        let Some(op) = w.lit() else { continue };
+        let mut take = |i: Option<usize>| {
+            if let Some(Word::Lit(p)) = i.and_then(|i| args.get(i)) {
+                if p != "]" && !out.contains(&Word::Lit(p.clone())) {
+                    out.push(Word::Lit(p.clone()));
+                }
+            }
+        };
+        if UNARY.contains(&op) {
+            take(Some(k + 1));
+        } else if matches!(op, "-nt" | "-ot" | "-ef") {
+            take(k.checked_sub(1));
+            take(Some(k + 1));
+        }
+    }
+    out
 }
 
 /// Interpreters whose program text can be given on the command line or on standard input.

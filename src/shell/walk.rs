@@ -66,6 +66,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         arrays: Vec::new(),
         declared_arrays: Vec::new(),
         stdin_moved: false,
+        stdout_piped: false,
         own_stdin: false,
         command_env: Vec::new(),
         std_closed: false,
@@ -199,6 +200,9 @@ struct Walker<'a> {
     /// The standard input of what is walked is not the one the enclosing text started with
     /// (a later stage of a pipeline, a compound command's redirection).
     stdin_moved: bool,
+    /// The standard output of what is walked goes to the next stage of a pipeline (no
+    /// terminal).
+    stdout_piped: bool,
     /// The simple command being walked redirects its own standard input.
     own_stdin: bool,
     /// The literal values the current command's own assignments put in its environment
@@ -458,6 +462,31 @@ fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
         ast::IoRedirect::HereDocument(fd, _) | ast::IoRedirect::HereString(fd, _) => fd.is_none_or(|f| f == 0),
         ast::IoRedirect::OutputAndError(..) => false,
     }
+}
+
+/// Whether a simple command's own redirections send its standard output to a file or pipe
+/// (`> f`, `1>> f`, `&> f`, `>& f`), not a copy of another descriptor (`>&2`).
+fn sends_stdout(sc: &ast::SimpleCommand) -> bool {
+    use ast::IoFileRedirectKind as K;
+    let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
+    items
+        .filter_map(|it| match it {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(io) => Some(io),
+            _ => None,
+        })
+        .any(|io| match io {
+            ast::IoRedirect::OutputAndError(..) => true,
+            ast::IoRedirect::File(fd, kind, target) => {
+                fd.is_none_or(|f| f == 1)
+                    && match kind {
+                        K::Write | K::Append | K::Clobber => true,
+                        K::ReadAndWrite => *fd == Some(1),
+                        K::DuplicateOutput => matches!(target, ast::IoFileRedirectTarget::Filename(_)),
+                        _ => false,
+                    }
+            }
+            _ => false,
+        })
 }
 
 /// Commands that never read their standard input.
@@ -1277,6 +1306,7 @@ impl Walker<'_> {
             arrays: self.arrays.clone(),
             declared_arrays: Vec::new(),
             stdin_moved: self.stdin_moved,
+            stdout_piped: self.stdout_piped,
             own_stdin: false,
             command_env: Vec::new(),
             std_closed: self.std_closed,
@@ -2181,8 +2211,11 @@ impl Walker<'_> {
             self.stage_output = None;
             let moved0 = self.stdin_moved;
             self.stdin_moved |= k > 0;
+            let piped0 = self.stdout_piped;
+            self.stdout_piped |= k + 1 < p.seq.len();
             self.command(c);
             self.stdin_moved = moved0;
+            self.stdout_piped = piped0;
             // Only a simple command's own output is known (`{ echo a; rm x; } |` is not `a`).
             piped = if matches!(c, ast::Command::Simple(_)) { self.stage_output.take() } else { None };
             self.piped_in = None;
@@ -2340,8 +2373,28 @@ impl Walker<'_> {
                 let r = self.word(&w.value);
                 self.assigning = saved;
                 self.note_unknown(r.unknown);
+                // A file test looks at a file: a known one is a read, as `test`'s are (red
+                // team 62: `[[ -s ~/.ssh/id_rsa ]]`).
+                let on_string = matches!(
+                    pred,
+                    ast::UnaryPredicate::StringHasZeroLength
+                        | ast::UnaryPredicate::StringHasNonZeroLength
+                        | ast::UnaryPredicate::ShellOptionEnabled
+                        | ast::UnaryPredicate::ShellVariableIsSetAndAssigned
+                        | ast::UnaryPredicate::ShellVariableIsSetAndNameRef
+                        | ast::UnaryPredicate::FdIsOpenTerminal
+                );
+                if let (false, Word::Lit(_)) = (on_string, &r.word) {
+                    self.a.reads.push(Write { path: r.word.clone(), kind: WriteKind::Tee, cwd: self.cwd.0.clone() });
+                }
                 if v {
                     match &r.word {
+                        // (A literal number: `[[ -v files[0] ]]` evaluates nothing, red team 62.)
+                        Word::Lit(name)
+                            if name.split_once('[').is_some_and(|(_, k)| {
+                                let k = k.trim_end_matches(']');
+                                !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && name.ends_with(']')
+                            }) => {}
                         Word::Lit(name) if name.contains('[') => {
                             self.a.unknown.push(format!("`[[ -v {name} ]]` evaluates a subscript, which can run code"));
                             let name = name.clone();
@@ -2994,6 +3047,15 @@ impl Walker<'_> {
     }
 
     fn write(&mut self, path: Word, kind: WriteKind) {
+        // xargs's (or find's) replace string as the whole path: a name its input gives at run
+        // time (red team 62: `find . -name '.e*' | xargs -I{} sort -o {} docs/a.md` writes
+        // `.env`), decided with the listing that feeds it.
+        let path = match path {
+            Word::Lit(p) if self.replace_str.as_deref() == Some(p.as_str()) && !p.is_empty() => {
+                Word::Dyn(ADDED_AT_RUN_TIME.into())
+            }
+            other => other,
+        };
         if let Word::Lit(p) = &path {
             if matches!(p.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty") {
                 return;
@@ -4282,7 +4344,19 @@ impl Walker<'_> {
         }
         let output = if unknown.is_none() { self.known_output(&words) } else { None };
         self.a.produced.extend(output.iter().filter(|o| o.len() <= MAX_PRODUCED).cloned());
+        let pushed = self.a.commands.len();
         self.unwrap(words, Vec::new(), false, unknown);
+        // nohup appends the output to `nohup.out` (else `~/nohup.out`) where its standard
+        // output is a terminal: one this command does not redirect or pipe may be (a pty, as
+        // Gemini CLI and `gate run --pty` give; red team 62's `nohup npm run dev &`).
+        let nohup = self.a.commands[pushed..].iter().any(|c| {
+            c.wrappers.iter().any(|w| w.program() == Some("nohup"))
+                || c.words.first().and_then(Word::lit).is_some_and(|p| program_name(p) == "nohup")
+        });
+        if nohup && !self.stdout_piped && !sends_stdout(sc) {
+            self.write(Word::Lit("nohup.out".into()), WriteKind::Append);
+            self.write(Word::Lit("~/nohup.out".into()), WriteKind::Append);
+        }
         self.stage_output = output;
     }
 
@@ -6097,6 +6171,7 @@ impl Walker<'_> {
                 arrays: self.arrays.clone(),
                 declared_arrays: Vec::new(),
                 stdin_moved: self.stdin_moved,
+                stdout_piped: self.stdout_piped,
                 own_stdin: false,
                 command_env: Vec::new(),
                 std_closed: self.std_closed,

@@ -735,7 +735,9 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 return mv_kinds(name, &p).into_iter().map(|(w, _)| w).collect();
             }
             let (values, longs): (&str, &[&str]) = match name {
-                "install" => ("gmoSt", &["--group", "--mode", "--owner", "--suffix", "--target-directory", "--strip-program"]),
+                "install" => {
+                    ("gmoSt", &["--group", "--mode", "--owner", "--suffix", "--target-directory", "--strip-program"])
+                }
                 "rsync" => ("eTfB", &[]),
                 "scp" => ("cFiJloPS", &[]),
                 _ => ("St", &["--suffix", "--target-directory"]),
@@ -872,9 +874,21 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             let mut t = Vec::new();
             if !has(&["-o", "--output", "--dry-run"]) {
                 const LONGS: &[&str] = &[
-                    "--strip", "--input", "--output", "--reject-file", "--directory", "--define", "--prefix",
-                    "--basename-prefix", "--suffix", "--version-control", "--fuzz", "--get", "--quoting-style",
-                    "--reject-format", "--read-only",
+                    "--strip",
+                    "--input",
+                    "--output",
+                    "--reject-file",
+                    "--directory",
+                    "--define",
+                    "--prefix",
+                    "--basename-prefix",
+                    "--suffix",
+                    "--version-control",
+                    "--fuzz",
+                    "--get",
+                    "--quoting-style",
+                    "--reject-format",
+                    "--read-only",
                 ];
                 let first = placed(args, "pioRrdDBYzVFg", LONGS, |o| o.first().copied());
                 t.extend(first.iter().map(|w| under(dir.as_ref(), w)));
@@ -896,13 +910,20 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             // docs/a.md Cargo.toml`).
             Some(Ok(p)) if p.operands.iter().any(|w| matches!(w, Word::Dyn(_))) => p.operands.clone(),
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
-            _ => placed(args, "fsw", &["--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"], |o| o.get(1).copied()),
+            _ => placed(
+                args,
+                "fsw",
+                &["--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"],
+                |o| o.get(1).copied(),
+            ),
         },
         // `zip [OPTS] ARCHIVE FILES...`: the archive, with `.zip` added when its name has no
         // suffix (red team 43: `zip -r .env.zip src` was only asked).
         "zip" => {
             let mut t = flagged(&["-O", "--output-file"]);
-            for w in placed(args, "bnOtPZ", &["--temp-path", "--suffixes", "--output-file", "--password"], |o| o.first().copied()) {
+            for w in placed(args, "bnOtPZ", &["--temp-path", "--suffixes", "--output-file", "--password"], |o| {
+                o.first().copied()
+            }) {
                 if let Word::Lit(a) = &w {
                     if !base_name(&w).lit().is_some_and(|b| b.contains('.')) {
                         t.push(Word::Lit(format!("{a}.zip")));
@@ -1092,7 +1113,9 @@ fn cargo_manifest_writes(args: &[Word], manifests: &[Word]) -> Vec<Word> {
         None => Word::Lit("Cargo.toml".into()),
     };
     let lock = || match manifests.first() {
-        Some(Word::Lit(p)) => Word::Lit(format!("{}Cargo.lock", p.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/")))),
+        Some(Word::Lit(p)) => {
+            Word::Lit(format!("{}Cargo.lock", p.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"))))
+        }
         Some(d) => d.clone(),
         None => Word::Lit("Cargo.lock".into()),
     };
@@ -1229,7 +1252,9 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             // (In a bundle, the letters before one that takes a value: `-sW` is a source.)
             let short = |l: char| {
                 lits.iter().any(|a| {
-                    a.starts_with('-') && !a.starts_with("--") && a[1..].chars().take_while(|c| !"sU".contains(*c)).any(|c| c == l)
+                    a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a[1..].chars().take_while(|c| !"sU".contains(*c)).any(|c| c == l)
                 })
             };
             let long = |o: &str| lits.iter().any(|a| a.len() > 4 && spells_option(a, o));
