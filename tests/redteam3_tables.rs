@@ -317,7 +317,8 @@ fn redteam3_git_glued_file_values_are_reads() {
         ],
     );
     // Elsewhere -S is the pickaxe, not a file.
-    assert_all("allow", &["git log -S/foo", "git blame -w f", "git ls-files -X .gitignore"]);
+    // (`git ls-files -X .gitignore` opens it from the work tree's top: tests/redteam62.rs.)
+    assert_all("allow", &["git log -S/foo", "git blame -w f"]);
 }
 
 #[test]
@@ -378,17 +379,10 @@ fn redteam3_git_subcommands_that_run_a_literal_command_decide_it() {
             "git grep --open='rm x' foo",
         ],
     );
-    // Harmless commands are still asked (git runs a command given to it), never denied; a
-    // pattern that happens to hold an O is no pager command.
-    assert_all(
-        "ask",
-        &[
-            "git rebase -x 'cargo test' HEAD~1",
-            "git bisect run cargo test",
-            "git grep -O foo",
-            "git grep -eO'rm x' foo",
-        ],
-    );
+    // Harmless commands are still asked (git runs a command given to it), never denied. (A
+    // pattern glued after `-e` that holds an O, `-eO'rm x'`, is read as a possible pager
+    // command holding `rm`: denied since red team 62 scans values glued after any letter.)
+    assert_all("ask", &["git rebase -x 'cargo test' HEAD~1", "git bisect run cargo test", "git grep -O foo"]);
 }
 
 #[test]

@@ -259,3 +259,38 @@ fn file_tests_look_at_the_files_they_name() {
         ],
     );
 }
+
+/// Found by red team 62 (bypasses): git opens some option files after it moved to the top of
+/// the work tree (`blame --contents`, `--ignore-revs-file`, `-S`; `ls-files -X`,
+/// `--exclude-from`; `grep -f`), so `cd docs && git blame --contents=../x a.md` read the
+/// workspace's parent's `x`. A relative one is where that top is: the start, where the edge
+/// finds `.git` there and the command runs there; else unknown (asked).
+#[test]
+fn files_git_opens_from_the_top_of_the_work_tree() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), ".gitignore", "target\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd docs && git blame --contents=../x a.md",
+            "git -C docs blame --ignore-revs-file=../x a.md",
+            "cd docs && git ls-files -o -X ../x",
+            "git blame --contents=../x docs/a.md",
+            "cd docs && git grep -f ../x",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git ls-files -X .gitignore",
+            "git ls-files -o --exclude-from=.gitignore",
+            "git blame --contents=docs/a.md docs/a.md",
+        ],
+    );
+    // Outside a repository the top is not known.
+    let plain = check_common::red_team_workspace(false);
+    check_common::write_file(plain.path(), ".gitignore", "target\n");
+    check_common::assert_in_dir(plain.path(), "ask", &["git ls-files -X .gitignore"]);
+}

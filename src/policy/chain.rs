@@ -1256,8 +1256,20 @@ impl Policy {
             }
             // git reads its operands from where its `-C` options lead (`git -C src diff
             // --no-index secrets/key a.rs` reads `src/secrets/key`).
-            let from = word_dirs(c).pop().unwrap_or_else(|| c.cwd.clone());
-            let reads = paths.into_iter().map(|p| (p, from.clone()));
+            let dirs = word_dirs(c);
+            let from = dirs.last().cloned().unwrap_or_else(|| c.cwd.clone());
+            // A file git opens from the top of the work tree: the start where it is that top
+            // (it holds `.git`, the command runs there, no `-C`), as the edge finds it.
+            let at_top = c.cwd.as_deref() == Some("")
+                && dirs.iter().all(|d| *d == c.cwd)
+                && edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g)));
+            let paths = paths.into_iter().map(|p| match &p {
+                Word::Dyn(d) if at_top => {
+                    d.strip_prefix(shell::FROM_GIT_TOP).map_or(p.clone(), |r| Word::Lit(r.into()))
+                }
+                _ => p,
+            });
+            let reads = paths.map(|p| (p, from.clone()));
             for (path, dir) in reads.chain(wrapper_reads.map(|p| (p, c.cwd.clone()))) {
                 if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));

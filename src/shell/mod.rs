@@ -275,6 +275,10 @@ pub struct Analysis {
     pub produced: Vec<String>,
 }
 
+/// How a path git opens from the top of its work tree is shown, before the path as written
+/// (`git blame --contents=F`): the policy knows where that top is only from the edge.
+pub const FROM_GIT_TOP: &str = "(the repository's top)/";
+
 /// How a path xargs adds to a command at run time is shown.
 pub const ADDED_AT_RUN_TIME: &str = "(paths added at run time)";
 

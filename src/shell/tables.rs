@@ -2160,7 +2160,7 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
     // git blame --contents=../x a.md` read the workspace's parent's `x`): a relative one is
     // where that top is, which gate does not know.
     let from_top = |w: Word| match w {
-        Word::Lit(v) if !v.starts_with('/') && v != "-" => Word::Dyn(format!("(the repository's top)/{v}")),
+        Word::Lit(v) if !v.starts_with('/') && v != "-" => Word::Dyn(format!("{}{v}", super::FROM_GIT_TOP)),
         other => other,
     };
     out.extend(option_values(rest, &["--contents", "--ignore-revs-file", "--exclude-from"]).into_iter().map(from_top));

@@ -1709,6 +1709,7 @@ impl Walker<'_> {
         {
             let m = self.mark();
             let (cwd0, bound0, jumps0) = (self.cwd.clone(), self.bound.clone(), self.jumps);
+            let log0 = self.assigned.len();
             for v in &values {
                 self.bind(name, vec![v.clone()]);
                 match v {
@@ -1720,9 +1721,35 @@ impl Walker<'_> {
                 self.unbind(name);
                 return;
             }
+            // A `break` or `continue` ends a pass in its middle, so a pass does not start
+            // where the one before ended: each is walked from the state before the loop, with
+            // what any pass assigns unknown and the directory unknown if any pass may move it,
+            // the variable bound to its value (red team 62: `[ -f "$f" ] || continue` made
+            // `"$f"` unknown).
+            let moves = self.a.commands[m[0]..]
+                .iter()
+                .any(|c| c.words.first().and_then(Word::lit).is_some_and(|p| matches!(p, "cd" | "pushd" | "popd")));
+            let changed: Vec<String> = self.assigned[log0..].iter().filter(|n| *n != name).cloned().collect();
             self.truncate(m);
             *self.cwd = cwd0;
             self.bound = bound0;
+            for n in &changed {
+                self.unbind(n);
+            }
+            if moves {
+                self.cwd.forget();
+            }
+            let (start_cwd, start_bound) = (self.cwd.clone(), self.bound.clone());
+            for v in &values {
+                *self.cwd = start_cwd.clone();
+                self.bound = start_bound.clone();
+                self.bind(name, vec![v.clone()]);
+                self.loop_body(&|w: &mut Self| w.compound_list(body));
+            }
+            *self.cwd = start_cwd;
+            self.bound = start_bound;
+            self.unbind(name);
+            return;
         }
         self.unbind(name);
         // Over the output of commands that print only numbers, or names and ids (`$(seq 1 3)`,
