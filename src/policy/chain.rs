@@ -1260,7 +1260,10 @@ impl Policy {
             let from = dirs.last().cloned().unwrap_or_else(|| c.cwd.clone());
             // A file git opens from the top of the work tree: the start where it is that top
             // (it holds `.git`, the command runs there, no `-C`), as the edge finds it.
-            let at_top = c.cwd.as_deref() == Some("")
+            // (Asked only where such a file is named: what the edge looks at is not remembered.)
+            let from_top = paths.iter().any(|p| matches!(p, Word::Dyn(d) if d.starts_with(shell::FROM_GIT_TOP)));
+            let at_top = from_top
+                && c.cwd.as_deref() == Some("")
                 && dirs.iter().all(|d| *d == c.cwd)
                 && edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g)));
             let paths = paths.into_iter().map(|p| match &p {
