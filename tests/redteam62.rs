@@ -294,3 +294,26 @@ fn files_git_opens_from_the_top_of_the_work_tree() {
     check_common::write_file(plain.path(), ".gitignore", "target\n");
     check_common::assert_in_dir(plain.path(), "ask", &["git ls-files -X .gitignore"]);
 }
+
+/// Found by red teams 62 (an over-ask and an over-deny): a PS4 of text and plain parameters
+/// runs nothing when `set -x` prints it, so `PS4='+ ${BASH_SOURCE}:${LINENO}: '` is no code,
+/// and a search for `rm -rf` under it is no `rm`. A substitution, arithmetic, a subscript or
+/// an operator in it still decides it.
+#[test]
+fn a_prompt_of_plain_parameters_runs_nothing() {
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &[
+            "export PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; npm test",
+            "PS4='+ $LINENO: '; set -x; grep -n 'rm -rf' src/*.rs",
+            "PS4='+ $? ${1} $$ '; set -x; ls",
+        ],
+    );
+    check_common::assert_all_with(
+        POLICY,
+        "deny",
+        &["PS4='$(rm x)'; set -x; ls", "PS4='${x:-$(rm y)}'; set -x; ls", "PS4='`rm x`'; set -x; ls"],
+    );
+    check_common::assert_all_with(POLICY, "ask", &["PS4='${a[$(id)]}'; set -x; ls", "PS4='$((1+2))'; set -x; ls"]);
+}

@@ -253,11 +253,53 @@ pub(crate) fn harmless_setting(name: &str, value: &str) -> bool {
         "PAGER" | "GIT_PAGER" => matches!(value, "cat" | ""),
         "GIT_OPTIONAL_LOCKS" => matches!(value, "0" | "1"),
         "LC_ALL" | "LC_CTYPE" | "LANG" => plain_locale(value),
+        // What `set -x` prints before each command: only text and plain parameters, which
+        // run nothing (red team 62: `PS4='+ ${BASH_SOURCE}:${LINENO}: '` was asked).
+        "PS4" => prompt_runs_nothing(value),
         _ if name.starts_with("GIT_TRACE") || name == "GIT_CURL_VERBOSE" => {
             matches!(value, "" | "0" | "1" | "2" | "true" | "false")
         }
         _ => false,
     }
+}
+
+/// Whether a prompt's text, as bash expands it, runs nothing: every `$` starts a plain
+/// parameter (`$NAME`, `${NAME}`, `$?`, `$1`), never a substitution, arithmetic, a subscript or
+/// an operator (`${x:-$(cmd)}`), and no backquote.
+fn prompt_runs_nothing(value: &str) -> bool {
+    let special = |c: char| "?$#!@*-_0123456789".contains(c);
+    let ident = |t: &str| {
+        !t.is_empty()
+            && !t.starts_with(|c: char| c.is_ascii_digit())
+            && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let mut rest = value;
+    while let Some(k) = rest.find(['$', '`']) {
+        if rest[k..].starts_with('`') {
+            return false;
+        }
+        let after = &rest[k + 1..];
+        if let Some(inner) = after.strip_prefix('{') {
+            let Some(end) = inner.find('}') else { return false };
+            let name = &inner[..end];
+            if !(ident(name)
+                || (name.chars().count() == 1 && name.chars().all(special))
+                || name.chars().all(|c| c.is_ascii_digit()) && !name.is_empty())
+            {
+                return false;
+            }
+            rest = &inner[end + 1..];
+        } else if after.starts_with(special) {
+            rest = &after[1..];
+        } else {
+            let n = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+            if n == 0 || !ident(&after[..n]) {
+                return false;
+            }
+            rest = &after[n..];
+        }
+    }
+    true
 }
 
 /// A locale value under which bash reads text as gate does: empty, `C`, `POSIX`, or UTF-8.
