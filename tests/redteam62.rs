@@ -317,3 +317,20 @@ fn a_prompt_of_plain_parameters_runs_nothing() {
     );
     check_common::assert_all_with(POLICY, "ask", &["PS4='${a[$(id)]}'; set -x; ls", "PS4='$((1+2))'; set -x; ls"]);
 }
+
+/// Found by red team 62 (an over-ask): `printf -v n '%03d' 7` gives `n` a value gate did not
+/// compute. `%d`/`%i` with `-`, `0` and a width, of a plain decimal, are computed as bash
+/// prints them (bash is the oracle); `010` (octal to bash) is not.
+#[test]
+fn printf_numbers_are_computed_as_bash_prints_them() {
+    let ws = check_common::red_team_workspace(false);
+    for (format, arg) in [("%03d", "7"), ("%-4d", "5"), ("n%d", "-7"), ("n%05d", "-42"), ("%i", "12"), ("v%2d", "3")] {
+        let out = check_common::bash_stdout(ws.path(), &format!("printf '{format}' {arg}"));
+        let d = check_common::command_in_dir(ws.path(), &format!("printf -v n '{format}' {arg}; touch \"docs/$n.md\""));
+        assert_eq!(d["decision"], "allow", "{format} {arg}: {d}");
+        let shown = d.to_string();
+        assert!(shown.contains(&format!("docs/{out}.md")), "{format} {arg}: bash prints {out:?}: {d}");
+    }
+    check_common::assert_in_dir(ws.path(), "ask", &["printf -v n '%d' 010; echo > \"docs/$n.md\""]);
+    check_common::assert_in_dir(ws.path(), "deny", &["printf -v x '%s%d' .env 1; echo > \"$x\""]);
+}

@@ -877,6 +877,12 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         Arg(Option<usize>),
         /// `%b`: the argument with its backslash escapes decoded.
         Escaped,
+        /// `%d`/`%i` with `-` or `0` and a width (`%03d`): a decimal argument, padded.
+        Number {
+            left: bool,
+            zero: bool,
+            width: usize,
+        },
     }
     let mut pieces = Vec::new();
     let mut rest = format;
@@ -891,6 +897,8 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
             (Piece::Arg(Some(1)), 1)
         } else if spec.starts_with('b') {
             (Piece::Escaped, 1)
+        } else if let Some((left, zero, width, n)) = number_conversion(spec) {
+            (Piece::Number { left, zero, width }, n)
         } else {
             // A precision: `%.Ns` at most N letters (`%.s` none); `%.Nc` still one letter
             // (red team 57: `%.0c` prints `r`).
@@ -907,7 +915,7 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         rest = &spec[len..];
     }
     pieces.push(Piece::Text(rest));
-    let per = pieces.iter().filter(|p| matches!(p, Piece::Arg(_) | Piece::Escaped)).count();
+    let per = pieces.iter().filter(|p| !matches!(p, Piece::Text(_))).count();
     let mut out = String::new();
     let mut args = args.iter();
     loop {
@@ -915,6 +923,25 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
             match p {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Escaped => out.push_str(&percent_b(args.next().copied().unwrap_or(""))?),
+                Piece::Number { left, zero, width } => {
+                    // Only a plain decimal (bash reads `010` as octal, `'a` as a letter's code).
+                    let a = args.next().copied().unwrap_or("0");
+                    let digits = a.strip_prefix('-').unwrap_or(a);
+                    if digits.is_empty()
+                        || !digits.bytes().all(|b| b.is_ascii_digit())
+                        || (digits.len() > 1 && digits.starts_with('0'))
+                        || digits.len() > 15
+                    {
+                        return None;
+                    }
+                    let n: i64 = a.parse().ok()?;
+                    let w = *width;
+                    out.push_str(&match (left, zero) {
+                        (true, _) => format!("{n:<w$}"),
+                        (false, true) => format!("{n:0w$}"),
+                        (false, false) => format!("{n:>w$}"),
+                    });
+                }
                 Piece::Arg(max) => {
                     let a = args.next().copied().unwrap_or("");
                     out.push_str(match max {
@@ -929,6 +956,19 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// A `%d`/`%i` conversion after the `%` (`03d`): its flags (`-`, `0`) and width (up to three
+/// digits), and how many letters it takes; `None` for any other.
+fn number_conversion(spec: &str) -> Option<(bool, bool, usize, usize)> {
+    let flags = spec.bytes().take_while(|b| matches!(b, b'-' | b'0')).count();
+    let width_len = spec[flags..].bytes().take_while(u8::is_ascii_digit).count();
+    if width_len > 3 || !matches!(spec.as_bytes().get(flags + width_len), Some(b'd' | b'i')) {
+        return None;
+    }
+    let width = if width_len == 0 { 0 } else { spec[flags..flags + width_len].parse().ok()? };
+    let f = &spec[..flags];
+    Some((f.contains('-'), f.contains('0'), width, flags + width_len + 1))
 }
 
 /// An argument of printf's `%b` as bash decodes it: `\\`, the letter escapes, octal (`\0NNN`,
