@@ -313,7 +313,14 @@ fn a_prompt_of_plain_parameters_runs_nothing() {
     check_common::assert_all_with(
         POLICY,
         "deny",
-        &["PS4='$(rm x)'; set -x; ls", "PS4='${x:-$(rm y)}'; set -x; ls", "PS4='`rm x`'; set -x; ls"],
+        &[
+            "PS4='$(rm x)'; set -x; ls",
+            "PS4='${x:-$(rm y)}'; set -x; ls",
+            "PS4='`rm x`'; set -x; ls",
+            // Prompt escapes are decoded before the expansion.
+            "PS4='\\044(rm m)'; set -x; :",
+            "PS4='\\140rm m\\140'; set -x; :",
+        ],
     );
     check_common::assert_all_with(POLICY, "ask", &["PS4='${a[$(id)]}'; set -x; ls", "PS4='$((1+2))'; set -x; ls"]);
 }

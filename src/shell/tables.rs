@@ -265,7 +265,8 @@ pub(crate) fn harmless_setting(name: &str, value: &str) -> bool {
 
 /// Whether a prompt's text, as bash expands it, runs nothing: every `$` starts a plain
 /// parameter (`$NAME`, `${NAME}`, `$?`, `$1`), never a substitution, arithmetic, a subscript or
-/// an operator (`${x:-$(cmd)}`), and no backquote.
+/// an operator (`${x:-$(cmd)}`); no backquote, and no backslash (prompt escapes are decoded
+/// first, so `\044` is a `$`).
 fn prompt_runs_nothing(value: &str) -> bool {
     let special = |c: char| "?$#!@*-_0123456789".contains(c);
     let ident = |t: &str| {
@@ -273,6 +274,10 @@ fn prompt_runs_nothing(value: &str) -> bool {
             && !t.starts_with(|c: char| c.is_ascii_digit())
             && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
+    // (A backslash escape is decoded before the expansion: `\044(rm m)` is `$(rm m)`.)
+    if value.contains('\\') {
+        return false;
+    }
     let mut rest = value;
     while let Some(k) = rest.find(['$', '`']) {
         if rest[k..].starts_with('`') {
