@@ -341,3 +341,14 @@ fn printf_numbers_are_computed_as_bash_prints_them() {
     check_common::assert_in_dir(ws.path(), "ask", &["printf -v n '%d' 010; echo > \"docs/$n.md\""]);
     check_common::assert_in_dir(ws.path(), "deny", &["printf -v x '%s%d' .env 1; echo > \"$x\""]);
 }
+
+/// Found by red team 62 (asked, not denied): `x=r; x+=m; $x b` runs `rm`. `+=` of a scalar
+/// gate knows is the two joined; of an array, an integer or an unknown value it stays unknown.
+#[test]
+fn appending_to_a_known_scalar_joins_the_two() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(check_common::bash_stdout(dir.path(), "x=r; x+=m; echo \"$x\"").trim(), "rm");
+    check_common::assert_all_with(POLICY, "deny", &["x=r; x+=m; $x b", "x=r; y=m; x+=$y; $x b"]);
+    check_common::assert_all_with(POLICY, "allow", &["x=src; x+=/a.rs; cat \"$x\"", "x=do; x+=cs; ls $x"]);
+    check_common::assert_all_with(POLICY, "ask", &["x=/et; x+=c; cat $x/passwd", "x+=m; $x b", "x=r; x+=(m); $x b"]);
+}

@@ -4226,9 +4226,20 @@ impl Walker<'_> {
                     if in_prefix {
                         given.push(name.clone());
                         // Later assignment words see this value (`f=a g=$f`).
-                        let value = resolved.filter(|v| {
-                            !a.append && matches!(a.name, ast::AssignmentName::VariableName(_)) && !v.is_empty()
-                        });
+                        // `x+=m` of a scalar gate knows: the two joined (red team 62: `x=r;
+                        // x+=m; $x b` runs `rm`).
+                        let plain_name = matches!(a.name, ast::AssignmentName::VariableName(_));
+                        let scalar = matches!(a.value, ast::AssignmentValue::Scalar(_));
+                        let appended = match (a.append && plain_name && scalar, resolved.as_deref()) {
+                            (true, Some([Word::Lit(more)])) => {
+                                match this.bound.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v.as_slice()) {
+                                    Some([Word::Lit(was)]) => Some(vec![Word::Lit(format!("{was}{more}"))]),
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let value = appended.or_else(|| resolved.filter(|v| !a.append && plain_name && !v.is_empty()));
                         // `a=x` of an array replaces `a[0]` only: the rest stays (red team 55:
                         // `f=(docs/a.md Cargo.toml); f=docs/new.md; tee "${f[@]}"`).
                         let scalar_of_array =
