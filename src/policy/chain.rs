@@ -1610,7 +1610,7 @@ impl Policy {
             }
         }
         if blocked_by.is_none() && trusted_program(&c.words) {
-            if shell::is_read_only(&c.words, c.open_args) {
+            if shell::is_read_only(&c.words, c.added()) {
                 let name = c.program().unwrap_or("");
                 return V::new(
                     Verdict::Allow,
@@ -1925,7 +1925,10 @@ impl Policy {
             Word::Lit(p) => p.clone(),
             Word::Dyn(d) => {
                 // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
-                // writes `.env`); otherwise what it writes is not known.
+                // writes `.env`); otherwise what it writes is not known. A dated name
+                // (`docs/notes-$(date +%F).md`) is one of the names its glob matches.
+                let dated = shell::dated_glob(d);
+                let d = dated.as_deref().unwrap_or(d);
                 if plain_glob(d) {
                     let glob = shell::unquoted_glob(d);
                     match self.glob_rules(&edit.name, glob, w.cwd.as_deref()) {

@@ -1341,7 +1341,7 @@ mod tests {
                 proptest::prop_assert_eq!(&got.operands, &expect.operands);
                 proptest::prop_assert_eq!(super::super::tables::read_targets(&words), super::super::tables::read_targets(&plain));
                 proptest::prop_assert_eq!(super::super::writes::write_targets(&words), super::super::writes::write_targets(&plain));
-                proptest::prop_assert_eq!(super::super::tables::is_read_only(&words, false), super::super::tables::is_read_only(&plain, false), "{:?} vs {:?}", words, plain);
+                proptest::prop_assert_eq!(super::super::tables::is_read_only(&words, super::super::Added::No), super::super::tables::is_read_only(&plain, super::super::Added::No), "{:?} vs {:?}", words, plain);
                 proptest::prop_assert_eq!(unmodelled(&words).is_some(), unmodelled(&plain).is_some());
             }
         }

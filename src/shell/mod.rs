@@ -22,8 +22,8 @@ mod writes;
 pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub use tables::{
-    copies_below, find_listing_dirs, glob_base, is_dangerous_variable, is_read_only, listing_patterns, read_targets,
-    reads_below, reads_operands, runs_unseen_code, unquoted_glob, walks_below, Below,
+    copies_below, dated_glob, find_listing_dirs, glob_base, is_dangerous_variable, is_read_only, listing_patterns,
+    read_targets, reads_below, reads_operands, runs_unseen_code, unquoted_glob, walks_below, Below,
 };
 pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program};
 pub(crate) use words::brace_expand;
@@ -117,6 +117,18 @@ pub struct Wrapper {
     pub kind: WrapperKind,
 }
 
+/// The arguments a command is given at run time, after its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// None.
+    No,
+    /// Paths a listing prints, each starting with one of its literal start points, so never
+    /// an option (find's names; GNU find takes no start point that starts with `-`).
+    Paths,
+    /// Any words (xargs fed input gate does not know): options too.
+    Any,
+}
+
 /// One simple command, after unwrapping.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimpleCommand {
@@ -156,12 +168,35 @@ impl SimpleCommand {
         self.words.first().and_then(Word::lit).map(program_name)
     }
 
+    /// What the arguments appended at run time can be ([`Added`]): the names a `find` prints
+    /// where the innermost wrapper that appends them is that `find` (`-exec ... {} +`) or an
+    /// `xargs` fed a listing gate knows (`find docs | xargs sed -n 1p`), or a last word that
+    /// substitutes one (`wc -l $(find src -name '*.rs')`; a name the split would cut is
+    /// found by the edge, which looks below the start points).
+    pub fn added(&self) -> Added {
+        if !self.open_args {
+            return Added::No;
+        }
+        let appender = self.wrappers.iter().rev().find(|w| matches!(w.program(), Some("find" | "xargs")));
+        match appender.and_then(Wrapper::program) {
+            Some("find") => Added::Paths,
+            // (xargs, or nothing: a command's last word `$(find ...)`.)
+            _ if !self.args_from.is_empty() => Added::Paths,
+            _ => Added::Any,
+        }
+    }
+
     /// The whole command as a person reads it, wrappers included.
     pub fn display(&self) -> String {
         // The outermost wrapper written around this very command (`sudo -u bob ls`), not
         // the script it came from (`bash -c '...'`).
         let words = self.wrappers.iter().map(|w| &w.words).find(|w| w.ends_with(&self.words)).unwrap_or(&self.words);
         let mut s = words.iter().map(Word::display).collect::<Vec<_>>().join(" ");
+        // Names a last word `$(find ...)` appends (not xargs's: xargs is shown).
+        if self.open_args && !self.args_from.is_empty() && !self.wrappers.iter().any(|w| w.program() == Some("xargs")) {
+            let listing = self.args_from.iter().map(Word::display).collect::<Vec<_>>().join(" ");
+            s.push_str(&format!(" $({listing})"));
+        }
         if s.is_empty() {
             s = "(empty command)".into();
         }

@@ -1796,9 +1796,10 @@ fn awk_read_only(args: &[Word]) -> bool {
 }
 
 /// Whether a command (program and arguments) only reads: the known-safe list (SPEC 3.3).
-/// `open_args`: more arguments are appended at run time, so only commands safe with any
-/// arguments qualify.
-pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
+/// `added`: what arguments are appended at run time; with any words, only commands safe with
+/// any arguments qualify.
+pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
+    let open_args = added != super::Added::No;
     let Some(Word::Lit(first)) = words.first() else {
         return false;
     };
@@ -1857,7 +1858,8 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
     if let Some(g) = grammar::grammar(name) {
         // A tabled program: every word placed, and no option that writes, runs or acts. With
         // arguments added at run time (`xargs cat`), any of those could be such an option.
-        if open_args && g.opts.iter().any(|o| o.eff.chars().any(|c| !grammar::only_reads(c))) {
+        // (Paths a listing prints are never options: `find docs -exec sed -n 1p {} +`.)
+        if added == super::Added::Any && g.opts.iter().any(|o| o.eff.chars().any(|c| !grammar::only_reads(c))) {
             return false;
         }
         let Ok(p) = grammar::parse(g, &words[1..]) else { return false };
@@ -1879,7 +1881,9 @@ pub fn is_read_only(words: &[Word], open_args: bool) -> bool {
             name,
             "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap" | "touch" | "mkdir" | "cp" | "mv"
         );
-        return !(open_args && counted)
+        // (sed reads the paths appended after its script as input: it writes no operand.)
+        let paths_read = added == super::Added::Paths && name == "sed";
+        return !(open_args && counted && !paths_read)
             && match name {
                 // `uniq IN OUT` writes OUT.
                 // (A run-time operand may be two: `uniq .e*` is `uniq .editorconfig .env`.)
@@ -3591,6 +3595,64 @@ pub fn reads_operands(words: &[Word]) -> bool {
         Some(g) => g.files != grammar::Files::None,
         None => FILE_READERS.iter().any(|(n, _)| *n == name),
     }
+}
+
+/// A word whose only expansions are `$(date +FORMAT)` with numeric conversions
+/// (`"docs/notes-$(date +%F).md"`), as the shell glob every value it can take matches: each
+/// conversion a `*` (digits, `-`, `:`, `+`: no `/`, blank, glob character or leading dot),
+/// the rest literal (`docs/notes-*.md`). `None` for any other word.
+pub fn dated_glob(raw: &str) -> Option<String> {
+    let text = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => inner,
+        None => raw,
+    };
+    let literal = |c: char| c.is_ascii_alphanumeric() || "_.,:+=@-".contains(c);
+    let mut out = String::new();
+    let mut rest = text;
+    let mut dated = false;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("$(date ") {
+            let end = after.find(')')?;
+            let spec = after[..end].trim();
+            let spec = spec.strip_prefix("-u ").or_else(|| spec.strip_prefix("--utc ")).unwrap_or(spec).trim();
+            let unquoted = spec
+                .strip_prefix('\'')
+                .and_then(|s| s.strip_suffix('\''))
+                .or_else(|| spec.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
+                .unwrap_or(spec);
+            let format = unquoted.strip_prefix('+').or_else(|| {
+                // `+"%F"`: the quotes after the plus.
+                let f = unquoted.strip_prefix("+\"")?.strip_suffix('"')?;
+                Some(f)
+            })?;
+            let mut chars = format.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '%' => match chars.next()? {
+                        'Y' | 'm' | 'd' | 'H' | 'M' | 'S' | 'F' | 'T' | 's' | 'j' | 'y' | 'u' | 'w' | 'V' | 'G'
+                        | 'g' | 'U' | 'W' | 'C' | 'N' | 'z' | 'R' => {
+                            if !out.ends_with('*') {
+                                out.push('*');
+                            }
+                        }
+                        _ => return None,
+                    },
+                    c if literal(c) => out.push(c),
+                    _ => return None,
+                }
+            }
+            dated = true;
+            rest = &after[end + 1..];
+            continue;
+        }
+        let c = rest.chars().next()?;
+        if !(literal(c) || c == '/') || (out.is_empty() && c == '~') {
+            return None;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    dated.then_some(out)
 }
 
 /// The directory every match of a glob lies under (`src/*.rs`: `src`; `*`: `.`), or `None`

@@ -34,6 +34,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stage_output: None,
         replace_str: None,
         stdin_listing: None,
+        fed_args: Vec::new(),
         params: None,
         next_params: None,
         functions: Vec::new(),
@@ -105,6 +106,9 @@ struct Walker<'a> {
     /// The command being walked reads, on its standard input, the listing this `find` prints
     /// (its words: `find src | xargs ...`): what xargs appends is paths under its start points.
     stdin_listing: Option<Vec<Word>>,
+    /// The listing a command's last word substitutes (`wc -l $(find src -name '*.rs')`), as
+    /// the `find` xargs would hand its names on from: taken by the next [`Walker::unwrap`].
+    fed_args: Vec<Word>,
     /// The positional parameters `$1`, `$2`, ... of a `sh -c TEXT NAME ARGS...` script.
     params: Option<Vec<Word>>,
     /// Those to give the next nested script (set by `sh -c` just before nesting it).
@@ -1314,6 +1318,7 @@ impl Walker<'_> {
             stage_output: None,
             replace_str: None,
             stdin_listing: None,
+            fed_args: Vec::new(),
             params,
             next_params: None,
             functions: self.functions.clone(),
@@ -4370,9 +4375,31 @@ impl Walker<'_> {
                 words.push(r.word);
             }
         }
+        let mut fed: Vec<Word> = Vec::new();
         if let Some(suffix) = &sc.suffix {
-            for it in &suffix.0 {
+            // The last word, where it is `$(LISTING)` of a command that reads its operands
+            // (`wc -l $(find src -name '*.rs')`, `cat $(git ls-files docs)`): the names the
+            // listing prints, split at blanks and globbed, are appended as xargs appends them
+            // (the edge looks for a name below that the split would cut).
+            let last = suffix.0.iter().rposition(|it| {
+                matches!(
+                    it,
+                    ast::CommandPrefixOrSuffixItem::Word(_) | ast::CommandPrefixOrSuffixItem::AssignmentWord(..)
+                )
+            });
+            for (k, it) in suffix.0.iter().enumerate() {
+                let pushed = self.a.commands.len();
+                let count = words.len();
                 item(self, it, &mut words, &mut unknown, false);
+                if let (true, ast::CommandPrefixOrSuffixItem::Word(w)) = (Some(k) == last, it) {
+                    let listing = self
+                        .substituted_listing(&w.value, pushed)
+                        .filter(|l| words.len() == count + 1 && loop_listing(l, None).is_some());
+                    if let Some(l) = listing.filter(|_| tables::reads_operands(&words[..count])) {
+                        words.truncate(count);
+                        fed = as_find(&l);
+                    }
+                }
             }
         }
         // `exec < FILE` with no command: a shell reading its commands from standard input
@@ -4423,7 +4450,10 @@ impl Walker<'_> {
         let output = if unknown.is_none() { self.known_output(&words) } else { None };
         self.a.produced.extend(output.iter().filter(|o| o.len() <= MAX_PRODUCED).cloned());
         let pushed = self.a.commands.len();
-        self.unwrap(words, Vec::new(), false, unknown);
+        let open = !fed.is_empty();
+        self.fed_args = fed;
+        self.unwrap(words, Vec::new(), open, unknown);
+        self.fed_args.clear();
         // nohup appends the output to `nohup.out` (else `~/nohup.out`) where its standard
         // output is a terminal: one this command does not redirect or pipe may be (a pty, as
         // Gemini CLI and `gate run --pty` give; red team 62's `nohup npm run dev &`).
@@ -4456,7 +4486,7 @@ impl Walker<'_> {
             // Only git's listings that never read their input (red team 30: `git cat-file
             // --batch-command` and `git blame --contents -` read the script's next block).
             let git_reads = c.program() == Some("git")
-                && tables::is_read_only(&c.words, false)
+                && tables::is_read_only(&c.words, super::Added::No)
                 && c.words.iter().skip(1).find_map(Word::lit).is_some_and(|s| {
                     matches!(s, "status" | "log" | "diff" | "show" | "branch" | "rev-parse" | "describe")
                 })
@@ -4606,7 +4636,7 @@ impl Walker<'_> {
         mut open_args: bool,
         mut unknown: Option<String>,
     ) {
-        let mut args_from = Vec::new();
+        let mut args_from = std::mem::take(&mut self.fed_args);
         let mut steps = 0;
         loop {
             steps += 1;
@@ -6212,6 +6242,7 @@ impl Walker<'_> {
                 stage_output: None,
                 replace_str: None,
                 stdin_listing: None,
+                fed_args: Vec::new(),
                 params: self.next_params.take(),
                 next_params: None,
                 functions: self.functions.clone(),

@@ -1,0 +1,90 @@
+//! The red teams of the nineteenth session ("red team 63" in the code's comments). Each
+//! regression goes through the real binary (`gate check --json`).
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+const POLICY: &str = check_common::RED_TEAM_POLICY;
+
+/// Found by red teams 62 and 63 (over-asks): the names a `find` prints, handed on by `-exec
+/// ... {} +`, by an `xargs` it feeds, or by a command's last word `$(find ...)`, start with a
+/// start point and so are never options: a program that only reads with its options as
+/// written (`sed -n`, `sort`) reads them as files. A program that writes an operand (`uniq IN
+/// OUT`), a script that writes, or input gate does not know is still asked; a link or a split
+/// name below the start points still leads where it does.
+#[test]
+fn names_a_find_prints_are_files_never_options() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "find docs -name '*.md' -exec sed -n 1,5p {} +",
+            "find docs -name '*.md' | xargs sed -n 1,5p",
+            "find docs -exec sort {} \\;",
+            "wc -l $(find src -name '*.rs')",
+            "grep -n fn $(find src -name '*.rs') | head",
+            "wc -l $(find src -name '*.rs' | sort)",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -exec uniq {} +",
+            "find docs -exec sort -o {} {} +",
+            "find docs -exec sed -n w/x {} +",
+            "cat names | xargs sed -n 1p",
+            "uniq $(find docs)",
+            "cat $(find /etc -name passwd)",
+            "sed -i s/a/b/ $(find src -name '*.rs')",
+            // Not the last word: a name could be the destination.
+            "cp $(find src -name '*.rs') docs/",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["rm $(find docs)", "sed -i s/a/b/ $(find . -name '*.toml')"]);
+    // A link below the start point, or a name the split would cut.
+    std::os::unix::fs::symlink("/etc/hostname", ws.path().join("src/h")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["wc -l $(find src)", "find src -exec sed -n 1p {} +"]);
+    std::fs::remove_file(ws.path().join("src/h")).unwrap();
+    check_common::write_file(ws.path(), "src/x /etc/hostname", "x\n");
+    check_common::assert_in_dir(ws.path(), "ask", &["cat $(find src)", "find src | xargs sed -n 1p"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["find src -exec sed -n 1p {} +"]);
+}
+
+/// Found by red team 62 (an over-ask): a name dated by `$(date +%F)` is one of the names the
+/// glob `docs/notes-*.md` matches (each numeric conversion prints digits and `-`, `:`, `+`
+/// only), decided as that glob: allowed where one allow rule covers every name, denied where
+/// a deny rule could match one, asked through a link the edge finds.
+#[test]
+fn a_dated_name_is_one_of_the_names_its_glob_matches() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "echo '# x' > \"docs/notes-$(date +%F).md\"",
+            "date > docs/$(date +%Y-%m-%d)-log.md",
+            "echo hi | tee \"docs/$(date '+%Y%m%d-%H%M%S').md\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["echo > docs/.env$(date +%s)", "echo > \".env.$(date +%F)\""]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "echo > src/$(date +%F).md",
+            // Locale text, blanks: not modelled.
+            "echo > \"docs/$(date +%c).md\"",
+            "echo > \"docs/$(date +%e).md\"",
+            "echo > \"docs/$(date +%F)/../../x.md\"",
+            "echo > ~/$(date +%F).md",
+        ],
+    );
+    std::fs::create_dir_all(ws.path().join("out")).unwrap();
+    std::os::unix::fs::symlink("/tmp", ws.path().join("docs/sub")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["echo > \"docs/sub/$(date +%F).md\""]);
+}
