@@ -6,8 +6,6 @@
 
 mod check_common;
 
-const POLICY: &str = check_common::RED_TEAM_POLICY;
-
 /// Found by red teams 62 and 63 (over-asks): the names a `find` prints, handed on by `-exec
 /// ... {} +`, by an `xargs` it feeds, or by a command's last word `$(find ...)`, start with a
 /// start point and so are never options: a program that only reads with its options as
