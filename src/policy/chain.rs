@@ -1230,6 +1230,7 @@ impl Policy {
             }
         }
         let mut unseen = false;
+        let mut untabled: Vec<String> = Vec::new();
         for c in &a.commands {
             let v = self.decide_command(tool, c, ctx, session);
             // Code gate cannot see runs here: a command only known at run time, or one a rule
@@ -1239,6 +1240,11 @@ impl Policy {
             // An interpreter (red team 45: a heredoc's `python3 -` rewriting Cargo.toml), or a
             // program that runs a command gate does not model (red team 49: `perf stat rm`).
             unseen |= v.verdict == Verdict::Ask && shell::runs_unseen_code(&c.words);
+            // A program gate has no table of, asked: any of its words may name a program it
+            // runs (red team 63: `sdiff --diff-program=rm`, `scp -S rm`).
+            if v.verdict == Verdict::Ask && v.layer == Layer::Mode && shell::has_no_table(&c.words) {
+                untabled.push(c.display());
+            }
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as
@@ -1280,6 +1286,19 @@ impl Policy {
             }
         }
         // (A call a deny rule already denies needs no scan: its answer is final.)
+        if !unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
+            if let Some((shown, rule)) = untabled.iter().find_map(|t| Some((t, self.scan_unparsed(tool, t)?))) {
+                let program = shown.split_whitespace().next().unwrap_or_default();
+                let reason = format!(
+                    "gate has no table of `{program}`'s options, so any of its words may name a program it runs, and they hold the words of deny rule `{rule}`"
+                );
+                parts.push(part(
+                    shown.clone(),
+                    PartKind::Command,
+                    V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
+                ));
+            }
+        }
         if unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
             // What runs unseen is made of the call's own text (`sed 's/.*/rm m/e'`, `x='\044(rm
             // m)'; echo "${x@P}"`, `bash /dev/fd/3 3<<EOF` with `rm m` in the document): where

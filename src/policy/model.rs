@@ -111,12 +111,14 @@ impl Tools {
             command: None,
             path: Some("file_path".into()),
             content: None,
-            aliases: s(&["Read", "read_file"]),
+            // (Claude Code's `NotebookRead` names its file `notebook_path`: red team 63.)
+            aliases: s(&["Read", "read_file", "NotebookRead", "notebook_read"]),
             risk: None,
         });
         // The agents' own directory listings are `list_files` (red team 41: Claude Code's
         // `LS` was a tool gate did not know, asked as high risk).
-        for name in ["LS", "ls", "list_directory", "list_dir"] {
+        // (opencode's is `list`: red team 63.)
+        for name in ["LS", "ls", "list_directory", "list_dir", "list"] {
             t.alias.insert(name.into(), "list_files".into());
         }
         for name in STATE_TOOLS {
@@ -152,6 +154,10 @@ const STATE_TOOLS: &[&str] = &[
     "TaskUpdate",
     "TaskOutput",
     "TaskStop",
+    // Claude Code's reading and stopping of a background shell it started (red team 63).
+    "BashOutput",
+    "KillShell",
+    "KillBash",
     "write_todos",
     "todowrite",
     "todoread",

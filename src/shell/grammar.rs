@@ -1045,6 +1045,14 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated --help --version"),
     ("paste", "files", "-d: --delimiters= -s --serial -z --zero-terminated --help --version"),
     ("fold", "files num", "-b --bytes -s --spaces -w: --width= --help --version"),
+    // `fmt -72 F` (a width spelled as a number), and iconv's `-o F`, a write the walker
+    // decides (red team 63).
+    ("fmt", "files num",
+     "-c --crown-margin -p: --prefix= -s --split-only -t --tagged-paragraph -u --uniform-spacing -w: --width= -g: \
+      --goal= --help --version"),
+    ("iconv", "files",
+     "-f: --from-code= -t: --to-code= -l --list -c -o:/W --output=/W -s --silent --verbose --help --usage -V \
+      --version"),
     ("expand", "files num", "-i --initial -t: --tabs= --help --version"),
     ("unexpand", "files num", "-a --all --first-only -t: --tabs= --help --version"),
     ("rev", "files", "-0 --zero -h --help -V --version"),

@@ -1633,6 +1633,8 @@ static SAFE: &[(&str, Args)] = &[
     ("test", Args::Any), ("[", Args::Any), ("diff", Args::Any), ("cmp", Args::Any), ("cut", Args::Any), ("tr", Args::Any),
     ("nl", Args::Any), ("seq", Args::Any), ("sleep", Args::Any), ("jq", Args::Any), ("md5sum", Args::Any),
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
+    ("sha224sum", Args::Any), ("sha384sum", Args::Any), ("b2sum", Args::Any), ("base32", Args::Any), ("fmt", Args::Any),
+    ("iconv", Args::Any),
     ("paste", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
     ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("free", Args::Any),
@@ -1867,10 +1869,10 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         // `sed -i ... docs/a.md` was asked where a write rule allows docs/**/*.md): sort's
         // `-o F`, sed's in-place edit without a backup suffix (a suffix names other files,
         // `-i'bak/*'` even another directory).
+        // (And the output options of `OUTPUT_OPTIONS`: `tree -o F`, `iconv -o F`, red team 63.)
         let written = |f: &grammar::Found| match name {
-            "sort" => f.opt.name == "-o" || f.opt.name == "--output",
             "sed" => (f.opt.name == "-i" || f.opt.name == "--in-place") && f.value.is_none(),
-            _ => false,
+            _ => f.value.is_some() && super::writes::output_option(name, f.opt.name),
         };
         if p.opts.iter().any(|f| !written(f) && f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
             return false;
@@ -2026,7 +2028,8 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("cat", 0), ("head", 0), ("tail", 0), ("wc", 0), ("grep", 1), ("egrep", 1), ("fgrep", 1), ("rg", 1), ("ls", 0),
     ("stat", 0), ("file", 0), ("du", 0), ("diff", 0), ("cmp", 0), ("cut", 0), ("nl", 0), ("od", 0), ("hexdump", 0),
     ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
-    ("comm", 0), ("paste", 0), ("fold", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
+    ("comm", 0), ("paste", 0), ("fold", 0), ("fmt", 0), ("iconv", 0), ("b2sum", 0), ("sha224sum", 0), ("sha384sum", 0),
+    ("base32", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
     ("less", 0), ("more", 0), ("xxd", 0), ("unzip", 0), ("zipinfo", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
     ("xargs", usize::MAX), ("git", usize::MAX),
@@ -3411,9 +3414,58 @@ const LAUNCHERS: &[&str] = &[
 pub fn runs_unseen_code(words: &[Word]) -> bool {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let compiler = matches!(name, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
-        && words[1..].iter().filter_map(Word::lit).any(|a| a == "-wrapper" || a.starts_with("-wrapper="));
+    // A compiler runs a linker, plugins and wrappers its options name, and writes files its
+    // options name (`rustc -C linker=PROG`, `gcc -aux-info F`, `-Wl,-Map=F`: red team 63).
+    let compiler = matches!(base, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc" | "ld" | "as");
     LAUNCHERS.contains(&name) || INTERPRETERS.contains(&name) || INTERPRETERS.contains(&base) || compiler
+}
+
+/// Package managers, whose operands are package names (`npm i -D @types/curl`, `apt-get
+/// install curl`): a name there is no program gate would see run.
+const PACKAGE_MANAGERS: &[&str] = &[
+    "npm",
+    "npx",
+    "pnpm",
+    "yarn",
+    "bun",
+    "cargo",
+    "rustup",
+    "pip",
+    "pip3",
+    "pipx",
+    "uv",
+    "poetry",
+    "conda",
+    "gem",
+    "bundle",
+    "go",
+    "composer",
+    "apt",
+    "apt-get",
+    "apt-cache",
+    "dpkg",
+    "brew",
+    "dnf",
+    "yum",
+    "pacman",
+    "apk",
+    "snap",
+    "flatpak",
+    "nix",
+    "nix-env",
+];
+
+/// Whether gate has no table of a program at all: none of its options is placed, so any
+/// word may name a program it runs (`sdiff --diff-program=rm`, `wget --use-askpass=rm`, `scp
+/// -S rm`: red team 63). The call's words are then scanned for deny rules' words. Not for a
+/// program named at run time (decided already) or a package manager.
+pub fn has_no_table(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    !(grammar::grammar(name).is_some()
+        || is_modelled_program(name)
+        || FILE_READERS.iter().any(|(n, _)| *n == name)
+        || PACKAGE_MANAGERS.contains(&name)
+        || name == "git")
 }
 
 /// Whether a grep option (grep's, rg's, git grep's) makes it print the names of the files it

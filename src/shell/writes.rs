@@ -39,6 +39,12 @@ static OUTPUT_OPTIONS: &[(&str, &[&str])] = &[
                  "--dht-file-path", "--dht-file-path6", "--server-stat-of"]),
 ];
 
+/// Whether `opt` (as a program's table spells it) is one of `name`'s options whose value is a
+/// file it writes, which the walker decides as a write.
+pub(crate) fn output_option(name: &str, opt: &str) -> bool {
+    OUTPUT_OPTIONS.iter().any(|(n, opts)| *n == name && opts.contains(&opt))
+}
+
 /// Options naming the directory a build tool keeps its own output in (cargo's `target/`, npm's
 /// cache and logs): written as the tool always writes its default one, so decided as paths
 /// handed on: only where they land outside the workspace or under a deny or ask rule (red
@@ -691,6 +697,16 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         // rule on the names it filters by decides (red team 59: `find . -name '.env*' -delete`).
         "find" if args.iter().any(|w| w.lit() == Some("-delete")) => vec![Word::Dyn(super::ADDED_AT_RUN_TIME.into())],
         "split" | "csplit" => split_writes(name, args),
+        // `ptx -G IN OUT` (traditional mode) writes its second operand (red team 63).
+        "ptx"
+            if has(&["-G", "--traditional"])
+                || args
+                    .iter()
+                    .filter_map(Word::lit)
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('G')) =>
+        {
+            operands(args, "bFgiMoSWw").get(1).map(|w| vec![(*w).clone()]).unwrap_or_default()
+        }
         "wget" => wget_writes(args),
         // aria2c saves each URL under its last name, below `-d DIR` (red team 57:
         // `aria2c https://h/.env.prod` writes `.env.prod`), unless `-o` names the file.
@@ -1156,6 +1172,19 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
     let (literal, icase) = (global("--literal-pathspecs"), global("--icase-pathspecs"));
     let rest = &args[i + 1..];
     let dd = rest.iter().position(|w| w.lit() == Some("--"));
+    // `git rm -n`, `git mv --dry-run`: only say what they would do (their short options take no
+    // value, so an `n` in a bundle is `-n`; a long one may be abbreviated: red team 63).
+    let dry_run = matches!(sub, "rm" | "mv")
+        && rest.iter().take(dd.unwrap_or(rest.len())).filter_map(Word::lit).any(|a| {
+            (a.len() > 2 && "--dry-run".starts_with(a))
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..].chars().all(|c| "fnqrkv".contains(c))
+                    && a.contains('n'))
+        });
+    if dry_run {
+        return Vec::new();
+    }
     let pathspecs = match sub {
         // `git mv` takes paths, not pathspecs.
         "mv" => return operands(rest, "").into_iter().cloned().collect(),
@@ -1181,6 +1210,8 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             }
             return t;
         }
+        // `git credential-store --file=F store` writes the credential to F (red team 63).
+        "credential-store" => return option_values(rest, &["--file"]),
         // `git read-tree --index-output=F` writes the index to F (red team 47).
         "read-tree" => return option_values(rest, &["--index-output"]),
         // `git pack-objects BASE` writes `BASE-<hash>.pack`, `.idx`, `.rev` (red team 47:
