@@ -86,3 +86,67 @@ fn a_dated_name_is_one_of_the_names_its_glob_matches() {
     std::os::unix::fs::symlink("/tmp", ws.path().join("docs/sub")).unwrap();
     check_common::assert_in_dir(ws.path(), "ask", &["echo > \"docs/sub/$(date +%F).md\""]);
 }
+
+/// Found by red team 63 (asked, not denied): programs gate has no table of run programs and
+/// write files their options name (`sdiff --diff-program=rm`, `wget --use-askpass=rm`, `scp -S
+/// rm`), and a compiler runs a linker and writes what its options say (`rustc -C linker=rm`,
+/// `gcc -aux-info .env`, `-Wl,-Map=.env.map`). Such a call whose words hold a deny rule's
+/// words is denied; a compiler's text is scanned as code gate cannot see. Tables added: `ptx
+/// -G IN OUT` writes OUT, `git credential-store --file=F` writes F.
+#[test]
+fn a_program_without_a_table_may_run_what_its_words_name() {
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "deny",
+        &[
+            "rustc -C linker=rm src/a.rs",
+            "gcc -x c -aux-info .env -c -o /dev/null -",
+            "gcc -x c - -o /dev/null -Wl,-Map=.env.map",
+            "sdiff --diff-program=rm src/a.rs src/lib.rs",
+            "diff3 --diff-prog=rm src/a.rs src/lib.rs src/a.rs",
+            "wget --use-askpass=rm -O /dev/null http://127.0.0.1:9/",
+            "scp -S rm src/a.rs host:/tmp/x",
+            "ptx -G src/a.rs .env",
+            "git credential-store --file=.env.creds store",
+        ],
+    );
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "ask",
+        &[
+            "sdiff src/a.rs src/lib.rs",
+            "gcc -o app src/a.c",
+            "ptx src/a.rs .env",
+            "git rm -n Cargo.toml",
+            "git mv --dry src/a.rs .env",
+        ],
+    );
+}
+
+/// Found by red team 63 (over-asks): read-only programs and agents' read-only tools gate did
+/// not know, and output options whose file the walker decides as a write.
+#[test]
+fn more_readers_tools_and_output_options() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "b2sum -l 256 docs/a.md",
+            "fmt -w 80 docs/a.md > docs/a-wrapped.md",
+            "fmt -72 docs/a.md",
+            "iconv -f utf-8 -t ascii//TRANSLIT -o docs/a-ascii.md docs/a.md",
+            "tree -L 2 -o docs/tree.md",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["iconv -o .env docs/a.md", "tree -o Cargo.toml"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["tree -o src/x", "iconv -o /tmp/x docs/a.md"]);
+    let call =
+        |tool: &str, args: serde_json::Value| check_common::check_in_dir(ws.path(), tool, &args)["decision"].clone();
+    let inside = ws.path().join("docs/a.md").display().to_string();
+    assert_eq!(call("NotebookRead", serde_json::json!({ "notebook_path": inside })), "allow");
+    assert_eq!(call("NotebookRead", serde_json::json!({ "notebook_path": "/etc/hostname" })), "ask");
+    assert_eq!(call("BashOutput", serde_json::json!({ "bash_id": "1" })), "allow");
+    assert_eq!(call("list", serde_json::json!({ "path": ws.path().join("docs").display().to_string() })), "allow");
+    assert_eq!(call("list", serde_json::json!({ "path": "/etc" })), "ask");
+}
