@@ -1230,9 +1230,24 @@ impl Policy {
             }
         }
         let mut unseen = false;
-        let mut untabled: Vec<String> = Vec::new();
-        for c in &a.commands {
-            let v = self.decide_command(tool, c, ctx, session);
+        let mut untabled: Vec<(String, String)> = Vec::new();
+        // A trap's action may run after the last command, where it leaves the shell.
+        let trapped = a.commands.iter().any(|c| c.program() == Some("trap"));
+        for (k, c) in a.commands.iter().enumerate() {
+            let mut v = self.decide_command(tool, c, ctx, session);
+            // The last command, a `cd` that leaves the workspace (or may: `cd src && ...; cd
+            // ..`): nothing runs where it lands (red teams 62, 63). (A shell an agent keeps
+            // runs its next call there, which gate decides by the directory the call names.)
+            let last_cd = k + 1 == a.commands.len()
+                && !trapped
+                && a.unknown.is_empty()
+                && c.wrappers.is_empty()
+                && c.unknown.is_none()
+                && matches!(c.program(), Some("cd" | "pushd" | "popd"));
+            if last_cd && v.verdict == Verdict::Ask && v.layer == Layer::Workspace {
+                let why = format!("`{}` is the last command: nothing runs where it lands", c.display());
+                v = V::new(Verdict::Allow, Layer::Safe, None, why);
+            }
             // Code gate cannot see runs here: a command only known at run time, or one a rule
             // could match once its run-time words are known.
             unseen |=
@@ -1243,7 +1258,10 @@ impl Policy {
             // A program gate has no table of, asked: any of its words may name a program it
             // runs (red team 63: `sdiff --diff-program=rm`, `scp -S rm`).
             if v.verdict == Verdict::Ask && v.layer == Layer::Mode && shell::has_no_table(&c.words) {
-                untabled.push(c.display());
+                // (Its words after the program: the program itself met the rules already,
+                // `unless` included.)
+                let rest: Vec<String> = c.words[1..].iter().map(Word::display).collect();
+                untabled.push((c.display(), rest.join(" ")));
             }
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
@@ -1287,16 +1305,16 @@ impl Policy {
         }
         // (A call a deny rule already denies needs no scan: its answer is final.)
         if !unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
-            if let Some((shown, rule)) = untabled.iter().find_map(|t| Some((t, self.scan_unparsed(tool, t)?))) {
-                let program = shown.split_whitespace().next().unwrap_or_default();
-                let reason = format!(
-                    "gate has no table of `{program}`'s options, so any of its words may name a program it runs, and they hold the words of deny rule `{rule}`"
-                );
-                parts.push(part(
-                    shown.clone(),
-                    PartKind::Command,
-                    V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason),
-                ));
+            // (And a file name in them: it may write it, `yq -yi . .env`, `dotnet test
+            // --logger "trx;LogFileName=.env"`.)
+            let scanned = untabled.iter().find_map(|(t, rest)| {
+                let program = t.split_whitespace().next().unwrap_or_default();
+                let what =
+                    format!("gate has no table of `{program}`'s options, so its words may name what it runs or writes");
+                Some((t, self.scan_unseen(tool, rest, &what)?))
+            });
+            if let Some((shown, v)) = scanned {
+                parts.push(part(shown.clone(), PartKind::Command, v));
             }
         }
         if unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
@@ -2059,8 +2077,11 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
     let decoded = decode_escapes(&joined);
     let decoded: String = decoded.chars().filter(|c| !matches!(c, '\'' | '"')).collect();
     let echoed: String = decode_echo_escapes(&joined).chars().filter(|c| !matches!(c, '\'' | '"')).collect();
+    // And quotes as breaks between words: a language's string prefix or call glued to one
+    // (`f"rm x"`, `system"rm x"`: red team 63).
+    let apart: String = joined.chars().map(|c| if matches!(c, '\'' | '"' | '\\') { ' ' } else { c }).collect();
     let mut words = std::collections::HashSet::new();
-    for text in [&plain, &decoded, &echoed] {
+    for text in [&plain, &decoded, &echoed, &apart] {
         for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
             if w.is_empty() {
                 continue;
@@ -2068,6 +2089,8 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
             // (A value glued after a bundle's letters: `fc -erm`, `man -Prm`, red team 62.)
             for piece in std::iter::once(w).chain(w.split(['=', ':', ','])).chain(glued_values(w)) {
                 words.insert(piece.to_string());
+                // A make recipe's prefixes (`@rm x`, `+rm x`, `-rm x`: red team 63).
+                words.insert(piece.trim_start_matches(['@', '+', '-']).to_string());
                 if let Some(last) = piece.rsplit('/').next() {
                     words.insert(last.to_string());
                     // Case changed at run time (red team 45: `x=RM; ${x,,} -f m`).

@@ -1812,13 +1812,16 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     if name == "script" {
         // `script -qc CMD /dev/null`: the command (decided as run, where the walker unwraps
         // it) with its log thrown away; with a log file it writes one.
-        return !open_args
-            && grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
-                p.operands.len() == 1
-                    && p.operands[0].lit() == Some("/dev/null")
-                    && p.opts.iter().any(|f| f.opt.has('C'))
-                    && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
-            });
+        // (`script -V` prints its version: red team 63.)
+        let version = words.len() == 2 && matches!(words[1].lit(), Some("-V" | "--version"));
+        return !open_args && version
+            || !open_args
+                && grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
+                    p.operands.len() == 1
+                        && p.operands[0].lit() == Some("/dev/null")
+                        && p.opts.iter().any(|f| f.opt.has('C'))
+                        && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
+                });
     }
     if name == "xxd" {
         // A dump of one file (or stdin) to stdout: a second operand is the file it writes,
@@ -1849,8 +1852,9 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     if !open_args
         && words.len() == 2
         && words[1].lit() == Some("--help")
-        && SAFE.iter().any(|(n, _)| *n == name)
-        && grammar::grammar(name).is_some_and(|g| g.opts.iter().any(|o| o.name == "--help"))
+        && (HELP_EXITS.contains(&name)
+            || SAFE.iter().any(|(n, _)| *n == name)
+                && grammar::grammar(name).is_some_and(|g| g.opts.iter().any(|o| o.name == "--help")))
     {
         return true;
     }
@@ -1989,7 +1993,13 @@ const VERSION_EXITS: &[&str] = &[
     "npm",
     // Checked: each prints and exits, standard input unread (util-linux 2.38, Info-ZIP 3.0).
     "script", "zip",
+    // Checked (sqlite 3.40): prints and exits, `~/.sqliterc` unread (red team 63).
+    "sqlite3",
 ];
+
+/// `PROGRAM --help` that prints and exits, verified on each: no startup file, makefile or
+/// script is read (node 22, Python 3.11, GNU make 4.3; red team 63).
+const HELP_EXITS: &[&str] = &["node", "python3", "make", "npm", "git", "cargo", "rustc"];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
 const SHORT_VERSION: &[(&str, &str)] = &[

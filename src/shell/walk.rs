@@ -1083,6 +1083,9 @@ fn git_prints_object_names(args: &[&str]) -> bool {
     let mut separate_count = false;
     while let Some(a) = words.next() {
         match *a {
+            // `git log -1 --format=%H -- src/a.rs`: pathspecs after `--` only choose which
+            // commits (red team 63 found it asked).
+            "--" if matches!(*sub, "log" | "rev-list") => break,
             // `-n 1`, the count a word of its own, read as its glued spelling (red team 56
             // found it asked); only once.
             "-n" if !separate_count => {
@@ -3390,6 +3393,10 @@ impl Walker<'_> {
         dynamic: &mut bool,
         unknown: &mut Option<String>,
     ) {
+        // Whether the word has literal text beside its expansions, so it is never no word.
+        let beside = pieces
+            .iter()
+            .any(|p| matches!(&p.piece, WordPiece::Text(t) if !t.is_empty() && !t.contains(['$', '*', '?', '[', '{'])));
         for p in pieces {
             match &p.piece {
                 WordPiece::Text(t) => {
@@ -3453,7 +3460,9 @@ impl Walker<'_> {
                     // value: red team 55.)
                     if let Some(out) = self.constant_output(s).filter(|o| {
                         if o == OBJECT_NAME {
-                            quoted && !self.assigning
+                            // (Unquoted with text beside it, `$(git merge-base A B)..HEAD`, it
+                            // is still one word: red team 63.)
+                            (quoted || beside) && !self.assigning
                         } else {
                             quoted || self.assigning || stays_unquoted(o)
                         }
@@ -4738,6 +4747,17 @@ impl Walker<'_> {
                 // npm's built-in `env` script runs its arguments as a command (`npm run env --
                 // rm -rf src`, red team 41): decided as if it ran, whatever rule allows npm.
                 "npm" => {
+                    // npm's own aliases, as npm reads them (red team 63: `npm t` was asked where
+                    // `Bash(npm test)` allows): `t`/`tst` are `test`, `run-script`/`rum`/`urn`
+                    // are `run`, in first place.
+                    let canonical = match words.get(1).and_then(Word::lit) {
+                        Some("t" | "tst") => Some("test"),
+                        Some("run-script" | "rum" | "urn") => Some("run"),
+                        _ => None,
+                    };
+                    if let Some(c) = canonical {
+                        words[1] = Word::Lit(c.into());
+                    }
                     // (Options before it may take a value: `npm --prefix . run env`, red team 43.)
                     let at_run = (1..words.len())
                         .find(|&j| words[j].lit().is_some_and(|s| matches!(s, "run" | "run-script" | "rum" | "urn")));
@@ -4968,6 +4988,11 @@ impl Walker<'_> {
                 // Files the wrapper itself writes (`time -o F`, `script -O F`), the directory
                 // it moves to (`sudo -D`).
                 self.wrapper_effects(&words, &mut unknown);
+                // (`script -V` prints its version and exits: red team 63.)
+                let prints = words.len() == 2 && matches!(words[1].lit(), Some("-V" | "--version" | "-h" | "--help"));
+                if name == "script" && prints {
+                    break;
+                }
                 if name == "script" && script_flag(&words, spec).is_none() {
                     unknown.get_or_insert_with(|| "`script` without -c starts an interactive shell".into());
                     break;
@@ -7150,22 +7175,31 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             let p = super::grammar::parse(gr, c.words.get(1..)?).ok()?;
             let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
             if !has(&["-l", "--files-with-matches", "-L", "--files-without-match"])
-                || has(&["-c", "--count", "-Z", "--null", "--label", "-o", "--only-matching"])
+                || has(&["-c", "--count", "--label", "-o", "--only-matching"])
             {
                 return None;
             }
+            // `-Z`: each name ends in a NUL, as find's `-print0` (red team 63: `grep -rlZ fn
+            // src | xargs -0 wc -l` was asked).
+            let nul = has(&["-Z", "--null"]);
             let pattern_given = has(&["-e", "--regexp", "-f", "--file"]);
             let files: Vec<Word> = p.operands.iter().skip(usize::from(!pattern_given)).cloned().collect();
             if files.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
                 return None;
             }
-            return match files.is_empty() {
+            let listing = match files.is_empty() {
                 true if has(&["-r", "--recursive", "-R", "--dereference-recursive"]) => {
                     find_of(vec![Word::Lit(".".into())])
                 }
                 true => None,
                 false => find_of(files),
             };
+            return listing.map(|mut l| {
+                if nul {
+                    l.push(Word::Lit("-print0".into()));
+                }
+                l
+            });
         }
         _ => return None,
     }
@@ -7506,6 +7540,26 @@ fn plain_output(inner: &str) -> bool {
                             && a[1..].contains(['c', 'l', 'L'])
                             && !a[1..].contains(['e', 'f', 'm', 'A', 'B', 'C', 'd', 'D']))
                 })
+            }
+            // rg's names of files (`rg -l PATTERN DIR`, `rg --files`): red team 63.
+            "rg" => {
+                let names = args.iter().any(|a| {
+                    matches!(*a, "--files" | "--files-with-matches" | "--files-without-match" | "--count")
+                        || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['l', 'c']))
+                });
+                return names
+                    && !args.iter().any(|a| {
+                        a.starts_with("--pre")
+                            || a.starts_with("--replace")
+                            || a.starts_with("--hostname")
+                            || a.starts_with("--json")
+                            || matches!(*a, "--follow" | "-L" | "-0" | "--null")
+                            || (a.starts_with('-')
+                                && !a.starts_with("--")
+                                && a[1..].contains([
+                                    'r', 'L', 'e', 'f', 'g', 'A', 'B', 'C', 'j', 'M', 'm', 't', 'T', 'E', 'd',
+                                ]))
+                    });
             }
             "git" => {
                 let sub = args.first().copied().unwrap_or("");
