@@ -185,13 +185,10 @@ fn a_run_time_write_of_what_a_listing_filtered_by_a_denied_name_pattern_lists_is
     assert_in(
         w,
         "ask",
-        &[
-            "find . -name '*.md' -exec sed -i s/a/b/ {} +",
-            "find . -name '*.rs' -exec sed -i 's/a.*/b/' {} +",
-            "rg -l foo -g '!*.toml' | xargs sed -i s/a/b/",
-        ],
+        &["find . -name '*.rs' -exec sed -i 's/a.*/b/' {} +", "rg -l foo -g '!*.toml' | xargs sed -i s/a/b/"],
     );
-    assert_in(w, "allow", &["find . -name '*.toml' -exec cat {} +"]);
+    // (Red team 63: what the find finds now, `docs/a.md`, is each allowed: the write is.)
+    assert_in(w, "allow", &["find . -name '*.toml' -exec cat {} +", "find . -name '*.md' -exec sed -i s/a/b/ {} +"]);
 }
 
 #[test]

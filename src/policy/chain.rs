@@ -1230,7 +1230,7 @@ impl Policy {
             }
         }
         let mut unseen = false;
-        let mut untabled: Vec<(String, String)> = Vec::new();
+        let mut untabled: Vec<(String, String, bool)> = Vec::new();
         // A trap's action may run after the last command, where it leaves the shell.
         let trapped = a.commands.iter().any(|c| c.program() == Some("trap"));
         for (k, c) in a.commands.iter().enumerate() {
@@ -1261,7 +1261,7 @@ impl Policy {
                 // (Its words after the program: the program itself met the rules already,
                 // `unless` included.)
                 let rest: Vec<String> = c.words[1..].iter().map(Word::display).collect();
-                untabled.push((c.display(), rest.join(" ")));
+                untabled.push((c.display(), rest.join(" "), shell::writes_unmodelled(&c.words)));
             }
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
@@ -1307,8 +1307,15 @@ impl Policy {
         if !unseen && !parts.iter().any(|p| p.decision == Verdict::Deny) {
             // (And a file name in them: it may write it, `yq -yi . .env`, `dotnet test
             // --logger "trx;LogFileName=.env"`.)
-            let scanned = untabled.iter().find_map(|(t, rest)| {
+            let scanned = untabled.iter().find_map(|(t, rest, names)| {
                 let program = t.split_whitespace().next().unwrap_or_default();
+                if !names {
+                    let rule = self.scan_unparsed(tool, rest)?;
+                    let reason = format!(
+                        "gate has no table of `{program}`'s options, so any of its words may name a program it runs, and they hold the words of deny rule `{rule}`"
+                    );
+                    return Some((t, V::new(Verdict::Deny, Layer::DenyRule, Some(&rule), reason)));
+                }
                 let what =
                     format!("gate has no table of `{program}`'s options, so its words may name what it runs or writes");
                 Some((t, self.scan_unseen(tool, rest, &what)?))
@@ -1383,6 +1390,11 @@ impl Policy {
                 continue;
             }
             let mut v = self.decide_write(w, ctx, session);
+            if v.verdict == Verdict::Ask && v.layer == Layer::Analysis {
+                if let Some(found) = self.found_writes(w, &a, edge, ctx, session) {
+                    v = found;
+                }
+            }
             // What mv moves is modelled where it is one file: a directory takes everything
             // below it along, under names no rule was asked about.
             if w.kind == shell::WriteKind::Moved && v.verdict != Verdict::Deny && !self.not_a_dir(w, edge) {
@@ -1883,6 +1895,94 @@ impl Policy {
             | (Verdict::Ask, Layer::Workspace | Layer::AskRule | Layer::DenyRule | Layer::Analysis) => v,
             _ => V::new(Verdict::Allow, Layer::Safe, None, "a path inside the workspace"),
         }
+    }
+
+    /// A write of the names a `find` hands on (`find docs -name '*.md' -exec sed -i ... {} +`,
+    /// `| xargs sed -i ...`, a loop's `"$f"`; red teams 62, 63): each name below its start
+    /// points that its name tests pass, as the edge finds it now (where a link leads), decided
+    /// as a write: denied where one is, allowed where every one is. `None` (the write stays
+    /// unknown) where a listing is not a find the edge can walk, a `{}` may be another
+    /// program's (xargs's replace string), the call writes anything else, or a name has other
+    /// names (hard links).
+    fn found_writes(
+        &self,
+        w: &shell::Write,
+        a: &shell::Analysis,
+        edge: Option<Real>,
+        ctx: &Context,
+        session: &RuleSet,
+    ) -> Option<V> {
+        let edge = edge?;
+        let Word::Dyn(d) = &w.path else { return None };
+        let placeholder = Word::Dyn("{}".into());
+        let added = Word::Dyn(shell::ADDED_AT_RUN_TIME.into());
+        if *d != "{}" && *d != shell::ADDED_AT_RUN_TIME {
+            return None;
+        }
+        // The listing each command that is handed names takes them from: the find around it
+        // (`-exec`, a loop over its names), xargs's or a last word's feeding find; `{}` never
+        // from xargs (its `-I{}` replace string).
+        let mut listings: Vec<&[Word]> = Vec::new();
+        for c in a.commands.iter().filter(|c| c.open_args || c.words.contains(&placeholder)) {
+            let appender = c.wrappers.iter().rev().find(|x| matches!(x.program(), Some("find" | "xargs")));
+            match appender {
+                Some(x) if x.program() == Some("find") => listings.push(&x.words),
+                _ if !c.args_from.is_empty() && !c.words.contains(&placeholder) => listings.push(&c.args_from),
+                _ => return None,
+            }
+        }
+        if listings.is_empty()
+            || !a.unknown.is_empty()
+            || a.writes.iter().any(|o| o.path != placeholder && o.path != added)
+        {
+            return None;
+        }
+        // A deny rule the listing's own pattern names stays final (`find . -name '*.toml' |
+        // xargs tee`), whatever is there now.
+        if let Some(v) = self.listed_denied(&a.commands) {
+            return Some(v);
+        }
+        let cwd = w.cwd.as_deref()?;
+        let mut count = 0;
+        for words in listings {
+            let belows = shell::reads_below(words, true, true);
+            if belows.is_empty() {
+                return None;
+            }
+            for b in belows {
+                let root = self.written_path(b.dir.lit()?, cwd).ok()?;
+                let test = super::links::name_test(&b);
+                let mut found: Vec<std::path::PathBuf> =
+                    edge.files_below(&root, b.links)?.into_iter().filter(|f| test(&root, f)).collect();
+                // (A start point that is a file is a name find prints.)
+                if edge.is_dir(&root) != Some(true) {
+                    found.push(root.clone());
+                }
+                for f in found {
+                    let target = edge.real(&f).unwrap_or(f);
+                    if edge.other_names(&target) > 0 {
+                        return None;
+                    }
+                    let shown = target.display().to_string();
+                    let one = shell::Write { path: Word::Lit(shown.clone()), kind: w.kind, cwd: Some(String::new()) };
+                    let v = self.decide_write(&one, ctx, session);
+                    match v.verdict {
+                        Verdict::Allow => count += 1,
+                        Verdict::Deny => {
+                            let reason = format!("`{}` may be `{shown}`: {}", w.path.display(), v.reason);
+                            return Some(V { reason, ..v });
+                        }
+                        Verdict::Ask => return None,
+                    }
+                }
+            }
+        }
+        // (None found: what is there when it runs is not known.)
+        if count == 0 {
+            return None;
+        }
+        let reason = format!("each of the {count} names the listing finds now is written, and each is allowed");
+        Some(V::new(Verdict::Allow, Layer::AllowRule, None, reason))
     }
 
     /// Whether cp does not write `w`, the edge says: DEST is a directory (`Onto`), or

@@ -1514,7 +1514,7 @@ fn dirs_below(
 
 /// Whether a name `path` below `root` counts for `b`: its name passes the name tests, and no
 /// directory between is skipped. The patterns are compiled once, for every name of a walk.
-fn name_test(b: &shell::Below) -> impl Fn(&Path, &Path) -> bool {
+pub(super) fn name_test(b: &shell::Below) -> impl Fn(&Path, &Path) -> bool {
     // find and grep match with fnmatch: a POSIX class, braces (literal there) or an escape
     // globset reads otherwise are not modelled, so such a pattern matches every name and
     // skips none (a red team's `-name 'p[[:alpha:]]'` and `-name '{a,b}'`).

@@ -1814,14 +1814,15 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         // it) with its log thrown away; with a log file it writes one.
         // (`script -V` prints its version: red team 63.)
         let version = words.len() == 2 && matches!(words[1].lit(), Some("-V" | "--version"));
-        return !open_args && version
-            || !open_args
-                && grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
-                    p.operands.len() == 1
-                        && p.operands[0].lit() == Some("/dev/null")
-                        && p.opts.iter().any(|f| f.opt.has('C'))
-                        && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
-                });
+        let logless = || {
+            grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
+                p.operands.len() == 1
+                    && p.operands[0].lit() == Some("/dev/null")
+                    && p.opts.iter().any(|f| f.opt.has('C'))
+                    && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
+            })
+        };
+        return !open_args && (version || logless());
     }
     if name == "xxd" {
         // A dump of one file (or stdin) to stdout: a second operand is the file it writes,
@@ -3469,6 +3470,13 @@ const PACKAGE_MANAGERS: &[&str] = &[
 /// word may name a program it runs (`sdiff --diff-program=rm`, `wget --use-askpass=rm`, `scp
 /// -S rm`: red team 63). The call's words are then scanned for deny rules' words. Not for a
 /// program named at run time (decided already) or a package manager.
+/// [`has_no_table`], and gate does not model which files it writes either (`yq -yi . .env`):
+/// the file names in its words are scanned too.
+pub fn writes_unmodelled(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    has_no_table(words) && !super::writes::models_writes(name)
+}
+
 pub fn has_no_table(words: &[Word]) -> bool {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
     !(grammar::grammar(name).is_some()
