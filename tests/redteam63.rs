@@ -33,7 +33,7 @@ fn names_a_find_prints_are_files_never_options() {
         "ask",
         &[
             "find docs -exec uniq {} +",
-            "find docs -exec sort -o {} {} +",
+            "find src -exec sort -o {} {} +",
             "find docs -exec sed -n w/x {} +",
             "cat names | xargs sed -n 1p",
             "uniq $(find docs)",
@@ -149,4 +149,136 @@ fn more_readers_tools_and_output_options() {
     assert_eq!(call("BashOutput", serde_json::json!({ "bash_id": "1" })), "allow");
     assert_eq!(call("list", serde_json::json!({ "path": ws.path().join("docs").display().to_string() })), "allow");
     assert_eq!(call("list", serde_json::json!({ "path": "/etc" })), "ask");
+}
+
+/// Found by red teams 62 and 63 (over-asks): a last `cd` that may leave the workspace (`cd src
+/// && ...; cd ..`) runs nothing where it lands; unless a trap may run there, or anything
+/// comes after it.
+#[test]
+fn a_last_cd_runs_nothing_where_it_lands() {
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "allow",
+        &["cd src && grep -n fn a.rs; cd ..", "cd ..", "cd docs && ls; cd -"],
+    );
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "ask",
+        &[
+            "trap 'cat .env' EXIT; cd /tmp",
+            "cd .. && ls",
+            "cd ..; cd ws",
+            "f() { cd ..; }; f; ls",
+            "for d in src docs; do cd $d; ls; cd ..; done",
+        ],
+    );
+}
+
+/// Found by red team 63 (over-asks): names and counts agents' idioms print, spelled in ways
+/// gate did not read: an object name git prints beside other text (`$(git merge-base A
+/// B)..HEAD` is one word), `git log -1 --format=%H -- PATH`, `grep -rlZ ... | xargs -0`, `for
+/// f in $(rg -l ...)`, npm's own aliases (`npm t`, `npm run-script`), `--help` and `--version`
+/// of programs checked to print and exit.
+#[test]
+fn idioms_that_print_names_and_npm_aliases() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    check_common::write_file(ws.path(), "package.json", "{\"scripts\":{\"test\":\"true\"}}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git diff $(git merge-base HEAD master)..HEAD",
+            "git show \"$(git log -1 --format=%H -- src/a.rs)\"",
+            "grep -rlZ fn src | xargs -0 wc -l",
+            "grep -rlZ fn src | while IFS= read -r -d '' f; do wc -l \"$f\"; done",
+            "for f in $(rg -l fn src); do head -3 \"$f\"; done",
+            "npm t",
+            "npm run-script test",
+            "sqlite3 --version",
+            "node --help | head -40",
+            "make --help",
+            "script -V",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git diff $(git merge-base HEAD master)",
+            "for f in $(rg -l --pre cat fn src); do head -3 \"$f\"; done",
+            "node --help x.js",
+        ],
+    );
+}
+
+/// Found by red team 63 (asked, not denied): the scan of text run unseen read `f"rm x"` and
+/// `system"rm x"` as the words `frm` and `systemrm` (quotes removed), and make's recipe
+/// prefixes as part of the word (`@rm`, `+rm`). Quotes now also part words, and the prefixes
+/// are dropped. A program with no table and no model of its writes is scanned for file names
+/// as well (`yq -yi . .env`, `dotnet test --logger "trx;LogFileName=.env"`).
+#[test]
+fn the_scan_of_unseen_code_reads_quotes_and_recipe_prefixes_apart() {
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "deny",
+        &[
+            "python3 -c 'import os;os.system(f\"rm x\")'",
+            "perl -e 'system\"rm x\"'",
+            "make --eval='all:;@rm x'",
+            "make -n -f - <<'EOF'\nall:\n\t+rm x\nEOF",
+            "yq -yi . .env",
+            "dotnet test --logger \"trx;LogFileName=.env\"",
+        ],
+    );
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "ask",
+        &["dotnet build", "python3 -c 'print(\"format\")'", "yq . config.yaml"],
+    );
+}
+
+/// Found by red teams 62 and 63 (over-asks): `find docs -name '*.md' -exec sed -i ... {} +`
+/// (and the xargs and loop forms) writes each name the find finds, which the edge lists now:
+/// allowed where each is, denied where one is (`docs/.env.md`, a link to Cargo.toml), asked
+/// where one may be more than it seems (a link outside, a hard link) or none is found.
+#[test]
+fn a_write_of_the_names_a_find_hands_on_is_each_name_it_finds() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "docs/ref.md", "# r\n");
+    let edit = [
+        "find docs -name '*.md' -type f -exec sed -i 's/foo/bar/g' {} +",
+        "find docs -name '*.md' | xargs sed -i s/a/b/",
+        "for f in $(find docs -name '*.md'); do sed -i s/a/b/ \"$f\"; done",
+        "sed -i s/a/b/ $(find docs -name '*.md')",
+        "find docs -name '*.md' -exec sed -i s/a/b/ {} \\;",
+    ];
+    check_common::assert_in_dir(ws.path(), "allow", &edit);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // xargs's replace string is not the find's `{}`.
+            "find docs -name '*.md' -exec sed -i s/a/b/ {} +; cat l | xargs -I{} sed -i s/x/y/ {}",
+            "find docs -name '*.txt' -exec sed -i s/a/b/ {} +",
+            "echo x > docs/b.md; find docs -name '*.md' -exec sed -i s/a/b/ {} +",
+        ],
+    );
+    // (A listing's pattern that a deny rule could match stays final.)
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["find . -name '*.toml' -exec sed -i s/a/b/ {} +", "find . -exec sed -i s/a/b/ {} +"],
+    );
+    check_common::write_file(ws.path(), "docs/.env.md", "x\n");
+    check_common::assert_in_dir(ws.path(), "deny", &edit[..2]);
+    std::fs::remove_file(ws.path().join("docs/.env.md")).unwrap();
+    std::os::unix::fs::symlink("../Cargo.toml", ws.path().join("docs/l.md")).unwrap();
+    check_common::assert_in_dir(ws.path(), "deny", &edit[..2]);
+    std::fs::remove_file(ws.path().join("docs/l.md")).unwrap();
+    std::os::unix::fs::symlink("/tmp/gate-elsewhere.md", ws.path().join("docs/o.md")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &edit[..2]);
+    std::fs::remove_file(ws.path().join("docs/o.md")).unwrap();
+    std::fs::hard_link(ws.path().join("Cargo.toml"), ws.path().join("docs/h.md")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &edit[..2]);
 }
