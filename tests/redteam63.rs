@@ -282,3 +282,32 @@ fn a_write_of_the_names_a_find_hands_on_is_each_name_it_finds() {
     std::fs::hard_link(ws.path().join("Cargo.toml"), ws.path().join("docs/h.md")).unwrap();
     check_common::assert_in_dir(ws.path(), "ask", &edit[..2]);
 }
+
+/// Found by red team 63: a parameter's default names what is written where the variable is
+/// unset (`> "${DEST:-Cargo.toml}"`, `F=${F:-.env}; echo >> "$F"`: asked, not denied); and a
+/// `/` inside a command substitution is the command's, not a path in the value (`awk -v
+/// n="$(wc -l < src/a.rs)"` read `"$(wc -l < src/a.rs)"` as a path: an over-ask).
+#[test]
+fn defaults_are_written_and_substitutions_are_no_paths() {
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "deny",
+        &[
+            "echo x > \"${DEST:-Cargo.toml}\"",
+            "echo x >> ${E=.env}",
+            "ENV_FILE=${ENV_FILE:-.env}; grep -q API_KEY \"$ENV_FILE\" || echo API_KEY=x >> \"$ENV_FILE\"",
+        ],
+    );
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "ask",
+        &["echo x > \"${DEST:-docs/x.md}\"", "F=\"${F:-/etc/passwd}\"; cat $F", "X=\"$(pwd)/../x\" npm test"],
+    );
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["awk -v n=\"$(wc -l < src/a.rs)\" 'NR==n' src/a.rs", "echo n=\"$(wc -l < src/a.rs)\""],
+    );
+}

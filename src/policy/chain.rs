@@ -2064,6 +2064,15 @@ impl Policy {
                 // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
                 // writes `.env`); otherwise what it writes is not known. A dated name
                 // (`docs/notes-$(date +%F).md`) is one of the names its glob matches.
+                // `"${DEST:-Cargo.toml}"`: where the variable is unset (or empty), its default
+                // is written (red team 63); denied where that is.
+                if let Some(default) = shell::parameter_default(d) {
+                    let one = shell::Write { path: Word::Lit(default.to_string()), kind: w.kind, cwd: w.cwd.clone() };
+                    let v = self.decide_write_as_written(&one, ctx, session);
+                    if v.verdict == Verdict::Deny {
+                        return V { reason: format!("`{d}` may be `{default}`: {}", v.reason), ..v };
+                    }
+                }
                 let dated = shell::dated_glob(d);
                 let d = dated.as_deref().unwrap_or(d);
                 if plain_glob(d) {

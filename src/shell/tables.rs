@@ -3667,6 +3667,22 @@ pub fn reads_operands(words: &[Word]) -> bool {
     }
 }
 
+/// The default of a word that is one parameter with one (`${NAME:-WORD}`, `${NAME-WORD}`,
+/// `:=`, `=`), quoted or not, where WORD is plain text: what the word is where NAME is unset.
+pub fn parameter_default(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+    let body = inner.strip_prefix("${")?.strip_suffix('}')?;
+    let k = body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let rest = &body[k..];
+    let default = rest
+        .strip_prefix(":-")
+        .or_else(|| rest.strip_prefix(":="))
+        .or_else(|| rest.strip_prefix('-'))
+        .or_else(|| rest.strip_prefix('='))?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./,:@%+~".contains(c);
+    (k > 0 && !default.is_empty() && default.chars().all(plain)).then_some(default)
+}
+
 /// A word whose only expansions are `$(date +FORMAT)` with numeric conversions
 /// (`"docs/notes-$(date +%F).md"`), as the shell glob every value it can take matches: each
 /// conversion a `*` (digits, `-`, `:`, `+`: no `/`, blank, glob character or leading dot),

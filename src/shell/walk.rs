@@ -1443,7 +1443,16 @@ impl Walker<'_> {
                 .filter(|c| c.contains('/') || c.starts_with('~'))
                 .map(|c| Word::Lit(c.to_string()))
                 .collect(),
-            Word::Dyn(d) if (d.contains('/') || d.contains('~')) && !d.contains("://") => vec![value.clone()],
+            // (A `/` inside a substitution is the command's, not the value's: `n="$(wc -l <
+            // src/a.rs)"` is a count, red team 63.)
+            Word::Dyn(d)
+                if {
+                    let own = without_substitutions(d);
+                    (own.contains('/') || own.contains('~')) && !own.contains("://")
+                } =>
+            {
+                vec![value.clone()]
+            }
             _ => Vec::new(),
         };
         for path in paths {
@@ -4112,6 +4121,11 @@ impl Walker<'_> {
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
                                 (None, w @ Word::Dyn(d)) if tables::number_parameter(d) => Some(vec![w.clone()]),
+                                // `F=${F:-.env}`: unknown, or its default, which a write of
+                                // `"$F"` is decided by (red team 63).
+                                (None, w @ Word::Dyn(d)) if tables::parameter_default(d).is_some() => {
+                                    Some(vec![w.clone()])
+                                }
                                 _ => None,
                             };
                             if r.unknown.is_some() {
@@ -7209,6 +7223,53 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         })
     });
     (!prints_other).then(|| c.words.clone())
+}
+
+/// `text` without the text of its command substitutions (`$(...)`, balanced, and backquoted):
+/// what the shell itself reads of it. Unbalanced text is kept whole.
+fn without_substitutions(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' && b.get(i + 1) == Some(&b'(') {
+            let mut depth = 0usize;
+            let mut j = i + 1;
+            while j < b.len() {
+                match b[j] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            if j >= b.len() {
+                return text.to_string();
+            }
+            out.push_str("$()");
+            i = j + 1;
+            continue;
+        }
+        if b[i] == b'`' {
+            match text[i + 1..].find('`') {
+                Some(k) => {
+                    out.push_str("``");
+                    i += k + 2;
+                    continue;
+                }
+                None => return text.to_string(),
+            }
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
 }
 
 /// Whether arithmetic text can never fail once the names it reads hold numbers: no division
