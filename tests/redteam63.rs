@@ -311,3 +311,45 @@ fn defaults_are_written_and_substitutions_are_no_paths() {
         &["awk -v n=\"$(wc -l < src/a.rs)\" 'NR==n' src/a.rs", "echo n=\"$(wc -l < src/a.rs)\""],
     );
 }
+
+/// Found by red teams 62 and 63 (over-asks, five of them): awk printing to a file it names
+/// (`print > "docs/toc.md"`) and sed's `w docs/fns.md` are writes the walker decides, so the
+/// program is no more than a reader; `$(date +%F)` prints one value of a fixed shape (digits,
+/// `-`, `:`), which stands for it in a script, a path or a variable (`today=$(date +%F)`);
+/// `npm ls` prints the installed tree.
+#[test]
+fn script_writes_dated_values_and_npm_ls() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "awk '/^#/ {print > \"docs/toc.md\"}' docs/a.md",
+            "sed -n '/fn/w docs/fns.md' src/a.rs",
+            "awk '{print > FILENAME}' docs/a.md",
+            "sed -i \"s/__DATE__/$(date +%F)/\" docs/a.md",
+            "out=\"docs/$(date +%F).md\"; git log --oneline -10 > \"$out\"",
+            "today=$(date +%Y-%m-%d); echo x > \"docs/notes-$today.md\"",
+            "start=$(date +%s); sleep 1; end=$(date +%s); echo $((end-start))",
+            "npm ls --depth=0",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["awk '{print > \".env\"}' src/a.rs", "sed -n 'w Cargo.toml' src/a.rs", "echo > .env$(date +%s)"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "awk '{print > FILENAME}' src/a.rs",
+            "sed 'w /tmp/x' src/a.rs",
+            "awk '{f=\"x\"; print > f}' src/a.rs",
+            "echo > \"docs/$(date +%c).md\"",
+            "npm ls -g",
+            "npm ls ../x",
+        ],
+    );
+}

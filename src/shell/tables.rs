@@ -1637,7 +1637,7 @@ static SAFE: &[(&str, Args)] = &[
     ("iconv", Args::Any),
     ("paste", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
-    ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("free", Args::Any),
+    ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("npm", Args::Custom(npm_lists)), ("free", Args::Any),
     ("uptime", Args::Any), ("nproc", Args::Any), ("locale", Args::Any), ("tee", Args::Any), ("cd", Args::Any),
     ("pushd", Args::Any), ("popd", Args::Any), ("dirs", Args::Any), (":", Args::Any), ("exit", Args::Any), ("return", Args::Any),
     ("break", Args::Any), ("continue", Args::Any), ("shift", Args::Any), ("set", Args::Any), ("export", Args::Any),
@@ -1674,6 +1674,40 @@ static SAFE: &[(&str, Args)] = &[
 
 /// `ps` lists processes, but BSD's `e` modifier (`ps auxe`, `ps eww`) prints each one's
 /// environment, where secrets live (eleventh red team).
+/// `npm ls [--depth=N] [--all] [--json] ... [PACKAGE...]`: the installed tree below the
+/// project, printed; no script runs (red team 63). Not `-g` (the global tree, outside).
+fn npm_lists(args: &[&str]) -> bool {
+    let Some((sub, rest)) = args.split_first() else { return false };
+    let option = |a: &str| {
+        matches!(
+            a,
+            "--all"
+                | "-a"
+                | "--json"
+                | "--long"
+                | "-l"
+                | "--parseable"
+                | "-p"
+                | "--prod"
+                | "--production"
+                | "--dev"
+                | "--link"
+                | "--unicode"
+                | "--no-unicode"
+                | "--omit=dev"
+                | "--omit=optional"
+                | "--omit=peer"
+        ) || a.strip_prefix("--depth=").is_some_and(|n| n.parse::<u32>().is_ok() || n == "Infinity")
+    };
+    let package = |a: &str| {
+        !a.is_empty()
+            && !a.starts_with(['-', '.', '/'])
+            && !a.contains("..")
+            && a.chars().all(|c| c.is_ascii_alphanumeric() || "@/-._".contains(c))
+    };
+    matches!(*sub, "ls" | "list" | "ll" | "la") && rest.iter().all(|a| option(a) || package(a))
+}
+
 fn ps_lists(args: &[&str]) -> bool {
     // procps options whose value is the next word when not glued (`-o pid,cmd`, `--sort x`).
     let takes = |a: &str| match a.strip_prefix("--") {
@@ -1752,16 +1786,10 @@ fn zipinfo_lists(args: &[&str]) -> bool {
     }
 }
 
-/// A file a script writes that is the output it prints anyway, or nothing (red team 30:
-/// `sed -n 'w /dev/stdout'`, `awk '{print > "/dev/stderr"}'` were asked).
-fn standard_stream(file: &str) -> bool {
-    matches!(file, "/dev/stdout" | "/dev/stderr" | "/dev/null")
-}
-
-/// `sed` only reads when its scripts (given by `-e`, or the first operand) write no file, run
-/// no command and use nothing gate does not read (`shell/scripts.rs`); no script file, no
-/// in-place edit (an option marked as acting). Files a script reads (`r F`) are decided as
-/// reads by the walker.
+/// `sed` is safe when its scripts (given by `-e`, or the first operand) run no command and use
+/// nothing gate does not read (`shell/scripts.rs`); no script file, no in-place edit (an
+/// option marked as acting). Files a script reads (`r F`) and writes (`w F`) are decided as
+/// reads and writes by the walker.
 fn sed_read_only(p: &grammar::Parsed) -> bool {
     if p.with('R').next().is_some() {
         return false; // a script file gate cannot see
@@ -1773,26 +1801,28 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
     !scripts.is_empty()
         && scripts.iter().all(|w| {
             w.lit().is_some_and(|s| {
+                // (Files its `w` commands write are decided as writes by the walker: red team 63
+                // found `sed -n '/fn/w docs/fns.md'` asked.)
                 let e = super::scripts::sed(s);
-                e.writes.iter().all(|w| standard_stream(w)) && e.commands.is_empty() && e.unknown.is_none()
+                e.commands.is_empty() && e.unknown.is_none()
             })
         })
 }
 
-/// awk only reads when its program, given on the command line, prints and nothing more: no
-/// `system()`, pipe, redirection, command `getline` or extension (`shell/scripts.rs`); options
-/// only `-F`, `-v` and `-e`. The files it reads are decided as reads.
+/// awk is safe when its program, given on the command line, runs nothing: no `system()`,
+/// pipe, command `getline` or extension (`shell/scripts.rs`), and prints to files it names
+/// literally; options only `-F`, `-v` and `-e`. The files it reads and prints to are decided
+/// as reads and writes by the walker.
 fn awk_read_only(args: &[Word]) -> bool {
     let a = super::scripts::awk_args(args);
     a.plain
         && !a.programs.is_empty()
         && a.programs.iter().all(|w| {
             w.lit().is_some_and(|t| {
+                // (Files it prints to, and its inputs where it prints to `FILENAME`, are
+                // decided as writes by the walker: red team 63, `print > "docs/toc.md"`.)
                 let e = super::scripts::awk(t);
-                e.writes.iter().all(|w| standard_stream(w))
-                    && e.commands.is_empty()
-                    && e.unknown.is_none()
-                    && !t.contains('@')
+                e.commands.is_empty() && e.unknown.is_none() && !t.contains('@')
             })
         })
 }

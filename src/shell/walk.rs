@@ -3629,7 +3629,9 @@ impl Walker<'_> {
         match (*name, args) {
             ("echo", _) => Some(args.join(" ")),
             ("printf", [format, rest @ ..]) => Some(printf_output(format, rest)?.trim_end_matches('\n').to_string()),
-            ("date", [format]) => format.strip_prefix('+').filter(|f| !f.contains('%')).map(str::to_string),
+            // (Numeric conversions print digits and `-`, `:`, `+`, never a blank, a glob or a
+            // `/`: one value of that shape stands for each, red team 63's dated names.)
+            ("date", [format]) => format.strip_prefix('+').and_then(date_sample),
             ("dirname", [path]) => {
                 let t = path.trim_end_matches('/');
                 Some(match t.rsplit_once('/') {
@@ -4116,7 +4118,9 @@ impl Walker<'_> {
                                 .is_some_and(|inner| numeric_output(inner) || counts_one_input(inner));
                             let keeps_number = (arith && this.is_number(&name)) || sure || copied || counted;
                             resolved = match (quoted, &r.word) {
-                                _ if keeps_number => Some(vec![Word::Dyn(NUMBER.into())]),
+                                // (A value gate knows is kept as it is: `d=$(date +%F)` is one
+                                // of that shape, red team 63.)
+                                _ if keeps_number && r.word.lit().is_none() => Some(vec![Word::Dyn(NUMBER.into())]),
                                 (Some(w), _) => Some(vec![w]),
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
@@ -7223,6 +7227,36 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         })
     });
     (!prints_other).then(|| c.words.clone())
+}
+
+/// What `date +FORMAT` prints, one value of its shape: literal text as it is, each numeric
+/// conversion a fixed value of its width (`%F` `2026-01-01`, `%s` `1700000000`). `None` for a
+/// conversion that prints words or blanks (`%c`, `%A`, `%e`), a flag or width, or other text.
+fn date_sample(format: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => out.push_str(match chars.next()? {
+                'Y' | 'G' => "2026",
+                'm' | 'd' | 'H' | 'M' | 'S' | 'V' | 'U' | 'W' => "01",
+                'y' | 'g' | 'C' => "26",
+                'F' => "2026-01-01",
+                'T' => "01:01:01",
+                'R' => "01:01",
+                's' => "1700000000",
+                'j' => "001",
+                'u' | 'w' => "1",
+                'N' => "000000001",
+                'z' => "+0000",
+                '%' => "%",
+                _ => return None,
+            }),
+            c if c.is_ascii_alphanumeric() || "_.,:+=@-".contains(c) => out.push(c),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// `text` without the text of its command substitutions (`$(...)`, balanced, and backquoted):
