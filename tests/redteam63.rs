@@ -353,3 +353,49 @@ fn script_writes_dated_values_and_npm_ls() {
         ],
     );
 }
+
+/// Found by red team 64 (bypasses of this session's first changes, each fixed): a trap set
+/// through `eval` runs after a last `cd`; an object name git prints may be nothing, so text
+/// after a leading substitution may be an option (`$(git merge-base A B)--output=.env`);
+/// iconv opens a charset name with a `/` as a charmap file; a listing whose error text joins
+/// its output (`2>&1`, `|&`) hands on the words of its own messages (`find -D rates ...
+/// -newer .env`, `-user .env`, grep's `-d X`); and the scan of a program without a table
+/// missed a parameter's default (`${CMD-curl ...}`, `${P:-r}m`) and a word read at run time.
+#[test]
+fn round_64_bypasses_of_the_new_allowances() {
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "deny",
+        &[
+            "find -D rates docs -name '*.md' -newer .env 2>&1 | xargs sed -i s/K/X/ --",
+            "LC_ALL=C find docs -name '*.md' -group Cargo.toml |& xargs sed -i s/x/y/",
+            "find -D tree docs -name '*.md' -newer Cargo.toml |& xargs tee --",
+            "hyperfine \"${BENCH_CMD-curl -s localhost:8080}\"",
+            "hyperfine \"${PREFIX:-r}m -rf build\"",
+            "read -r c <<< 'rm -f x'; dbus-launch $c",
+            "sops -d secrets.enc.yaml --output ${OUT-.env}",
+        ],
+    );
+    check_common::assert_all_with(
+        check_common::RED_TEAM_POLICY,
+        "ask",
+        &[
+            "eval \"trap 'cat passwd' EXIT\"; cd /etc",
+            "git log $(git merge-base main HEAD)--output=/tmp/x",
+            "iconv -f /etc/passwd -t UTF-8 docs/a.md",
+            "LC_ALL=C find docs -newermt /etc/hostname 2>&1 | xargs cat",
+            "LC_ALL=C grep -rl x docs -d /etc/hostname 2>&1 | xargs cat --",
+            "while read -r f; do cat \"$f\"; done < <(LC_ALL=C find docs -newermt /etc/hostname 2>&1)",
+        ],
+    );
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "find docs 2>/dev/null | xargs wc -l",
+            "while read -r f; do cat \"$f\"; done < <(find docs)",
+            "iconv -f utf-8 -t ascii//TRANSLIT docs/a.md",
+        ],
+    );
+}

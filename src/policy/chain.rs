@@ -1232,7 +1232,8 @@ impl Policy {
         let mut unseen = false;
         let mut untabled: Vec<(String, String, bool)> = Vec::new();
         // A trap's action may run after the last command, where it leaves the shell.
-        let trapped = a.commands.iter().any(|c| c.program() == Some("trap"));
+        // (Set anywhere: `eval "trap '...' EXIT"`, red team 64; or by a command gate cannot see.)
+        let trapped = a.traps_set || a.commands.iter().any(|c| c.program() == Some("trap") || c.unknown.is_some());
         for (k, c) in a.commands.iter().enumerate() {
             let mut v = self.decide_command(tool, c, ctx, session);
             // The last command, a `cd` that leaves the workspace (or may: `cd src && ...; cd
@@ -1260,8 +1261,12 @@ impl Policy {
             if v.verdict == Verdict::Ask && v.layer == Layer::Mode && shell::has_no_table(&c.words) {
                 // (Its words after the program: the program itself met the rules already,
                 // `unless` included.)
+                // (With a word known only at run time, the whole call's text: `read -r c <<<
+                // 'rm -f x'; dbus-launch $c`, red team 64.)
                 let rest: Vec<String> = c.words[1..].iter().map(Word::display).collect();
-                untabled.push((c.display(), rest.join(" "), shell::writes_unmodelled(&c.words)));
+                let runtime = c.words[1..].iter().any(|w| w.lit().is_none());
+                let text = if runtime { command.to_string() } else { rest.join(" ") };
+                untabled.push((c.display(), text, shell::writes_unmodelled(&c.words)));
             }
             parts.push(part(c.display(), PartKind::Command, v));
             let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
@@ -1542,7 +1547,7 @@ impl Policy {
         // of its own.)
         // (And with escapes decoded: git's and patch's quoted names, `"b/\103argo.toml"`:
         // red team 48.)
-        let cleaned: String = format!("{command}\n{}", decode_escapes(command))
+        let cleaned: String = format!("{command}\n{}\n{}", decode_escapes(command), defaults_inlined(command))
             .chars()
             .filter(|c| !matches!(c, '\'' | '"' | '\\'))
             .map(|c| if c.is_control() { ' ' } else { c })
@@ -2189,8 +2194,11 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
     // And quotes as breaks between words: a language's string prefix or call glued to one
     // (`f"rm x"`, `system"rm x"`: red team 63).
     let apart: String = joined.chars().map(|c| if matches!(c, '\'' | '"' | '\\') { ' ' } else { c }).collect();
+    // And each parameter's default in its place (`"${P:-r}m -rf x"`, `${CMD-curl -s h}`: red
+    // team 64).
+    let defaulted: String = defaults_inlined(&plain);
     let mut words = std::collections::HashSet::new();
-    for text in [&plain, &decoded, &echoed, &apart] {
+    for text in [&plain, &decoded, &echoed, &apart, &defaulted] {
         for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
             if w.is_empty() {
                 continue;
@@ -2211,6 +2219,39 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
         }
     }
     words
+}
+
+/// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
+/// where NAME is unset (or set, for `+`).
+fn defaults_inlined(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find("${") {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + 2..];
+        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+        let op = &after[name_len..];
+        let word_at =
+            ["::-", ":-", ":=", ":+", "-", "=", "+"].iter().find(|o| op.starts_with(**o)).map(|o| name_len + o.len());
+        match (name_len > 0, word_at) {
+            (true, Some(at)) => match after[at..].find('}') {
+                Some(end) => {
+                    out.push_str(&after[at..at + end]);
+                    rest = &after[at + end + 1..];
+                }
+                None => {
+                    out.push_str(&after[at..]);
+                    rest = "";
+                }
+            },
+            _ => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What may be a value glued to a short option's word (`-fo.env`, `-erm`): the rest of the

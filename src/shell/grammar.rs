@@ -1046,12 +1046,13 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("paste", "files", "-d: --delimiters= -s --serial -z --zero-terminated --help --version"),
     ("fold", "files num", "-b --bytes -s --spaces -w: --width= --help --version"),
     // `fmt -72 F` (a width spelled as a number), and iconv's `-o F`, a write the walker
-    // decides (red team 63).
+    // decides (red team 63); iconv opens a charset name with a `/` as a charmap file (red
+    // team 64: `-f /etc/passwd`): its names are decided as reads.
     ("fmt", "files num",
      "-c --crown-margin -p: --prefix= -s --split-only -t --tagged-paragraph -u --uniform-spacing -w: --width= -g: \
       --goal= --help --version"),
     ("iconv", "files",
-     "-f: --from-code= -t: --to-code= -l --list -c -o:/W --output=/W -s --silent --verbose --help --usage -V \
+     "-f:/R --from-code=/R -t:/R --to-code=/R -l --list -c -o:/W --output=/W -s --silent --verbose --help --usage -V \
       --version"),
     ("expand", "files num", "-i --initial -t: --tabs= --help --version"),
     ("unexpand", "files num", "-a --all --first-only -t: --tabs= --help --version"),

@@ -291,6 +291,12 @@ pub struct Analysis {
     pub unknown: Vec<String>,
     /// The text turns on globs that match dot files (`shopt -s dotglob`, `GLOBIGNORE=...`).
     pub dotglob: bool,
+    /// The text sets a trap's action (directly, through `eval`, a function, ...): code that
+    /// may run after its last command.
+    pub traps_set: bool,
+    /// How many redirections of the standard error onto another descriptor (`2>&1`, `|&`)
+    /// were walked: one in a stage makes its output no listing.
+    pub(crate) stderr_merges: usize,
     /// The functions the text calls; and whether something may call one unseen (a command
     /// named at run time, `source`, `eval` of run-time text). Read by [`analyze`].
     pub(crate) calls: Vec<String>,

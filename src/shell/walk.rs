@@ -2297,7 +2297,9 @@ impl Walker<'_> {
             self.stdin_moved |= k > 0;
             let piped0 = self.stdout_piped;
             self.stdout_piped |= k + 1 < p.seq.len();
+            let merges0 = self.a.stderr_merges;
             self.command(c);
+            let merged = self.a.stderr_merges != merges0;
             self.stdin_moved = moved0;
             self.stdout_piped = piped0;
             // Only a simple command's own output is known (`{ echo a; rm x; } |` is not `a`).
@@ -2310,7 +2312,7 @@ impl Walker<'_> {
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
             // paths under its start points; so does one that passes on some of the lines of
             // a listing it is fed (`| sort`, `| head -n 5`, `| grep -v test`).
-            if k + 1 < p.seq.len() && self.a.commands.len() == before + 1 {
+            if k + 1 < p.seq.len() && self.a.commands.len() == before + 1 && !merged {
                 let last = self.a.commands.last();
                 let filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(line_filter);
                 self.stdin_listing = last.and_then(listing_of).or_else(|| fed.filter(|l| filter && !nul_listing(l)));
@@ -2359,9 +2361,12 @@ impl Walker<'_> {
                     ) if fd.is_none_or(|f| f == 0) => {
                         let before = self.a.commands.len();
                         let script0 = self.stdin_script.take();
+                        let merges0 = self.a.stderr_merges;
                         self.redirect(io);
+                        let merged = self.a.stderr_merges != merges0;
                         self.stdin_script = script0;
-                        if self.a.commands.len() == before + 1 {
+                        // (Not with its error text in it: `2>&1`, red team 64.)
+                        if self.a.commands.len() == before + 1 && !merged {
                             self.stdin_listing = self.a.commands.last().and_then(listing_of);
                         }
                         true
@@ -2891,6 +2896,17 @@ impl Walker<'_> {
         use ast::IoFileRedirectKind as K;
         match io {
             ast::IoRedirect::File(fd, kind, target) => {
+                // `2>&1` (and `|&`, which brush reads as it): the error text, which repeats a
+                // command's own words (`find -D rates ... -newer .env`), joins the output a
+                // listing would be (red team 64).
+                let to_descriptor = match target {
+                    ast::IoFileRedirectTarget::Fd(_) => true,
+                    ast::IoFileRedirectTarget::Duplicate(w) => w.value != "-",
+                    _ => false,
+                };
+                if *fd == Some(2) && to_descriptor {
+                    self.a.stderr_merges += 1;
+                }
                 // A later redirection of standard input replaces a here-string or
                 // here-document before it (sixth red team: `bash <<< "echo hi" < x.md`).
                 if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) && fd.is_none_or(|f| f == 0) {
@@ -2900,6 +2916,7 @@ impl Walker<'_> {
                     if w.value == "-" && fd.is_none_or(|f| f <= 2) {
                         self.std_closed = true;
                     }
+
                     // `>&3`, `2>&0`, `1<&3`: a descriptor a redirection opened on a file for
                     // reading, put where writes to the standard output or error go: a program
                     // that opens `/dev/stdout` or `/dev/stderr` by name (tee, `sort -o`, `git
@@ -3403,9 +3420,16 @@ impl Walker<'_> {
         unknown: &mut Option<String>,
     ) {
         // Whether the word has literal text beside its expansions, so it is never no word.
-        let beside = pieces
-            .iter()
-            .any(|p| matches!(&p.piece, WordPiece::Text(t) if !t.is_empty() && !t.contains(['$', '*', '?', '[', '{'])));
+        // (Where the substitution leads, what follows must be no option once it prints
+        // nothing: `$(...)--output=.env` is `--output=.env`, red team 64.)
+        let plain_text = |t: &str| !t.is_empty() && !t.contains(['$', '*', '?', '[', '{']);
+        let beside = match pieces {
+            [first, ..] if matches!(&first.piece, WordPiece::Text(t) if plain_text(t) && !t.starts_with('-')) => true,
+            [_, second, ..] => {
+                matches!(&second.piece, WordPiece::Text(t) if plain_text(t) && t.starts_with(['.', '^', '~', ':']))
+            }
+            _ => false,
+        };
         for p in pieces {
             match &p.piece {
                 WordPiece::Text(t) => {
@@ -4861,6 +4885,7 @@ impl Walker<'_> {
                             self.exit_trap = false;
                             self.traps = traps;
                             self.traps.push(action);
+                            self.a.traps_set = true;
                             self.same_shell = false;
                             return;
                         }
