@@ -399,3 +399,38 @@ fn round_64_bypasses_of_the_new_allowances() {
         ],
     );
 }
+
+/// Found by red team 64 (over-asks of the new allowances): grep's and rg's names of files
+/// (`grep -rl a docs | xargs sed -i ...`, `sed -i ... $(grep -rl e docs)`), a loop's `>>
+/// "$f"`, `-type f` (no directory is handed on), `$(printf '%s\n' NAMES)` and a listing
+/// passed through `grep -v` in a loop's words.
+#[test]
+fn more_listings_whose_found_names_are_written() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "docs/ref.md", "# ref\n");
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "grep -rl a docs | xargs sed -i 's/a/b/g'",
+            "sed -i 's/e/E/' $(grep -rl e docs)",
+            "for f in $(find docs -name '*.md'); do echo '' >> \"$f\"; done",
+            "find docs -type f -exec sed -i s/a/b/ {} +",
+            "wc -l $(printf '%s\\n' src/a.rs docs/a.md)",
+            "for f in $(find docs -name '*.md' | grep -v ref); do sed -i s/a/b/ \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // docs/guide is a directory find hands on.
+            "find docs -exec sed -i s/a/b/ {} +",
+            "find docs -type f | xargs -I{} sed -i s/a/b/ {}",
+            "echo $(printf '%s\\n' '/etc/*')",
+            "grep -rl a src | xargs sed -i 's/a/b/g'",
+        ],
+    );
+}

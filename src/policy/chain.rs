@@ -1928,6 +1928,24 @@ impl Policy {
         // (`-exec`, a loop over its names), xargs's or a last word's feeding find; `{}` never
         // from xargs (its `-I{}` replace string).
         let mut listings: Vec<&[Word]> = Vec::new();
+        // (xargs's replace string may be `{}` in a redirection too: not followed.)
+        let replaces = |x: &shell::Wrapper| {
+            x.program() == Some("xargs")
+                && x.words.iter().skip(1).map_while(Word::lit).take_while(|a| a.starts_with('-')).any(|a| {
+                    a.starts_with("-I") || a.starts_with("-i") || a.starts_with("--replace") || a.starts_with("-J")
+                })
+        };
+        if a.commands.iter().any(|c| c.wrappers.iter().any(replaces)) {
+            return None;
+        }
+        // A loop's variable over a listing (`for f in $(find ...); do echo >> "$f"`).
+        if *d == "{}" {
+            for c in &a.commands {
+                for x in c.wrappers.iter().filter(|x| matches!(x.kind, WrapperKind::Listing(_))) {
+                    listings.push(&x.words);
+                }
+            }
+        }
         for c in a.commands.iter().filter(|c| c.open_args || c.words.contains(&placeholder)) {
             let appender = c.wrappers.iter().rev().find(|x| matches!(x.program(), Some("find" | "xargs")));
             match appender {
@@ -1957,8 +1975,14 @@ impl Policy {
             for b in belows {
                 let root = self.written_path(b.dir.lit()?, cwd).ok()?;
                 let test = super::links::name_test(&b);
-                let mut found: Vec<std::path::PathBuf> =
-                    edge.files_below(&root, b.links)?.into_iter().filter(|f| test(&root, f)).collect();
+                // (`-type f` alone, no operator: no directory is handed on.)
+                let files_only = words.windows(2).any(|p| p[0].lit() == Some("-type") && p[1].lit() == Some("f"))
+                    && !words.iter().any(|w| matches!(w.lit(), Some("-o" | "-or" | "!" | "-not" | "," | "(")));
+                let mut found: Vec<std::path::PathBuf> = edge
+                    .files_below(&root, b.links)?
+                    .into_iter()
+                    .filter(|f| test(&root, f) && !(files_only && edge.is_dir(f) == Some(true)))
+                    .collect();
                 // (A start point that is a file is a name find prints.)
                 if edge.is_dir(&root) != Some(true) {
                     found.push(root.clone());

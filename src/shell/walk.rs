@@ -7072,6 +7072,11 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         return None;
     }
     let find_of = |dirs: Vec<Word>| Some(std::iter::once(Word::Lit("find".into())).chain(dirs).collect());
+    // (grep and rg print the names of files only, never of a directory: red team 64.)
+    let files_of = |dirs: Vec<Word>| {
+        let typed = [Word::Lit("-type".into()), Word::Lit("f".into())];
+        Some(std::iter::once(Word::Lit("find".into())).chain(dirs).chain(typed).collect::<Vec<Word>>())
+    };
     match c.program() {
         Some("find") => {}
         // `git ls-files` lists the tracked names below the directory it runs in (red team 41:
@@ -7210,7 +7215,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             if paths.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
                 return None;
             }
-            return find_of(if paths.is_empty() { vec![Word::Lit(".".into())] } else { paths });
+            return files_of(if paths.is_empty() { vec![Word::Lit(".".into())] } else { paths });
         }
         // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
         Some(g @ ("grep" | "egrep" | "fgrep")) => {
@@ -7232,10 +7237,10 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             }
             let listing = match files.is_empty() {
                 true if has(&["-r", "--recursive", "-R", "--dereference-recursive"]) => {
-                    find_of(vec![Word::Lit(".".into())])
+                    files_of(vec![Word::Lit(".".into())])
                 }
                 true => None,
-                false => find_of(files),
+                false => files_of(files),
             };
             return listing.map(|mut l| {
                 if nul {
@@ -7612,6 +7617,8 @@ fn plain_output(inner: &str) -> bool {
         let echo_alone = !first.starts_with("cat") && !t.contains(['<', '\n']);
         return cat_alone || echo_alone;
     }
+    // (`printf '%s\n' NAMES`: its format's escape is a newline, red team 64.)
+    let inner = &inner.replace("'%s\\n'", "%s").replace("\"%s\\n\"", "%s");
     if inner.contains(['$', '`', ';', '&', '<', '>', '\n', '(', ')', '\\']) || inner.contains("||") {
         return false;
     }
@@ -7631,6 +7638,24 @@ fn plain_output(inner: &str) -> bool {
             "wc" | "seq" | "nproc" | "pwd" | "whoami" | "id" | "uname" | "hostname" | "date" | "basename"
             | "dirname" | "expr" | "stat" => {
                 return plain_args(args);
+            }
+            // Its words, a line each, where none holds a glob character (red team 64).
+            "printf" => {
+                return args.first() == Some(&"%s")
+                    && plain_args(&args[1..])
+                    && !args[1..].iter().any(|a| a.contains(['{', '}', '~']));
+            }
+            // Some of the lines it is fed, each unchanged.
+            "grep"
+                if args.split_last().is_some_and(|(p, flags)| {
+                    !p.starts_with('-')
+                        && plain_args(&[p])
+                        && flags
+                            .iter()
+                            .all(|f| f.len() > 1 && f.starts_with('-') && f[1..].chars().all(|c| "viEFwx".contains(c)))
+                }) =>
+            {
+                continue
             }
             // Names, or counts, of what is there; their patterns only filter.
             "ls" => return !args.iter().any(|a| a.starts_with("--format") || a.starts_with("--hide") || *a == "-L"),
