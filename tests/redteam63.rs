@@ -434,3 +434,15 @@ fn more_listings_whose_found_names_are_written() {
         ],
     );
 }
+
+/// Found by red team 63 (over-asks): a glob segment that ends in a literal letter (`.*rc`)
+/// never matches `.` or `..`, so it does not climb out of its directory; `.*`, `.?` and
+/// `.*/x` still may.
+#[test]
+fn a_dot_glob_ending_in_a_letter_does_not_climb() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(ws.path(), "allow", &["ls -la .*rc", "echo .*.d"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["ls .*", "cat .*/passwd", "ls .?", "cat ../.*rc"]);
+    let glob = check_common::check_in_dir(ws.path(), "Glob", &serde_json::json!({ "pattern": ".*rc" }));
+    assert_eq!(glob["decision"], "allow", "{glob}");
+}

@@ -3841,6 +3841,9 @@ pub fn glob_base(raw: &str) -> Option<String> {
                 && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
                 && !s[1..].strip_prefix('[').is_some_and(no_dot_bracket)
                 && !(s.len() > 2 && s.starts_with("..") && s[2..].starts_with('?'))
+                // (Nor one that ends in a literal letter: `.*rc` never matches a name ending
+                // in `.`, red team 63.)
+                && !s.ends_with(|c: char| c.is_ascii_alphanumeric() || "_-".contains(c))
     };
     if segs[first..].iter().any(|s| climbs(s)) {
         return None;
