@@ -2095,8 +2095,7 @@ impl Policy {
             Word::Lit(p) => p.clone(),
             Word::Dyn(d) => {
                 // A glob that can expand to a path a deny rule names is denied (`uniq .e*`
-                // writes `.env`); otherwise what it writes is not known. A dated name
-                // (`docs/notes-$(date +%F).md`) is one of the names its glob matches.
+                // writes `.env`); otherwise what it writes is not known.
                 // `"${DEST:-Cargo.toml}"`: where the variable is unset (or empty), its default
                 // is written (red team 63); denied where that is.
                 if let Some(default) = shell::parameter_default(d) {
@@ -2106,8 +2105,6 @@ impl Policy {
                         return V { reason: format!("`{d}` may be `{default}`: {}", v.reason), ..v };
                     }
                 }
-                let dated = shell::dated_glob(d);
-                let d = dated.as_deref().unwrap_or(d);
                 if plain_glob(d) {
                     let glob = shell::unquoted_glob(d);
                     match self.glob_rules(&edit.name, glob, w.cwd.as_deref()) {

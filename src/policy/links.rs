@@ -1676,9 +1676,6 @@ fn path_words(command: &str) -> PathWords {
         // matches that is a link leads where the link does (`cat */passwd` through
         // `lnk` -> `/etc`, `cat p*` through `pw` -> `/etc/passwd`).
         if let Word::Dyn(d) = &w.path {
-            // (A dated name, `docs/$(date +%F).md`, as the glob its values match.)
-            let dated = shell::dated_glob(d);
-            let d = dated.as_deref().unwrap_or(d);
             if let Some(base) = shell::glob_base(d).filter(|b| b != "." && b != "/") {
                 add(&Word::Lit(base), &w.cwd, how);
             }

@@ -3713,64 +3713,6 @@ pub fn parameter_default(raw: &str) -> Option<&str> {
     (k > 0 && !default.is_empty() && default.chars().all(plain)).then_some(default)
 }
 
-/// A word whose only expansions are `$(date +FORMAT)` with numeric conversions
-/// (`"docs/notes-$(date +%F).md"`), as the shell glob every value it can take matches: each
-/// conversion a `*` (digits, `-`, `:`, `+`: no `/`, blank, glob character or leading dot),
-/// the rest literal (`docs/notes-*.md`). `None` for any other word.
-pub fn dated_glob(raw: &str) -> Option<String> {
-    let text = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        Some(inner) => inner,
-        None => raw,
-    };
-    let literal = |c: char| c.is_ascii_alphanumeric() || "_.,:+=@-".contains(c);
-    let mut out = String::new();
-    let mut rest = text;
-    let mut dated = false;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("$(date ") {
-            let end = after.find(')')?;
-            let spec = after[..end].trim();
-            let spec = spec.strip_prefix("-u ").or_else(|| spec.strip_prefix("--utc ")).unwrap_or(spec).trim();
-            let unquoted = spec
-                .strip_prefix('\'')
-                .and_then(|s| s.strip_suffix('\''))
-                .or_else(|| spec.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
-                .unwrap_or(spec);
-            let format = unquoted.strip_prefix('+').or_else(|| {
-                // `+"%F"`: the quotes after the plus.
-                let f = unquoted.strip_prefix("+\"")?.strip_suffix('"')?;
-                Some(f)
-            })?;
-            let mut chars = format.chars();
-            while let Some(c) = chars.next() {
-                match c {
-                    '%' => match chars.next()? {
-                        'Y' | 'm' | 'd' | 'H' | 'M' | 'S' | 'F' | 'T' | 's' | 'j' | 'y' | 'u' | 'w' | 'V' | 'G'
-                        | 'g' | 'U' | 'W' | 'C' | 'N' | 'z' | 'R' => {
-                            if !out.ends_with('*') {
-                                out.push('*');
-                            }
-                        }
-                        _ => return None,
-                    },
-                    c if literal(c) => out.push(c),
-                    _ => return None,
-                }
-            }
-            dated = true;
-            rest = &after[end + 1..];
-            continue;
-        }
-        let c = rest.chars().next()?;
-        if !(literal(c) || c == '/') || (out.is_empty() && c == '~') {
-            return None;
-        }
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
-    }
-    dated.then_some(out)
-}
-
 /// The directory every match of a glob lies under (`src/*.rs`: `src`; `*`: `.`), or `None`
 /// when the word is not a plain glob (a variable, a substitution, quoting) or when a match
 /// could climb out of it (`src/*/../..`, `.*` matching `..` where globskipdots is off).

@@ -3646,6 +3646,19 @@ impl Walker<'_> {
         if *name == "git" {
             return git_prints_object_names(args).then(|| OBJECT_NAME.to_string());
         }
+        // `date [-u] +FORMAT`: one value of the format's shape (UTC or not, the same shape).
+        if *name == "date" {
+            let rest: Vec<&str> = args.iter().copied().filter(|a| !matches!(*a, "-u" | "--utc")).collect();
+            let format = match rest.as_slice() {
+                [format] => format.strip_prefix('+')?,
+                _ => return None,
+            };
+            // (Text with no conversion is printed as it is: `$(date +rm)`.)
+            if !format.contains('%') {
+                return (args.len() == 1 && !format.contains('\\')).then(|| format.to_string());
+            }
+            return date_sample(format);
+        }
         let plain = |w: &&str| !w.contains('\\') && !w.starts_with('-');
         if !args.iter().all(plain) {
             return None;
@@ -3653,9 +3666,6 @@ impl Walker<'_> {
         match (*name, args) {
             ("echo", _) => Some(args.join(" ")),
             ("printf", [format, rest @ ..]) => Some(printf_output(format, rest)?.trim_end_matches('\n').to_string()),
-            // (Numeric conversions print digits and `-`, `:`, `+`, never a blank, a glob or a
-            // `/`: one value of that shape stands for each, red team 63's dated names.)
-            ("date", [format]) => format.strip_prefix('+').and_then(date_sample),
             ("dirname", [path]) => {
                 let t = path.trim_end_matches('/');
                 Some(match t.rsplit_once('/') {
@@ -7260,7 +7270,8 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
 }
 
 /// What `date +FORMAT` prints, one value of its shape: literal text as it is, each numeric
-/// conversion a fixed value of its width (`%F` `2026-01-01`, `%s` `1700000000`). `None` for a
+/// conversion a fixed value of its width (`%F` `2026-01-01`, `%s` `1700000000`): digits and
+/// `-`, `:`, `+`, never a blank, a glob or a `/` (red team 63's dated names). `None` for a
 /// conversion that prints words or blanks (`%c`, `%A`, `%e`), a flag or width, or other text.
 fn date_sample(format: &str) -> Option<String> {
     let mut out = String::new();
