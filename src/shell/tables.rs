@@ -3496,17 +3496,18 @@ const PACKAGE_MANAGERS: &[&str] = &[
     "nix-env",
 ];
 
+/// Whether gate does not model which files the program writes (`yq -yi . .env`): where it has
+/// no table either ([`has_no_table`], which the caller checks), the file names in its words
+/// are scanned too.
+pub fn writes_unmodelled(words: &[Word]) -> bool {
+    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
+    !super::writes::models_writes(name)
+}
+
 /// Whether gate has no table of a program at all: none of its options is placed, so any
 /// word may name a program it runs (`sdiff --diff-program=rm`, `wget --use-askpass=rm`, `scp
 /// -S rm`: red team 63). The call's words are then scanned for deny rules' words. Not for a
 /// program named at run time (decided already) or a package manager.
-/// [`has_no_table`], and gate does not model which files it writes either (`yq -yi . .env`):
-/// the file names in its words are scanned too.
-pub fn writes_unmodelled(words: &[Word]) -> bool {
-    let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
-    has_no_table(words) && !super::writes::models_writes(name)
-}
-
 pub fn has_no_table(words: &[Word]) -> bool {
     let Some(name) = words.first().and_then(Word::lit).map(program_name) else { return false };
     !(grammar::grammar(name).is_some()
