@@ -251,7 +251,8 @@ fn constant_text_from_a_substitution_or_an_array_element_is_the_word_bash_makes(
         "ask",
         &[
             "cat $(echo /etc/passwd)",
-            "x=(a b); x+=(c); cat \"${x[2]}\"",
+            // (An array gate knows every item of, items added: red team 63 follows `+=`.)
+            "x=(a b); x+=(/etc/passwd); cat \"${x[2]}\"",
             "x=(a b); unset 'x[0]'; cat \"${x[1]}\"",
             "declare -A x=([0]=a); cat \"${x[0]}\"",
             "files=(/etc/*); cat \"${files[0]}\"",

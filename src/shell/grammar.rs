@@ -527,7 +527,13 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
             i += 1;
             continue;
         }
-        if g.numeric && s[1..].chars().all(|c| c.is_ascii_digit()) {
+        // (GNU nice reads its first word `--5` or `-+5` as an adjustment too: red team 63.)
+        let nice_number = program == "nice"
+            && i == 0
+            && ["--", "-+"]
+                .iter()
+                .any(|p| s.strip_prefix(p).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())));
+        if nice_number || g.numeric && s[1..].chars().all(|c| c.is_ascii_digit()) {
             p.opts.push(Found { opt: Opt { name: "-NUM", val: Val::No, eff: "" }, given: s.into(), value: None });
             i += 1;
             continue;

@@ -256,10 +256,41 @@ pub(crate) fn harmless_setting(name: &str, value: &str) -> bool {
         // What `set -x` prints before each command: only text and plain parameters, which
         // run nothing (red team 62: `PS4='+ ${BASH_SOURCE}:${LINENO}: '` was asked).
         "PS4" => prompt_runs_nothing(value),
+        // node's options that only size memory or choose warnings (red team 63:
+        // `NODE_OPTIONS=--max-old-space-size=4096 npm run build` was asked); never `--require`,
+        // `--import`, `--loader`, `--inspect`, which run or expose code.
+        "NODE_OPTIONS" => value.split(' ').filter(|o| !o.is_empty()).all(node_option_harmless),
         _ if name.starts_with("GIT_TRACE") || name == "GIT_CURL_VERBOSE" => {
             matches!(value, "" | "0" | "1" | "2" | "true" | "false")
         }
         _ => false,
+    }
+}
+
+/// An option in `NODE_OPTIONS` that runs nothing and opens no file: a memory size, a choice
+/// of warnings or of how a rejection ends the process.
+fn node_option_harmless(option: &str) -> bool {
+    let number = |v: &str| !v.is_empty() && v.len() < 8 && v.bytes().all(|b| b.is_ascii_digit());
+    match option.split_once('=') {
+        Some((
+            "--max-old-space-size" | "--max_old_space_size" | "--max-semi-space-size" | "--stack-trace-limit",
+            v,
+        )) => number(v),
+        Some(("--unhandled-rejections", v)) => {
+            matches!(v, "strict" | "warn" | "none" | "throw" | "warn-with-error-code")
+        }
+        Some(_) => false,
+        None => matches!(
+            option,
+            "--enable-source-maps"
+                | "--no-warnings"
+                | "--no-deprecation"
+                | "--trace-warnings"
+                | "--trace-deprecation"
+                | "--trace-uncaught"
+                | "--throw-deprecation"
+                | "--experimental-vm-modules"
+        ),
     }
 }
 
@@ -2315,7 +2346,9 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
                 glued => out.extend(git_line_range_files(&Word::Lit(glued.to_string()))),
             },
             Some(a) if !after_dd && a.starts_with('-') && a.len() > 1 => {
-                value_next = log_like && GIT_LOG_VALUES.contains(&a);
+                // (blame's `-L RANGE` names no file: `-L '/fn main/,+1'`, red team 63.)
+                let blame_range = matches!(sub, "blame" | "annotate") && a == "-L";
+                value_next = blame_range || log_like && GIT_LOG_VALUES.contains(&a);
             }
             None if !after_dd && git_option_with_runtime_value(w) => {}
             None if !after_dd && log_like && git_short_with_runtime_value(w) => {}

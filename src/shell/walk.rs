@@ -587,6 +587,10 @@ const MAX_PRODUCED: usize = 4096;
 /// The value gate binds a variable to that holds a number it does not know.
 const NUMBER: &str = "$((number))";
 
+/// The value gate binds a variable to that holds what `git merge-base`, `git rev-parse`...
+/// print ([`git_prints_object_names`]): an object name, or nothing.
+const OBJECT_VALUE: &str = "$(an object name git prints, or nothing)";
+
 /// bash's own variables that always read as a number (until the text assigns or unsets them).
 /// (Not `UID`, `EUID`, `PPID` or `OPTIND`: bash keeps a value imported from the environment as
 /// text there.)
@@ -1513,8 +1517,15 @@ impl Walker<'_> {
     /// now, so a number whatever ran.
     fn forget_changed(&mut self, changed: Vec<String>, before: &[(String, Vec<Word>)]) {
         for n in changed {
+            // (`[ -f "$f" ] && files+=("$f")`: the items before, and maybe a name of the glob.)
+            let gathered =
+                before.iter().rev().find(|(b, _)| *b == n).and_then(|(_, v)| {
+                    Some(v.iter().cloned().chain([Word::Dyn(self.gathered_item(&n, v)?)]).collect())
+                });
             if self.stays_number(&n, before) {
                 self.bind_number(&n);
+            } else if let Some(v) = gathered {
+                self.bind(&n, v);
             } else {
                 self.unbind(&n);
             }
@@ -1571,6 +1582,13 @@ impl Walker<'_> {
             // (A counter gate knows holds a number: `"${files[i]}"` in a `for ((i=0; ...))`.)
             // (`-1` counts from the end: one of the names too, or an error where there is none:
             // red team 57's `"${files[-1]}"`.)
+            // (`"${files[$i]}"`, `"${files[${i}]}"`: the index reads the variable as `i` does.)
+            let index = index
+                .strip_prefix("${")
+                .and_then(|i| i.strip_suffix('}'))
+                .or_else(|| index.strip_prefix('$'))
+                .filter(|i| is_identifier(i))
+                .unwrap_or(index);
             let digits = index.strip_prefix('-').unwrap_or(index);
             let number = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
                 || (is_identifier(index) && self.is_number(index));
@@ -1594,6 +1612,11 @@ impl Walker<'_> {
             return None;
         }
         let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        // `base=$(git merge-base HEAD main); git diff "$base"`: quoted, one word whatever git
+        // printed, decided as the substitution in its place is (red team 63).
+        if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_VALUE) {
+            return quoted.then(|| Word::Lit(OBJECT_NAME.to_string()));
+        }
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER) {
             // A number: one word, never an option or a glob.
             return Some(Word::Dyn(format!("\"{inner}\"")));
@@ -1720,6 +1743,21 @@ impl Walker<'_> {
         // An integer attribute given in the body applies to its assignments on the next pass,
         // and a `-A` or `-n` to what its keys are.
         let attributes_changed = self.integers.len() != integers0 || self.keyed.len() != keyed0;
+        // Arrays a pass adds one name of a glob to (`files+=("$f")` over `for f in src/*.rs`):
+        // after any number of passes, the items before and any names of the glob.
+        let mut gathered: Vec<(String, Vec<Word>)> = if attributes_changed {
+            Vec::new()
+        } else {
+            changed
+                .iter()
+                .filter_map(|n| {
+                    let (_, before) = bound0.iter().rev().find(|(b, _)| b == n)?;
+                    let glob = self.gathered_item(n, before)?;
+                    Some((n.clone(), before.iter().cloned().chain([Word::Dyn(glob)]).collect()))
+                })
+                .collect()
+        };
+        gathered.dedup_by(|a, b| a.0 == b.0);
         if cwd_changed
             || params_changed
             || attributes_changed
@@ -1737,7 +1775,12 @@ impl Walker<'_> {
             for n in &numbers {
                 self.bind_number(n);
             }
+            for (n, v) in &gathered {
+                self.bind(n, v.clone());
+            }
             walk(self);
+            // (The pass from the gathered items adds one more name of the same glob.)
+            gathered.retain(|(n, v)| self.gathered_item(n, v).is_some_and(|g| v.last() == Some(&Word::Dyn(g))));
             // (After any number of passes, or none.)
             *self.cwd = self.cwd.merged(&cwd0);
         }
@@ -1750,6 +1793,23 @@ impl Walker<'_> {
         } else {
             self.forget_changed(changed, &bound0);
         }
+        // (A `break` or `continue` leaves fewer names: still names of the glob.)
+        for (n, v) in gathered {
+            self.bind(&n, v);
+        }
+    }
+
+    /// The glob names of which a pass added to the array `name` (red team 63): `name` is
+    /// bound to `before`'s items and one more, a quoted glob (`"src/*.rs"`, one name it
+    /// gives) or an unquoted one (any of its names), and to nothing else. The glob, unquoted
+    /// (any of its names: after any number of passes, each adding one or none).
+    fn gathered_item(&self, name: &str, before: &[Word]) -> Option<String> {
+        let (_, now) = self.bound.iter().rev().find(|(b, _)| b == name)?;
+        let (last, rest) = now.split_last()?;
+        let Word::Dyn(d) = last else { return None };
+        let glob = tables::unquoted_glob(d);
+        (rest == before && tables::glob_base(glob).is_some() && glob.contains(['*', '?', '[']))
+            .then(|| glob.to_string())
     }
 
     /// A `for` loop: over literal words, one pass per word in order, the variable bound to
@@ -1761,6 +1821,22 @@ impl Walker<'_> {
             Word::Dyn(d) => tables::glob_base(d).is_some() && integer_sequence(d).is_none(),
         };
         let fixed = !tables::is_dangerous_variable(name) && !self.is_integer(name);
+        // `for i in $(seq 1 3)`: the numbers seq prints, where IFS splits its lines and no
+        // digit or `-` (red team 63: `sed -n "${i}p"` was asked).
+        let values = match values.as_deref() {
+            Some([Word::Dyn(d)]) => {
+                let lines = self
+                    .ifs()
+                    .is_some_and(|i| i.contains('\n') && !i.contains(|c: char| c.is_ascii_digit() || c == '-'));
+                match d.strip_prefix("$(").and_then(|r| r.strip_suffix(')')).and_then(seq_numbers) {
+                    Some(numbers) if lines && !numbers.is_empty() && self.functions.iter().all(|f| f != "seq") => {
+                        Some(numbers.into_iter().map(|n| Word::Lit(n.to_string())).collect())
+                    }
+                    _ => values,
+                }
+            }
+            _ => values,
+        };
         if let Some(values) =
             values.clone().filter(|v| fixed && !v.is_empty() && v.len() <= 8 && v.iter().all(bindable))
         {
@@ -1787,11 +1863,29 @@ impl Walker<'_> {
                 .iter()
                 .any(|c| c.words.first().and_then(Word::lit).is_some_and(|p| matches!(p, "cd" | "pushd" | "popd")));
             let changed: Vec<String> = self.assigned[log0..].iter().filter(|n| *n != name).cloned().collect();
+            // (Arrays the passes gathered names of globs into hold those at any pass's start.)
+            let gathered: Vec<(String, Vec<Word>)> = changed
+                .iter()
+                .filter_map(|n| {
+                    let (_, was) = bound0.iter().rev().find(|(b, _)| b == n)?;
+                    let (_, now) = self.bound.iter().rev().find(|(b, _)| b == n)?;
+                    let added = now.strip_prefix(was.as_slice())?;
+                    let globs = added.iter().all(|w| {
+                        matches!(w, Word::Dyn(d) if tables::unquoted_glob(d) == d
+                            && d.contains(['*', '?', '['])
+                            && tables::glob_base(d).is_some())
+                    });
+                    (globs && !added.is_empty()).then(|| (n.clone(), now.clone()))
+                })
+                .collect();
             self.truncate(m);
             *self.cwd = cwd0;
             self.bound = bound0;
             for n in &changed {
                 self.unbind(n);
+            }
+            for (n, v) in gathered {
+                self.bind(&n, v);
             }
             if moves {
                 self.cwd.forget();
@@ -2112,6 +2206,7 @@ impl Walker<'_> {
         self.pipeline(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
+        let bound_first = (!l.additional.is_empty()).then(|| self.bound.clone());
         // bash ignores errexit for a negated pipeline (and in conditions and lists, which
         // `compound` and the `&&`/`||` cases below account for).
         let mut guarded = l.additional.is_empty() && self.errexit && !l.first.bang;
@@ -2255,8 +2350,12 @@ impl Walker<'_> {
                 self.cwd.forget();
             }
         }
-        // What the list assigned after its first pipeline may not have happened.
-        self.unbind_since(first_log);
+        // What the list assigned after its first pipeline may not have happened (a number
+        // either way stays one, an item added from a glob is gathered).
+        match bound_first {
+            Some(b) => self.forget_changed(self.assigned[first_log..].to_vec(), &b),
+            None => self.unbind_since(first_log),
+        }
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline) {
@@ -2868,6 +2967,61 @@ impl Walker<'_> {
         !text.contains(['$', '`', '['])
     }
 
+    /// The value of arithmetic gate can compute: decimal literals and variables bound to one
+    /// (as bash reads them: no leading `0`, which is octal), `+ - * / %`, unary `+`/`-` and
+    /// parentheses, in 64 bits without overflow; `None` for anything else (an assignment, a
+    /// division by zero, a name gate does not know).
+    fn arithmetic_value(&self, expr: &str) -> Option<i64> {
+        let decimal = |t: &str| -> Option<i64> {
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            (plain && (digits == "0" || !digits.starts_with('0'))).then(|| t.parse().ok()).flatten()
+        };
+        let mut tokens: Vec<Arith> = Vec::new();
+        let b = expr.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c.is_ascii_whitespace() {
+                i += 1;
+            } else if c.is_ascii_digit() {
+                let end = (i..b.len()).find(|&k| !b[k].is_ascii_alphanumeric()).unwrap_or(b.len());
+                tokens.push(Arith::Number(decimal(&expr[i..end])?));
+                i = end;
+            } else if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+                // `n`, `$n`, `${n}`.
+                let (name, end) = if let Some(r) = expr[i..].strip_prefix("${") {
+                    let close = r.find('}')?;
+                    (&r[..close], i + 2 + close + 1)
+                } else {
+                    let from = if c == b'$' { i + 1 } else { i };
+                    let end =
+                        (from..b.len()).find(|&k| !(b[k].is_ascii_alphanumeric() || b[k] == b'_')).unwrap_or(b.len());
+                    (&expr[from..end], end)
+                };
+                if !is_identifier(name) {
+                    return None;
+                }
+                let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+                let [Word::Lit(v)] = values.as_slice() else { return None };
+                tokens.push(Arith::Number(decimal(v)?));
+                i = end;
+            } else if b"+-*/%()".contains(&c) {
+                // (`++`, `--`, `**` are other operators.)
+                if b"+-*".contains(&c) && b.get(i + 1) == Some(&c) {
+                    return None;
+                }
+                tokens.push(Arith::Op(c));
+                i += 1;
+            } else {
+                return None;
+            }
+        }
+        let mut at = 0;
+        let v = arith_sum(&tokens, &mut at)?;
+        (at == tokens.len()).then_some(v)
+    }
+
     /// Find the substitutions in free text (arithmetic, parameter defaults) and analyse them.
     fn substitutions_in(&mut self, text: &str) {
         let Ok(parsed) = std::panic::catch_unwind(|| bword::parse_heredoc(text, &parser_options())) else {
@@ -3054,11 +3208,11 @@ impl Walker<'_> {
 
     /// A call of a function of this script from another directory than it was defined in:
     /// its body, walked again from here, unless it is being walked already (recursion).
-    /// Returns whether the call may have changed the directory and the variables: a deferred
-    /// body walked here says whether it did; otherwise both may have.
-    fn call_function(&mut self, name: &str, args: &[Word]) -> (bool, bool) {
+    /// Returns whether the call may have changed the directory, and the variables it may
+    /// have assigned: a deferred body walked here says which (`Some`); otherwise any (`None`).
+    fn call_function(&mut self, name: &str, args: &[Word]) -> (bool, Option<Vec<String>>) {
         if self.defining.iter().any(|d| d == name) {
-            return (true, true);
+            return (true, None);
         }
         // A function defined more than once: every body seen is walked (which one runs
         // depends on branches, subshells and `readonly -f`, which gate does not follow).
@@ -3081,10 +3235,10 @@ impl Walker<'_> {
             // Not walked again: it changes the directory only if its text could (red team 44:
             // `main(){ setup; }; ...; main; npm test` lost the directory of `npm test`).
             let moves = all.iter().any(|b| self.may_change_directory(&b.to_string()));
-            return (moves, true);
+            return (moves, None);
         };
         let bodies = if all.len() > 1 { all } else { vec![last_body] };
-        let mut changes = (true, true);
+        let mut changes = (true, None);
         for body in bodies {
             self.walk_again(|w| {
                 let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
@@ -3100,8 +3254,10 @@ impl Walker<'_> {
                     w.redirect_list(r);
                 }
                 w.defining.pop();
+                // (What the body assigned, each name it may have: red team 62's `todo_count(){
+                // n=$(grep -c TODO "$1"); ...}` in a loop over a glob lost the loop's variable.)
                 if deferred {
-                    changes = (*w.cwd != cwd0, w.assigned.len() > log0);
+                    changes = (*w.cwd != cwd0, Some(w.assigned[log0..].to_vec()));
                 }
                 *w.cwd = cwd0;
                 w.bound = bound0;
@@ -3530,6 +3686,13 @@ impl Walker<'_> {
                     }
                 }
                 WordPiece::ArithmeticExpression(e) => {
+                    // Arithmetic on numbers gate knows (`n=120; sed -n "$((n-10)),$((n+10))p"`):
+                    // its value, a literal (unquoted, where IFS splits no digit or `-`).
+                    let splits = || self.ifs().is_none_or(|i| i.contains(|c: char| c.is_ascii_digit() || c == '-'));
+                    if let Some(v) = self.arithmetic_value(&e.value).filter(|_| quoted || !splits()) {
+                        buf.push_str(&v.to_string());
+                        continue;
+                    }
                     *dynamic = true;
                     let known = self.arithmetic_known(&e.value);
                     self.values_evaluated(&e.value);
@@ -4133,11 +4296,13 @@ impl Walker<'_> {
                             // number whatever y held. `n=$#`, `s=$SECONDS`: numbers.
                             let text = v.value.trim_matches('"');
                             // (`total=$((total + $(wc -l < "$f")))`: a count is a number.)
+                            // (`last=$(( ${#files[@]} - 1 ))`: a length is a number.)
                             let inner = text
                                 .strip_prefix("$((")
                                 .and_then(|t| t.strip_suffix("))"))
                                 .filter(|t| !t.contains("))"))
                                 .and_then(numbers_substituted)
+                                .map(|t| lengths_as_numbers(&t))
                                 .filter(|t| !t.contains(['\'', '"', '`', '$']));
                             let arith = inner.is_some();
                             let sure = inner.is_some_and(|t| {
@@ -4151,10 +4316,15 @@ impl Walker<'_> {
                                 .and_then(|t| t.strip_suffix(')'))
                                 .is_some_and(|inner| numeric_output(inner) || counts_one_input(inner));
                             let keeps_number = (arith && this.is_number(&name)) || sure || copied || counted;
+                            let object = text
+                                .strip_prefix("$(")
+                                .and_then(|t| t.strip_suffix(')'))
+                                .is_some_and(|inner| this.constant_output(inner).as_deref() == Some(OBJECT_NAME));
                             resolved = match (quoted, &r.word) {
                                 // (A value gate knows is kept as it is: `d=$(date +%F)` is one
                                 // of that shape, red team 63.)
                                 _ if keeps_number && r.word.lit().is_none() => Some(vec![Word::Dyn(NUMBER.into())]),
+                                _ if object && r.word.lit().is_none() => Some(vec![Word::Dyn(OBJECT_VALUE.into())]),
                                 (Some(w), _) => Some(vec![w]),
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
@@ -4305,7 +4475,22 @@ impl Walker<'_> {
                             }
                             _ => None,
                         };
-                        let value = appended.or_else(|| resolved.filter(|v| !a.append && plain_name && !v.is_empty()));
+                        // `files+=("$f")` of an indexed array gate knows every item of: the
+                        // items joined (red team 63: an array filled in a loop, then used).
+                        let keyed = this.is_associative(&name) || this.keyed.iter().any(|k| k == &name || k == "*");
+                        let appended =
+                            appended.or_else(|| match (a.append && plain_name && !scalar && !keyed, &resolved) {
+                                (true, Some(more)) => this
+                                    .bound
+                                    .iter()
+                                    .rev()
+                                    .find(|(n, _)| *n == name)
+                                    .map(|(_, was)| was.iter().chain(more).cloned().collect()),
+                                _ => None,
+                            });
+                        // (`files=()`: an array of no items, bound so that items may be added.)
+                        let value = appended
+                            .or_else(|| resolved.filter(|v| !a.append && plain_name && (!v.is_empty() || !scalar)));
                         // `a=x` of an array replaces `a[0]` only: the rest stays (red team 55:
                         // `f=(docs/a.md Cargo.toml); f=docs/new.md; tee "${f[@]}"`).
                         let scalar_of_array =
@@ -5280,8 +5465,13 @@ impl Walker<'_> {
                     c.forget();
                     new_cwd = Some(c);
                 }
-                if assigns {
-                    self.unbind_all();
+                match assigns {
+                    Some(names) => {
+                        for n in names {
+                            self.unbind(&n);
+                        }
+                    }
+                    None => self.unbind_all(),
                 }
             }
             match program_name(p) {
@@ -7365,6 +7555,77 @@ fn arithmetic_cannot_fail(expr: &str) -> bool {
     !leading_zero && !readonly
 }
 
+/// What `seq [FIRST [INCREMENT]] LAST` prints, for decimal integers (no leading `0`, no
+/// option) and at most 8 numbers; `None` otherwise.
+fn seq_numbers(inner: &str) -> Option<Vec<i64>> {
+    let words: Vec<&str> = inner.split(' ').collect();
+    let number = |t: &str| -> Option<i64> {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        let plain = !digits.is_empty() && digits.len() < 10 && digits.bytes().all(|b| b.is_ascii_digit());
+        (plain && (digits == "0" || !digits.starts_with('0')) && !t.starts_with("-")).then(|| t.parse().ok()).flatten()
+    };
+    let (first, step, last) = match words.as_slice() {
+        ["seq", l] => (1, 1, number(l)?),
+        ["seq", f, l] => (number(f)?, 1, number(l)?),
+        ["seq", f, s, l] => (number(f)?, number(s)?, number(l)?),
+        _ => return None,
+    };
+    if step == 0 || last.checked_sub(first)? / step > 8 {
+        return None;
+    }
+    Some((0..).map(|k| first + k * step).take_while(|v| *v <= last).collect())
+}
+
+/// A token of the arithmetic [`Walker::arithmetic_value`] computes.
+#[derive(Clone, Copy)]
+enum Arith {
+    Number(i64),
+    Op(u8),
+}
+
+/// `term (('+'|'-') term)*`.
+fn arith_sum(t: &[Arith], at: &mut usize) -> Option<i64> {
+    let mut v = arith_product(t, at)?;
+    while let Some(Arith::Op(op @ (b'+' | b'-'))) = t.get(*at) {
+        *at += 1;
+        let r = arith_product(t, at)?;
+        v = if *op == b'+' { v.checked_add(r)? } else { v.checked_sub(r)? };
+    }
+    Some(v)
+}
+
+/// `unary (('*'|'/'|'%') unary)*`; a division by zero is no value (bash fails there).
+fn arith_product(t: &[Arith], at: &mut usize) -> Option<i64> {
+    let mut v = arith_unary(t, at)?;
+    while let Some(Arith::Op(op @ (b'*' | b'/' | b'%'))) = t.get(*at) {
+        *at += 1;
+        let r = arith_unary(t, at)?;
+        v = match op {
+            b'*' => v.checked_mul(r)?,
+            b'/' => v.checked_div(r)?,
+            _ => v.checked_rem(r)?,
+        };
+    }
+    Some(v)
+}
+
+/// `('+'|'-') unary | number | '(' sum ')'`.
+fn arith_unary(t: &[Arith], at: &mut usize) -> Option<i64> {
+    let token = *t.get(*at)?;
+    *at += 1;
+    match token {
+        Arith::Number(n) => Some(n),
+        Arith::Op(b'-') => arith_unary(t, at)?.checked_neg(),
+        Arith::Op(b'+') => arith_unary(t, at),
+        Arith::Op(b'(') => {
+            let v = arith_sum(t, at)?;
+            matches!(t.get(*at), Some(Arith::Op(b')'))).then(|| *at += 1)?;
+            Some(v)
+        }
+        Arith::Op(_) => None,
+    }
+}
+
 /// Whether a redirection can fail, so that bash skips its command: anything but `/dev/null`,
 /// the standard descriptors (unless the text closed one), here-documents and here-strings.
 fn may_fail(io: &ast::IoRedirect, std_closed: bool) -> bool {
@@ -7501,7 +7762,7 @@ fn counts_one_input(inner: &str) -> bool {
 }
 
 fn numeric_output(inner: &str) -> bool {
-    if !plain_output(inner) {
+    if !plain_output(inner) && !git_prints_times(inner) {
         return false;
     }
     let last: Vec<&str> = inner.rsplit('|').next().unwrap_or("").split_whitespace().collect();
@@ -7545,6 +7806,7 @@ fn numeric_output(inner: &str) -> bool {
                 && !file.contains(['*', '?', '[', '{'])
         }
         // `grep -c PATTERN [FILE]`: one count (a second file would print `name:count`).
+        ["git", "log", ..] => git_prints_times(inner),
         ["grep" | "egrep" | "fgrep", rest @ ..] => {
             let mut count = false;
             let mut operands = 0;
@@ -7611,6 +7873,28 @@ fn numeric_format(format: &str, specs: &str) -> bool {
 /// listed). The last stage of a plain pipeline decides (`sort`, `uniq`, `head`, `tail` pass
 /// on what the stage before printed). Anything else may print a glob the text spelled
 /// (`echo '/etc/*'`, `base64 -d`, `tr`, `cat` of a file).
+/// Whether a command substitution is `git log` printing commit times as seconds, one line a
+/// commit (`git log -1 --format=%ct`: red team 63), every word from a closed set.
+fn git_prints_times(inner: &str) -> bool {
+    if inner.contains(['$', '`', ';', '&', '<', '>', '|', '(', ')', '\\', '\'', '"']) {
+        return false;
+    }
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let Some(rest) = words.strip_prefix(&["git", "log"]) else { return false };
+    let format = |a: &str| {
+        ["--format=", "--pretty=format:", "--pretty=tformat:"]
+            .iter()
+            .find_map(|p| a.strip_prefix(p))
+            .is_some_and(|f| f.starts_with('%') && f.split('%').skip(1).all(|c| matches!(c, "ct" | "at")))
+    };
+    let count = |a: &str| {
+        let n = a.strip_prefix("--max-count=").or_else(|| a.strip_prefix('-')).unwrap_or("");
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+    };
+    rest.iter().filter(|a| format(a)).count() == 1
+        && rest.iter().all(|a| format(a) || count(a) || matches!(*a, "HEAD" | "--no-merges" | "--first-parent"))
+}
+
 fn plain_output(inner: &str) -> bool {
     // Text written right here, with no glob character (or escape that could make one), that
     // echo, printf or a here-document's cat prints as it is.

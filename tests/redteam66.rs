@@ -1,0 +1,196 @@
+//! The red teams of the twentieth session ("red team 66" in the code's comments), and the
+//! over-asks of the replicas of rounds 62 and 63 it removes. Each regression goes through the
+//! real binary (`gate check --json`).
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// Found by the replica of red team 63 (over-asks; the issue's class 9: "an array filled from
+/// a workspace glob and then counted"): an array gate knows every item of keeps its items
+/// when `+=` adds more; one a loop over a glob adds the glob's names to holds, after the
+/// loop, the items before and any names of that glob (a pass may add one or none: `&&`,
+/// `if`, `continue`); `"${files[$i]}"` reads the variable as `"${files[i]}"` does, and
+/// `last=$(( ${#files[@]} - 1 ))` holds a number.
+#[test]
+fn an_array_filled_from_a_glob_in_a_loop_holds_names_of_that_glob() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/b.rs", "fn b() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "files=(); for f in src/*.rs; do files+=(\"$f\"); done; wc -l \"${files[@]}\"",
+            "files=(); for f in src/*.rs; do [ -f \"$f\" ] && files+=(\"$f\"); done; wc -l \"${files[@]}\"",
+            "files=(); for f in src/*.rs; do [ -f \"$f\" ] || continue; files+=(\"$f\"); done; wc -l \"${files[@]}\"",
+            "files=(); for f in src/*.rs; do if grep -q fn \"$f\"; then files+=(\"$f\"); fi; done; printf '%s\\n' \"${files[@]}\"",
+            "files=(); files+=(src/*.rs); files+=(docs/*.md); wc -l \"${files[@]}\"",
+            "x=(a b); x+=(c); cat \"${x[2]}\"",
+            "files=(src/*.rs); for i in \"${!files[@]}\"; do wc -l \"${files[$i]}\"; done",
+            "files=(src/*.rs); last=$(( ${#files[@]} - 1 )); cat \"${files[$last]}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // Another item beside the glob's names, a name changed, a glob outside.
+            "files=(); for f in src/*.rs; do files+=(\"$f\"); files+=(/etc/passwd); done; wc -l \"${files[@]}\"",
+            "files=(); for f in src/*.rs; do files+=(\"$f.x\"); done; wc -l \"${files[@]}\"",
+            "files=(); for f in /etc/*; do files+=(\"$f\"); done; wc -l \"${files[@]}\"",
+            // An array gate never saw filled, from the environment: anything.
+            "for f in src/*.rs; do files+=(\"$f\"); done; wc -l \"${files[@]}\"",
+            // An associative array's `+=` adds keys and values.
+            "declare -A m=([a]=b); m+=([c]=/etc/passwd); cat \"${m[c]}\"",
+            // The names as a command.
+            "files=(); for f in src/*.rs; do files+=(\"$f\"); done; \"${files[@]}\"",
+            // A division may fail, leaving what `last` held before.
+            "files=(src/*.rs); last=$(( ${#files[@]} / 1 )); cat \"${files[$last]}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "files=(); for f in src/*.rs; do files+=(\"$f\"); done; rm \"${files[@]}\"",
+            "files=(); for f in .e*; do files+=(\"$f\"); done; sed -i s/a/b/ \"${files[@]}\"",
+            "x=(r); x+=(m); \"${x[0]}${x[1]}\" y",
+        ],
+    );
+}
+
+/// Found by the replica of red team 63 (over-asks): arithmetic on numbers gate knows is
+/// computed (`n=120; sed -n "$((n-10)),$((n+10))p"`, `tail -n +$((n+1))`), and a loop over
+/// `$(seq 1 3)` passes over those numbers; a value that comes out negative is an option as
+/// bash would pass it, and anything gate cannot compute stays as before.
+#[test]
+fn arithmetic_on_known_numbers_is_its_value() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "n=120; sed -n \"$((n-10)),$((n+10))p\" src/a.rs",
+            "n=3; tail -n +$((n+1)) src/a.rs",
+            "n=3; x=$((n*2)); tail -n $x src/a.rs",
+            "for i in $(seq 1 3); do sed -n \"${i}p\" src/a.rs; done",
+            "for i in $(seq 2 2 8); do head -n \"$i\" src/a.rs; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // -5,15p is an option to sed.
+            "n=5; sed -n \"$((n-10)),$((n+10))p\" src/a.rs",
+            // More numbers than gate unrolls.
+            "for i in $(seq 1 100); do sed -n \"${i}p\" src/a.rs; done",
+            // A function named seq prints anything.
+            "seq(){ echo -e; }; for i in $(seq 1 3); do sed -n \"${i}p\" src/a.rs; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "for i in $(seq 3); do rm -f \"x$i\"; done",
+            "n=2; touch \".env$((n+1))\"",
+            "IFS=1; n=1; echo $((n+9))0 > .env",
+        ],
+    );
+}
+
+/// Found by the replica of red team 62 (an over-ask): a function called in a loop over a glob
+/// that assigns a variable (`todo_count(){ n=$(grep -c TODO "$1"); ...}`) made every variable
+/// unknown, the loop's own among them, and the next pass walked the body with `$1` unknown.
+/// A function walked at its call now makes unknown only what its body may assign.
+#[test]
+fn a_function_call_forgets_only_what_its_body_assigns() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "todo_count(){ n=$(grep -c TODO \"$1\"); echo \"$1: $n\"; }; for f in src/*.rs; do todo_count \"$f\"; done",
+            "f(){ n=1; wc -l \"$1\"; }; for x in src/*.rs; do f \"$x\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "f(){ x=rm; }; x=ls; f; $x y",
+            "f(){ read -r \"$1\" <<< rm; }; x=ls; f x; $x y",
+            "f(){ eval \"$1=rm\"; }; x=ls; f x; $x y",
+            "f(){ g; }; g(){ x=rm; }; x=ls; f; $x y",
+            "f(){ printf -v \"$1\" rm; }; x=ls; f x; $x y",
+            "f(){ mapfile -t x <<< rm; }; x=ls; f; $x y",
+            "f(){ : ${x:=rm}; }; unset x; f; $x y",
+            "f(){ for x in rm; do :; done; }; x=ls; f; $x y",
+            "f(){ trap \"x=rm\" RETURN; }; x=ls; f; $x y",
+            "f(){ read x < <(echo rm); }; x=ls; f; $x y",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["f(){ x+=m; }; x=r; f; $x y", "f(){ getopts r x; }; x=ls; f -r; $x y"],
+    );
+}
+
+/// Found by the replica of red team 63 (an over-ask): a variable that holds what `git
+/// merge-base` or `git log -1 --format=%H` prints is, quoted, one word: an object name or
+/// nothing, decided as the substitution in its place is. Unquoted it may be no word.
+#[test]
+fn a_variable_holding_an_object_name_is_one_when_quoted() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "BASE=$(git merge-base HEAD master); git diff --stat \"$BASE\"",
+            "sha=$(git log -1 --format=%H); git show \"$sha\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["BASE=$(git merge-base HEAD master); git diff --stat $BASE", "sha=$(git rev-parse HEAD); \"$sha\""],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["sha=$(git rev-parse HEAD); rm \"$sha\""]);
+}
+
+/// Found by the replica of red team 63 (over-asks): `NODE_OPTIONS` of options that only size
+/// memory or choose warnings, GNU nice's first word `--5`, blame's `-L` range (no file, unlike
+/// log's), and `git log -1 --format=%ct` in arithmetic (seconds, a number a line).
+#[test]
+fn node_memory_nice_adjustments_blame_ranges_and_commit_times() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+            "NODE_OPTIONS='--no-warnings --enable-source-maps' npm test",
+            "nice --5 ls src",
+            "nice -+5 ls src",
+            "git blame -L '/fn main/,+1' src/a.rs",
+            "git blame -L10,+3 src/a.rs",
+            "echo $(( $(date +%s) - $(git log -1 --format=%ct) ))",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "NODE_OPTIONS='--max-old-space-size=4096 --require ./x.js' npm test",
+            "NODE_OPTIONS=--import=./x.mjs npm test",
+            "nice -n 1 --5 ls src",
+            "git blame -L 1,5 /etc/passwd",
+            "echo $(( $(git log -1 --format=%s) ))",
+            "echo $(( $(git log -1 --format=%ct --output=x) ))",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["nice --5 rm x"]);
+}
