@@ -194,3 +194,64 @@ fn node_memory_nice_adjustments_blame_ranges_and_commit_times() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["nice --5 rm x"]);
 }
+
+/// Found while removing red team 63's over-asks (a bypass since long before): `export R=$(cat
+/// f)` (also `declare`, `typeset`, `readonly`, `R="$x"`) gave R a value only known at run time,
+/// but gate kept R's old value: `R=ls; export R=$(cat f); $R y` was allowed as `ls y`.
+#[test]
+fn a_declaration_builtin_assigning_a_run_time_value_forgets_the_old_one() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "R=ls; export R=$(cat src/a.rs); $R y",
+            "R=ls; export R=$x; $R y",
+            "R=ls; export R=\"$x\"; $R y",
+            "R=ls; readonly R=$(cat x); $R y",
+            "R=ls; typeset R=\"$(cat x)\"; $R y",
+            "R=ls; declare R=a\"$x\"; $R y",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["x=rm; R=ls; export R=$x; $R y"]);
+}
+
+/// Found by the replica of red team 63 (over-asks): `export ROOT=$PWD` (also `"$PWD"`,
+/// `$(pwd)`, `local` in a function) keeps the directory as `ROOT=$PWD` does; `mkdir -p` of an
+/// absolute path inside the workspace makes none of the directories that are there already
+/// (the workspace's parents); `file *` is decided as `wc -l *` is, the edge asking where a
+/// name the glob matches starts with `-`.
+#[test]
+fn exported_directories_made_parents_and_globs_of_risky_readers() {
+    let ws = check_common::red_team_workspace(false);
+    let root = ws.path().display().to_string();
+    let mkdir_abs = format!("mkdir -p {root}/docs/api");
+    let mkdir_outside = format!("mkdir -p {root}-other/docs");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "export ROOT=$PWD; ls \"$ROOT/src\"",
+            "export ROOT=\"$PWD\"; cd src; cd \"$ROOT\"; ls",
+            "export ROOT=$(pwd); cd src; cd \"$ROOT\"; ls",
+            "f(){ local R=\"$PWD\"; cd src; cd \"$R\"; ls; }; f",
+            &mkdir_abs,
+            "file *",
+            "file -b *",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            &mkdir_outside,
+            "export ROOT=$PWD; ls \"$ROOT/../x\"",
+            "file \"$x\"",
+            "export R=$PWD; export R=/etc; cd \"$R\"; ls",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["export ROOT=$PWD; rm -f \"$ROOT/x\"", "mkdir -p .env/x"]);
+    // A name the glob gives that the program reads as an option.
+    check_common::write_file(ws.path(), "-C", "");
+    check_common::assert_in_dir(ws.path(), "ask", &["file *"]);
+}

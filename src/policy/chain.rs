@@ -1394,6 +1394,11 @@ impl Policy {
             if w.kind == shell::WriteKind::Below && self.below_a_file(w, edge) {
                 continue;
             }
+            // (A directory already there: `mkdir -p /abs/ws/docs/api` makes none of the
+            // workspace's parents, red team 63.)
+            if w.kind == shell::WriteKind::Parent && self.is_dir_now(w, edge) {
+                continue;
+            }
             let mut v = self.decide_write(w, ctx, session);
             if v.verdict == Verdict::Ask && v.layer == Layer::Analysis {
                 if let Some(found) = self.found_writes(w, &a, edge, ctx, session) {
@@ -1408,7 +1413,7 @@ impl Policy {
                     w.path.display()
                 ));
             }
-            if w.kind == shell::WriteKind::Handed && v.verdict == Verdict::Allow {
+            if matches!(w.kind, shell::WriteKind::Handed | shell::WriteKind::Parent) && v.verdict == Verdict::Allow {
                 continue;
             }
             runtime_write |= v.verdict == Verdict::Ask && matches!(w.path, Word::Dyn(_));
@@ -1889,7 +1894,7 @@ impl Policy {
         if w.kind == shell::WriteKind::MakeDir {
             return self.made_dir(w, v);
         }
-        if w.kind != shell::WriteKind::Handed {
+        if !matches!(w.kind, shell::WriteKind::Handed | shell::WriteKind::Parent) {
             return v;
         }
         // A path handed on to a program gate cannot see, or one a program may write (the
@@ -2051,6 +2056,13 @@ impl Policy {
     }
 
     /// Whether the edge says `w`'s path is there and no directory (links followed).
+    /// Whether the edge finds a directory where `w` writes, now.
+    fn is_dir_now(&self, w: &shell::Write, edge: Option<Real>) -> bool {
+        let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
+        let Ok(written) = self.written_path(raw, cwd) else { return false };
+        edge.is_dir(&written) == Some(true)
+    }
+
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
         let Ok(written) = self.written_path(raw, cwd) else { return false };

@@ -240,6 +240,9 @@ pub enum WriteKind {
     /// `mkdir -p` makes where missing): decided only where it lands outside the workspace or
     /// under a deny or ask rule
     Handed,
+    /// a directory `mkdir -p` makes on the way to its operand where it is missing: decided as
+    /// [`WriteKind::Handed`] is, and not at all where it is a directory already
+    Parent,
     /// a directory `mkdir` makes: a write, also allowed where an allow rule allows files in
     /// it (`mkdir -p docs/guide` under `docs/**/*.md`)
     MakeDir,
@@ -274,6 +277,7 @@ impl Write {
             WriteKind::Moved => "moves",
             WriteKind::List => "lists",
             WriteKind::Handed => "may write",
+            WriteKind::Parent => "may make directory",
             WriteKind::MakeDir => "makes directory",
         };
         format!("{op} {}", self.path.display())

@@ -66,6 +66,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         keyed: Vec::new(),
         arrays: Vec::new(),
         declared_arrays: Vec::new(),
+        declared_here: Vec::new(),
         stdin_moved: false,
         stdout_piped: false,
         own_stdin: false,
@@ -201,6 +202,9 @@ struct Walker<'a> {
     /// Arrays a declaration builtin's words give (`declare -a f=(src/*.rs)`), bound once the
     /// builtin has run.
     declared_arrays: Vec<(String, Vec<Word>)>,
+    /// Names a declaration builtin's words give the directory it runs in (`export
+    /// ROOT="$PWD"`), kept as `ROOT=$PWD` keeps it once the builtin has run.
+    declared_here: Vec<String>,
     /// The standard input of what is walked is not the one the enclosing text started with
     /// (a later stage of a pipeline, a compound command's redirection).
     stdin_moved: bool,
@@ -1357,6 +1361,7 @@ impl Walker<'_> {
             keyed: self.keyed.clone(),
             arrays: self.arrays.clone(),
             declared_arrays: Vec::new(),
+            declared_here: Vec::new(),
             stdin_moved: self.stdin_moved,
             stdout_piped: self.stdout_piped,
             own_stdin: false,
@@ -4555,6 +4560,16 @@ impl Walker<'_> {
                                 this.declared_arrays.push((name.clone(), v));
                             }
                         }
+                        // (`export ROOT="$PWD"`: kept where the builtin keeps the value.)
+                        if let ast::AssignmentValue::Scalar(v) = &a.value {
+                            let v = v.value.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&v.value);
+                            let variable = matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
+                            let printed = matches!(v, "$(pwd)" | "$(pwd -L)" | "$(pwd -P)")
+                                && !this.functions.iter().any(|f| f == "pwd");
+                            if (variable || printed) && !a.append && is_identifier(&name) {
+                                this.declared_here.push(name.clone());
+                            }
+                        }
                         // `export A=b` and friends: the word is an argument and an assignment.
                         match compound.take() {
                             Some(value) if matches!(a.name, ast::AssignmentName::VariableName(_)) => {
@@ -5386,8 +5401,11 @@ impl Walker<'_> {
             }
         }
         let handed = super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words));
-        for target in handed.chain(super::writes::made_parents(&words)) {
+        for target in handed {
             self.write(target, WriteKind::Handed);
+        }
+        for target in super::writes::made_parents(&words) {
+            self.write(target, WriteKind::Parent);
         }
         // What may call a function gate does not see called: a command named at run time,
         // a script sourced, text evaluated or stored to run, a function exported to shells.
@@ -6200,6 +6218,9 @@ impl Walker<'_> {
         // `declare x=rm`, `export f=src/a.rs`: the value is certain after it.
         let mut values: Vec<(String, String)> = Vec::new();
         let mut plains: Vec<String> = Vec::new();
+        // `export ROOT=$PWD`: the directory it ran in, as `ROOT=$PWD` alone keeps it.
+        let mut here: Vec<String> = Vec::new();
+        let declared_here = std::mem::take(&mut self.declared_here);
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
                 // `x=$y`: only x is assigned.
@@ -6245,6 +6266,20 @@ impl Walker<'_> {
                     }
                 }
                 if plain {
+                    here = declared_here;
+                    // (A word brush leaves whole, `ROOT="$PWD"`.)
+                    let pwd = !self.assigned.iter().any(|n| n == "PWD");
+                    let pwd_program = !self.functions.iter().any(|f| f == "pwd");
+                    for w in args {
+                        let Word::Dyn(d) = w else { continue };
+                        let Some((n, v)) = d.split_once('=') else { continue };
+                        let v = v.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(v);
+                        let variable = pwd && matches!(v, "$PWD" | "${PWD}");
+                        let printed = pwd_program && matches!(v, "$(pwd)" | "$(pwd -L)" | "$(pwd -P)");
+                        if is_identifier(n) && (variable || printed) && !here.iter().any(|h| h == n) {
+                            here.push(n.to_string());
+                        }
+                    }
                     for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
                         if let Some((n, v)) = a.split_once('=') {
                             if is_identifier(n) && !v.starts_with('(') {
@@ -6286,6 +6321,17 @@ impl Walker<'_> {
                 // it local and empty; `local V` does).
                 let keeps = matches!(name, "export" | "readonly")
                     && !args.iter().filter_map(Word::lit).any(|a| a.starts_with(['-', '+']) && a.contains('n'));
+                // `export R=$(cat f)`: R is assigned a value only known at run time (red team 66:
+                // `R=ls; export R=$(cat f); $R y` ran `ls`, as gate read it).
+                names.extend(args.iter().filter_map(|w| {
+                    match w {
+                        Word::Dyn(d) => d
+                            .split_once('=')
+                            .map(|(n, _)| n.trim_end_matches('+').split('[').next().unwrap_or(n).to_string())
+                            .filter(|n| is_identifier(n)),
+                        Word::Lit(_) => None,
+                    }
+                }));
                 names.extend(
                     args.iter()
                         .filter_map(Word::lit)
@@ -6373,6 +6419,14 @@ impl Walker<'_> {
             if !tables::is_dangerous_variable(&n) {
                 self.bind_number(&n);
             }
+        }
+        if let Some(dir) = self.cwd.0.clone() {
+            // (Relative to the start, whatever spelling of `~+` the value had here.)
+            let tilde = std::mem::take(&mut self.cwd_tilde);
+            for n in here {
+                self.bind(&format!("{PWD_OF}{n}"), vec![Word::Lit(dir.clone())]);
+            }
+            self.cwd_tilde = tilde;
         }
         // (A value given to an array's name replaces its first element only: red team 55.)
         for (n, v) in values {
@@ -6547,6 +6601,7 @@ impl Walker<'_> {
                 keyed: self.keyed.clone(),
                 arrays: self.arrays.clone(),
                 declared_arrays: Vec::new(),
+                declared_here: Vec::new(),
                 stdin_moved: self.stdin_moved,
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,
