@@ -27,6 +27,8 @@ fn an_array_filled_from_a_glob_in_a_loop_holds_names_of_that_glob() {
             "files=(); for f in src/*.rs; do if grep -q fn \"$f\"; then files+=(\"$f\"); fi; done; printf '%s\\n' \"${files[@]}\"",
             "files=(); files+=(src/*.rs); files+=(docs/*.md); wc -l \"${files[@]}\"",
             "x=(a b); x+=(c); cat \"${x[2]}\"",
+            // (A name of the glob `src/*.rs.x`.)
+            "files=(); for f in src/*.rs; do files+=(\"$f.x\"); done; wc -l \"${files[@]}\"",
             "files=(src/*.rs); for i in \"${!files[@]}\"; do wc -l \"${files[$i]}\"; done",
             "files=(src/*.rs); last=$(( ${#files[@]} - 1 )); cat \"${files[$last]}\"",
         ],
@@ -37,7 +39,6 @@ fn an_array_filled_from_a_glob_in_a_loop_holds_names_of_that_glob() {
         &[
             // Another item beside the glob's names, a name changed, a glob outside.
             "files=(); for f in src/*.rs; do files+=(\"$f\"); files+=(/etc/passwd); done; wc -l \"${files[@]}\"",
-            "files=(); for f in src/*.rs; do files+=(\"$f.x\"); done; wc -l \"${files[@]}\"",
             "files=(); for f in /etc/*; do files+=(\"$f\"); done; wc -l \"${files[@]}\"",
             // An array gate never saw filled, from the environment: anything.
             "for f in src/*.rs; do files+=(\"$f\"); done; wc -l \"${files[@]}\"",
@@ -254,4 +255,50 @@ fn exported_directories_made_parents_and_globs_of_risky_readers() {
     // A name the glob gives that the program reads as an option.
     check_common::write_file(ws.path(), "-C", "");
     check_common::assert_in_dir(ws.path(), "ask", &["file *"]);
+}
+
+/// Found by the replicas of red teams 62 and 63 (over-asks): `${!v}` of a variable holding a
+/// name gate knows (`for v in HOME SHELL; do echo "${!v}"`) is that variable's expansion; a
+/// name a glob gives, quoted inside a longer word (`"docs/${f##*/}.md"`, `"${f%.md}.bak.md"`),
+/// is one name of the glob the word spells; cp of one such name into a directory writes one
+/// name of its last segment there (`cp "$f" docs/guide/`), nothing below a DEST that is a file.
+#[test]
+fn indirect_names_and_names_of_globs_inside_longer_words() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for v in HOME SHELL; do echo \"$v=${!v}\"; done",
+            "for f in src/*.rs; do wc -l \"$f\" > \"docs/${f##*/}.md\"; done",
+            "for f in src/*.rs; do echo x > \"docs/$f.md\"; done",
+            "for f in docs/*.md; do sort \"$f\" > \"${f%.md}.sorted.md\"; done",
+            "for f in docs/*.md; do cp \"$f\" docs/guide/; done",
+            "for f in src/*.rs; do cp \"$f\" docs/a.md; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "v=HOME; ${!v} x",
+            "v=HOME; cat \"${!v}/.ssh/id_rsa\"",
+            // Below a directory DEST, a name that is no `.md`.
+            "for f in src/*.rs; do cp \"$f\" docs/guide; done",
+            // A glob character in the text beside the name.
+            "for f in src/*.rs; do wc -l \"$f\" > \"docs/[x]${f##*/}.md\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "r=rm; v=r; ${!v} x",
+            "v='a[$(rm x)]'; echo \"${!v}\"",
+            "for f in src/*.rs; do cp \"$f\" \".env${f##*/}\"; done",
+            "for f in src/*.rs; do cp \"$f\" \"${f%.rs}.env\"; done",
+            "for f in .e*; do cp docs/a.md \"$f\"; done",
+        ],
+    );
 }

@@ -2026,9 +2026,21 @@ impl Policy {
     /// Whether cp does not write `w`, the edge says: DEST is a directory (`Onto`), or
     /// `DEST/NAME` where DEST is not one (`Into`). `false` where the edge cannot tell.
     fn not_copied_to(&self, w: &shell::Write, edge: Real) -> bool {
-        let (Word::Lit(raw), Some(cwd)) = (&w.path, &w.cwd) else { return false };
+        let Some(cwd) = &w.cwd else { return false };
+        // (`"docs/guide/*.md"`, one name of a glob below a directory named as written: what
+        // cp writes below DEST where DEST is one.)
+        let raw = match (&w.path, w.kind) {
+            (Word::Lit(raw), _) => raw.as_str(),
+            (Word::Dyn(d), shell::WriteKind::Into) => match d.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
+                Some(inner) if inner.rsplit_once('/').is_some_and(|(dir, _)| !dir.contains(['*', '?', '[', '\\'])) => {
+                    inner
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
         let dest = match w.kind {
-            shell::WriteKind::Onto => raw.as_str(),
+            shell::WriteKind::Onto => raw,
             shell::WriteKind::Into => match raw.rsplit_once('/') {
                 Some((d, _)) if !d.is_empty() => d,
                 _ => return false,
@@ -2055,7 +2067,6 @@ impl Policy {
         self.not_a_dir(&path, edge)
     }
 
-    /// Whether the edge says `w`'s path is there and no directory (links followed).
     /// Whether the edge finds a directory where `w` writes, now.
     fn is_dir_now(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
@@ -2063,6 +2074,7 @@ impl Policy {
         edge.is_dir(&written) == Some(true)
     }
 
+    /// Whether the edge says `w`'s path is there and no directory (links followed).
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
         let Ok(written) = self.written_path(raw, cwd) else { return false };

@@ -67,6 +67,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         arrays: Vec::new(),
         declared_arrays: Vec::new(),
         declared_here: Vec::new(),
+        glob_pieces: None,
         stdin_moved: false,
         stdout_piped: false,
         own_stdin: false,
@@ -205,6 +206,9 @@ struct Walker<'a> {
     /// Names a declaration builtin's words give the directory it runs in (`export
     /// ROOT="$PWD"`), kept as `ROOT=$PWD` keeps it once the builtin has run.
     declared_here: Vec<String>,
+    /// While [`Walker::word`] reads a word: where in its text names of globs were put
+    /// ([`Walker::glob_name_piece`]); `None` elsewhere (a here-document's text, arithmetic).
+    glob_pieces: Option<Vec<(usize, usize)>>,
     /// The standard input of what is walked is not the one the enclosing text started with
     /// (a later stage of a pipeline, a compound command's redirection).
     stdin_moved: bool,
@@ -1362,6 +1366,7 @@ impl Walker<'_> {
             arrays: self.arrays.clone(),
             declared_arrays: Vec::new(),
             declared_here: Vec::new(),
+            glob_pieces: None,
             stdin_moved: self.stdin_moved,
             stdout_piped: self.stdout_piped,
             own_stdin: false,
@@ -3562,8 +3567,28 @@ impl Walker<'_> {
                 let mut buf = String::new();
                 let mut dynamic = false;
                 let mut unknown = None;
+                let outer = self.glob_pieces.replace(Vec::new());
                 self.pieces(&pieces, false, &mut buf, &mut dynamic, &mut unknown);
-                let word = if dynamic { self.positional(raw) } else { Word::Lit(buf) };
+                let globs = std::mem::replace(&mut self.glob_pieces, outer).unwrap_or_default();
+                let word = if dynamic {
+                    self.positional(raw)
+                } else if globs.is_empty() {
+                    Word::Lit(buf)
+                } else {
+                    // `"docs/${f##*/}.md"` of a name a glob gives: one name the glob the word
+                    // spells matches, where the rest is text with no glob character.
+                    let mut rest = buf.clone();
+                    for (from, to) in globs.iter().rev() {
+                        rest.replace_range(*from..*to, "");
+                    }
+                    if rest.contains(['*', '?', '[', ']', '\\', '"', '$', '`', '{', '}'])
+                        || buf.contains(['"', '$', '`'])
+                    {
+                        self.positional(raw)
+                    } else {
+                        Word::Dyn(format!("\"{buf}\""))
+                    }
+                };
                 Resolved { word, unknown }
             }
             Err(_) => {
@@ -3641,6 +3666,16 @@ impl Walker<'_> {
                     // text (red team 30: only a whole-word `$d` was resolved).
                     if let Some(v) = self.known_piece(expr, quoted) {
                         buf.push_str(&v);
+                        continue;
+                    }
+                    // A name a glob gives, quoted, inside a longer word (red team 62:
+                    // `cp "$f" "docs/${f##*/}.md"`): the glob its names match, marked.
+                    if let (true, Some(g)) = (quoted && self.glob_pieces.is_some(), self.glob_name_piece(expr)) {
+                        let from = buf.len();
+                        buf.push_str(&g);
+                        if let Some(p) = self.glob_pieces.as_mut() {
+                            p.push((from, buf.len()));
+                        }
                         continue;
                     }
                     *dynamic = true;
@@ -3774,6 +3809,43 @@ impl Walker<'_> {
             _ => return None,
         };
         (quoted || stays_unquoted(&v)).then_some(v)
+    }
+
+    /// The glob whose names a parameter expansion gives, where the variable holds one name of
+    /// a glob (a loop's pass over `src/*.rs`): `$f` that glob, `${f##*/}` its last segment,
+    /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
+    fn glob_name_piece(&self, expr: &ParameterExpr) -> Option<String> {
+        use ParameterExpr as P;
+        let name = |parameter: &bword::Parameter| match parameter {
+            bword::Parameter::Named(n) => {
+                let (_, values) = self.bound.iter().rev().find(|(b, _)| b == n)?;
+                // (A loop's variable holds the glob, unquoted; a quoted one is one name too.)
+                let [Word::Dyn(d)] = values.as_slice() else { return None };
+                let glob = tables::unquoted_glob(d);
+                let one_name = glob != d.as_str() || !d.starts_with('"');
+                (one_name && glob.contains(['*', '?', '[']) && tables::glob_base(glob).is_some())
+                    .then(|| glob.to_string())
+            }
+            _ => None,
+        };
+        let literal = |p: &str| !p.is_empty() && !p.contains(['*', '?', '[', ']', '\\', '/', '$', '`', '\'', '"']);
+        match expr {
+            P::Parameter { parameter, indirect: false } => name(parameter),
+            P::RemoveLargestPrefixPattern { parameter, indirect: false, pattern: Some(p) } if p == "*/" => {
+                let g = name(parameter)?;
+                Some(g.rsplit('/').next().unwrap_or(&g).to_string())
+            }
+            P::RemoveSmallestSuffixPattern { parameter, indirect: false, pattern: Some(p) }
+            | P::RemoveLargestSuffixPattern { parameter, indirect: false, pattern: Some(p) }
+                if literal(p) =>
+            {
+                let g = name(parameter)?;
+                let kept = g.strip_suffix(p.as_str())?;
+                // (What is left must still end the name: not a `/`, nor nothing.)
+                (!kept.is_empty() && !kept.ends_with('/')).then(|| kept.to_string())
+            }
+            _ => None,
+        }
     }
 
     /// What a command substitution prints, where it is one command that prints constant
@@ -4020,7 +4092,18 @@ impl Walker<'_> {
             }
             P::VariableNames { .. } | P::MemberKeys { .. } => return,
         };
-        if indirect {
+        // `for v in HOME SHELL; do echo "${!v}"`: the variable named is one gate knows the
+        // name of, so this is `${HOME}` (red team 63); anything else is named at run time.
+        let named_here = match param {
+            bword::Parameter::Named(n) => self
+                .bound
+                .iter()
+                .rev()
+                .find(|(b, _)| b == n)
+                .is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Lit(t)] if is_identifier(t))),
+            _ => false,
+        };
+        if indirect && !named_here {
             *unknown = Some("indirect expansion `${!...}` reads a variable named at run time".into());
             // The name it reads, where gate knows it: a subscript there is evaluated, its
             // `$(...)` run (`x='a[$(cmd)]'; echo "${!x}"`: red team 41).
@@ -6602,6 +6685,7 @@ impl Walker<'_> {
                 arrays: self.arrays.clone(),
                 declared_arrays: Vec::new(),
                 declared_here: Vec::new(),
+                glob_pieces: None,
                 stdin_moved: self.stdin_moved,
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,

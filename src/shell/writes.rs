@@ -688,6 +688,15 @@ fn under(dir: Option<&Word>, name: &Word) -> Word {
             Word::Lit(format!("{}/{}", d.trim_end_matches('/'), n))
         }
         (Some(_), Word::Lit(n)) if n.starts_with('/') => name.clone(),
+        // (A directory's name, then one name of a glob with no `/`: one name of the glob
+        // below it, `"docs/guide/*.md"`.)
+        (Some(Word::Lit(d)), Word::Dyn(n))
+            if super::tables::unquoted_glob(n) != n
+                && !super::tables::unquoted_glob(n).contains('/')
+                && !d.contains(['*', '?', '[', ']', '\\', '"', '$', '`', '{', '}', '\'']) =>
+        {
+            Word::Dyn(format!("\"{}/{}\"", d.trim_end_matches('/'), super::tables::unquoted_glob(n)))
+        }
         (Some(d), n) => Word::Dyn(format!("{}/{}", d.display().trim_end_matches('/'), n.display())),
     }
 }
@@ -700,6 +709,11 @@ fn all_under(dir: &Word) -> Word {
 fn base_name(w: &Word) -> Word {
     match w {
         Word::Lit(s) => Word::Lit(s.trim_end_matches('/').rsplit('/').next().unwrap_or(s).to_string()),
+        // (One name of a glob, `"src/*.rs"`: one name of its last segment, `"*.rs"`.)
+        Word::Dyn(d) if super::tables::unquoted_glob(d) != d && !d.ends_with("/\"") => {
+            let glob = super::tables::unquoted_glob(d);
+            Word::Dyn(format!("\"{}\"", glob.rsplit('/').next().unwrap_or(glob)))
+        }
         Word::Dyn(d) => Word::Dyn(d.clone()),
     }
 }
