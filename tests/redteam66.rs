@@ -302,3 +302,38 @@ fn indirect_names_and_names_of_globs_inside_longer_words() {
         ],
     );
 }
+
+/// Found by the older replicas (over-asks): `unset IFS` splits as by default again (not `-f`,
+/// which removes a function); `join` reads its two files; `awk -W version` prints the version;
+/// a slice of an array gate knows (`"${arr[@]:1}"`) is those items, or names of its glob.
+#[test]
+fn unset_ifs_join_awk_version_and_array_slices() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "unset IFS; cat src/a.rs",
+            "join -t: docs/a.md docs/a.md",
+            "awk -W version",
+            "arr=(src/*.rs); cat \"${arr[@]:1}\"",
+            "arr=(src/a.rs docs/a.md /etc/passwd); cat \"${arr[@]:0:2}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "unset -f IFS; x='a b'; $x",
+            "join docs/a.md /etc/passwd",
+            "awk -W exec=x",
+            "awk -W version x",
+            "arr=(a b /etc/passwd); cat \"${arr[@]:1}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["IFS=,; unset IFS; x='rm y'; $x", "arr=(ls rm); \"${arr[@]:1}\" x", "arr=(rm x); \"${arr[@]:0:1}\" y"],
+    );
+}

@@ -1055,6 +1055,9 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("comm", "files",
      "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated --help --version"),
     ("paste", "files", "-d: --delimiters= -s --serial -z --zero-terminated --help --version"),
+    ("join", "files",
+     "-a: -e: -i --ignore-case -j: -o: -t: -v: -1: -2: --check-order --nocheck-order --header -z --zero-terminated \
+      --help --version"),
     ("fold", "files num", "-b --bytes -s --spaces -w: --width= --help --version"),
     // `fmt -72 F` (a width spelled as a number), and iconv's `-o F`, a write the walker
     // decides (red team 63); iconv opens a charset name with a `/` as a charmap file (red

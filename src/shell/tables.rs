@@ -1666,7 +1666,7 @@ static SAFE: &[(&str, Args)] = &[
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
     ("sha224sum", Args::Any), ("sha384sum", Args::Any), ("b2sum", Args::Any), ("base32", Args::Any), ("fmt", Args::Any),
     ("iconv", Args::Any),
-    ("paste", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
+    ("paste", Args::Any), ("join", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
     ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("npm", Args::Custom(npm_lists)), ("free", Args::Any),
     ("uptime", Args::Any), ("nproc", Args::Any), ("locale", Args::Any), ("tee", Args::Any), ("cd", Args::Any),
@@ -1844,6 +1844,15 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
 /// pipe, command `getline` or extension (`shell/scripts.rs`), and prints to files it names
 /// literally; options only `-F`, `-v` and `-e`. The files it reads and prints to are decided
 /// as reads and writes by the walker.
+/// `awk -W version` (`-Wversion`, `-Wv`, `--version`): gawk's and mawk's version, printed
+/// before any program is read (red team 63).
+pub(crate) fn awk_version(args: &[Word]) -> bool {
+    matches!(
+        args.iter().map(Word::lit).collect::<Vec<_>>().as_slice(),
+        [Some("-W"), Some("version")] | [Some("-Wversion" | "-Wv" | "--version")]
+    )
+}
+
 fn awk_read_only(args: &[Word]) -> bool {
     let a = super::scripts::awk_args(args);
     a.plain
@@ -1868,7 +1877,7 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     };
     let name = program_name(first);
     if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
-        return !open_args && awk_read_only(&words[1..]);
+        return !open_args && (awk_version(&words[1..]) || awk_read_only(&words[1..]));
     }
     if name == "script" {
         // `script -qc CMD /dev/null`: the command (decided as run, where the walker unwraps
@@ -2100,7 +2109,7 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("cat", 0), ("head", 0), ("tail", 0), ("wc", 0), ("grep", 1), ("egrep", 1), ("fgrep", 1), ("rg", 1), ("ls", 0),
     ("stat", 0), ("file", 0), ("du", 0), ("diff", 0), ("cmp", 0), ("cut", 0), ("nl", 0), ("od", 0), ("hexdump", 0),
     ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
-    ("comm", 0), ("paste", 0), ("fold", 0), ("fmt", 0), ("iconv", 0), ("b2sum", 0), ("sha224sum", 0), ("sha384sum", 0),
+    ("comm", 0), ("paste", 0), ("join", 0), ("fold", 0), ("fmt", 0), ("iconv", 0), ("b2sum", 0), ("sha224sum", 0), ("sha384sum", 0),
     ("base32", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
     ("less", 0), ("more", 0), ("xxd", 0), ("unzip", 0), ("zipinfo", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
@@ -2908,7 +2917,10 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
                 names.push(n.to_string());
             }
         }
-        "unset" => names.extend(lits().filter(|a| !a.starts_with('-')).map(str::to_string)),
+        // (`unset IFS`: bash splits as by default again, which the walker follows.)
+        "unset" => names.extend(
+            lits().filter(|a| !a.starts_with('-')).filter(|a| *a != "IFS" || has_flag('f')).map(str::to_string),
+        ),
         "test" | "[" => {
             let operands = match (name, words[1..].split_last()) {
                 ("[", Some((Word::Lit(close), rest))) if close == "]" => rest,

@@ -1713,10 +1713,36 @@ impl Walker<'_> {
         (text != raw && !pieces.is_empty()).then_some(pieces)
     }
 
-    /// `"${arr[@]}"` of a bound array: all its values.
+    /// `"${arr[@]}"` of a bound array: all its values. `"${arr[@]:N}"`, `"${arr[@]:N:M}"`
+    /// (literal counts): those of an array of literal items, or every name of an array filled
+    /// by one glob (some of them).
     fn bound_all(&self, raw: &str) -> Option<Vec<Word>> {
-        let name = raw.strip_prefix("\"${")?.strip_suffix("[@]}\"")?;
-        self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+        let (name, slice) = raw.strip_prefix("\"${")?.strip_suffix("}\"")?.split_once("[@]")?;
+        let values = self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())?;
+        if slice.is_empty() {
+            return Some(values);
+        }
+        let count = |t: &str| {
+            (!t.is_empty() && t.len() < 6 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<usize>().ok())
+                .flatten()
+        };
+        let rest = slice.strip_prefix(':')?;
+        let (from, len) = match rest.split_once(':') {
+            Some((f, l)) => (count(f)?, Some(count(l)?)),
+            None => (count(rest)?, None),
+        };
+        if self.is_associative(name) {
+            return None;
+        }
+        match values.as_slice() {
+            [Word::Dyn(d)] if tables::unquoted_glob(d) == d && tables::glob_base(d).is_some() => Some(values),
+            v if v.iter().all(|w| matches!(w, Word::Lit(_))) => {
+                let end = len.map_or(v.len(), |l| from.saturating_add(l).min(v.len()));
+                Some(v.get(from.min(v.len())..end.max(from.min(v.len()))).unwrap_or_default().to_vec())
+            }
+            _ => None,
+        }
     }
 
     fn mark(&self) -> [usize; 4] {
@@ -6503,6 +6529,15 @@ impl Walker<'_> {
                 self.bind_number(&n);
             }
         }
+        // `unset IFS` (not `-f`), outside a function (where a caller's own IFS could show
+        // again): bash splits as by default.
+        let unsets_ifs = name == "unset"
+            && self.defining.is_empty()
+            && args.iter().all(|w| w.lit().is_some_and(|a| !a.starts_with('-') || a == "-v"))
+            && args.iter().any(|w| w.lit() == Some("IFS"));
+        if unsets_ifs {
+            self.bind("IFS", vec![Word::Lit(" \t\n".into())]);
+        }
         if let Some(dir) = self.cwd.0.clone() {
             // (Relative to the start, whatever spelling of `~+` the value had here.)
             let tilde = std::mem::take(&mut self.cwd_tilde);
@@ -6527,6 +6562,9 @@ impl Walker<'_> {
         let mut texts: Vec<Word> = Vec::new();
         let mut inputs: Vec<Word> = Vec::new();
         let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
+        if awk && tables::awk_version(&words[1..]) {
+            return;
+        }
         if awk {
             let a = super::scripts::awk_args(&words[1..]);
             if let Some(o) = a.from_file {
