@@ -337,3 +337,30 @@ fn unset_ifs_join_awk_version_and_array_slices() {
         &["IFS=,; unset IFS; x='rm y'; $x", "arr=(ls rm); \"${arr[@]:1}\" x", "arr=(rm x); \"${arr[@]:0:1}\" y"],
     );
 }
+
+/// Found by the replica of red team 62 (over-asks): a `return` in a function called in a loop
+/// ended a pass of the caller's loop as gate read it (bash 5.2 refuses even `break` there), so
+/// each pass was walked again with the loop's variable unknown; and `$(dirname "$DOC")` of a
+/// variable gate knows is that value's directory.
+#[test]
+fn a_return_ends_only_its_function_and_known_values_print_constant_text() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "check(){ local f=\"$1\"; if [[ ! -f \"$f\" ]]; then return 1; fi; wc -l \"$f\"; }; for f in src/a.rs docs/a.md; do check \"$f\" || true; done",
+            "DOC=docs/guide/setup.md; mkdir -p \"$(dirname \"$DOC\")\"; echo x > \"$DOC\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "D=.env/x; mkdir -p \"$(dirname \"$D\")\"",
+            "c=rm; $(echo \"$c\") x",
+            "c='r m'; $(printf %s $c) x",
+            "for c in ls rm; do f(){ break; }; x=$c; done; $x y",
+        ],
+    );
+}

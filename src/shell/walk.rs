@@ -2559,6 +2559,7 @@ impl Walker<'_> {
                 let bound = std::mem::take(&mut self.bound);
                 let params = self.params.take();
                 let log0 = self.assigned.len();
+                let jumps0 = self.jumps;
                 self.defining.push(f.fname.value.clone());
                 self.compound(&f.body.0);
                 if let Some(r) = &f.body.1 {
@@ -2569,8 +2570,9 @@ impl Walker<'_> {
                 *self.cwd = saved;
                 self.bound = bound;
                 self.params = params;
-                // Defining it assigns nothing.
+                // Defining it assigns nothing, and jumps nowhere.
                 self.assigned.truncate(log0);
+                self.jumps = jumps0;
             }
             ast::Command::ExtendedTest(t, redirects) => {
                 self.extended_test(&t.expr);
@@ -3278,6 +3280,9 @@ impl Walker<'_> {
         for body in bodies {
             self.walk_again(|w| {
                 let (cwd0, bound0, params0, log0) = (w.cwd.clone(), w.bound.clone(), w.params.take(), w.assigned.len());
+                // (A `return`, or a `break` bash refuses there, ends the body, not a loop of
+                // the caller's: red team 62's `check "$f"` in a loop, with `return 1` inside.)
+                let jumps0 = w.jumps;
                 // Its positional parameters are the call's words, when all are literal.
                 if literal {
                     w.params = Some(args.to_vec());
@@ -3299,6 +3304,7 @@ impl Walker<'_> {
                 w.bound = bound0;
                 w.params = params0;
                 w.assigned.truncate(log0);
+                w.jumps = jumps0;
             });
         }
         changes
@@ -3837,6 +3843,47 @@ impl Walker<'_> {
         (quoted || stays_unquoted(&v)).then_some(v)
     }
 
+    /// `text` with each word that is one variable gate knows the one literal value of
+    /// (`"$DOC"`, `"${DOC}"`, or unquoted where its value stays one word) replaced by that
+    /// value, quoted; `None` where a `$` is anything else (inside longer quoted text, a
+    /// variable gate does not know).
+    fn values_inlined(&self, text: &str) -> Option<String> {
+        if !text.contains('$') {
+            return Some(text.to_string());
+        }
+        let b = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        while let Some(k) = text[at..].find('$').map(|k| k + at) {
+            let start = text[..k].rfind([' ', '\t']).map_or(0, |s| s + 1);
+            let end = text[k..].find([' ', '\t']).map_or(text.len(), |e| e + k);
+            // (Outside any quoted text that runs on before this word.)
+            let before = &text[..start];
+            if start < at || before.matches('"').count() % 2 == 1 || before.matches('\'').count() % 2 == 1 {
+                return None;
+            }
+            let token = &text[start..end];
+            let (inner, quoted) = match token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                Some(i) => (i, true),
+                None => (token, false),
+            };
+            let name =
+                inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
+            if !is_identifier(name) || b.get(start).is_some_and(|c| *c == b'\'') {
+                return None;
+            }
+            let value = self.known_value(&bword::Parameter::Named(name.to_string()))?;
+            if !quoted && !stays_unquoted(value) {
+                return None;
+            }
+            out.push_str(&text[at..start]);
+            out.push_str(&super::shell_word(value));
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        Some(out)
+    }
+
     /// The glob whose names a parameter expansion gives, where the variable holds one name of
     /// a glob (a loop's pass over `src/*.rs`): `$f` that glob, `${f##*/}` its last segment,
     /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
@@ -3879,6 +3926,9 @@ impl Walker<'_> {
     /// `date +TEXT` without `%`, `dirname PATH`, `basename PATH`; not a function of that name.
     /// Its trailing newline is what `$(...)` removes.
     fn constant_output(&self, text: &str) -> Option<String> {
+        // (`$(dirname "$DOC")` with DOC known: its value in its place, red team 62.)
+        let inlined = self.values_inlined(text)?;
+        let text = inlined.as_str();
         // (Looked at first, before a walk of its own: a `$(...)` inside is never constant.)
         let first = text.split_whitespace().next()?;
         // (Nor one with a `~`: gate writes `~+` relative, `.`, where bash gives the absolute
