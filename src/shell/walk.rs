@@ -3276,6 +3276,10 @@ impl Walker<'_> {
             return (moves, None);
         };
         let bodies = if all.len() > 1 { all } else { vec![last_body] };
+        let body_jumps = bodies.iter().any(|b| {
+            let t = b.to_string();
+            t.contains("break") || t.contains("continue")
+        });
         let mut changes = (true, None);
         for body in bodies {
             self.walk_again(|w| {
@@ -3304,7 +3308,11 @@ impl Walker<'_> {
                 w.bound = bound0;
                 w.params = params0;
                 w.assigned.truncate(log0);
-                w.jumps = jumps0;
+                // (A `break` or `continue` is kept: shells other than bash 5 let it leave the
+                // caller's loop.)
+                if !body_jumps {
+                    w.jumps = jumps0;
+                }
             });
         }
         changes
