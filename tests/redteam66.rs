@@ -364,3 +364,42 @@ fn a_return_ends_only_its_function_and_known_values_print_constant_text() {
         ],
     );
 }
+
+/// Found by the older replicas (over-asks): `split` is a reader whose writes are decided, read
+/// by its table (`--additional-suffix` abbreviated, or as a word of its own, was an operand
+/// before and moved PREFIX): `split -l1 --additional-suffix=.md docs/a.md docs/part-` writes
+/// names of `docs/part-*.md`; the file it reads is a read; `--filter` runs its command.
+#[test]
+fn split_writes_its_prefix_and_suffix_and_reads_its_file() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "split -l1 --additional-suffix=.md docs/a.md docs/part-",
+            "split -l1 --additional-suffix .md docs/a.md docs/part-",
+            "split -l1 --add=.md -- docs/a.md docs/part-",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "split -l1 docs/a.md docs/part-",
+            "split -l1 --additional-suffix=.md /etc/passwd docs/p",
+            "split -l1 --additional-suffix=.md docs/a.md /tmp/p",
+            "split -l1 docs/a.md \"$p\"",
+            "split -n 2 src/a.rs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "split -l1 --additional-suffix .x docs/a.md .env",
+            "split -l1 docs/a.md .en",
+            "split -l1 --filter='rm x' docs/a.md docs/p",
+            "split -l1 --additional-suffix=/../../.env docs/a.md docs/p",
+        ],
+    );
+}

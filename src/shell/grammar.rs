@@ -1055,6 +1055,12 @@ static TABLE: &[(&str, &str, &str)] = &[
     ("comm", "files",
      "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z --zero-terminated --help --version"),
     ("paste", "files", "-d: --delimiters= -s --serial -z --zero-terminated --help --version"),
+    // `split [OPTION]... [FILE [PREFIX]]`: it reads FILE and writes PREFIX, then a made-up
+    // suffix, then `--additional-suffix` (the walker decides those writes); `--filter` runs.
+    ("split", "files",
+     "-a: --suffix-length= --additional-suffix= -b: --bytes= -C: --line-bytes= -d --numeric-suffixes=? -x \
+      --hex-suffixes=? -e --elide-empty-files --filter=/X -l: --lines= -n: --number= -t: --separator= -u \
+      --unbuffered --verbose --help --version"),
     ("join", "files",
      "-a: -e: -i --ignore-case -j: -o: -t: -v: -1: -2: --check-order --nocheck-order --header -z --zero-terminated \
       --help --version"),

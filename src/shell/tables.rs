@@ -1666,7 +1666,7 @@ static SAFE: &[(&str, Args)] = &[
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
     ("sha224sum", Args::Any), ("sha384sum", Args::Any), ("b2sum", Args::Any), ("base32", Args::Any), ("fmt", Args::Any),
     ("iconv", Args::Any),
-    ("paste", Args::Any), ("join", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
+    ("paste", Args::Any), ("join", Args::Any), ("split", Args::Any), ("fold", Args::Any), ("expand", Args::Any), ("unexpand", Args::Any), ("rev", Args::Any), ("tac", Args::Any),
     ("od", Args::Any), ("hexdump", Args::Any), ("strings", Args::Any), ("base64", Args::Any), ("column", Args::Any),
     ("tree", Args::Any), ("type", Args::Any), ("whereis", Args::Any), ("ps", Args::Custom(ps_lists)), ("npm", Args::Custom(npm_lists)), ("free", Args::Any),
     ("uptime", Args::Any), ("nproc", Args::Any), ("locale", Args::Any), ("tee", Args::Any), ("cd", Args::Any),
@@ -1956,7 +1956,18 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         // (Operands added at run time could be options or files it writes.)
         let counted = matches!(
             name,
-            "uniq" | "sed" | "date" | "hostname" | "env" | "command" | "trap" | "touch" | "mkdir" | "cp" | "mv"
+            "uniq"
+                | "sed"
+                | "date"
+                | "hostname"
+                | "env"
+                | "command"
+                | "trap"
+                | "touch"
+                | "mkdir"
+                | "cp"
+                | "mv"
+                | "split"
         );
         // (sed reads the paths appended after its script as input: it writes no operand.)
         let paths_read = added == super::Added::Paths && name == "sed";
@@ -1969,6 +1980,9 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                 // The files they write are their operands, each decided as a write; one
                 // only known at run time is a write of a path gate cannot name.
                 "touch" | "mkdir" => !p.operands.is_empty(),
+                // `split FILE PREFIX`: FILE read, the files PREFIX starts written (decided by
+                // the walker); a run-time word that may be several moves PREFIX.
+                "split" => p.operands.len() <= 2 && !p.operands.iter().any(grammar::could_be_several),
                 // `cp SRC... DEST`: DEST written (a file, or SRC's name below a directory),
                 // spelled out: a target that may be several words is not modelled.
                 "cp" | "mv" => {
@@ -2109,7 +2123,7 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("cat", 0), ("head", 0), ("tail", 0), ("wc", 0), ("grep", 1), ("egrep", 1), ("fgrep", 1), ("rg", 1), ("ls", 0),
     ("stat", 0), ("file", 0), ("du", 0), ("diff", 0), ("cmp", 0), ("cut", 0), ("nl", 0), ("od", 0), ("hexdump", 0),
     ("strings", 0), ("base64", 0), ("md5sum", 0), ("sha1sum", 0), ("sha256sum", 0), ("sha512sum", 0), ("cksum", 0),
-    ("comm", 0), ("paste", 0), ("join", 0), ("fold", 0), ("fmt", 0), ("iconv", 0), ("b2sum", 0), ("sha224sum", 0), ("sha384sum", 0),
+    ("comm", 0), ("paste", 0), ("join", 0), ("split", 0), ("fold", 0), ("fmt", 0), ("iconv", 0), ("b2sum", 0), ("sha224sum", 0), ("sha384sum", 0),
     ("base32", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
     ("less", 0), ("more", 0), ("xxd", 0), ("unzip", 0), ("zipinfo", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),

@@ -141,6 +141,25 @@ static BUILD_DIRS: &[(&str, &[&str])] = &[
 /// that a deny rule any of them could match decides (red team 59: `split -n 22 -a 1 docs/a.md
 /// .en` writes `.env`; `csplit -f Cargo -b '.toml%.0d' ...` writes `Cargo.toml`).
 fn split_writes(name: &str, args: &[Word]) -> Vec<Word> {
+    // split read by its table: PREFIX, then a made-up suffix, then `--additional-suffix`
+    // (red team 62: `split -l1 --additional-suffix=.md docs/a.md docs/part-`).
+    if name == "split" {
+        if let Some(p) = tabled("split", args) {
+            let prefix = p.operands.get(1).cloned().unwrap_or_else(|| Word::Lit("x".into()));
+            let suffix =
+                p.opts.iter().filter(|f| f.opt.name == "--additional-suffix").filter_map(|f| f.value.clone()).last();
+            return vec![match (prefix, suffix) {
+                (Word::Lit(p), None) => Word::Dyn(format!("{}*", super::shell_word(&p))),
+                (Word::Lit(p), Some(Word::Lit(s))) if !s.contains('/') => {
+                    Word::Dyn(format!("{}*{}", super::shell_word(&p), super::shell_word(&s)))
+                }
+                // (A suffix with a `/` or only known at run time: anywhere below PREFIX's
+                // directory, as a name only known at run time.)
+                (Word::Lit(p), Some(s)) => Word::Dyn(format!("{}*{}", super::shell_word(&p), s.display())),
+                (Word::Dyn(d), _) => Word::Dyn(format!("{d}*")),
+            }];
+        }
+    }
     let (valued, default) = if name == "split" { ("abClnt", "x") } else { ("bfn", "xx") };
     const LONG_VALUED: &[&str] =
         &["prefix", "suffix-format", "digits", "bytes", "line-bytes", "lines", "number", "separator", "filter"];
