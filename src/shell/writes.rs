@@ -146,8 +146,12 @@ fn split_writes(name: &str, args: &[Word]) -> Vec<Word> {
     if name == "split" {
         if let Some(p) = tabled("split", args) {
             let prefix = p.operands.get(1).cloned().unwrap_or_else(|| Word::Lit("x".into()));
-            let suffix =
-                p.opts.iter().filter(|f| f.opt.name == "--additional-suffix").filter_map(|f| f.value.clone()).last();
+            let suffix = p
+                .opts
+                .iter()
+                .filter(|f| f.opt.name == "--additional-suffix")
+                .filter_map(|f| f.value.clone())
+                .next_back();
             return vec![match (prefix, suffix) {
                 (Word::Lit(p), None) => Word::Dyn(format!("{}*", super::shell_word(&p))),
                 (Word::Lit(p), Some(Word::Lit(s))) if !s.contains('/') => {
