@@ -403,3 +403,13 @@ fn split_writes_its_prefix_and_suffix_and_reads_its_file() {
         ],
     );
 }
+
+/// Found by red team 66 (asked, not denied): double quotes halve a format's backslashes
+/// before printf decodes it (`$(printf "\\162\\155") x` runs `rm x`); the scan of text run
+/// unseen reads that view too.
+#[test]
+fn escapes_under_double_quoted_backslashes_are_scanned() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(ws.path(), "deny", &["$(printf \"\\\\162\\\\155\") x"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["printf \"a\\\\tb\\\\n\""]);
+}

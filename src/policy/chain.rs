@@ -2246,8 +2246,15 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
     // And each parameter's default in its place (`"${P:-r}m -rf x"`, `${CMD-curl -s h}`: red
     // team 64).
     let defaulted: String = defaults_inlined(&plain);
+    // And escapes decoded after double quotes halved their backslashes (`printf "\\162\\155"`
+    // is `printf '\162\155'`: red team 66).
+    let halved: String = if joined.contains("\\\\") {
+        decode_escapes(&joined.replace("\\\\", "\\")).chars().filter(|c| !matches!(c, '\'' | '"')).collect()
+    } else {
+        String::new()
+    };
     let mut words = std::collections::HashSet::new();
-    for text in [&plain, &decoded, &echoed, &apart, &defaulted] {
+    for text in [&plain, &decoded, &echoed, &apart, &defaulted, &halved] {
         for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
             if w.is_empty() {
                 continue;
