@@ -60,6 +60,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         in_eval: false,
         alt_cwd: None,
         rewalks: 0,
+        counters: Vec::new(),
         untrusted_values: false,
         attributed: Vec::new(),
         plain: Vec::new(),
@@ -177,6 +178,9 @@ struct Walker<'a> {
     /// the directory the commands after it run in if it failed. The enclosing list walks
     /// what follows from both directories.
     alt_cwd: Option<Cwd>,
+    /// The counters of the `for ((...))` loops walked as passes over their numbers, innermost
+    /// last, each with whether anything in its body assigned it ([`Self::unbind`]).
+    counters: Vec<(String, bool)>,
     /// How many such walks enclose this point (at most [`MAX_REWALKS`]; beyond, the directory
     /// is forgotten).
     rewalks: usize,
@@ -1079,6 +1083,20 @@ fn no_pattern(p: &Option<String>) -> bool {
 /// What stands for an object name git prints ([`git_prints_object_names`]).
 const OBJECT_NAME: &str = "0123456789abcdef0123456789abcdef01234567";
 
+/// Whether a word holding object names git prints ([`OBJECT_NAME`]) is a revision
+/// expression, whatever each name is (hexadecimal, `HEAD` or nothing): each one the word's
+/// start, after `^` or a range's `..`, and its end or before `..`, `:PATH`, `^`, `~` or `@{`
+/// (`A..B`, `A...B`, `A:src/a.rs`, `A^`, `A~2`). It is never an option, and no path.
+fn object_revision(word: &str) -> bool {
+    let parts: Vec<&str> = word.split(OBJECT_NAME).collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else { return false };
+    let first_ok = first.is_empty() || *first == "^" || (first.ends_with("..") && !first.starts_with('-'));
+    let last_ok =
+        last.is_empty() || last.starts_with("..") || last.starts_with([':', '^', '~']) || last.starts_with("@{");
+    let between_ok = parts.len() < 3 || parts[1..parts.len() - 1].iter().all(|b| matches!(*b, ".." | "..."));
+    parts.len() >= 2 && first_ok && last_ok && between_ok
+}
+
 /// Whether `git ARGS` prints only object names (or nothing): `merge-base` of revisions,
 /// `rev-parse [--verify] [-q] [--short] REV...`, `rev-list` of revisions with a count, and
 /// `log` with a count and a `%H`/`%h` format; every revision a literal that is no option.
@@ -1359,6 +1377,7 @@ impl Walker<'_> {
             in_eval: false,
             alt_cwd: None,
             rewalks: self.rewalks,
+            counters: Vec::new(),
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
             plain: self.plain.clone(),
@@ -1487,7 +1506,20 @@ impl Walker<'_> {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base && n.strip_prefix(PWD_OF) != Some(base));
         self.plain.retain(|n| n != base);
+        for (c, hit) in &mut self.counters {
+            *hit |= c == base;
+        }
         self.assigned.push(base.to_string());
+    }
+
+    /// `bind` or `unbind` of a loop's own variable, which is no assignment by its body.
+    fn pass_variable(&mut self, name: &str, counted: bool, value: Option<Word>) {
+        let own = if counted { self.counters.pop() } else { None };
+        match value {
+            Some(v) => self.bind(name, vec![v]),
+            None => self.unbind(name),
+        }
+        self.counters.extend(own);
     }
 
     /// Whether `name` holds a number for certain: bound to a literal number, to a number
@@ -1851,7 +1883,7 @@ impl Walker<'_> {
     /// A `for` loop: over literal words, one pass per word in order, the variable bound to
     /// it (exact, unless the body jumps with `break` or `continue`); over a glob, passes of
     /// `loop_body` with the variable bound to the glob; otherwise the variable is unknown.
-    fn for_loop(&mut self, name: &str, values: Option<Vec<Word>>, body: &ast::CompoundList) {
+    fn for_loop(&mut self, name: &str, values: Option<Vec<Word>>, body: &ast::CompoundList, counted: bool) {
         let bindable = |w: &Word| match w {
             Word::Lit(_) => true,
             Word::Dyn(d) => tables::glob_base(d).is_some() && integer_sequence(d).is_none(),
@@ -1866,7 +1898,7 @@ impl Walker<'_> {
                     .is_some_and(|i| i.contains('\n') && !i.contains(|c: char| c.is_ascii_digit() || c == '-'));
                 match d.strip_prefix("$(").and_then(|r| r.strip_suffix(')')).and_then(seq_numbers) {
                     Some(numbers) if lines && !numbers.is_empty() && self.functions.iter().all(|f| f != "seq") => {
-                        Some(numbers.into_iter().map(|n| Word::Lit(n.to_string())).collect())
+                        Some(numbers.into_iter().map(Word::Lit).collect())
                     }
                     _ => values,
                 }
@@ -1880,14 +1912,14 @@ impl Walker<'_> {
             let (cwd0, bound0, jumps0) = (self.cwd.clone(), self.bound.clone(), self.jumps);
             let log0 = self.assigned.len();
             for v in &values {
-                self.bind(name, vec![v.clone()]);
+                self.pass_variable(name, counted, Some(v.clone()));
                 match v {
                     Word::Lit(_) => self.compound_list(body),
                     Word::Dyn(_) => self.loop_body(&|w: &mut Self| w.compound_list(body)),
                 }
             }
             if self.jumps == jumps0 {
-                self.unbind(name);
+                self.pass_variable(name, counted, None);
                 return;
             }
             // A `break` or `continue` ends a pass in its middle, so a pass does not start
@@ -1930,12 +1962,12 @@ impl Walker<'_> {
             for v in &values {
                 *self.cwd = start_cwd.clone();
                 self.bound = start_bound.clone();
-                self.bind(name, vec![v.clone()]);
+                self.pass_variable(name, counted, Some(v.clone()));
                 self.loop_body(&|w: &mut Self| w.compound_list(body));
             }
             *self.cwd = start_cwd;
             self.bound = start_bound;
-            self.unbind(name);
+            self.pass_variable(name, counted, None);
             return;
         }
         self.unbind(name);
@@ -2689,6 +2721,26 @@ impl Walker<'_> {
                 for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
                     self.arithmetic(&e.value);
                 }
+                let text = |e: &Option<ast::UnexpandedArithmeticExpr>| e.as_ref().map(|e| e.value.clone());
+                let counted = counted_loop(&text(&f.initializer), &text(&f.condition), &text(&f.updater))
+                    .filter(|(name, _)| !tables::is_dangerous_variable(name) && !self.is_integer(name));
+                if let Some((name, values)) = counted {
+                    // `for ((i=1; i<=3; i++))`: the passes over those numbers, as `for i in 1 2
+                    // 3` (red team 66), where the body leaves the counter alone; what it
+                    // assigns there is unknown to gate, which then asks.
+                    let m = self.mark();
+                    let (cwd0, bound0, params0, jumps0) =
+                        (self.cwd.clone(), self.bound.clone(), self.params.clone(), self.jumps);
+                    self.counters.push((name.clone(), false));
+                    self.for_loop(&name, Some(values.into_iter().map(Word::Lit).collect()), &f.body.list, true);
+                    if !self.counters.pop().is_none_or(|(_, hit)| hit) {
+                        self.bind_number(&name);
+                        return;
+                    }
+                    // (Else walked again as any loop: the passes are not those.)
+                    self.truncate(m);
+                    (*self.cwd, self.bound, self.params, self.jumps) = (cwd0, bound0, params0, jumps0);
+                }
                 self.loop_body(&|w: &mut Self| w.compound_list(&f.body.list));
                 // The condition and the update run again after the body, which may have
                 // changed what they read.
@@ -2752,7 +2804,7 @@ impl Walker<'_> {
                 };
                 match listing.and_then(|l| loop_listing(&l, None)) {
                     Some(wrapper) => self.listing_loop(&f.variable_name, wrapper, &f.body.list),
-                    None => self.for_loop(&f.variable_name, words, &f.body.list),
+                    None => self.for_loop(&f.variable_name, words, &f.body.list, false),
                 }
             }
             C::CaseClause(c) => {
@@ -3609,7 +3661,29 @@ impl Walker<'_> {
                 let mut unknown = None;
                 let outer = self.glob_pieces.replace(Vec::new());
                 self.pieces(&pieces, false, &mut buf, &mut dynamic, &mut unknown);
-                let globs = std::mem::replace(&mut self.glob_pieces, outer).unwrap_or_default();
+                let mut globs = std::mem::replace(&mut self.glob_pieces, outer).unwrap_or_default();
+                // An object name git prints is a hexadecimal name, `HEAD` (rev-parse in a
+                // repository without commits) or nothing (merge-base of unrelated histories):
+                // where the word is no revision expression, any text there (red team 66:
+                // `> "docs/$(git merge-base A B).env.md"` may write `docs/.env.md`).
+                // (`*` stands for it only where nothing is as bash's `*` never is: a name's
+                // first letter a dot, or the whole name: `"$(...)/x"` may be `/x`.)
+                if !dynamic && buf.contains(OBJECT_NAME) && !object_revision(&buf) {
+                    let starts_name = |at: usize| at == 0 || buf[..at].ends_with('/');
+                    let lone = |at: usize| {
+                        let after = &buf[at + OBJECT_NAME.len()..];
+                        starts_name(at) && (after.is_empty() || after.starts_with(['/', '.']))
+                    };
+                    let spots: Vec<usize> = buf.match_indices(OBJECT_NAME).map(|(at, _)| at).collect();
+                    if globs.is_empty() && !spots.iter().any(|at| lone(*at)) {
+                        while let Some(at) = buf.find(OBJECT_NAME) {
+                            buf.replace_range(at..at + OBJECT_NAME.len(), "*");
+                            globs.push((at, at + 1));
+                        }
+                    } else {
+                        dynamic = true;
+                    }
+                }
                 let word = if dynamic {
                     self.positional(raw)
                 } else if globs.is_empty() {
@@ -3702,6 +3776,22 @@ impl Walker<'_> {
                     _ => *dynamic = true,
                 },
                 WordPiece::ParameterExpansion(expr) => {
+                    // A variable holding an object name git printed, inside a longer word
+                    // (`"$BASE..HEAD"`, `"$SHA":src/a.rs`, `"$BASE"..HEAD`): as the
+                    // substitution in its place (red team 66); [`Self::word`] decides where it
+                    // stands.
+                    if let ParameterExpr::Parameter { parameter: bword::Parameter::Named(n), indirect: false } = expr {
+                        let object = self
+                            .bound
+                            .iter()
+                            .rev()
+                            .find(|(b, _)| b == n)
+                            .is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Dyn(d)] if d == OBJECT_VALUE));
+                        if object && !self.assigning && (quoted || (beside && self.ifs().is_some())) {
+                            buf.push_str(OBJECT_NAME);
+                            continue;
+                        }
+                    }
                     // A variable gate knows, inside a longer word (`"$d/a.rs"`, `${c}m`): its
                     // text (red team 30: only a whole-word `$d` was resolved).
                     if let Some(v) = self.known_piece(expr, quoted) {
@@ -3730,8 +3820,8 @@ impl Walker<'_> {
                     if let Some(out) = self.constant_output(s).filter(|o| {
                         if o == OBJECT_NAME {
                             // (Unquoted with text beside it, `$(git merge-base A B)..HEAD`, it
-                            // is still one word: red team 63.)
-                            (quoted || beside) && !self.assigning
+                            // is still one word where IFS holds only blanks: red team 63.)
+                            (quoted || (beside && self.ifs().is_some())) && !self.assigning
                         } else {
                             quoted || self.assigning || stays_unquoted(o)
                         }
@@ -6774,6 +6864,7 @@ impl Walker<'_> {
                 in_eval: false,
                 alt_cwd: None,
                 rewalks: self.rewalks,
+                counters: Vec::new(),
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
                 plain: self.plain.clone(),
@@ -7792,8 +7883,13 @@ fn arithmetic_cannot_fail(expr: &str) -> bool {
 
 /// What `seq [FIRST [INCREMENT]] LAST` prints, for decimal integers (no leading `0`, no
 /// option) and at most 8 numbers; `None` otherwise.
-fn seq_numbers(inner: &str) -> Option<Vec<i64>> {
+fn seq_numbers(inner: &str) -> Option<Vec<String>> {
     let words: Vec<&str> = inner.split(' ').collect();
+    // `seq -w`: each as wide as the widest of FIRST and LAST, padded with zeros (red team 66).
+    let (equal, words) = match words.as_slice() {
+        ["seq", "-w" | "--equal-width", rest @ ..] => (true, [&["seq"][..], rest].concat()),
+        _ => (false, words),
+    };
     let number = |t: &str| -> Option<i64> {
         let digits = t.strip_prefix('-').unwrap_or(t);
         let plain = !digits.is_empty() && digits.len() < 10 && digits.bytes().all(|b| b.is_ascii_digit());
@@ -7808,7 +7904,64 @@ fn seq_numbers(inner: &str) -> Option<Vec<i64>> {
     if step == 0 || last.checked_sub(first)? / step > 8 {
         return None;
     }
-    Some((0..).map(|k| first + k * step).take_while(|v| *v <= last).collect())
+    let width = if equal { first.to_string().len().max(last.to_string().len()) } else { 0 };
+    Some((0..).map(|k| first + k * step).take_while(|v| *v <= last).map(|v| format!("{v:0width$}")).collect())
+}
+
+/// The numbers a counted `for ((NAME=A; NAME<B; NAME++))` loop passes over: its counter and
+/// those values (at most 8), for decimal literals, `<`, `<=`, `>`, `>=` or `!=`, and `++`,
+/// `--`, `+=K`, `-=K` or `NAME=NAME+K`; `None` for any other loop.
+fn counted_loop(
+    init: &Option<String>,
+    cond: &Option<String>,
+    update: &Option<String>,
+) -> Option<(String, Vec<String>)> {
+    let squeeze = |t: &Option<String>| -> Option<String> { Some(t.as_ref()?.chars().filter(|c| *c != ' ').collect()) };
+    let (init, cond, update) = (squeeze(init)?, squeeze(cond)?, squeeze(update)?);
+    let literal = |t: &str| -> Option<i64> {
+        let plain =
+            !t.is_empty() && t.len() < 10 && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0'));
+        plain.then(|| t.parse().ok()).flatten()
+    };
+    let (name, start) = init.split_once('=')?;
+    if !is_identifier(name) {
+        return None;
+    }
+    let start = literal(start)?;
+    let rest = cond.strip_prefix(name)?;
+    let (op, bound) = ["<=", ">=", "!=", "<", ">"].iter().find_map(|op| Some((*op, rest.strip_prefix(op)?)))?;
+    let bound = literal(bound)?;
+    let step = match update.as_str() {
+        u if u == format!("{name}++") || u == format!("++{name}") => 1,
+        u if u == format!("{name}--") || u == format!("--{name}") => -1,
+        u => {
+            let by = |t: &str| literal(t).filter(|k| *k > 0);
+            if let Some(k) = u.strip_prefix(name).and_then(|r| r.strip_prefix("+=")) {
+                by(k)?
+            } else if let Some(k) = u.strip_prefix(name).and_then(|r| r.strip_prefix("-=")) {
+                -by(k)?
+            } else {
+                by(u.strip_prefix(&format!("{name}={name}+"))?)?
+            }
+        }
+    };
+    let holds = |v: i64| match op {
+        "<=" => v <= bound,
+        ">=" => v >= bound,
+        "!=" => v != bound,
+        "<" => v < bound,
+        _ => v > bound,
+    };
+    let mut values = Vec::new();
+    let mut v = start;
+    while holds(v) {
+        if values.len() == 8 {
+            return None;
+        }
+        values.push(v.to_string());
+        v = v.checked_add(step)?;
+    }
+    Some((name.to_string(), values))
 }
 
 /// A token of the arithmetic [`Walker::arithmetic_value`] computes.
