@@ -1624,13 +1624,16 @@ fn path_words(command: &str) -> PathWords {
         .iter()
         .flat_map(|c| shell::copies_below(&c.words).into_iter().map(|(s, d)| (s, d, c.cwd.clone())))
         .collect();
-    // Files written whose name starts with `-`.
+    // Files written whose name starts with `-`: a literal name, or names a glob stands for
+    // (red team 67: `split ... docs/a.md docs/-o.env` writes `docs/-o.envaa`...).
     let dash_writes: Vec<String> = a
         .writes
         .iter()
-        .filter_map(|w| w.path.lit())
+        .map(|w| match &w.path {
+            Word::Lit(p) => p.clone(),
+            Word::Dyn(d) => d.trim_matches('"').to_string(),
+        })
         .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('-')))
-        .map(str::to_string)
         .collect();
     let odd_writes: Vec<String> = a
         .writes

@@ -329,9 +329,13 @@ pub(crate) fn only_reads(effect: char) -> bool {
 pub(crate) fn could_be_several(w: &Word) -> bool {
     match w {
         Word::Lit(_) => false,
-        Word::Dyn(raw) => !super::tables::number_parameter(raw) && may_split(raw),
+        // (A process substitution is one name under `/dev/fd`.)
+        Word::Dyn(raw) => raw != PROCESS_SUBSTITUTION && !super::tables::number_parameter(raw) && may_split(raw),
     }
 }
+
+/// The word a process substitution (`<(...)`, `>(...)`) stands for.
+pub(crate) const PROCESS_SUBSTITUTION: &str = "<(...)";
 
 /// Whether bash may make a run-time word into no word or several: an expansion, a glob or a
 /// substitution outside double quotes (split, globbed; empty and unquoted is no word at all,
@@ -377,6 +381,10 @@ pub(crate) fn may_split(raw: &str) -> bool {
 pub(crate) fn could_be_option(raw: &str) -> bool {
     // find's `{}` is a path below a start point, and no start point starts with `-`.
     if raw == "{}" {
+        return false;
+    }
+    // A process substitution is a name under `/dev/fd` (red team 67: `sort -u <(grep ...)`).
+    if raw == PROCESS_SUBSTITUTION {
         return false;
     }
     let t = raw.trim_start_matches(['"', '\'']);

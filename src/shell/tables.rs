@@ -1880,19 +1880,23 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         return !open_args && (awk_version(&words[1..]) || awk_read_only(&words[1..]));
     }
     if name == "script" {
-        // `script -qc CMD /dev/null`: the command (decided as run, where the walker unwraps
-        // it) with its log thrown away; with a log file it writes one.
+        // `script -qc CMD LOG`: the command (decided as run, where the walker unwraps it),
+        // and the log files, each decided as a write by the walker (red team 67: `script -qc
+        // 'npm test' docs/log.md`); without LOG it writes `typescript`.
         // (`script -V` prints its version: red team 63.)
         let version = words.len() == 2 && matches!(words[1].lit(), Some("-V" | "--version"));
-        let logless = || {
+        let logged = || {
             grammar::grammar("script").and_then(|g| grammar::parse(g, &words[1..]).ok()).is_some_and(|p| {
                 p.operands.len() == 1
-                    && p.operands[0].lit() == Some("/dev/null")
+                    && p.operands[0].lit().is_some()
                     && p.opts.iter().any(|f| f.opt.has('C'))
-                    && p.opts.iter().all(|f| f.opt.eff.chars().all(|c| c == 'C'))
+                    && p.opts.iter().all(|f| {
+                        f.opt.eff.chars().all(|c| c == 'C' || c == 'W')
+                            && (!f.opt.has('W') || f.value.as_ref().is_some_and(|v| v.lit().is_some()))
+                    })
             })
         };
-        return !open_args && (version || logless());
+        return !open_args && (version || logged());
     }
     if name == "xxd" {
         // A dump of one file (or stdin) to stdout: a second operand is the file it writes,
@@ -1992,8 +1996,14 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                         .filter(|f| matches!(f.opt.name, "-t" | "--target-directory"))
                         .filter_map(|f| f.value.as_ref())
                         .collect();
+                    // (Or one name of a glob, never an option: `"docs/guide/*.md"` of a loop
+                    // over a glob, red team 67.)
+                    let one_name = |w: &Word| match w {
+                        Word::Lit(_) => true,
+                        Word::Dyn(d) => d.starts_with('"') && unquoted_glob(d) != d && !grammar::could_be_option(d),
+                    };
                     match dirs.as_slice() {
-                        [] => p.operands.len() >= 2 && p.operands.last().is_some_and(|w| w.lit().is_some()),
+                        [] => p.operands.len() >= 2 && p.operands.last().is_some_and(one_name),
                         [dir] => !p.operands.is_empty() && dir.lit().is_some(),
                         _ => false,
                     }

@@ -480,6 +480,20 @@ fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
     }
 }
 
+/// Whether a redirection may give descriptor 0 another file: any of 0 itself (`0>&3`), an
+/// input one of the default descriptor, a here-document or here-string.
+fn may_move_stdin(io: &ast::IoRedirect) -> bool {
+    use ast::IoFileRedirectKind as K;
+    match io {
+        ast::IoRedirect::File(fd, kind, _) => match fd {
+            Some(f) => *f == 0,
+            None => matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput),
+        },
+        ast::IoRedirect::HereDocument(fd, _) | ast::IoRedirect::HereString(fd, _) => fd.is_none_or(|f| f == 0),
+        ast::IoRedirect::OutputAndError(..) => false,
+    }
+}
+
 /// Whether a simple command's own redirections send its standard output to a file or pipe
 /// (`> f`, `1>> f`, `&> f`, `>& f`), not a copy of another descriptor (`>&2`).
 fn sends_stdout(sc: &ast::SimpleCommand) -> bool {
@@ -2510,9 +2524,10 @@ impl Walker<'_> {
                 // `x=rm; { x=echo; } <&9; $x y` ran rm).
                 let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| may_fail(io, self.std_closed)));
                 let start = fallible.then(|| self.may_not_happen_start());
-                // With a redirection its input may not be the listing piped in (`find src |
-                // while read -r f; do ...; done < names`).
-                if redirects.is_some() {
+                // With a redirection of its input it may not be the listing piped in (`find src
+                // | while read -r f; do ...; done < names`); one of its output keeps it (red
+                // team 67: `... | while read -r f; do ...; done > docs/heads.md`).
+                if redirects.as_ref().is_some_and(|r| r.0.iter().any(may_move_stdin)) {
                     self.stdin_listing = None;
                 }
                 let moved0 = self.stdin_moved;
@@ -2532,9 +2547,24 @@ impl Walker<'_> {
                         self.redirect(io);
                         let merged = self.a.stderr_merges != merges0;
                         self.stdin_script = script0;
-                        // (Not with its error text in it: `2>&1`, red team 64.)
-                        if self.a.commands.len() == before + 1 && !merged {
-                            self.stdin_listing = self.a.commands.last().and_then(listing_of);
+                        // (Not with its error text in it: `2>&1`, red team 64.) The listing
+                        // may pass through line filters (red team 67: `< <(find src -name
+                        // '*.rs' | sort)`), where that pipeline is all the substitution holds.
+                        let stages = match io {
+                            ast::IoRedirect::File(_, _, T::ProcessSubstitution(_, sub)) => match sub.list.0.as_slice() {
+                                [item] if item.0.additional.is_empty() && !item.0.first.bang => {
+                                    item.0.first.seq.iter().all(|c| matches!(c, ast::Command::Simple(_)))
+                                        .then_some(item.0.first.seq.len())
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        let cmds = self.a.commands.get(before..).unwrap_or_default();
+                        if let (Some(n), Some((first, rest)), false) = (stages, cmds.split_first(), merged) {
+                            if cmds.len() == n && rest.iter().all(line_filter) {
+                                self.stdin_listing = listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l));
+                            }
                         }
                         true
                     }
@@ -4849,7 +4879,7 @@ impl Walker<'_> {
                 }
                 I::ProcessSubstitution(_, sub) => {
                     this.subshell(sub);
-                    words.push(Word::Dyn("<(...)".into()));
+                    words.push(Word::Dyn(grammar::PROCESS_SUBSTITUTION.into()));
                 }
             }
         };

@@ -152,15 +152,17 @@ fn split_writes(name: &str, args: &[Word]) -> Vec<Word> {
                 .filter(|f| f.opt.name == "--additional-suffix")
                 .filter_map(|f| f.value.clone())
                 .next_back();
+            // (The made-up suffix is never empty: `-a 0` is the default length, two; red
+            // team 67: `split ... docs/a.md Cargo.toml` never writes `Cargo.toml` itself.)
             return vec![match (prefix, suffix) {
-                (Word::Lit(p), None) => Word::Dyn(format!("{}*", super::shell_word(&p))),
+                (Word::Lit(p), None) => Word::Dyn(format!("{}?*", super::shell_word(&p))),
                 (Word::Lit(p), Some(Word::Lit(s))) if !s.contains('/') => {
-                    Word::Dyn(format!("{}*{}", super::shell_word(&p), super::shell_word(&s)))
+                    Word::Dyn(format!("{}?*{}", super::shell_word(&p), super::shell_word(&s)))
                 }
                 // (A suffix with a `/` or only known at run time: anywhere below PREFIX's
                 // directory, as a name only known at run time.)
-                (Word::Lit(p), Some(s)) => Word::Dyn(format!("{}*{}", super::shell_word(&p), s.display())),
-                (Word::Dyn(d), _) => Word::Dyn(format!("{d}*")),
+                (Word::Lit(p), Some(s)) => Word::Dyn(format!("{}?*{}", super::shell_word(&p), s.display())),
+                (Word::Dyn(d), _) => Word::Dyn(format!("{d}?*")),
             }];
         }
     }
@@ -720,7 +722,34 @@ fn under(dir: Option<&Word>, name: &Word) -> Word {
         {
             Word::Dyn(format!("\"{}/{}\"", d.trim_end_matches('/'), super::tables::unquoted_glob(n)))
         }
+        // (One name of a glob, then a name with no `/`, or one name of a glob with none: one
+        // name of the glob below, `"docs/guide/*.md/*.md"`: red team 67, `cp "$f"
+        // "docs/guide/${f##*/}"`.)
+        (Some(Word::Dyn(d)), n) if one_glob_name(d).is_some() && name_piece(n).is_some() => Word::Dyn(format!(
+            "\"{}/{}\"",
+            one_glob_name(d).unwrap_or_default().trim_end_matches('/'),
+            name_piece(n).unwrap_or_default()
+        )),
         (Some(d), n) => Word::Dyn(format!("{}/{}", d.display().trim_end_matches('/'), n.display())),
+    }
+}
+
+/// The glob a word that is one name of it stands for (`"docs/*.md"`: `docs/*.md`).
+fn one_glob_name(d: &str) -> Option<&str> {
+    let glob = super::tables::unquoted_glob(d);
+    (glob != d && d.starts_with('"')).then_some(glob)
+}
+
+/// A last path segment as glob text: a literal name with no `/` and no glob character, or
+/// one name of a glob with no `/`.
+fn name_piece(n: &Word) -> Option<String> {
+    match n {
+        Word::Lit(l) => (!l.is_empty()
+            && !l.contains(['/', '*', '?', '[', ']', '\\', '"', '$', '`', '{', '}', '\''])
+            && l != "."
+            && l != "..")
+            .then(|| l.clone()),
+        Word::Dyn(d) => one_glob_name(d).filter(|g| !g.contains('/')).map(str::to_string),
     }
 }
 
@@ -1044,7 +1073,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             // A run-time operand may be two words, or none (an empty `$x`, a glob under
             // nullglob): any operand may be the one written (red team 58: `uniq $nothing
             // docs/a.md Cargo.toml`).
-            Some(Ok(p)) if p.operands.iter().any(|w| matches!(w, Word::Dyn(_))) => p.operands.clone(),
+            Some(Ok(p)) if p.operands.iter().any(grammar::could_be_several) => p.operands.clone(),
             Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
             _ => placed(
                 args,
