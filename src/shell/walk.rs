@@ -902,13 +902,20 @@ fn decoded_by(text: &str, width: u32, ignore: bool, digit: impl Fn(u8) -> Option
 /// `%s`, `%.Ns`, `%c`, `%.Nc` and `%%` (the format is used again while arguments are left, as bash
 /// does): `None` for anything else.
 pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
-    if format.contains('\\') {
-        return None;
-    }
     // The format's pieces: text, or a conversion taking at most that many letters.
-    enum Piece<'a> {
-        Text(&'a str),
+    enum Piece {
+        /// Text, its backslash escapes decoded ([`format_escapes`]).
+        Text(String),
         Arg(Option<usize>),
+        /// `%.*s`: at most as many letters as the argument before it says (red team 67).
+        Star,
+        /// `%Ns`, `%-Ns`: the argument padded with blanks to N letters.
+        Padded {
+            left: bool,
+            width: usize,
+        },
+        /// `%q`: an argument of letters, digits, `_`, `.`, `/`, `-` is itself.
+        Quoted,
         /// `%b`: the argument with its backslash escapes decoded.
         Escaped,
         /// `%d`/`%i` with `-` or `0` and a width (`%03d`): a decimal argument, padded.
@@ -921,12 +928,26 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     let mut pieces = Vec::new();
     let mut rest = format;
     while let Some(k) = rest.find('%') {
-        pieces.push(Piece::Text(&rest[..k]));
+        pieces.push(Piece::Text(format_escapes(&rest[..k])?));
         let spec = &rest[k + 1..];
+        let padded = |spec: &str| -> Option<(bool, usize, usize)> {
+            let left = spec.starts_with('-');
+            let digits = &spec[usize::from(left)..];
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            (n > 0 && n <= 3 && digits.as_bytes().get(n) == Some(&b's'))
+                .then(|| Some((left, digits[..n].parse().ok()?, usize::from(left) + n + 1)))
+                .flatten()
+        };
         let (piece, len) = if spec.starts_with('%') {
-            (Piece::Text("%"), 1)
+            (Piece::Text("%".into()), 1)
         } else if spec.starts_with('s') {
             (Piece::Arg(None), 1)
+        } else if spec.starts_with(".*s") {
+            (Piece::Star, 3)
+        } else if spec.starts_with('q') {
+            (Piece::Quoted, 1)
+        } else if let Some((left, width, n)) = padded(spec) {
+            (Piece::Padded { left, width }, n)
         } else if spec.starts_with('c') {
             (Piece::Arg(Some(1)), 1)
         } else if spec.starts_with('b') {
@@ -948,7 +969,7 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         pieces.push(piece);
         rest = &spec[len..];
     }
-    pieces.push(Piece::Text(rest));
+    pieces.push(Piece::Text(format_escapes(rest)?));
     let per = pieces.iter().filter(|p| !matches!(p, Piece::Text(_))).count();
     let mut out = String::new();
     let mut args = args.iter();
@@ -983,11 +1004,82 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
                         None => a,
                     });
                 }
+                Piece::Star => {
+                    // (The precision a plain decimal; bash reads others as numbers otherwise.)
+                    let n = args.next().copied().unwrap_or("0");
+                    if n.is_empty() || n.len() > 4 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                        return None;
+                    }
+                    let m: usize = n.parse().ok()?;
+                    let a = args.next().copied().unwrap_or("");
+                    out.push_str(a.get(..m.min(a.len()))?);
+                }
+                Piece::Padded { left, width } => {
+                    let a = args.next().copied().unwrap_or("");
+                    let w = *width;
+                    out.push_str(&if *left { format!("{a:<w$}") } else { format!("{a:>w$}") });
+                }
+                Piece::Quoted => {
+                    let a = args.next().copied().unwrap_or("");
+                    if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c)) {
+                        return None;
+                    }
+                    out.push_str(a);
+                }
             }
         }
         if per == 0 || args.len() == 0 {
             break;
         }
+    }
+    Some(out)
+}
+
+/// Text of a printf format with its backslash escapes decoded as bash's printf does: the
+/// letter escapes, `\\`, `\"`, octal `\NNN` (one to three digits) and `\xHH`; `None` for
+/// any other (`\c` ends all output, `\u` is Unicode).
+fn format_escapes(text: &str) -> Option<String> {
+    if !text.contains('\\') {
+        return Some(text.to_string());
+    }
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let e = chars.next()?;
+        let simple = match e {
+            '\\' => Some('\\'),
+            '"' => Some('"'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            continue;
+        }
+        let (radix, max, mut digits) = match e {
+            'x' => (16, 2, String::new()),
+            '0'..='7' => (8, 3, e.to_string()),
+            _ => return None,
+        };
+        while digits.len() < max && chars.peek().is_some_and(|d| d.is_digit(radix)) {
+            digits.extend(chars.next());
+        }
+        if digits.is_empty() {
+            return None;
+        }
+        let code = u32::from_str_radix(&digits, radix).ok()?;
+        out.push(char::from_u32(code & 0xff).filter(|c| *c != '\0')?);
     }
     Some(out)
 }
@@ -2551,13 +2643,18 @@ impl Walker<'_> {
                         // may pass through line filters (red team 67: `< <(find src -name
                         // '*.rs' | sort)`), where that pipeline is all the substitution holds.
                         let stages = match io {
-                            ast::IoRedirect::File(_, _, T::ProcessSubstitution(_, sub)) => match sub.list.0.as_slice() {
-                                [item] if item.0.additional.is_empty() && !item.0.first.bang => {
-                                    item.0.first.seq.iter().all(|c| matches!(c, ast::Command::Simple(_)))
-                                        .then_some(item.0.first.seq.len())
+                            ast::IoRedirect::File(_, _, T::ProcessSubstitution(_, sub)) => {
+                                match sub.list.0.as_slice() {
+                                    [item] if item.0.additional.is_empty() && !item.0.first.bang => item
+                                        .0
+                                        .first
+                                        .seq
+                                        .iter()
+                                        .all(|c| matches!(c, ast::Command::Simple(_)))
+                                        .then_some(item.0.first.seq.len()),
+                                    _ => None,
                                 }
-                                _ => None,
-                            },
+                            }
                             _ => None,
                         };
                         let cmds = self.a.commands.get(before..).unwrap_or_default();
@@ -4103,7 +4200,9 @@ impl Walker<'_> {
             }
             return date_sample(format);
         }
-        let plain = |w: &&str| !w.contains('\\') && !w.starts_with('-');
+        // (printf decodes its format's escapes and `%b`'s itself, red team 67: `$(printf
+        // "%s\n" r)m`.)
+        let plain = |w: &&str| (*name == "printf" || !w.contains('\\')) && !w.starts_with('-');
         if !args.iter().all(plain) {
             return None;
         }
