@@ -238,3 +238,75 @@ fn printf_precision_width_quoting_and_format_escapes_are_computed() {
     );
     check_common::assert_in_dir(ws.path(), "allow", &["x=$(printf \"docs/%s.md\" a); cat \"$x\""]);
 }
+
+/// Found by red team 67 (over-asks): loops over the object names git lists one a line (`for
+/// rev in $(git rev-list -n 5 HEAD)`, `git log --format=%H -n 3 | while read -r sha`) give
+/// their variable an object name, as `BASE=$(git merge-base ...)` does; other formats
+/// (`%s`, `%B`) and a loop whose input is redirected stay unknown.
+#[test]
+fn loops_over_object_names_git_lists() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for rev in $(git rev-list --max-count=5 HEAD); do git show --stat --oneline \"$rev\" | head -3; done",
+            "git log --format='%H' -n 3 | while read -r sha; do git show --stat \"$sha\" | tail -1; done",
+            "git rev-list main..HEAD | while read -r c; do git show -s --format=%s \"$c\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git log --format=%s -n 3 | while read -r h; do git show \"$h\"; done",
+            "for r in $(git log --format=%B); do git show \"$r\"; done",
+            "git log --format=%H | while read -r h; do git show \"$h\"; done < /etc/passwd",
+            "for rev in $(git rev-list HEAD); do $rev; done",
+            "git(){ echo /etc/passwd; }; for r in $(git rev-list HEAD); do cat \"$r\"; done",
+        ],
+    );
+}
+
+/// Found by red team 67 (over-asks): a function's parameter that is one name of a glob
+/// (`c "$f"` in a loop over `src/*.rs`) keeps it through `local file="$1"`, `declare g="$f"`
+/// and `${1%.md}`; `${2:-10}` of parameters gate knows is the value or the default. Another
+/// parameter, one `shift` or `set --` changed, stays as before.
+#[test]
+fn a_glob_name_passes_through_function_parameters_and_locals() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "c(){ local file=\"$1\"; grep -c TODO \"$file\" || true; }; for f in src/*.rs; do c \"$f\"; done",
+            "c(){ file=\"$1\"; grep -c TODO \"$file\"; }; for f in src/*.rs; do c \"$f\"; done",
+            "c(){ local file=\"$1\"; echo > \"$file\"; }; for f in docs/*.md; do c \"$f\"; done",
+            "c(){ echo > \"${1%.md}.bak.md\"; }; for f in docs/*.md; do c \"$f\"; done",
+            "f(){ for f in src/*.rs; do local g=\"$f\"; wc -l \"$g\"; done; }; f",
+            "for f in src/*.rs; do declare g=\"$f\"; wc -l \"$g\"; done",
+            "show() { echo \"--- $1\"; sed -n \"1,${2:-10}p\" \"$1\"; }; show src/lib.rs 20; show src/a.rs",
+            "x=rm; f(){ local \"x=$1\"; $x y; }; f ls",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "c(){ local file=\"$1\"; echo > \"$file\"; }; for f in src/*.rs; do c \"$f\"; done",
+            "c(){ shift; local file=\"$1\"; cat \"$file\"; }; for f in docs/*.md; do c \"$f\" /etc/passwd; done",
+            "c(){ set -- /etc/passwd; local file=\"$1\"; cat \"$file\"; }; for f in docs/*.md; do c \"$f\"; done",
+            "f(){ for f in /etc/*; do local g=\"$f\"; wc -l \"$g\"; done; }; f",
+            "f(){ cat \"${1:-/etc/passwd}\"; }; f",
+            "x=ls; f(){ local \"x=$(cat z)\"; $x y; }; f",
+            "f(){ local \"PATH=$1\"; ls; }; f /tmp",
+            // (`docs/a.md.env`: outside the allow rule, no `.env*` name.)
+            "f(){ for f in docs/*.md; do local g=\"$f.env\"; echo > \"$g\"; done; }; f",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["c(){ local file=\"$1\"; rm \"$file\"; }; for f in docs/*.md; do c \"$f\"; done", "f(){ ${1:-rm} x; }; f"],
+    );
+}

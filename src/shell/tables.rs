@@ -2996,8 +2996,9 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     // known at run time (the walker gives it to the name and decides what it runs). Not for
     // `-i`, whose value is arithmetic, nor a compound value with subscripts.
     let declares = matches!(name, "declare" | "typeset" | "local" | "export" | "readonly");
+    // (`local "g=$x"`, and `local g="$f"` of a glob's name, `"g=src/*.rs"`: red team 67.)
     let named = |d: &str| -> Option<String> {
-        let (n, v) = d.split_once('=')?;
+        let (n, v) = d.trim_start_matches('"').split_once('=')?;
         (is_identifier(n) && !has_flag('i') && !(v.starts_with('(') && v.contains('['))).then(|| n.to_string())
     };
     for w in &args {

@@ -34,6 +34,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stage_output: None,
         replace_str: None,
         stdin_listing: None,
+        stdin_objects: false,
         fed_args: Vec::new(),
         params: None,
         next_params: None,
@@ -109,6 +110,9 @@ struct Walker<'a> {
     /// The command being walked reads, on its standard input, the listing this `find` prints
     /// (its words: `find src | xargs ...`): what xargs appends is paths under its start points.
     stdin_listing: Option<Vec<Word>>,
+    /// The command being walked reads, on its standard input, the object names git lists one
+    /// a line (`git log --format=%H -n 3 | while read -r sha`): red team 67.
+    stdin_objects: bool,
     /// The listing a command's last word substitutes (`wc -l $(find src -name '*.rs')`), as
     /// the `find` xargs would hand its names on from: taken by the next [`Walker::unwrap`].
     fed_args: Vec<Word>,
@@ -1206,13 +1210,21 @@ fn object_revision(word: &str) -> bool {
 /// Whether `git ARGS` prints only object names (or nothing): `merge-base` of revisions,
 /// `rev-parse [--verify] [-q] [--short] REV...`, `rev-list` of revisions with a count, and
 /// `log` with a count and a `%H`/`%h` format; every revision a literal that is no option.
-fn git_prints_object_names(args: &[&str]) -> bool {
+/// With `lines`, any number of them, one a line: `rev-list` and `log` with any count and
+/// revisions that may be ranges (`main..HEAD`, `^A`).
+fn git_prints_object_names(args: &[&str], lines: bool) -> bool {
     let Some((sub, rest)) = args.split_first() else { return false };
+    if lines && !matches!(*sub, "rev-list" | "log") {
+        return false;
+    }
     // One revision, no range or negation (`^HEAD` prints `^` and a name, `A..B` two words).
-    let revision = |a: &&str| !a.is_empty() && !a.starts_with(['-', '^']) && !a.contains("..");
-    // A count of one: at most one line.
+    let revision =
+        |a: &&str| !a.is_empty() && !a.starts_with('-') && (lines || (!a.starts_with('^') && !a.contains("..")));
+    // A count of one: at most one line (with `lines`, any count).
     let counted = |o: &str| {
-        o.strip_prefix("--max-count=").or_else(|| o.strip_prefix("-n")).or_else(|| o.strip_prefix('-')) == Some("1")
+        o.strip_prefix("--max-count=").or_else(|| o.strip_prefix("-n")).or_else(|| o.strip_prefix('-')).is_some_and(
+            |n| n == "1" || (lines && !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit())),
+        )
     };
     let (mut options, mut revisions): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
     let mut words = rest.iter();
@@ -1225,7 +1237,8 @@ fn git_prints_object_names(args: &[&str]) -> bool {
             // `-n 1`, the count a word of its own, read as its glued spelling (red team 56
             // found it asked); only once.
             "-n" if !separate_count => {
-                if words.next() != Some(&"1") {
+                let n = words.next().copied().unwrap_or("");
+                if !counted(&format!("-n{n}")) {
                     return false;
                 }
                 separate_count = true;
@@ -1237,6 +1250,7 @@ fn git_prints_object_names(args: &[&str]) -> bool {
     }
     let wanted = match *sub {
         "merge-base" => 2..=2,
+        _ if lines => 0..=4,
         "log" => 0..=1,
         _ => 1..=1,
     };
@@ -1267,7 +1281,7 @@ fn git_prints_object_names(args: &[&str]) -> bool {
                 })
         }
         "rev-list" => {
-            options.iter().any(|o| counted(o))
+            (lines || options.iter().any(|o| counted(o)))
                 && options.iter().all(|o| {
                     counted(o)
                         || matches!(
@@ -1282,7 +1296,7 @@ fn git_prints_object_names(args: &[&str]) -> bool {
                 })
         }
         "log" => {
-            options.iter().any(|o| counted(o))
+            (lines || options.iter().any(|o| counted(o)))
                 && options.iter().any(|o| format(o))
                 && options.iter().all(|o| {
                     counted(o) || format(o) || matches!(*o, "--first-parent" | "--no-merges" | "--merges" | "--reverse")
@@ -1457,6 +1471,7 @@ impl Walker<'_> {
             stage_output: None,
             replace_str: None,
             stdin_listing: None,
+            stdin_objects: false,
             fed_args: Vec::new(),
             params,
             next_params: None,
@@ -2112,13 +2127,41 @@ impl Walker<'_> {
                 Word::Lit(l) => !expands(l),
                 Word::Dyn(d) => tables::glob_base(d).is_some() || of(w).is_some_and(|i| plain_output(&i)),
             });
+        // `for rev in $(git rev-list -n 5 HEAD)`: each pass's `$rev` is an object name (red
+        // team 67), where IFS splits at blanks only.
+        let objects = matches!(list, [Word::Dyn(d)] if d.starts_with("$("))
+            && list.first().and_then(of).is_some_and(|i| self.substitution_lists_object_names(&i))
+            && self.ifs().is_some();
         if numbers && fixed {
             self.bind_number(name);
+        } else if objects && fixed {
+            self.bind(name, vec![Word::Dyn(OBJECT_VALUE.into())]);
         } else if plain {
             self.plain.push(name.to_string());
         }
         self.loop_body(&|w: &mut Self| w.compound_list(body));
         self.unbind(name);
+    }
+
+    /// Whether a command gate walked is `git` listing object names one a line
+    /// ([`git_prints_object_names`]), git no function here.
+    fn lists_object_names(&self, c: &SimpleCommand) -> bool {
+        if c.unknown.is_some() || !c.wrappers.is_empty() || c.open_args || self.functions.iter().any(|f| f == "git") {
+            return false;
+        }
+        let Some(words) = c.words.iter().map(Word::lit).collect::<Option<Vec<&str>>>() else { return false };
+        matches!(words.split_first(), Some((&"git", args)) if git_prints_object_names(args, true))
+    }
+
+    /// Whether the text of a command substitution is `git` listing object names one a line.
+    fn substitution_lists_object_names(&self, inner: &str) -> bool {
+        if inner.contains(['$', '`', ';', '&', '<', '>', '|', '(', ')', '\\', '\'', '"', '\n'])
+            || self.functions.iter().any(|f| f == "git")
+        {
+            return false;
+        }
+        let words: Vec<&str> = inner.split_whitespace().collect();
+        matches!(words.split_first(), Some((&"git", args)) if git_prints_object_names(args, true))
     }
 
     /// Whether what is walked runs under `find` (a listing loop's body, or `-exec`): there `{}`
@@ -2589,9 +2632,11 @@ impl Walker<'_> {
                 let last = self.a.commands.last();
                 let filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(line_filter);
                 self.stdin_listing = last.and_then(listing_of).or_else(|| fed.filter(|l| filter && !nul_listing(l)));
+                self.stdin_objects = last.is_some_and(|c| self.lists_object_names(c));
             }
         }
         self.stdin_listing = None;
+        self.stdin_objects = false;
         self.unsure -= usize::from(staged);
         if staged {
             self.errexit = errexit0 && self.errexit;
@@ -2621,6 +2666,7 @@ impl Walker<'_> {
                 // team 67: `... | while read -r f; do ...; done > docs/heads.md`).
                 if redirects.as_ref().is_some_and(|r| r.0.iter().any(may_move_stdin)) {
                     self.stdin_listing = None;
+                    self.stdin_objects = false;
                 }
                 let moved0 = self.stdin_moved;
                 let listed = |n: &str| self.listed_name(n);
@@ -2851,28 +2897,31 @@ impl Walker<'_> {
                 let text = |e: &Option<ast::UnexpandedArithmeticExpr>| e.as_ref().map(|e| e.value.clone());
                 let counted = counted_loop(&text(&f.initializer), &text(&f.condition), &text(&f.updater))
                     .filter(|(name, _)| !tables::is_dangerous_variable(name) && !self.is_integer(name));
+                let mut passes = false;
                 if let Some((name, values)) = counted {
                     // `for ((i=1; i<=3; i++))`: the passes over those numbers, as `for i in 1 2
-                    // 3` (red team 66), where the body leaves the counter alone; what it
-                    // assigns there is unknown to gate, which then asks.
+                    // 3` (red team 66), where the body leaves the counter alone.
                     let m = self.mark();
                     let (cwd0, bound0, params0, jumps0) =
                         (self.cwd.clone(), self.bound.clone(), self.params.clone(), self.jumps);
                     self.counters.push((name.clone(), false));
                     self.for_loop(&name, Some(values.into_iter().map(Word::Lit).collect()), &f.body.list, true);
-                    if !self.counters.pop().is_none_or(|(_, hit)| hit) {
+                    passes = !self.counters.pop().is_none_or(|(_, hit)| hit);
+                    if passes {
                         self.bind_number(&name);
-                        return;
+                    } else {
+                        // (Else walked again as any loop: the passes are not those.)
+                        self.truncate(m);
+                        (*self.cwd, self.bound, self.params, self.jumps) = (cwd0, bound0, params0, jumps0);
                     }
-                    // (Else walked again as any loop: the passes are not those.)
-                    self.truncate(m);
-                    (*self.cwd, self.bound, self.params, self.jumps) = (cwd0, bound0, params0, jumps0);
                 }
-                self.loop_body(&|w: &mut Self| w.compound_list(&f.body.list));
-                // The condition and the update run again after the body, which may have
-                // changed what they read.
-                for e in [&f.condition, &f.updater].into_iter().flatten() {
-                    self.arithmetic(&e.value);
+                if !passes {
+                    self.loop_body(&|w: &mut Self| w.compound_list(&f.body.list));
+                    // The condition and the update run again after the body, which may have
+                    // changed what they read.
+                    for e in [&f.condition, &f.updater].into_iter().flatten() {
+                        self.arithmetic(&e.value);
+                    }
                 }
             }
             C::BraceGroup(b) => self.compound_list(&b.list),
@@ -3002,11 +3051,30 @@ impl Walker<'_> {
                 // `find src -name '*.rs' | while read -r f; do wc -l "$f"; done`: each pass's
                 // `$f` is a name the listing prints.
                 let listing = self.stdin_listing.take().filter(|_| matches!(cc, C::WhileClause(_)));
+                // `git log --format=%H -n 3 | while read -r sha; do git show "$sha"`: each
+                // pass's `$sha` is an object name (red team 67).
+                let objects = std::mem::take(&mut self.stdin_objects) && matches!(cc, C::WhileClause(_));
+                let object_name = objects
+                    .then(|| self.read_line_into(&w.0))
+                    .flatten()
+                    .filter(|(name, nul)| {
+                        !nul && !tables::is_dangerous_variable(name) && !self.is_integer(name) && self.ifs().is_some()
+                    })
+                    .map(|(name, _)| name);
                 let looped = listing.and_then(|l| {
                     let (name, nul) = self.read_line_into(&w.0)?;
                     Some((name, loop_listing(&l, Some(nul))?))
                 });
                 match looped {
+                    _ if object_name.is_some() => {
+                        let name = object_name.unwrap_or_default();
+                        self.compound_list(&w.0);
+                        self.loop_body(&|x: &mut Self| {
+                            x.bind(&name, vec![Word::Dyn(OBJECT_VALUE.into())]);
+                            x.compound_list(&w.1.list);
+                        });
+                        self.unbind(&name);
+                    }
                     Some((name, wrapper)) => {
                         self.compound_list(&w.0);
                         // A command in the body that reads the loop's input takes some of it
@@ -4026,6 +4094,28 @@ impl Walker<'_> {
             P::Substring { parameter, indirect: false, offset, length } => {
                 substring(self.known_value(parameter)?, &offset.value, length.as_ref().map(|l| l.value.as_str()))?
             }
+            // `${2:-10}` of parameters gate knows (red team 67: `show src/a.rs` of `show() {
+            // sed -n "1,${2:-10}p" "$1"; }`): the value, or the default, plain text.
+            P::UseDefaultValues { parameter, indirect: false, test_type, default_value } => {
+                let default = default_value.as_deref().unwrap_or("");
+                let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b);
+                let value = match parameter {
+                    bword::Parameter::Positional(k) => match self.params.as_ref()?.get((*k as usize).checked_sub(1)?) {
+                        Some(Word::Lit(v)) => Some(v.as_str()),
+                        Some(Word::Dyn(_)) => return None,
+                        None => None,
+                    },
+                    bword::Parameter::Named(_) => Some(self.known_value(parameter)?),
+                    _ => return None,
+                };
+                match value {
+                    Some(v) if !(v.is_empty() && matches!(test_type, bword::ParameterTestType::UnsetOrNull)) => {
+                        v.to_string()
+                    }
+                    _ if default.bytes().all(plain) => default.to_string(),
+                    _ => return None,
+                }
+            }
             P::RemoveSmallestPrefixPattern { parameter, indirect: false, pattern: Some(p) } => {
                 trim_pattern(self.known_value(parameter)?, p, true, false)?
             }
@@ -4114,17 +4204,31 @@ impl Walker<'_> {
     /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
     fn glob_name_piece(&self, expr: &ParameterExpr) -> Option<String> {
         use ParameterExpr as P;
-        let name = |parameter: &bword::Parameter| match parameter {
-            bword::Parameter::Named(n) => {
-                let (_, values) = self.bound.iter().rev().find(|(b, _)| b == n)?;
-                // (A loop's variable holds the glob, unquoted; a quoted one is one name too.)
-                let [Word::Dyn(d)] = values.as_slice() else { return None };
+        let name = |parameter: &bword::Parameter| {
+            let d = match parameter {
+                bword::Parameter::Named(n) => {
+                    let (_, values) = self.bound.iter().rev().find(|(b, _)| b == n)?;
+                    // (A loop's variable holds the glob, unquoted; a quoted one is one name too.)
+                    let [Word::Dyn(d)] = values.as_slice() else { return None };
+                    d
+                }
+                // `$1` of a function called with one name of a glob (red team 67: `local
+                // file="$1"`).
+                bword::Parameter::Positional(k) => {
+                    let Word::Dyn(d) = self.params.as_ref()?.get((*k as usize).checked_sub(1)?)? else { return None };
+                    if !d.starts_with('"') {
+                        return None;
+                    }
+                    d
+                }
+                _ => return None,
+            };
+            {
                 let glob = tables::unquoted_glob(d);
                 let one_name = glob != d.as_str() || !d.starts_with('"');
                 (one_name && glob.contains(['*', '?', '[']) && tables::glob_base(glob).is_some())
                     .then(|| glob.to_string())
             }
-            _ => None,
         };
         let literal = |p: &str| !p.is_empty() && !p.contains(['*', '?', '[', ']', '\\', '/', '$', '`', '\'', '"']);
         match expr {
@@ -4185,7 +4289,7 @@ impl Walker<'_> {
         // ones is not known, but every one is decided alike: as one such name (red team 49's
         // `git diff --stat "$(git merge-base HEAD master)"` was asked).
         if *name == "git" {
-            return git_prints_object_names(args).then(|| OBJECT_NAME.to_string());
+            return git_prints_object_names(args, false).then(|| OBJECT_NAME.to_string());
         }
         // `date [-u] +FORMAT`: one value of the format's shape (UTC or not, the same shape).
         if *name == "date" {
@@ -4556,6 +4660,7 @@ impl Walker<'_> {
         // /etc/passwd`, `find src | sort < names | while read -r f`).
         if own {
             self.stdin_listing = None;
+            self.stdin_objects = false;
         }
         let own0 = std::mem::replace(&mut self.own_stdin, own);
         self.simple_inner(sc);
@@ -4720,6 +4825,11 @@ impl Walker<'_> {
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
                                 (None, w @ Word::Dyn(d)) if tables::number_parameter(d) => Some(vec![w.clone()]),
+                                // `file="$1"` of a function called with one name of a glob
+                                // (red team 67).
+                                (None, w @ Word::Dyn(d)) if d.starts_with('"') && tables::unquoted_glob(d) != d => {
+                                    Some(vec![w.clone()])
+                                }
                                 // `F=${F:-.env}`: unknown, or its default, which a write of
                                 // `"$F"` is decided by (red team 63).
                                 (None, w @ Word::Dyn(d)) if tables::parameter_default(d).is_some() => {
@@ -6602,7 +6712,7 @@ impl Walker<'_> {
         let mut assoc: Vec<String> = Vec::new();
         let mut numbers: Vec<String> = Vec::new();
         // `declare x=rm`, `export f=src/a.rs`: the value is certain after it.
-        let mut values: Vec<(String, String)> = Vec::new();
+        let mut values: Vec<(String, Word)> = Vec::new();
         let mut plains: Vec<String> = Vec::new();
         // `export ROOT=$PWD`: the directory it ran in, as `ROOT=$PWD` alone keeps it.
         let mut here: Vec<String> = Vec::new();
@@ -6610,8 +6720,9 @@ impl Walker<'_> {
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
                 // `x=$y`: only x is assigned.
+                // (`local "g=$x"`, `local g="$f"` of a glob's name, `"g=src/*.rs"`, too.)
                 any = args.iter().any(|w| match w {
-                    Word::Dyn(d) => !d.split_once('=').is_some_and(|(n, _)| is_identifier(n)),
+                    Word::Dyn(d) => !d.trim_start_matches('"').split_once('=').is_some_and(|(n, _)| is_identifier(n)),
                     Word::Lit(_) => false,
                 });
                 // Plain values only: no attribute that changes them (`-i`, `-l`, `-u`, `-a`,
@@ -6669,7 +6780,20 @@ impl Walker<'_> {
                     for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
                         if let Some((n, v)) = a.split_once('=') {
                             if is_identifier(n) && !v.starts_with('(') {
-                                values.push((n.to_string(), v.to_string()));
+                                values.push((n.to_string(), Word::Lit(v.to_string())));
+                            }
+                        }
+                    }
+                    // `local g="$f"` of a name a glob gives (`"g=src/*.rs"`): one name of it
+                    // (red team 67).
+                    for d in args.iter().filter_map(|w| match w {
+                        Word::Dyn(d) => Some(d),
+                        Word::Lit(_) => None,
+                    }) {
+                        let glob = tables::unquoted_glob(d);
+                        if let Some((n, g)) = glob.split_once('=').filter(|_| glob != d) {
+                            if is_identifier(n) && !g.contains('=') && tables::unquoted_glob(&format!("\"{g}\"")) == g {
+                                values.push((n.to_string(), Word::Dyn(format!("\"{g}\""))));
                             }
                         }
                     }
@@ -6712,6 +6836,7 @@ impl Walker<'_> {
                 names.extend(args.iter().filter_map(|w| {
                     match w {
                         Word::Dyn(d) => d
+                            .trim_start_matches('"')
                             .split_once('=')
                             .map(|(n, _)| n.trim_end_matches('+').split('[').next().unwrap_or(n).to_string())
                             .filter(|n| is_identifier(n)),
@@ -6772,7 +6897,7 @@ impl Walker<'_> {
                 let lits: Option<Vec<&str>> = args.iter().map(Word::lit).collect();
                 if let (true, Some((n, format, rest))) = (name == "printf", lits.as_deref().and_then(printf_into)) {
                     if let Some(out) = is_identifier(n).then(|| printf_output(format, rest)).flatten() {
-                        values.push((n.to_string(), out));
+                        values.push((n.to_string(), Word::Lit(out)));
                     }
                 }
                 // (`shift $((OPTIND-1))` after it: red team 55.)
@@ -6826,7 +6951,7 @@ impl Walker<'_> {
         // (A value given to an array's name replaces its first element only: red team 55.)
         for (n, v) in values {
             if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) && !self.may_be_array(&n) {
-                self.bind(&n, vec![Word::Lit(v)]);
+                self.bind(&n, vec![v]);
             }
         }
     }
@@ -6962,6 +7087,7 @@ impl Walker<'_> {
                 stage_output: None,
                 replace_str: None,
                 stdin_listing: None,
+                stdin_objects: false,
                 fed_args: Vec::new(),
                 params: self.next_params.take(),
                 next_params: None,
