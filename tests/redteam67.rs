@@ -300,6 +300,10 @@ fn a_glob_name_passes_through_function_parameters_and_locals() {
             "f(){ cat \"${1:-/etc/passwd}\"; }; f",
             "x=ls; f(){ local \"x=$(cat z)\"; $x y; }; f",
             "f(){ local \"PATH=$1\"; ls; }; f /tmp",
+            // A name of `*` may start with `(`, which bash reads again as an array's items
+            // where the name is an array (a subscript there runs code).
+            "g=(a); for f in *; do declare g=\"$f\"; done",
+            "for f in *; do declare g=\"$f\"; cat \"$g\"; done",
             // (`docs/a.md.env`: outside the allow rule, no `.env*` name.)
             "f(){ for f in docs/*.md; do local g=\"$f.env\"; echo > \"$g\"; done; }; f",
         ],

@@ -2996,9 +2996,12 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     // known at run time (the walker gives it to the name and decides what it runs). Not for
     // `-i`, whose value is arithmetic, nor a compound value with subscripts.
     let declares = matches!(name, "declare" | "typeset" | "local" | "export" | "readonly");
-    // (`local "g=$x"`, and `local g="$f"` of a glob's name, `"g=src/*.rs"`: red team 67.)
+    // (And `local g="$f"` of a glob's name, `"g=src/*.rs"`: red team 67.)
     let named = |d: &str| -> Option<String> {
-        let (n, v) = d.trim_start_matches('"').split_once('=')?;
+        if let Some((n, _)) = glob_name_assignment(d).filter(|_| !has_flag('i')) {
+            return Some(n.to_string());
+        }
+        let (n, v) = d.split_once('=')?;
         (is_identifier(n) && !has_flag('i') && !(v.starts_with('(') && v.contains('['))).then(|| n.to_string())
     };
     for w in &args {
@@ -3789,6 +3792,17 @@ pub fn parameter_default(raw: &str) -> Option<&str> {
 /// could climb out of it (`src/*/../..`, `.*` matching `..` where globskipdots is off).
 /// A glob in double quotes as the walker writes one name a glob gives (`"$f"` in a loop over
 /// `src/*`: one word, `"src/*"`): the glob inside. Any other text as it is.
+/// A declaration builtin's word `NAME=` and one name of a glob (`local g="$f"` in a loop over
+/// `src/*.rs` is `"g=src/*.rs"`): the name and the glob, where the glob starts with a plain
+/// letter, so the value never starts with `(` (which bash reads again as an array's items, a
+/// subscript there running code, where NAME is an array already).
+pub(crate) fn glob_name_assignment(d: &str) -> Option<(&str, &str)> {
+    let glob = unquoted_glob(d);
+    let (n, g) = glob.split_once('=').filter(|_| glob != d)?;
+    let plain_start = g.starts_with(|c: char| c.is_ascii_alphanumeric() || "/._".contains(c));
+    (is_identifier(n) && plain_start && !g.contains('=') && unquoted_glob(&format!("\"{g}\"")) == g).then_some((n, g))
+}
+
 pub fn unquoted_glob(raw: &str) -> &str {
     match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
         Some(inner)

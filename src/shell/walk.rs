@@ -6720,9 +6720,12 @@ impl Walker<'_> {
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
                 // `x=$y`: only x is assigned.
-                // (`local "g=$x"`, `local g="$f"` of a glob's name, `"g=src/*.rs"`, too.)
+                // (`local g="$f"` of a glob's name, `"g=src/*.rs"`, too.)
                 any = args.iter().any(|w| match w {
-                    Word::Dyn(d) => !d.trim_start_matches('"').split_once('=').is_some_and(|(n, _)| is_identifier(n)),
+                    Word::Dyn(d) => {
+                        !d.split_once('=').is_some_and(|(n, _)| is_identifier(n))
+                            && tables::glob_name_assignment(d).is_none()
+                    }
                     Word::Lit(_) => false,
                 });
                 // Plain values only: no attribute that changes them (`-i`, `-l`, `-u`, `-a`,
@@ -6790,11 +6793,8 @@ impl Walker<'_> {
                         Word::Dyn(d) => Some(d),
                         Word::Lit(_) => None,
                     }) {
-                        let glob = tables::unquoted_glob(d);
-                        if let Some((n, g)) = glob.split_once('=').filter(|_| glob != d) {
-                            if is_identifier(n) && !g.contains('=') && tables::unquoted_glob(&format!("\"{g}\"")) == g {
-                                values.push((n.to_string(), Word::Dyn(format!("\"{g}\""))));
-                            }
+                        if let Some((n, g)) = tables::glob_name_assignment(d) {
+                            values.push((n.to_string(), Word::Dyn(format!("\"{g}\""))));
                         }
                     }
                 }
@@ -6836,9 +6836,10 @@ impl Walker<'_> {
                 names.extend(args.iter().filter_map(|w| {
                     match w {
                         Word::Dyn(d) => d
-                            .trim_start_matches('"')
                             .split_once('=')
                             .map(|(n, _)| n.trim_end_matches('+').split('[').next().unwrap_or(n).to_string())
+                            .filter(|n| is_identifier(n))
+                            .or_else(|| tables::glob_name_assignment(d).map(|(n, _)| n.to_string()))
                             .filter(|n| is_identifier(n)),
                         Word::Lit(_) => None,
                     }
