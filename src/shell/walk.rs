@@ -2143,6 +2143,33 @@ impl Walker<'_> {
         self.unbind(name);
     }
 
+    /// Walks `< <(...)` (`io`) and gives the listing it feeds in: a listing alone, or piped
+    /// only through line filters (red team 67: `< <(find src -name '*.rs' | sort)`), without
+    /// its error text (`2>&1`, red team 64).
+    fn substituted_input(&mut self, io: &ast::IoRedirect) -> Option<Vec<Word>> {
+        let before = self.a.commands.len();
+        let script0 = self.stdin_script.take();
+        let merges0 = self.a.stderr_merges;
+        self.redirect(io);
+        let merged = self.a.stderr_merges != merges0;
+        self.stdin_script = script0;
+        let ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::ProcessSubstitution(_, sub)) = io else {
+            return None;
+        };
+        let stages = match sub.list.0.as_slice() {
+            [item] if item.0.additional.is_empty() && !item.0.first.bang => {
+                item.0.first.seq.iter().all(|c| matches!(c, ast::Command::Simple(_))).then_some(item.0.first.seq.len())
+            }
+            _ => None,
+        }?;
+        let cmds = self.a.commands.get(before..)?;
+        let (first, rest) = cmds.split_first()?;
+        if merged || cmds.len() != stages || !rest.iter().all(line_filter) {
+            return None;
+        }
+        listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l))
+    }
+
     /// Whether a command gate walked is `git` listing object names one a line
     /// ([`git_prints_object_names`]), git no function here.
     fn lists_object_names(&self, c: &SimpleCommand) -> bool {
@@ -2679,36 +2706,7 @@ impl Walker<'_> {
                         ast::CompoundCommand::WhileClause(_),
                         Some([io @ ast::IoRedirect::File(fd, K::Read, T::ProcessSubstitution(PK::Read, _))]),
                     ) if fd.is_none_or(|f| f == 0) => {
-                        let before = self.a.commands.len();
-                        let script0 = self.stdin_script.take();
-                        let merges0 = self.a.stderr_merges;
-                        self.redirect(io);
-                        let merged = self.a.stderr_merges != merges0;
-                        self.stdin_script = script0;
-                        // (Not with its error text in it: `2>&1`, red team 64.) The listing
-                        // may pass through line filters (red team 67: `< <(find src -name
-                        // '*.rs' | sort)`), where that pipeline is all the substitution holds.
-                        let stages = match io {
-                            ast::IoRedirect::File(_, _, T::ProcessSubstitution(_, sub)) => {
-                                match sub.list.0.as_slice() {
-                                    [item] if item.0.additional.is_empty() && !item.0.first.bang => item
-                                        .0
-                                        .first
-                                        .seq
-                                        .iter()
-                                        .all(|c| matches!(c, ast::Command::Simple(_)))
-                                        .then_some(item.0.first.seq.len()),
-                                    _ => None,
-                                }
-                            }
-                            _ => None,
-                        };
-                        let cmds = self.a.commands.get(before..).unwrap_or_default();
-                        if let (Some(n), Some((first, rest)), false) = (stages, cmds.split_first(), merged) {
-                            if cmds.len() == n && rest.iter().all(line_filter) {
-                                self.stdin_listing = listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l));
-                            }
-                        }
+                        self.stdin_listing = self.substituted_input(io);
                         true
                     }
                     _ => false,
@@ -4665,6 +4663,7 @@ impl Walker<'_> {
         let own0 = std::mem::replace(&mut self.own_stdin, own);
         self.simple_inner(sc);
         self.own_stdin = own0;
+
         if let Some(start) = start {
             self.may_not_have_happened(start);
         }
