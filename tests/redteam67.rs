@@ -314,3 +314,35 @@ fn a_glob_name_passes_through_function_parameters_and_locals() {
         &["c(){ local file=\"$1\"; rm \"$file\"; }; for f in docs/*.md; do c \"$f\"; done", "f(){ ${1:-rm} x; }; f"],
     );
 }
+
+/// Found by red teams 66 and 67 (over-asks; the agents' most common opening): `cd "$(git
+/// rev-parse --show-toplevel)"` where the command starts stays there where the edge finds
+/// `.git` there (the start is the top); from a directory without one, after another `cd`,
+/// unquoted, with a function named `git` or `GIT_*` assigned, it goes where gate cannot follow.
+#[test]
+fn cd_to_the_repository_top_from_the_top_stays() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "cd \"$(git rev-parse --show-toplevel)\" && ls",
+            "cd \"$(git rev-parse --show-toplevel)\" && git log --oneline -5 && cat src/a.rs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd \"$(git rev-parse --show-toplevel)\" && cat ../x",
+            "cd src && cd \"$(git rev-parse --show-toplevel)\" && ls",
+            "cd $(git rev-parse --show-toplevel) && ls",
+            "git(){ echo /etc; }; cd \"$(git rev-parse --show-toplevel)\" && ls",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["cd \"$(git rev-parse --show-toplevel)\"; rm x"]);
+    // From a directory that is not the top.
+    check_common::assert_in_dir(&ws.path().join("src"), "ask", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
+    let plain = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(plain.path(), "ask", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
+}

@@ -1229,6 +1229,14 @@ impl Policy {
                 parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
+        // `cd "$(git rev-parse --show-toplevel)"`, read as staying where the command starts:
+        // so only where the edge finds `.git` there.
+        if a.at_git_top && !edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g))) {
+            let v = self.unknown_verdict(
+                "`cd \"$(git rev-parse --show-toplevel)\"`: the directory the command starts in is not its repository's top",
+            );
+            parts.push(part(one_line(command), PartKind::Command, v));
+        }
         let mut unseen = false;
         let mut untabled: Vec<(String, String, bool)> = Vec::new();
         // A trap's action may run after the last command, where it leaves the shell.

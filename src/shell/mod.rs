@@ -319,6 +319,10 @@ pub struct Analysis {
     /// What commands whose output gate knows print (`printf 'r%s -rf x' m`): text that may
     /// run later (red team 62: `printf ... > f && sh f`), for the scan of code run unseen.
     pub produced: Vec<String>,
+    /// The text took the directory it starts in for its repository's top (`cd "$(git
+    /// rev-parse --show-toplevel)"` there): the policy holds it only where the edge finds
+    /// `.git` there (red teams 66, 67).
+    pub at_git_top: bool,
 }
 
 /// How a path git opens from the top of its work tree is shown, before the path as written

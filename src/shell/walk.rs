@@ -6035,8 +6035,16 @@ impl Walker<'_> {
                                     }),
                                 _ => None,
                             };
+                            // `cd "$(git rev-parse --show-toplevel)"` where the command starts:
+                            // there, where the policy finds the start is the top (red teams 66,
+                            // 67). (Printing nothing, git leaves `cd ""`, which stays.)
+                            let top = matches!(args.as_slice(), [Word::Dyn(d)] if d == "\"$(git rev-parse --show-toplevel)\"")
+                                && self.cwd.0.as_deref() == Some("")
+                                && !self.functions.iter().any(|f| f == "git")
+                                && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
                             match saved.as_deref() {
                                 Some([Word::Lit(dir)]) => c.move_to(Some(dir.clone())),
+                                _ if top => self.a.at_git_top = true,
                                 _ => c.cd(&args),
                             }
                         }
