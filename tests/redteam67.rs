@@ -346,3 +346,85 @@ fn cd_to_the_repository_top_from_the_top_stays() {
     let plain = check_common::red_team_workspace(false);
     check_common::assert_in_dir(plain.path(), "ask", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
 }
+
+/// Found by red team 68 (bypasses; the session's start binary had the first): a declaration
+/// builtin that assigns one name twice leaves the last value (`declare x=ls x=$(cat f)` gives
+/// x what `f` holds; `local "x=$1" "x=$2"` the second). gate kept the first literal or glob
+/// name. Now the words are read in order, any assignment it cannot name making the name
+/// unknown.
+#[test]
+fn a_name_a_declaration_builtin_assigns_twice_holds_the_last_value() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f(){ local x=ls x=$(cat z); $x y; }; f",
+            "declare x=ls x=$(cat z); $x y",
+            "export x=ls x=\"$(cat z)\"; $x y",
+            "c() { local x=\"$1\" x=\"${2:-Cargo.toml}\"; echo >> \"$x\"; }; for f in docs/*.md; do c \"$f\" src/x.rs; done",
+            "c() { local \"x=$1\" \"x=$(cat docs/a.md)\"; echo >> \"$x\"; }; for f in docs/*.md; do c \"$f\"; done",
+            "declare x=ls x+=m; $x y",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "c() { local \"x=$1\" \"x=$2\"; cp docs/a.md \"$x\"; }; for f in docs/*.md; do c \"$f\" Cargo.toml; done",
+            "declare x=ls x=rm; $x y",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["declare x=rm x=ls; $x y"]);
+}
+
+/// Found by red team 68 (bypasses): printf's `%.*s` takes its precision as bash reads a
+/// number, `010` octal (8): `printf '%.*s' 010 'ls;   rm=1' | sh` runs `rm`. gate computed it
+/// as decimal; a precision with a leading zero is now not computed (the scan decides).
+#[test]
+fn printf_star_precision_with_a_leading_zero_is_not_decimal() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "printf '%.*s' 010 'ls;   rm=1' | sh",
+            "printf -v c '%.*s' 010 'ls;   rm=1'; eval \"$c\"",
+            "printf '%.*s' 010 'ls; sudo=1' | sh",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["printf -v f '%.*s' 010 'docs/a.md'; echo x > \"$f\""]);
+}
+
+/// Found by red team 67 (asked, not denied): a program named by one name of a glob through a
+/// loop's variable or an array (`for f in /usr/bin/cur[l]; do "$f" ...`) is decided as the
+/// glob in command position: denied where it may run a denied program. And (red team 68, an
+/// over-ask) a `while read` loop fed `< <(LISTING)` keeps it beside a redirection of its
+/// output.
+#[test]
+fn a_glob_name_running_a_program_and_a_fed_loop_writing_its_output() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "for f in /usr/bin/cur[l]; do \"$f\" -s x; done",
+            "f=(/usr/bin/r[m]); \"${f[0]}\" -f x",
+            "while read -r f; do cat \"$f\"; done < <(find docs -name '*.md' | sort) > Cargo.toml",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["while read -r f; do cat \"$f\"; done < <(find docs -name '*.md' | sort) > docs/all.md"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "while read -r f; do cat \"$f\"; done < <(find docs -name '*.md' | sort) > /tmp/all.md",
+            "while read -r f; do cat \"$f\"; done < <(find docs -name '*.md') 0< /etc/passwd",
+            "while read -r f; do cat \"$f\"; done < <(find docs -name '*.md') < <(echo /etc/passwd)",
+        ],
+    );
+}

@@ -1587,6 +1587,8 @@ impl Policy {
     /// dodge it by spelling).
     fn glob_program_denied(&self, tool: &str, c: &SimpleCommand) -> Option<V> {
         let Some(Word::Dyn(text)) = c.words.first() else { return None };
+        // (One name of a glob, quoted: a loop's `"$f"` over `/usr/bin/cur[l]`, red team 67.)
+        let text = shell::unquoted_glob(text);
         let plain = |ch: char| ch.is_ascii_alphanumeric() || "_./+-*?[]!^".contains(ch);
         if !text.contains(['*', '?', '[']) || !text.chars().all(plain) {
             return None;

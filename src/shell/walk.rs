@@ -1009,9 +1009,13 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
                     });
                 }
                 Piece::Star => {
-                    // (The precision a plain decimal; bash reads others as numbers otherwise.)
+                    // (The precision a plain decimal: bash reads `010` as octal, red team 68.)
                     let n = args.next().copied().unwrap_or("0");
-                    if n.is_empty() || n.len() > 4 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    if n.is_empty()
+                        || n.len() > 4
+                        || !n.bytes().all(|b| b.is_ascii_digit())
+                        || (n.len() > 1 && n.starts_with('0'))
+                    {
                         return None;
                     }
                     let m: usize = n.parse().ok()?;
@@ -2701,16 +2705,23 @@ impl Walker<'_> {
                 self.stdin_moved |= moves;
                 // `while read -r f; do ...; done < <(find src -name '*.md')`: the listing is the
                 // loop's input, as through a pipe (red team 47: was asked).
-                let fed = match (cc, redirects.as_ref().map(|r| r.0.as_slice())) {
-                    (
-                        ast::CompoundCommand::WhileClause(_),
-                        Some([io @ ast::IoRedirect::File(fd, K::Read, T::ProcessSubstitution(PK::Read, _))]),
-                    ) if fd.is_none_or(|f| f == 0) => {
-                        self.stdin_listing = self.substituted_input(io);
-                        true
+                // (Beside redirections of its output: `done < <(find ...) > docs/all.md`, red
+                // team 68.)
+                let fed_at = match (cc, redirects.as_ref()) {
+                    (ast::CompoundCommand::WhileClause(_), Some(r)) => {
+                        let input = |io: &ast::IoRedirect| matches!(io, ast::IoRedirect::File(fd, K::Read, T::ProcessSubstitution(PK::Read, _)) if fd.is_none_or(|f| f == 0));
+                        let inputs: Vec<usize> = (0..r.0.len()).filter(|k| input(&r.0[*k])).collect();
+                        match inputs.as_slice() {
+                            [k] if r.0.iter().enumerate().all(|(j, io)| j == *k || !may_move_stdin(io)) => Some(*k),
+                            _ => None,
+                        }
                     }
-                    _ => false,
+                    _ => None,
                 };
+                if let (Some(k), Some(r)) = (fed_at, redirects.as_ref()) {
+                    self.stdin_listing = self.substituted_input(&r.0[k]);
+                }
+                let fed = fed_at.is_some();
                 // (Its functions are not surely defined either: red team 52, `{ rm(){ echo;
                 // }; } <&9; rm -f m` ran rm.)
                 self.unsure += usize::from(fallible);
@@ -2718,7 +2729,14 @@ impl Walker<'_> {
                 self.unsure -= usize::from(fallible);
                 self.stdin_moved = moved0;
                 match redirects {
-                    Some(_) if fed => self.stdin_script = Some(Err(())),
+                    Some(r) if fed => {
+                        for (k, io) in r.0.iter().enumerate() {
+                            if Some(k) != fed_at {
+                                self.redirect(io);
+                            }
+                        }
+                        self.stdin_script = Some(Err(()));
+                    }
                     Some(r) => self.redirect_list(r),
                     None => {}
                 }
@@ -6787,21 +6805,33 @@ impl Walker<'_> {
                             here.push(n.to_string());
                         }
                     }
-                    for a in args.iter().filter_map(Word::lit).filter(|a| !a.starts_with(['-', '+'])) {
-                        if let Some((n, v)) = a.split_once('=') {
-                            if is_identifier(n) && !v.starts_with('(') {
-                                values.push((n.to_string(), Word::Lit(v.to_string())));
+                    // In the words' order, the last assignment of a name winning (red team
+                    // 68: `local x=ls x=$(cat f)` gives x what `f` holds): a literal value, or
+                    // one name a glob gives (`local g="$f"`, `"g=src/*.rs"`: red team 67);
+                    // any other makes it unknown.
+                    let mut given: Vec<(String, Option<Word>)> = Vec::new();
+                    for w in args {
+                        match w {
+                            Word::Lit(a) if !a.starts_with(['-', '+']) => {
+                                if let Some((n, v)) = a.split_once('=') {
+                                    let n = n.trim_end_matches('+');
+                                    let plain = is_identifier(n) && !v.starts_with('(') && !a.contains("+=");
+                                    given.push((n.to_string(), plain.then(|| Word::Lit(v.to_string()))));
+                                }
                             }
+                            Word::Lit(_) => {}
+                            Word::Dyn(d) => match tables::glob_name_assignment(d) {
+                                Some((n, g)) => given.push((n.to_string(), Some(Word::Dyn(format!("\"{g}\""))))),
+                                None => {
+                                    let n = d.trim_start_matches('"').split(['=', '[', '+']).next().unwrap_or_default();
+                                    given.push((n.to_string(), None));
+                                }
+                            },
                         }
                     }
-                    // `local g="$f"` of a name a glob gives (`"g=src/*.rs"`): one name of it
-                    // (red team 67).
-                    for d in args.iter().filter_map(|w| match w {
-                        Word::Dyn(d) => Some(d),
-                        Word::Lit(_) => None,
-                    }) {
-                        if let Some((n, g)) = tables::glob_name_assignment(d) {
-                            values.push((n.to_string(), Word::Dyn(format!("\"{g}\""))));
+                    for (k, (n, v)) in given.iter().enumerate() {
+                        if let (Some(v), false) = (v, given[k + 1..].iter().any(|(m, _)| m == n)) {
+                            values.push((n.clone(), v.clone()));
                         }
                     }
                 }
