@@ -391,6 +391,9 @@ fn printf_star_precision_with_a_leading_zero_is_not_decimal() {
             "printf '%.*s' 010 'ls;   rm=1' | sh",
             "printf -v c '%.*s' 010 'ls;   rm=1'; eval \"$c\"",
             "printf '%.*s' 010 'ls; sudo=1' | sh",
+            // (A format's octal escape above `\377` wraps: `\562` is `r`; it was asked.)
+            "printf '\\562\\555 x' | sh",
+            "printf '\\562\\555 x\\n' > docs/run.md; bash docs/run.md",
         ],
     );
     check_common::assert_in_dir(ws.path(), "ask", &["printf -v f '%.*s' 010 'docs/a.md'; echo x > \"$f\""]);
