@@ -253,6 +253,9 @@ fn loops_over_object_names_git_lists() {
             "for rev in $(git rev-list --max-count=5 HEAD); do git show --stat --oneline \"$rev\" | head -3; done",
             "git log --format='%H' -n 3 | while read -r sha; do git show --stat \"$sha\" | tail -1; done",
             "git rev-list main..HEAD | while read -r c; do git show -s --format=%s \"$c\"; done",
+            // (Red team 68: `git log` in a `for` loop's list, `--all`.)
+            "for rev in $(git log --format=%H --reverse -n 5); do git show \"$rev\"; done",
+            "for rev in $(git rev-list -n 5 HEAD --all); do git show \"$rev\"; done",
         ],
     );
     check_common::assert_in_dir(
@@ -261,6 +264,7 @@ fn loops_over_object_names_git_lists() {
         &[
             "git log --format=%s -n 3 | while read -r h; do git show \"$h\"; done",
             "for r in $(git log --format=%B); do git show \"$r\"; done",
+            "for rev in $(git log --format=%s -n 5); do git show \"$rev\"; done",
             "git log --format=%H | while read -r h; do git show \"$h\"; done < /etc/passwd",
             "for rev in $(git rev-list HEAD); do $rev; done",
             "git(){ echo /etc/passwd; }; for r in $(git rev-list HEAD); do cat \"$r\"; done",

@@ -68,7 +68,8 @@ pub fn compose(form: usize, visible: &str, hidden: &str) -> String {
         31 => format!("{visible}; set -- {hidden}; \"$@\""),
         32 => format!("g() {{ \"$@\"; }}; {visible}; g {hidden}"),
         33 => format!("{visible}; cat <<'EOF' | bash\n{hidden}\nEOF"),
-        34 => format!("{visible}\nprintf '{hidden}\\n' | bash"),
+        // (printf's format decodes escapes and `%`: doubled, bash reads `hidden` as it is.)
+        34 => format!("{visible}\nprintf '{}\\n' | bash", hidden.replace('\\', "\\\\").replace('%', "%%")),
         _ => format!("v='{hidden}'; {visible}; eval \"$v\""),
     }
 }

@@ -1291,6 +1291,7 @@ fn git_prints_object_names(args: &[&str], lines: bool) -> bool {
                         || matches!(
                             *o,
                             "--reverse"
+                                | "--all"
                                 | "--first-parent"
                                 | "--no-merges"
                                 | "--merges"
@@ -8678,6 +8679,10 @@ fn plain_output(inner: &str) -> bool {
             }
             "git" => {
                 let sub = args.first().copied().unwrap_or("");
+                // `git log --format=%H -n 5`: object names (red team 68).
+                if sub == "log" && git_prints_object_names(args, true) {
+                    return plain_args(args);
+                }
                 return match sub {
                     "rev-parse" | "rev-list" | "describe" | "merge-base" | "symbolic-ref" | "write-tree"
                     | "hash-object" => {
