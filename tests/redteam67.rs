@@ -256,6 +256,11 @@ fn loops_over_object_names_git_lists() {
             // (Red team 68: `git log` in a `for` loop's list, `--all`.)
             "for rev in $(git log --format=%H --reverse -n 5); do git show \"$rev\"; done",
             "for rev in $(git rev-list -n 5 HEAD --all); do git show \"$rev\"; done",
+            // (A name a loop takes from git's list is never nothing: one name of `[0-9a-f]*`
+            // in a path; `--parents` puts more names on a line.)
+            "git log --format=%H -n 3 | while read -r sha; do git show --stat \"$sha\" > \"docs/guide/$sha.md\"; done",
+            "for r in $(git rev-list -n 3 --parents HEAD); do git show --stat \"$r\"; done",
+            "for sha in $(git log --format=%h -n 3); do git show --stat \"$sha\" | tail -1; done",
         ],
     );
     check_common::assert_in_dir(
@@ -265,6 +270,10 @@ fn loops_over_object_names_git_lists() {
             "git log --format=%s -n 3 | while read -r h; do git show \"$h\"; done",
             "for r in $(git log --format=%B); do git show \"$r\"; done",
             "for rev in $(git log --format=%s -n 5); do git show \"$rev\"; done",
+            // `--objects` prints paths too (`.env`); a name in a path outside the rule.
+            "for x in $(git rev-list --objects -n1 HEAD); do echo hi > \"docs/$x.md\"; done",
+            "for x in $(git rev-list -n1 HEAD); do echo hi > \"docs/$x\"; done",
+            "for x in $(git rev-list -n1 HEAD); do cat \"/$x\"; done",
             "git log --format=%H | while read -r h; do git show \"$h\"; done < /etc/passwd",
             "for rev in $(git rev-list HEAD); do $rev; done",
             "git(){ echo /etc/passwd; }; for r in $(git rev-list HEAD); do cat \"$r\"; done",

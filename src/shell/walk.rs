@@ -621,6 +621,14 @@ const NUMBER: &str = "$((number))";
 /// print ([`git_prints_object_names`]): an object name, or nothing.
 const OBJECT_VALUE: &str = "$(an object name git prints, or nothing)";
 
+/// The value gate binds a loop's variable to that takes each object name git lists
+/// ([`git_prints_object_names`] with `lines`): one hexadecimal name, never nothing.
+const OBJECT_LISTED: &str = "$(an object name git lists)";
+
+/// What stands for such a name in a word ([`OBJECT_LISTED`]); in a word that is no
+/// revision expression, the glob `[0-9a-f]*`.
+const LISTED_NAME: &str = "fedcba9876543210fedcba9876543210fedcba98";
+
 /// bash's own variables that always read as a number (until the text assigns or unsets them).
 /// (Not `UID`, `EUID`, `PPID` or `OPTIND`: bash keeps a value imported from the environment as
 /// text there.)
@@ -1298,6 +1306,8 @@ fn git_prints_object_names(args: &[&str], lines: bool) -> bool {
                                 | "--topo-order"
                                 | "--date-order"
                         )
+                        // (Each commit's parents beside it, on its line: names too.)
+                        || (lines && *o == "--parents")
                 })
         }
         "log" => {
@@ -1785,6 +1795,9 @@ impl Walker<'_> {
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_VALUE) {
             return quoted.then(|| Word::Lit(OBJECT_NAME.to_string()));
         }
+        if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_LISTED) {
+            return quoted.then(|| Word::Lit(LISTED_NAME.to_string()));
+        }
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER) {
             // A number: one word, never an option or a glob.
             return Some(Word::Dyn(format!("\"{inner}\"")));
@@ -2140,7 +2153,7 @@ impl Walker<'_> {
         if numbers && fixed {
             self.bind_number(name);
         } else if objects && fixed {
-            self.bind(name, vec![Word::Dyn(OBJECT_VALUE.into())]);
+            self.bind(name, vec![Word::Dyn(OBJECT_LISTED.into())]);
         } else if plain {
             self.plain.push(name.to_string());
         }
@@ -3087,7 +3100,7 @@ impl Walker<'_> {
                         let name = object_name.unwrap_or_default();
                         self.compound_list(&w.0);
                         self.loop_body(&|x: &mut Self| {
-                            x.bind(&name, vec![Word::Dyn(OBJECT_VALUE.into())]);
+                            x.bind(&name, vec![Word::Dyn(OBJECT_LISTED.into())]);
                             x.compound_list(&w.1.list);
                         });
                         self.unbind(&name);
@@ -3880,6 +3893,18 @@ impl Walker<'_> {
                 // `> "docs/$(git merge-base A B).env.md"` may write `docs/.env.md`).
                 // (`*` stands for it only where nothing is as bash's `*` never is: a name's
                 // first letter a dot, or the whole name: `"$(...)/x"` may be `/x`.)
+                // (A name a loop takes from git's list is never nothing: `[0-9a-f]*` there, red
+                // team 68: `> "docs/guide/$sha.md"`.)
+                if !dynamic && buf.contains(LISTED_NAME) && !object_revision(&buf.replace(LISTED_NAME, OBJECT_NAME)) {
+                    if globs.is_empty() {
+                        while let Some(at) = buf.find(LISTED_NAME) {
+                            buf.replace_range(at..at + LISTED_NAME.len(), "[0-9a-f]*");
+                            globs.push((at, at + "[0-9a-f]*".len()));
+                        }
+                    } else {
+                        dynamic = true;
+                    }
+                }
                 if !dynamic && buf.contains(OBJECT_NAME) && !object_revision(&buf) {
                     let starts_name = |at: usize| at == 0 || buf[..at].ends_with('/');
                     let lone = |at: usize| {
@@ -3993,14 +4018,16 @@ impl Walker<'_> {
                     // substitution in its place (red team 66); [`Self::word`] decides where it
                     // stands.
                     if let ParameterExpr::Parameter { parameter: bword::Parameter::Named(n), indirect: false } = expr {
-                        let object = self
-                            .bound
-                            .iter()
-                            .rev()
-                            .find(|(b, _)| b == n)
-                            .is_some_and(|(_, v)| matches!(v.as_slice(), [Word::Dyn(d)] if d == OBJECT_VALUE));
-                        if object && !self.assigning && (quoted || (beside && self.ifs().is_some())) {
-                            buf.push_str(OBJECT_NAME);
+                        let object =
+                            self.bound.iter().rev().find(|(b, _)| b == n).and_then(|(_, v)| match v.as_slice() {
+                                [Word::Dyn(d)] if d == OBJECT_VALUE => Some(OBJECT_NAME),
+                                [Word::Dyn(d)] if d == OBJECT_LISTED => Some(LISTED_NAME),
+                                _ => None,
+                            });
+                        if let Some(o) =
+                            object.filter(|_| !self.assigning && (quoted || (beside && self.ifs().is_some())))
+                        {
+                            buf.push_str(o);
                             continue;
                         }
                     }
