@@ -1055,6 +1055,14 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
 /// letter escapes, `\\`, `\"`, octal `\NNN` (one to three digits) and `\xHH`; `None` for
 /// any other (`\c` ends all output, `\u` is Unicode).
 fn format_escapes(text: &str) -> Option<String> {
+    printf_escapes(text, true)
+}
+
+/// printf's backslash escapes decoded, in its format (`in_format`) or in a `%b` argument:
+/// the same letters, but only a format takes `\"`, and octal there is `\NNN` (one to three
+/// digits, a leading `0` among them) where `%b` reads `\0NNN` (three after the `0`) or
+/// `\NNN`. An octal code above `\377` wraps, as bash's does.
+fn printf_escapes(text: &str, in_format: bool) -> Option<String> {
     if !text.contains('\\') {
         return Some(text.to_string());
     }
@@ -1068,7 +1076,7 @@ fn format_escapes(text: &str) -> Option<String> {
         let e = chars.next()?;
         let simple = match e {
             '\\' => Some('\\'),
-            '"' => Some('"'),
+            '"' if in_format => Some('"'),
             'a' => Some('\u{7}'),
             'b' => Some('\u{8}'),
             'e' | 'E' => Some('\u{1b}'),
@@ -1085,6 +1093,7 @@ fn format_escapes(text: &str) -> Option<String> {
         }
         let (radix, max, mut digits) = match e {
             'x' => (16, 2, String::new()),
+            '0' if !in_format => (8, 3, String::new()),
             '0'..='7' => (8, 3, e.to_string()),
             _ => return None,
         };
@@ -1116,47 +1125,7 @@ fn number_conversion(spec: &str) -> Option<(bool, bool, usize, usize)> {
 /// An argument of printf's `%b` as bash decodes it: `\\`, the letter escapes, octal (`\0NNN`,
 /// `\NNN`) and `\xHH`; `None` for another escape (`\c` ends all output, `\u` is Unicode).
 fn percent_b(arg: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut chars = arg.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        let e = chars.next()?;
-        let simple = match e {
-            '\\' => Some('\\'),
-            'a' => Some('\u{7}'),
-            'b' => Some('\u{8}'),
-            'e' | 'E' => Some('\u{1b}'),
-            'f' => Some('\u{c}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            'v' => Some('\u{b}'),
-            _ => None,
-        };
-        if let Some(s) = simple {
-            out.push(s);
-            continue;
-        }
-        let (radix, max, mut digits) = match e {
-            'x' => (16, 2, String::new()),
-            '0' => (8, 3, String::new()),
-            '1'..='7' => (8, 2, e.to_string()),
-            _ => return None,
-        };
-        while digits.len() < max + usize::from(e != 'x' && e != '0') && chars.peek().is_some_and(|d| d.is_digit(radix))
-        {
-            digits.extend(chars.next());
-        }
-        if digits.is_empty() && e == 'x' {
-            return None;
-        }
-        let code = if digits.is_empty() { 0 } else { u32::from_str_radix(&digits, radix).ok()? };
-        out.push(char::from_u32(code & 0xff).filter(|c| *c != '\0')?);
-    }
-    Some(out)
+    printf_escapes(arg, false)
 }
 
 /// `printf -v NAME FORMAT ARGS...` as bash's printf reads its words: the last `-v` (also glued,
@@ -1204,6 +1173,25 @@ fn no_pattern(p: &Option<String>) -> bool {
 
 /// What stands for an object name git prints ([`git_prints_object_names`]).
 const OBJECT_NAME: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// Each `name` (an object name's stand-in) in `buf` replaced by `glob`, marked as a glob's
+/// piece in `globs`; `false` (nothing replaced) where the word already holds another glob's
+/// name, or where `glob` is `*` and a name may be a whole path segment or start one with a
+/// dot (bash's `*` never is nothing there: `"$(...)/x"` may be `/x`).
+fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usize, usize)>) -> bool {
+    let lone = |at: usize| {
+        let after = &buf[at + name.len()..];
+        (at == 0 || buf[..at].ends_with('/')) && (after.is_empty() || after.starts_with(['/', '.']))
+    };
+    if !globs.is_empty() || (glob == "*" && buf.match_indices(name).any(|(at, _)| lone(at))) {
+        return false;
+    }
+    while let Some(at) = buf.find(name) {
+        buf.replace_range(at..at + name.len(), glob);
+        globs.push((at, at + glob.len()));
+    }
+    true
+}
 
 /// Whether a word holding object names git prints ([`OBJECT_NAME`]) is a revision
 /// expression, whatever each name is (hexadecimal, `HEAD` or nothing): each one the word's
@@ -3891,35 +3879,13 @@ impl Walker<'_> {
                 // repository without commits) or nothing (merge-base of unrelated histories):
                 // where the word is no revision expression, any text there (red team 66:
                 // `> "docs/$(git merge-base A B).env.md"` may write `docs/.env.md`).
-                // (`*` stands for it only where nothing is as bash's `*` never is: a name's
-                // first letter a dot, or the whole name: `"$(...)/x"` may be `/x`.)
                 // (A name a loop takes from git's list is never nothing: `[0-9a-f]*` there, red
                 // team 68: `> "docs/guide/$sha.md"`.)
                 if !dynamic && buf.contains(LISTED_NAME) && !object_revision(&buf.replace(LISTED_NAME, OBJECT_NAME)) {
-                    if globs.is_empty() {
-                        while let Some(at) = buf.find(LISTED_NAME) {
-                            buf.replace_range(at..at + LISTED_NAME.len(), "[0-9a-f]*");
-                            globs.push((at, at + "[0-9a-f]*".len()));
-                        }
-                    } else {
-                        dynamic = true;
-                    }
+                    dynamic = !names_as_glob(&mut buf, LISTED_NAME, "[0-9a-f]*", &mut globs);
                 }
                 if !dynamic && buf.contains(OBJECT_NAME) && !object_revision(&buf) {
-                    let starts_name = |at: usize| at == 0 || buf[..at].ends_with('/');
-                    let lone = |at: usize| {
-                        let after = &buf[at + OBJECT_NAME.len()..];
-                        starts_name(at) && (after.is_empty() || after.starts_with(['/', '.']))
-                    };
-                    let spots: Vec<usize> = buf.match_indices(OBJECT_NAME).map(|(at, _)| at).collect();
-                    if globs.is_empty() && !spots.iter().any(|at| lone(*at)) {
-                        while let Some(at) = buf.find(OBJECT_NAME) {
-                            buf.replace_range(at..at + OBJECT_NAME.len(), "*");
-                            globs.push((at, at + 1));
-                        }
-                    } else {
-                        dynamic = true;
-                    }
+                    dynamic = !names_as_glob(&mut buf, OBJECT_NAME, "*", &mut globs);
                 }
                 let word = if dynamic {
                     self.positional(raw)
