@@ -1193,6 +1193,12 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
     true
 }
 
+/// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
+/// glob, brace, tilde or escape).
+fn plain_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)
+}
+
 /// Whether a word holding object names git prints ([`OBJECT_NAME`]) is a revision
 /// expression, whatever each name is (hexadecimal, `HEAD` or nothing): each one the word's
 /// start, after `^` or a range's `..`, and its end or before `..`, `:PATH`, `^`, `~` or `@{`
@@ -3831,8 +3837,7 @@ impl Walker<'_> {
     fn word(&mut self, raw: &str) -> Resolved {
         // Text with no character the shell treats specially in a word (no quote, expansion,
         // glob, brace, tilde or escape) is itself: most words, read without the word parser.
-        let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b);
-        if !raw.is_empty() && raw.bytes().all(plain) {
+        if !raw.is_empty() && raw.bytes().all(plain_byte) {
             return Resolved { word: Word::Lit(raw.to_string()), unknown: None };
         }
         if let Some(word) = self.bound_word(raw) {
@@ -4108,7 +4113,6 @@ impl Walker<'_> {
             // sed -n "1,${2:-10}p" "$1"; }`): the value, or the default, plain text.
             P::UseDefaultValues { parameter, indirect: false, test_type, default_value } => {
                 let default = default_value.as_deref().unwrap_or("");
-                let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b);
                 let value = match parameter {
                     bword::Parameter::Positional(k) => match self.params.as_ref()?.get((*k as usize).checked_sub(1)?) {
                         Some(Word::Lit(v)) => Some(v.as_str()),
@@ -4122,7 +4126,7 @@ impl Walker<'_> {
                     Some(v) if !(v.is_empty() && matches!(test_type, bword::ParameterTestType::UnsetOrNull)) => {
                         v.to_string()
                     }
-                    _ if default.bytes().all(plain) => default.to_string(),
+                    _ if default.bytes().all(plain_byte) => default.to_string(),
                     _ => return None,
                 }
             }
