@@ -2016,7 +2016,15 @@ impl Walker<'_> {
     /// A `for` loop: over literal words, one pass per word in order, the variable bound to
     /// it (exact, unless the body jumps with `break` or `continue`); over a glob, passes of
     /// `loop_body` with the variable bound to the glob; otherwise the variable is unknown.
-    fn for_loop(&mut self, name: &str, values: Option<Vec<Word>>, body: &ast::CompoundList, counted: bool) {
+    /// (`objects`: the one value is `$(git ...)` listing object names, [`Self::lists_object_names`].)
+    fn for_loop(
+        &mut self,
+        name: &str,
+        values: Option<Vec<Word>>,
+        body: &ast::CompoundList,
+        counted: bool,
+        objects: bool,
+    ) {
         let bindable = |w: &Word| match w {
             Word::Lit(_) => true,
             Word::Dyn(d) => tables::glob_base(d).is_some() && integer_sequence(d).is_none(),
@@ -2139,11 +2147,8 @@ impl Walker<'_> {
                 Word::Lit(l) => !expands(l),
                 Word::Dyn(d) => tables::glob_base(d).is_some() || of(w).is_some_and(|i| plain_output(&i)),
             });
-        // `for rev in $(git rev-list -n 5 HEAD)`: each pass's `$rev` is an object name (red
-        // team 67), where IFS splits at blanks only.
-        let objects = matches!(list, [Word::Dyn(d)] if d.starts_with("$("))
-            && list.first().and_then(of).is_some_and(|i| self.substitution_lists_object_names(&i))
-            && self.ifs().is_some();
+        // (Object names, where IFS splits at blanks only.)
+        let objects = objects && self.ifs().is_some();
         if numbers && fixed {
             self.bind_number(name);
         } else if objects && fixed {
@@ -2189,17 +2194,6 @@ impl Walker<'_> {
             return false;
         }
         let Some(words) = c.words.iter().map(Word::lit).collect::<Option<Vec<&str>>>() else { return false };
-        matches!(words.split_first(), Some((&"git", args)) if git_prints_object_names(args, true))
-    }
-
-    /// Whether the text of a command substitution is `git` listing object names one a line.
-    fn substitution_lists_object_names(&self, inner: &str) -> bool {
-        if inner.contains(['$', '`', ';', '&', '<', '>', '|', '(', ')', '\\', '\'', '"', '\n'])
-            || self.functions.iter().any(|f| f == "git")
-        {
-            return false;
-        }
-        let words: Vec<&str> = inner.split_whitespace().collect();
         matches!(words.split_first(), Some((&"git", args)) if git_prints_object_names(args, true))
     }
 
@@ -2929,7 +2923,7 @@ impl Walker<'_> {
                     let (cwd0, bound0, params0, jumps0) =
                         (self.cwd.clone(), self.bound.clone(), self.params.clone(), self.jumps);
                     self.counters.push((name.clone(), false));
-                    self.for_loop(&name, Some(values.into_iter().map(Word::Lit).collect()), &f.body.list, true);
+                    self.for_loop(&name, Some(values.into_iter().map(Word::Lit).collect()), &f.body.list, true, false);
                     passes = !self.counters.pop().is_none_or(|(_, hit)| hit);
                     if passes {
                         self.bind_number(&name);
@@ -3002,9 +2996,21 @@ impl Walker<'_> {
                     Some([v]) => self.substituted_listing(&v.value, pushed),
                     _ => None,
                 };
+                // `for rev in $(git rev-list -n 5 HEAD)`: each pass's `$rev` is an object name
+                // (red team 67), where the one substitution walked one command, git listing.
+                let objects = match (f.values.as_deref(), self.a.commands.get(pushed..)) {
+                    (Some([v]), Some([c])) => {
+                        v.value
+                            .strip_prefix("$(")
+                            .and_then(|r| r.strip_suffix(')'))
+                            .is_some_and(|i| !i.contains(['$', '`', ';', '&', '<', '>', '|', '(', ')', '\n']))
+                            && self.lists_object_names(c)
+                    }
+                    _ => false,
+                };
                 match listing.and_then(|l| loop_listing(&l, None)) {
                     Some(wrapper) => self.listing_loop(&f.variable_name, wrapper, &f.body.list),
-                    None => self.for_loop(&f.variable_name, words, &f.body.list, false),
+                    None => self.for_loop(&f.variable_name, words, &f.body.list, false, objects),
                 }
             }
             C::CaseClause(c) => {
