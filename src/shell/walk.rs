@@ -3536,11 +3536,9 @@ impl Walker<'_> {
         let last = self.bodies.iter().rev().find(|(n, _, _)| n == name);
         // Walked again where the directory differs from where it was defined, or with the
         // call's words as its positional parameters (a name a glob gives as well: `for f in
-        // src/*.rs; do summarize "$f"; done`); at every call where it is deferred.
-        let literal = args.iter().all(|a| match a {
-            Word::Lit(_) => true,
-            Word::Dyn(d) => tables::glob_base(tables::unquoted_glob(d)).is_some() && d.starts_with('"'),
-        });
+        // src/*.rs; do summarize "$f"; done`; or a glob's names, `count src/*.rs`, which only
+        // `"$@"` hands on: [`Self::param`]); at every call where it is deferred.
+        let literal = args.iter().all(glob_or_literal);
         self.a.calls.push(name.to_string());
         let deferred = self.a.deferred.iter().any(|d| d == name);
         let known_args = literal && !args.is_empty();
@@ -3781,9 +3779,15 @@ impl Walker<'_> {
                     }
                     if name.bytes().all(|d| d.is_ascii_digit()) || name == "@" || name == "*" {
                         if let Some(params) = &self.params {
+                            // (Any of them, where one may be several words.)
                             let n: usize = name.parse().unwrap_or(0);
+                            let spread = !params.iter().all(one_param_word);
                             values.extend(
-                                params.iter().enumerate().filter(|(k, _)| n == 0 || k + 1 == n).map(|(_, w)| w),
+                                params
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(k, _)| n == 0 || k + 1 == n || spread)
+                                    .map(|(_, w)| w),
                             );
                         }
                     } else if let Some((_, v)) = self.bound.iter().rev().find(|(n, _)| n == name) {
@@ -4120,7 +4124,7 @@ impl Walker<'_> {
             P::UseDefaultValues { parameter, indirect: false, test_type, default_value } => {
                 let default = default_value.as_deref().unwrap_or("");
                 let value = match parameter {
-                    bword::Parameter::Positional(k) => match self.params.as_ref()?.get((*k as usize).checked_sub(1)?) {
+                    bword::Parameter::Positional(k) => match self.param(*k as usize)? {
                         Some(Word::Lit(v)) => Some(v.as_str()),
                         Some(Word::Dyn(_)) => return None,
                         None => None,
@@ -4235,7 +4239,7 @@ impl Walker<'_> {
                 // `$1` of a function called with one name of a glob (red team 67: `local
                 // file="$1"`).
                 bword::Parameter::Positional(k) => {
-                    let Word::Dyn(d) = self.params.as_ref()?.get((*k as usize).checked_sub(1)?)? else { return None };
+                    let Word::Dyn(d) = self.param(*k as usize)?? else { return None };
                     if !d.starts_with('"') {
                         return None;
                     }
@@ -4391,11 +4395,28 @@ impl Walker<'_> {
         (fits && plain).then(|| format!("\"{dir}{rest}"))
     }
 
+    /// The positional parameter `$k` (from 1) as gate knows it: `Some(None)` where it is
+    /// unset, `None` where gate cannot tell, because a parameter before it (or, for one beyond
+    /// the last, any) may be no word or several (`f src/*.rs docs/a.md`: `$2` is the glob's
+    /// second name where it has two).
+    fn param(&self, k: usize) -> Option<Option<&Word>> {
+        let params = self.params.as_ref()?;
+        let i = k.checked_sub(1)?;
+        let before = params.get(..i).unwrap_or(params);
+        if !before.iter().all(one_param_word) {
+            return None;
+        }
+        match params.get(i) {
+            Some(w) => Some(Some(w)),
+            None => params.iter().all(one_param_word).then_some(None),
+        }
+    }
+
     /// The one literal value gate knows a parameter holds: a variable bound to one literal, or
     /// a positional parameter the call gave (`local n=$1` in `f 3`).
     fn known_value(&self, parameter: &bword::Parameter) -> Option<&str> {
         match parameter {
-            bword::Parameter::Positional(k) => self.params.as_ref()?.get((*k as usize).checked_sub(1)?)?.lit(),
+            bword::Parameter::Positional(k) => self.param(*k as usize)??.lit(),
             bword::Parameter::Named(name) => {
                 let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
                 let [Word::Lit(v)] = values.as_slice() else { return None };
@@ -6081,7 +6102,8 @@ impl Walker<'_> {
                             _ => None,
                         };
                         if let (Some(k), Some(p)) = (count, params0.clone()) {
-                            self.params = Some(if k <= p.len() { p[k..].to_vec() } else { p });
+                            self.params =
+                                p.iter().all(one_param_word).then(|| if k <= p.len() { p[k..].to_vec() } else { p });
                         }
                     }
                     if n == "set" {
@@ -6159,7 +6181,7 @@ impl Walker<'_> {
                             Some(k)
                                 if self.unsure == 0
                                     && self.conditional == 0
-                                    && words[k..].iter().all(|w| w.lit().is_some()) =>
+                                    && words[k..].iter().all(glob_or_literal) =>
                             {
                                 self.params = Some(words[k..].to_vec());
                             }
@@ -7086,14 +7108,16 @@ impl Walker<'_> {
     /// one word. Any other run-time word stays run-time.
     fn positional(&self, raw: &str) -> Word {
         let dynamic = || Word::Dyn(raw.to_string());
-        let Some(params) = &self.params else { return dynamic() };
+        if self.params.is_none() {
+            return dynamic();
+        }
         let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
         let inner = if quoted { &raw[1..raw.len() - 1] } else { raw };
         let digits = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'));
         let Some(n) = digits.filter(|d| d.len() == 1).and_then(|d| d.parse::<usize>().ok()).filter(|n| *n >= 1) else {
             return dynamic();
         };
-        match params.get(n - 1) {
+        match self.param(n).flatten() {
             Some(w @ Word::Lit(v)) if quoted || !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) => {
                 w.clone()
             }
@@ -8197,6 +8221,26 @@ fn seq_numbers(inner: &str) -> Option<Vec<String>> {
     }
     let width = if equal { first.to_string().len().max(last.to_string().len()) } else { 0 };
     Some((0..).map(|k| first + k * step).take_while(|v| *v <= last).map(|v| format!("{v:0width$}")).collect())
+}
+
+/// Whether a word is literal, one name of a glob (`"$f"` in a loop over one), or a glob's
+/// names (`src/*.rs`): words gate can hold as positional parameters.
+fn glob_or_literal(w: &Word) -> bool {
+    match w {
+        Word::Lit(_) => true,
+        Word::Dyn(d) if d.starts_with('"') => tables::glob_base(tables::unquoted_glob(d)).is_some(),
+        // (Not `$PWD/*`: read again where the directory may differ.)
+        Word::Dyn(d) => !d.contains(['$', '`']) && tables::glob_base(d).is_some(),
+    }
+}
+
+/// Whether a positional parameter's word is surely one word: literal, or quoted whole without
+/// `@` (`"$x"`, one name of a glob `"src/*.rs"`; not `"$@"`, `"${a[@]}"`, unquoted `src/*.rs`).
+fn one_param_word(w: &Word) -> bool {
+    match w {
+        Word::Lit(_) => true,
+        Word::Dyn(d) => d.len() >= 2 && d.starts_with('"') && d.ends_with('"') && !d.contains('@'),
+    }
 }
 
 /// The numbers a counted `for ((NAME=A; NAME<B; NAME++))` loop passes over: its counter and

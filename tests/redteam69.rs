@@ -1,0 +1,49 @@
+//! The red teams of the twenty-second session ("red team 69" in the code's comments) and the
+//! older rounds' over-asks it removes. Each regression goes through the real binary (`gate
+//! check --json`).
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// Found as an over-ask of red team 66 (`set -- src/*.rs; wc -l "$@"`), and, while removing
+/// it, a wrong reading: a glob's names are positional parameters (`set -- GLOB`, `f GLOB`)
+/// that only `"$@"` and `for x` hand on as they are; a parameter after one (`"$2"` of `f
+/// src/* docs/a.md`), `${N:-default}` beyond it, and `shift` are unknown, since the glob may
+/// give any number of names.
+#[test]
+fn a_glob_given_as_parameters_is_any_number_of_them() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "set -- src/*.rs; echo \"$# files\"; wc -l \"$@\"",
+            "set -- src/*.rs; for f; do wc -l \"$f\"; done",
+            "count() { wc -l \"$@\"; }; count src/*.rs",
+            "each() { for x in \"$@\"; do head -3 \"$x\"; done; }; each src/*.rs docs/a.md",
+            "f() { cat \"$1\"; }; f src/*.rs docs/a.md",
+            "set -- docs/*.md; echo hi | tee \"$@\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["set -- * ; echo hi | tee \"$@\"", "f() { tee \"$@\" < docs/a.md; }; f .e*"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f() { cat \"$2\"; }; f src/* docs/a.md",
+            "f() { cat \"${2:-docs/a.md}\"; }; f src/*",
+            "f() { shift; cat \"$1\"; }; f src/* docs/a.md",
+            "set -- src/* docs/a.md; shift; cat \"$1\"",
+            "f() { cat \"$@\"; }; f /etc/*",
+            // Read again where the directory may differ.
+            "f() { cat \"$@\"; }; f $PWD/*",
+            "sh -c 'cat \"$2\"' _ $x docs/a.md",
+        ],
+    );
+}
