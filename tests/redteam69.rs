@@ -47,3 +47,22 @@ fn a_glob_given_as_parameters_is_any_number_of_them() {
         ],
     );
 }
+
+/// Found by red team 67 (asked, not denied): `cp /bin/rm ./t && ./t -rf build` runs a copy of
+/// a denied program. A program the same text wrote and then runs by its path is code gate
+/// cannot see, whose text is scanned for deny rules' words.
+#[test]
+fn a_program_the_text_wrote_is_code_gate_cannot_see() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "cp /bin/rm ./t && ./t -rf build",
+            "cat /bin/rm > t; chmod +x t; ./t x",
+            "mkdir b; cp /usr/bin/curl b/x; cd b; ./x h",
+            "dd if=/bin/rm of=t; ./t x",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["cp /bin/ls ./t && ./t", "./build.sh; echo rm"]);
+}

@@ -1030,6 +1030,16 @@ impl Policy {
 
     /// `raw` as an absolute path, used in `cwd_rel` (relative to where the agent runs), `~`
     /// expanded, `..` not yet applied: what the kernel is handed.
+    /// Whether `c` runs, by its path, a file one of `writes` names (lexically, each from its
+    /// own directory).
+    fn runs_written(&self, c: &shell::SimpleCommand, writes: &[shell::Write]) -> bool {
+        let at = |path: &Word, cwd: Option<&str>| self.written_path(path.lit()?, cwd?).ok();
+        // (A name without `/` is looked up in PATH.)
+        let Some(program) = c.words.first().filter(|p| p.lit().is_some_and(|p| p.contains('/'))) else { return false };
+        let Some(program) = at(program, c.cwd.as_deref()) else { return false };
+        writes.iter().any(|w| at(&w.path, w.cwd.as_deref()).is_some_and(|p| p == program))
+    }
+
     fn written_path(&self, raw: &str, cwd_rel: &str) -> Result<std::path::PathBuf, String> {
         Ok(if raw == "~" || raw.starts_with("~/") {
             let home =
@@ -1264,6 +1274,8 @@ impl Policy {
             // An interpreter (red team 45: a heredoc's `python3 -` rewriting Cargo.toml), or a
             // program that runs a command gate does not model (red team 49: `perf stat rm`).
             unseen |= v.verdict == Verdict::Ask && shell::runs_unseen_code(&c.words);
+            // A program this text wrote (red team 67: `cp /bin/rm ./t && ./t -rf build`).
+            unseen |= v.verdict == Verdict::Ask && self.runs_written(c, &a.writes);
             // A program gate has no table of, asked: any of its words may name a program it
             // runs (red team 63: `sdiff --diff-program=rm`, `scp -S rm`).
             if v.verdict == Verdict::Ask && v.layer == Layer::Mode && shell::has_no_table(&c.words) {
