@@ -66,3 +66,33 @@ fn a_program_the_text_wrote_is_code_gate_cannot_see() {
     );
     check_common::assert_in_dir(ws.path(), "ask", &["cp /bin/ls ./t && ./t", "./build.sh; echo rm"]);
 }
+
+/// Found by red team 69 (over-asks): `git log -1 -- "$f"` in a loop over names read from a pipe
+/// was taken for a reader of the loop's input (git's listings and inspections read it only
+/// when told: `--stdin`, `-`), and a pathspec after `--` known only at run time made git's
+/// command unknown; it is a pathspec however many words it is, its reads decided as reads.
+#[test]
+fn git_pathspecs_after_the_double_dash_and_git_reading_no_input() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git ls-files '*.md' | while read -r f; do printf '%s\\t%s\\n' \"$(git log -1 --format=%cs -- \"$f\")\" \"$f\"; done | sort",
+            "while IFS= read -r f; do git log -1 --format=%ci -- \"$f\"; done < <(find docs -name '*.md' | sort)",
+            "for f in docs/*.md; do git log -1 --format=%cs -- \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -name '*.md' | while read -r f; do git shortlog; cat \"$f\"; done",
+            "find docs -name '*.md' | while read -r f; do git log --stdin; cat \"$f\"; done",
+            "find docs -name '*.md' | while read -r f; do git hash-object -w --stdin; cat \"$f\"; done",
+            "git log -1 -- \"$x\"",
+            "git diff --no-index -- \"$x\" \"$y\"",
+            "git checkout -- \"$x\"",
+        ],
+    );
+}

@@ -2038,9 +2038,17 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         return false;
     }
     let mut owned: Vec<std::borrow::Cow<str>> = Vec::with_capacity(words.len());
+    let mut ended = false;
     for w in &words[1..] {
         match w {
-            Word::Lit(s) => owned.push(s.as_str().into()),
+            Word::Lit(s) => {
+                ended |= s == "--" && name == "git";
+                owned.push(s.as_str().into());
+            }
+            // git's pathspecs after `--`, known only at run time: however many words, each a
+            // pathspec (red team 69: `git log -1 -- "$f"`); what it reads is decided where
+            // reads are.
+            Word::Dyn(_) if ended => owned.push("\u{1}".into()),
             // git's `--NAME=VALUE` with a value known only at run time that stays one word
             // (red team 49: `git log --author="$(git config user.name)"` was asked): the
             // option is NAME whatever the value; what it would write or read is decided

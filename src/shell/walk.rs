@@ -547,6 +547,39 @@ fn may_read_stdin(c: &SimpleCommand) -> bool {
         Word::Dyn(d) => d.contains("{}"),
     };
     let args = &c.words[1..];
+    // git's listings and inspections, none handed `-` or told to read it (red team 69: `git log
+    // -1 -- "$f"` in a loop over names read from a pipe). (Not `shortlog`, which reads a log
+    // there without a revision; nor `grep -f -`, `blame --contents -`, `--stdin`, `--batch`.)
+    if name == "git" {
+        const QUIET: &[&str] = &[
+            "log",
+            "show",
+            "diff",
+            "status",
+            "rev-parse",
+            "rev-list",
+            "ls-files",
+            "ls-tree",
+            "describe",
+            "merge-base",
+            "show-ref",
+            "for-each-ref",
+            "cat-file",
+        ];
+        let sub = args.first().and_then(Word::lit).is_some_and(|s| QUIET.contains(&s));
+        let stdin = |w: &Word| match w {
+            Word::Lit(a) => {
+                a == "-"
+                    || a.ends_with("=-")
+                    || a.starts_with("--stdin")
+                    || a.starts_with("--batch")
+                    || a == "--no-index"
+            }
+            // (The listing's name, below its start points: never `-`.)
+            Word::Dyn(d) => !d.contains("{}"),
+        };
+        return !sub || args.iter().any(stdin);
+    }
     if let Some(g) = grammar::grammar(name) {
         let Ok(p) = grammar::parse(g, args) else { return true };
         let skip = match g.files {
