@@ -96,3 +96,27 @@ fn git_pathspecs_after_the_double_dash_and_git_reading_no_input() {
         ],
     );
 }
+
+/// Found by red team 69 (asked, not denied): a program named by a glob gate cannot follow to
+/// its command (`$f` unquoted in a loop over `/u*/b*/r[m]`, a function's `local g="$1"`, an
+/// array's item, a partly quoted `"/usr/bin/"r?`, `watch`'s words) runs code gate cannot see,
+/// and a glob in the text whose last segment may name a denied program denies it, as the
+/// program's own name does.
+#[test]
+fn a_glob_that_may_name_a_denied_program_counts_as_its_name() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "for f in /u*/b*/r[m]; do $f x; done",
+            "f() { local g=\"$1\"; \"$g\" x; }; f /usr/bin/r[m]",
+            "\"/usr/bin/\"r? x",
+            "watch -n1 /usr/bin/r? x",
+            "x=(/usr/bin/r?); ${x[0]} x",
+            "for d in /usr/b[i]n; do \"$d\"/r[m] x; done",
+            "for d in /usr/bin; do \"$d\"/c?rl h; done",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["x=(/usr/bin/l?); ${x[0]} x", "$cmd src/*.rs"]);
+}

@@ -1554,11 +1554,15 @@ impl Policy {
     /// words appear, with its first word as a program name.
     fn scan_unparsed(&self, tool: &str, command: &str) -> Option<String> {
         let words = scan_words(command);
+        let globs = scan_globs(command);
         self.model.deny.all().iter().filter(|r| r.tool == tool).find_map(|r| match &r.matcher {
             crate::policy::rules::Matcher::Words(p) => {
                 let lits = p.literal_words();
                 let first = lits.first()?;
-                (words.contains(*first) && lits.iter().all(|w| words.contains(*w))).then(|| r.text.clone())
+                // (Or a glob's last segment that may name it: `/usr/bin/r[m]`, `"$d"/r?`, red
+                // team 69.)
+                let named = words.contains(*first) || globs.iter().any(|g| g.is_match(first));
+                (named && lits[1..].iter().all(|w| words.contains(*w))).then(|| r.text.clone())
             }
             _ => None,
         })
@@ -2297,6 +2301,23 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
         }
     }
     words
+}
+
+/// The globs in `command` whose last segment holds a letter or digit besides its wildcards
+/// (`r[m]`, `cur?`, `/usr/bin/s*o`; not `*`), as matchers of a program's name, quotes
+/// dropped (`"/usr/bin/"r?`).
+fn scan_globs(command: &str) -> Vec<globset::GlobMatcher> {
+    let plain: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+    plain
+        .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,*?[]!^".contains(c)))
+        .filter(|w| w.contains(['*', '?', '[']))
+        .filter_map(|w| w.rsplit('/').next())
+        .filter(|seg| seg.contains(['*', '?', '[']) && seg.chars().any(char::is_alphanumeric))
+        .filter_map(|seg| {
+            let glob = globset::GlobBuilder::new(seg).literal_separator(true).backslash_escape(false).build().ok()?;
+            Some(glob.compile_matcher())
+        })
+        .collect()
 }
 
 /// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
