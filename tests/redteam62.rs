@@ -326,19 +326,30 @@ fn a_prompt_of_plain_parameters_runs_nothing() {
 }
 
 /// Found by red team 62 (an over-ask): `printf -v n '%03d' 7` gives `n` a value gate did not
-/// compute. `%d`/`%i` with `-`, `0` and a width, of a plain decimal, are computed as bash
-/// prints them (bash is the oracle); `010` (octal to bash) is not.
+/// compute. `%d`/`%i` with `-`, `0` and a width are computed as bash prints them (bash is the
+/// oracle), their argument read as bash reads it (red team 69: `010` is octal, `0x1f` hex,
+/// `'a` a letter's code).
 #[test]
 fn printf_numbers_are_computed_as_bash_prints_them() {
     let ws = check_common::red_team_workspace(false);
-    for (format, arg) in [("%03d", "7"), ("%-4d", "5"), ("n%d", "-7"), ("n%05d", "-42"), ("%i", "12"), ("v%2d", "3")] {
+    for (format, arg) in [
+        ("%03d", "7"),
+        ("%-4d", "5"),
+        ("n%d", "-7"),
+        ("n%05d", "-42"),
+        ("%i", "12"),
+        ("v%2d", "3"),
+        ("%d", "010"),
+        ("%d", "0x1f"),
+        ("%d", "+3"),
+        ("%d", "\"'a\""),
+    ] {
         let out = check_common::bash_stdout(ws.path(), &format!("printf '{format}' {arg}"));
         let d = check_common::command_in_dir(ws.path(), &format!("printf -v n '{format}' {arg}; touch \"docs/$n.md\""));
         assert_eq!(d["decision"], "allow", "{format} {arg}: {d}");
         let shown = d.to_string();
         assert!(shown.contains(&format!("docs/{out}.md")), "{format} {arg}: bash prints {out:?}: {d}");
     }
-    check_common::assert_in_dir(ws.path(), "ask", &["printf -v n '%d' 010; echo > \"docs/$n.md\""]);
     check_common::assert_in_dir(ws.path(), "deny", &["printf -v x '%s%d' .env 1; echo > \"$x\""]);
 }
 

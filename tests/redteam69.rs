@@ -120,3 +120,74 @@ fn a_glob_that_may_name_a_denied_program_counts_as_its_name() {
     );
     check_common::assert_in_dir(ws.path(), "ask", &["x=(/usr/bin/l?); ${x[0]} x", "$cmd src/*.rs"]);
 }
+
+/// Found by red teams 68 and 69 (asked, not denied): printf's numbers and fields as bash's
+/// printf reads them. A `*` width or precision is read as `strtoimax` reads it (`0x2`, `+2`,
+/// `' 2'`, `2e0` are all 2; a negative width pads on the right), widths and precisions go
+/// together (`%5.1s`, `%-1.1s`), `%b`'s `\c` ends all output, and a NUL byte is dropped by a
+/// shell reading the text and by `$(...)`, and ends a `printf -v` value.
+#[test]
+fn printf_fields_and_nul_bytes_as_bash_prints_them() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "printf '%.*s x\\n' 0x2 rmdir | sh",
+            "printf '%.*s x\\n' +2 rmdir | sh",
+            "printf '%.*s x' ' 2' rmdir | sh",
+            "printf '%.*s x' 2e0 rmdir | sh",
+            "printf '%.*s x' 02 rmdir | sh",
+            "printf '%-1.1s%.1s x\\n' rr mm | sh",
+            "printf '%5.1s%.1s x\\n' r m | sh",
+            "printf '%*s%s x' -1 r m | sh",
+            "printf 'r\\0m x\\n' | sh",
+            "printf '%b\\n' 'r\\0m x' | bash",
+            "c=$(printf 'r\\0m'); $c x",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["printf '%b' 'ls \\c' '; rm x' | sh", "printf '%s %d\\n' ls 5 | sh", "printf '%3d|%-4s|' 5 ab"],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["printf -v c 'r\\0m'; $c x"]);
+}
+
+/// Found by red team 69 (over-asks): one name of a glob through `b=${f##*/}` (unquoted: an
+/// assignment does not split) and `$(basename "$f" [SUFFIX])`, in a variable or in the word,
+/// is the glob's last segment (SUFFIX taken off where `*` is left); not where the glob may
+/// give a name starting with `-`, which basename takes for an option. And `$(echo -n r)` is
+/// `r` (asked, not denied: `$(echo -n r)m y`).
+#[test]
+fn a_glob_names_basename_is_its_last_segment() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for f in src/*.rs; do b=${f##*/}; echo x > \"docs/guide/$b.md\"; done",
+            "for f in src/*.rs; do b=$(basename \"$f\"); echo x > \"docs/guide/$b.md\"; done",
+            "for f in src/*.rs; do name=$(basename \"$f\" .rs); printf '# %s\\n' \"$name\" > \"docs/guide/$name.md\"; done",
+            "for f in src/*.rs; do echo x > \"docs/guide/$(basename \"$f\" .rs).md\"; done",
+            "mkdir -p docs/guide/api && for f in src/*.rs; do b=${f##*/}; echo \"# ${b%.rs}\" > \"docs/guide/api/${b%.rs}.md\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "for f in *.toml; do b=$(basename \"$f\" .toml); echo x > \"docs/$b.md\"; done",
+            "for f in docs/*.md; do b=$(basename \"$f\" .md); echo x > \"$b.env\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "$(echo -n r)m y",
+            "for f in docs/.e*; do b=${f##*/}; echo x > \"$b\"; done",
+            "basename() { echo .env; }; for f in src/*.rs; do echo x > \"docs/$(basename \"$f\" .rs).md\"; done",
+        ],
+    );
+}

@@ -943,138 +943,141 @@ fn decoded_by(text: &str, width: u32, ignore: bool, digit: impl Fn(u8) -> Option
     String::from_utf8(out).ok()
 }
 
-/// What `printf FORMAT ARGS...` prints, where the format holds only text without `\\` and
-/// `%s`, `%.Ns`, `%c`, `%.Nc` and `%%` (the format is used again while arguments are left, as bash
-/// does): `None` for anything else.
+/// What `printf FORMAT ARGS...` prints, as bash's printf does, for a format of text and the
+/// conversions `%s`, `%c`, `%b`, `%q` (of plain words), `%d`/`%i` and `%%`, each with the flags
+/// `-` and `0`, a width and a precision, either of them `*` (an argument read as bash reads
+/// numbers: [`printf_number`]); the format is used again while arguments are left. `None` for
+/// anything else. A NUL byte (`\0`, `%c` of nothing) stays in the text: what reads it
+/// decides what it does with it.
 pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
-    // The format's pieces: text, or a conversion taking at most that many letters.
+    /// A width or precision: written in the format, or `*`, the next argument.
+    #[derive(Clone, Copy)]
+    enum Count {
+        Fixed(usize),
+        Star,
+    }
     enum Piece {
         /// Text, its backslash escapes decoded ([`format_escapes`]).
         Text(String),
-        Arg(Option<usize>),
-        /// `%.*s`: at most as many letters as the argument before it says (red team 67).
-        Star,
-        /// `%Ns`, `%-Ns`: the argument padded with blanks to N letters.
-        Padded {
-            left: bool,
-            width: usize,
-        },
-        /// `%q`: an argument of letters, digits, `_`, `.`, `/`, `-` is itself.
-        Quoted,
-        /// `%b`: the argument with its backslash escapes decoded.
-        Escaped,
-        /// `%d`/`%i` with `-` or `0` and a width (`%03d`): a decimal argument, padded.
-        Number {
+        Conversion {
             left: bool,
             zero: bool,
-            width: usize,
+            width: Option<Count>,
+            precision: Option<Count>,
+            letter: u8,
         },
     }
     let mut pieces = Vec::new();
     let mut rest = format;
     while let Some(k) = rest.find('%') {
         pieces.push(Piece::Text(format_escapes(&rest[..k])?));
-        let spec = &rest[k + 1..];
-        let padded = |spec: &str| -> Option<(bool, usize, usize)> {
-            let left = spec.starts_with('-');
-            let digits = &spec[usize::from(left)..];
-            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-            (n > 0 && n <= 3 && digits.as_bytes().get(n) == Some(&b's'))
-                .then(|| Some((left, digits[..n].parse().ok()?, usize::from(left) + n + 1)))
-                .flatten()
-        };
-        let (piece, len) = if spec.starts_with('%') {
-            (Piece::Text("%".into()), 1)
-        } else if spec.starts_with('s') {
-            (Piece::Arg(None), 1)
-        } else if spec.starts_with(".*s") {
-            (Piece::Star, 3)
-        } else if spec.starts_with('q') {
-            (Piece::Quoted, 1)
-        } else if let Some((left, width, n)) = padded(spec) {
-            (Piece::Padded { left, width }, n)
-        } else if spec.starts_with('c') {
-            (Piece::Arg(Some(1)), 1)
-        } else if spec.starts_with('b') {
-            (Piece::Escaped, 1)
-        } else if let Some((left, zero, width, n)) = number_conversion(spec) {
-            (Piece::Number { left, zero, width }, n)
-        } else {
-            // A precision: `%.Ns` at most N letters (`%.s` none); `%.Nc` still one letter
-            // (red team 57: `%.0c` prints `r`).
-            let digits = spec.strip_prefix('.')?;
-            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-            let max = if n == 0 { 0 } else { digits[..n].parse().ok()? };
-            match digits.as_bytes().get(n) {
-                Some(b's') if n <= 4 => (Piece::Arg(Some(max)), n + 2),
-                Some(b'c') if n <= 4 => (Piece::Arg(Some(1)), n + 2),
-                _ => return None,
+        let spec = &rest.as_bytes()[k + 1..];
+        if spec.first() == Some(&b'%') {
+            pieces.push(Piece::Text("%".into()));
+            rest = &rest[k + 2..];
+            continue;
+        }
+        let mut i = 0;
+        let (mut left, mut zero) = (false, false);
+        while let Some(&f) = spec.get(i).filter(|f| matches!(f, b'-' | b'0')) {
+            left |= f == b'-';
+            zero |= f == b'0';
+            i += 1;
+        }
+        let count = |i: &mut usize| -> Option<Option<Count>> {
+            if spec.get(*i) == Some(&b'*') {
+                *i += 1;
+                return Some(Some(Count::Star));
+            }
+            let n = spec[*i..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = std::str::from_utf8(&spec[*i..*i + n]).ok()?;
+            *i += n;
+            // (At most four digits: a wider field is not computed.)
+            match n {
+                0 => Some(None),
+                1..=4 => Some(Some(Count::Fixed(digits.parse().ok()?))),
+                _ => None,
             }
         };
-        pieces.push(piece);
-        rest = &spec[len..];
+        let width = count(&mut i)?;
+        let precision = match spec.get(i) {
+            Some(b'.') => {
+                i += 1;
+                Some(count(&mut i)?.unwrap_or(Count::Fixed(0)))
+            }
+            _ => None,
+        };
+        let letter = *spec.get(i).filter(|l| b"scbqdi".contains(l))?;
+        pieces.push(Piece::Conversion { left, zero, width, precision, letter });
+        rest = &rest[k + 1 + i + 1..];
     }
     pieces.push(Piece::Text(format_escapes(rest)?));
     let per = pieces.iter().filter(|p| !matches!(p, Piece::Text(_))).count();
     let mut out = String::new();
-    let mut args = args.iter();
+    let mut args = args.iter().copied();
     loop {
         for p in &pieces {
-            match p {
-                Piece::Text(t) => out.push_str(t),
-                Piece::Escaped => out.push_str(&percent_b(args.next().copied().unwrap_or(""))?),
-                Piece::Number { left, zero, width } => {
-                    // Only a plain decimal (bash reads `010` as octal, `'a` as a letter's code).
-                    let a = args.next().copied().unwrap_or("0");
-                    let digits = a.strip_prefix('-').unwrap_or(a);
-                    if digits.is_empty()
-                        || !digits.bytes().all(|b| b.is_ascii_digit())
-                        || (digits.len() > 1 && digits.starts_with('0'))
-                        || digits.len() > 15
-                    {
+            let Piece::Conversion { left, zero, width, precision, letter } = p else {
+                if let Piece::Text(t) = p {
+                    out.push_str(t);
+                }
+                continue;
+            };
+            // `*` reads a number as an int: a negative width pads on the right, a negative
+            // precision is none.
+            let mut left = *left;
+            let width = match width {
+                Some(Count::Star) => {
+                    let w = printf_number(args.next().unwrap_or(""))?;
+                    left |= w < 0;
+                    usize::try_from(w.unsigned_abs()).ok().filter(|w| *w <= 4096)?
+                }
+                Some(Count::Fixed(w)) => *w,
+                None => 0,
+            };
+            let precision = match precision {
+                Some(Count::Star) => usize::try_from(printf_number(args.next().unwrap_or(""))?).ok(),
+                Some(Count::Fixed(m)) => Some(*m),
+                None => None,
+            };
+            let arg = args.next();
+            let (text, stop) = match letter {
+                b's' => (arg.unwrap_or("").to_string(), false),
+                b'b' => percent_b(arg.unwrap_or(""))?,
+                b'q' => {
+                    let a = arg.unwrap_or("");
+                    if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c)) {
                         return None;
                     }
-                    let n: i64 = a.parse().ok()?;
-                    let w = *width;
-                    out.push_str(&match (left, zero) {
+                    (a.to_string(), false)
+                }
+                // (The first letter, or a NUL byte for an empty argument, as bash's does.)
+                b'c' => (arg.unwrap_or("").chars().next().unwrap_or('\0').to_string(), false),
+                _ => {
+                    // `%d`: plain, without a precision.
+                    if precision.is_some() {
+                        return None;
+                    }
+                    let n = printf_number(arg.unwrap_or("0"))?;
+                    let w = width;
+                    out.push_str(&match (left, *zero) {
                         (true, _) => format!("{n:<w$}"),
                         (false, true) => format!("{n:0w$}"),
                         (false, false) => format!("{n:>w$}"),
                     });
+                    continue;
                 }
-                Piece::Arg(max) => {
-                    let a = args.next().copied().unwrap_or("");
-                    out.push_str(match max {
-                        Some(m) => a.get(..*m.min(&a.len()))?,
-                        None => a,
-                    });
-                }
-                Piece::Star => {
-                    // (The precision a plain decimal: bash reads `010` as octal, red team 68.)
-                    let n = args.next().copied().unwrap_or("0");
-                    if n.is_empty()
-                        || n.len() > 4
-                        || !n.bytes().all(|b| b.is_ascii_digit())
-                        || (n.len() > 1 && n.starts_with('0'))
-                    {
-                        return None;
-                    }
-                    let m: usize = n.parse().ok()?;
-                    let a = args.next().copied().unwrap_or("");
-                    out.push_str(a.get(..m.min(a.len()))?);
-                }
-                Piece::Padded { left, width } => {
-                    let a = args.next().copied().unwrap_or("");
-                    let w = *width;
-                    out.push_str(&if *left { format!("{a:<w$}") } else { format!("{a:>w$}") });
-                }
-                Piece::Quoted => {
-                    let a = args.next().copied().unwrap_or("");
-                    if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c)) {
-                        return None;
-                    }
-                    out.push_str(a);
-                }
+            };
+            // A precision cuts `%s`, `%b` and `%q` to that many bytes (`%c` takes none).
+            let text = match precision.filter(|_| *letter != b'c') {
+                Some(m) => text.get(..m.min(text.len()))?.to_string(),
+                None => text,
+            };
+            let w = width;
+            out.push_str(&if left { format!("{text:<w$}") } else { format!("{text:>w$}") });
+            // `\c` in a `%b` argument ends all output.
+            if stop {
+                return Some(out);
             }
         }
         if per == 0 || args.len() == 0 {
@@ -1082,6 +1085,39 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// A number as bash's printf reads an argument of `%d` or `*`: `'c` (or `"c`) is the
+/// letter's code; otherwise as `strtoimax(3)` with base 0 reads it (blanks, a sign, `0x` hex,
+/// a leading `0` octal), the value read before the first letter it cannot take (bash
+/// complains of the rest and prints that value: `2e0` is 2, `08` is 0). `None` where it
+/// overflows, or for a letter beyond ASCII.
+fn printf_number(a: &str) -> Option<i64> {
+    if let Some(rest) = a.strip_prefix(['\'', '"']) {
+        return match rest.chars().next() {
+            None => Some(0),
+            Some(c) if c.is_ascii() => Some(i64::from(u8::try_from(c).ok()?)),
+            Some(_) => None,
+        };
+    }
+    let t = a.trim_start_matches([' ', '\t', '\n', '\u{b}', '\u{c}', '\r']);
+    let (negative, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let hex = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .filter(|h| h.starts_with(|c: char| c.is_ascii_hexdigit()));
+    let (radix, digits) = match hex {
+        Some(h) => (16, h),
+        None if t.starts_with('0') => (8, t),
+        None => (10, t),
+    };
+    let n = digits.chars().take_while(|c| c.is_digit(radix)).count();
+    let v = if n == 0 { 0 } else { i64::from_str_radix(&digits[..n], radix).ok()? };
+    Some(if negative { -v } else { v })
 }
 
 /// Text of a printf format with its backslash escapes decoded as bash's printf does: the
@@ -1133,32 +1169,28 @@ fn printf_escapes(text: &str, in_format: bool) -> Option<String> {
         while digits.len() < max && chars.peek().is_some_and(|d| d.is_digit(radix)) {
             digits.extend(chars.next());
         }
-        if digits.is_empty() {
-            return None;
-        }
-        let code = u32::from_str_radix(&digits, radix).ok()?;
-        out.push(char::from_u32(code & 0xff).filter(|c| *c != '\0')?);
+        // (`%b`'s `\0` alone is a NUL byte.)
+        let code = match digits.is_empty() {
+            true if e == '0' => 0,
+            true => return None,
+            false => u32::from_str_radix(&digits, radix).ok()?,
+        };
+        out.push(char::from_u32(code & 0xff)?);
     }
     Some(out)
 }
 
-/// A `%d`/`%i` conversion after the `%` (`03d`): its flags (`-`, `0`) and width (up to three
-/// digits), and how many letters it takes; `None` for any other.
-fn number_conversion(spec: &str) -> Option<(bool, bool, usize, usize)> {
-    let flags = spec.bytes().take_while(|b| matches!(b, b'-' | b'0')).count();
-    let width_len = spec[flags..].bytes().take_while(u8::is_ascii_digit).count();
-    if width_len > 3 || !matches!(spec.as_bytes().get(flags + width_len), Some(b'd' | b'i')) {
-        return None;
-    }
-    let width = if width_len == 0 { 0 } else { spec[flags..flags + width_len].parse().ok()? };
-    let f = &spec[..flags];
-    Some((f.contains('-'), f.contains('0'), width, flags + width_len + 1))
-}
-
 /// An argument of printf's `%b` as bash decodes it: `\\`, the letter escapes, octal (`\0NNN`,
-/// `\NNN`) and `\xHH`; `None` for another escape (`\c` ends all output, `\u` is Unicode).
-fn percent_b(arg: &str) -> Option<String> {
-    printf_escapes(arg, false)
+/// `\NNN`) and `\xHH`, and whether a `\c` ended it (and all output: red team 69); `None` for
+/// another escape (`\u` is Unicode).
+fn percent_b(arg: &str) -> Option<(String, bool)> {
+    match arg.find("\\c") {
+        // (Where that `\c` is an escape, not `\\` then `c`.)
+        Some(k) if arg[..k].bytes().rev().take_while(|b| *b == b'\\').count() % 2 == 0 => {
+            Some((printf_escapes(&arg[..k], false)?, true))
+        }
+        _ => Some((printf_escapes(arg, false)?, false)),
+    }
 }
 
 /// `printf -v NAME FORMAT ARGS...` as bash's printf reads its words: the last `-v` (also glued,
@@ -4065,6 +4097,17 @@ impl Walker<'_> {
                     self.parameter(expr, unknown);
                 }
                 WordPiece::CommandSubstitution(s) => {
+                    // `"docs/$(basename "$f" .rs).md"` of one name of a glob: the glob's
+                    // last segment, marked as a glob name's piece is.
+                    if let (true, Some(g)) = (quoted && self.glob_pieces.is_some(), self.basename_of_glob_name(s)) {
+                        self.substitution(s);
+                        let from = buf.len();
+                        buf.push_str(&g);
+                        if let Some(p) = self.glob_pieces.as_mut() {
+                            p.push((from, buf.len()));
+                        }
+                        continue;
+                    }
                     // A command that prints constant text (`$(echo r)m`, `$(date +rm)`): that
                     // text, where nothing splits or globs it (red team 47).
                     // (An object name git prints may also be nothing: only inside double quotes
@@ -4259,16 +4302,54 @@ impl Walker<'_> {
     /// The glob whose names a parameter expansion gives, where the variable holds one name of
     /// a glob (a loop's pass over `src/*.rs`): `$f` that glob, `${f##*/}` its last segment,
     /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
+    /// The glob whose one name variable `n` holds: a loop's variable over a glob, or one a
+    /// name was copied to (`g="$f"`).
+    fn glob_name_of(&self, n: &str) -> Option<String> {
+        let (_, values) = self.bound.iter().rev().find(|(b, _)| b == n)?;
+        // (A loop's variable holds the glob, unquoted; a quoted one is one name too.)
+        let [Word::Dyn(d)] = values.as_slice() else { return None };
+        let glob = tables::unquoted_glob(d);
+        let one_name = glob != d.as_str() || !d.starts_with('"');
+        (one_name && glob.contains(['*', '?', '[']) && tables::glob_base(glob).is_some()).then(|| glob.to_string())
+    }
+
+    /// `basename "$f" [SUFFIX]` of one name of a glob (`$f` over `src/*.rs`): the glob's last
+    /// segment, SUFFIX taken off where what is left ends in `*` (red team 69: `name=$(basename
+    /// "$f" .rs)`). Only where the glob cannot give a name starting with `-`, which basename
+    /// would take for an option.
+    fn basename_of_glob_name(&self, text: &str) -> Option<String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (var, suffix) = match words.as_slice() {
+            ["basename", v] => (*v, None),
+            ["basename", v, s] => (*v, Some(*s)),
+            _ => return None,
+        };
+        if self.functions.iter().any(|f| f == "basename") {
+            return None;
+        }
+        let var = var.strip_prefix("\"$")?.strip_suffix('"')?;
+        let var = var.strip_prefix('{').and_then(|v| v.strip_suffix('}')).unwrap_or(var);
+        let glob = self
+            .glob_name_of(var)
+            .filter(|g| g.starts_with(|c: char| c.is_ascii_alphanumeric() || "/._".contains(c)))?;
+        let last = glob.trim_end_matches('/').rsplit('/').next()?.to_string();
+        match suffix {
+            None => Some(last),
+            Some(sfx) => {
+                if sfx.is_empty() || sfx.contains(|c: char| !(c.is_ascii_alphanumeric() || "._-".contains(c))) {
+                    return None;
+                }
+                let kept = last.strip_suffix(sfx)?;
+                kept.ends_with('*').then(|| kept.to_string())
+            }
+        }
+    }
+
     fn glob_name_piece(&self, expr: &ParameterExpr) -> Option<String> {
         use ParameterExpr as P;
         let name = |parameter: &bword::Parameter| {
             let d = match parameter {
-                bword::Parameter::Named(n) => {
-                    let (_, values) = self.bound.iter().rev().find(|(b, _)| b == n)?;
-                    // (A loop's variable holds the glob, unquoted; a quoted one is one name too.)
-                    let [Word::Dyn(d)] = values.as_slice() else { return None };
-                    d
-                }
+                bword::Parameter::Named(n) => return self.glob_name_of(n),
                 // `$1` of a function called with one name of a glob (red team 67: `local
                 // file="$1"`).
                 bword::Parameter::Positional(k) => {
@@ -4364,12 +4445,18 @@ impl Walker<'_> {
         // (printf decodes its format's escapes and `%b`'s itself, red team 67: `$(printf
         // "%s\n" r)m`.)
         let plain = |w: &&str| (*name == "printf" || !w.contains('\\')) && !w.starts_with('-');
-        if !args.iter().all(plain) {
+        let echo_n = *name == "echo" && args.first() == Some(&"-n");
+        if !args.iter().skip(usize::from(echo_n)).all(plain) {
             return None;
         }
         match (*name, args) {
+            // `$(echo -n r)m` (red team 69): the same text, without the line end `$(...)` drops.
+            ("echo", ["-n", rest @ ..]) => Some(rest.join(" ")),
             ("echo", _) => Some(args.join(" ")),
-            ("printf", [format, rest @ ..]) => Some(printf_output(format, rest)?.trim_end_matches('\n').to_string()),
+            // (bash drops the NUL bytes a substitution prints: red team 69.)
+            ("printf", [format, rest @ ..]) => {
+                Some(printf_output(format, rest)?.replace('\0', "").trim_end_matches('\n').to_string())
+            }
             ("dirname", [path]) => {
                 let t = path.trim_end_matches('/');
                 Some(match t.rsplit_once('/') {
@@ -4904,6 +4991,23 @@ impl Walker<'_> {
                                 // (red team 67).
                                 (None, w @ Word::Dyn(d)) if d.starts_with('"') && tables::unquoted_glob(d) != d => {
                                     Some(vec![w.clone()])
+                                }
+                                // `b=${f##*/}`, `n=$(basename "$f" .rs)`: no splitting in an
+                                // assignment, so as `b="${f##*/}"` (red team 69).
+                                (None, Word::Dyn(_))
+                                    if !text.contains(['\'', '\\', '`'])
+                                        && ((text.starts_with("${") && !text.contains('"'))
+                                            || (text.starts_with("$(basename ") && text.ends_with(')'))) =>
+                                {
+                                    match this.word(&format!("\"{text}\"")).word {
+                                        w @ Word::Dyn(_)
+                                            if w.display().starts_with('"')
+                                                && tables::unquoted_glob(&w.display()) != w.display() =>
+                                        {
+                                            Some(vec![w])
+                                        }
+                                        _ => None,
+                                    }
                                 }
                                 // `F=${F:-.env}`: unknown, or its default, which a write of
                                 // `"$F"` is decided by (red team 63).
@@ -6988,6 +7092,8 @@ impl Walker<'_> {
                 let lits: Option<Vec<&str>> = args.iter().map(Word::lit).collect();
                 if let (true, Some((n, format, rest))) = (name == "printf", lits.as_deref().and_then(printf_into)) {
                     if let Some(out) = is_identifier(n).then(|| printf_output(format, rest)).flatten() {
+                        // (A variable's value ends at a NUL byte.)
+                        let out = out.split('\0').next().unwrap_or_default().to_string();
                         values.push((n.to_string(), Word::Lit(out)));
                     }
                 }
@@ -7409,6 +7515,9 @@ impl Walker<'_> {
             unknown
                 .get_or_insert_with(|| format!("`{name}` runs the script {}, which gate cannot see", script.display()));
         } else if let Some(Ok(text)) = self.stdin_script.take() {
+            // (A shell skips the NUL bytes of a script it reads: `printf 'r\0m x' | sh` runs
+            // rm, red team 69.)
+            let text = text.replace('\0', "");
             // (`bash -i <<< '...'` runs rc files first as `bash -ic` does: red team 30.)
             self.keep_unknown(words, wrappers, unknown);
             if let Some(f) = foreign {
