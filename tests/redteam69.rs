@@ -191,3 +191,49 @@ fn a_glob_names_basename_is_its_last_segment() {
         ],
     );
 }
+
+/// Found by red team 69 (over-denies): `git ls-files | sed 's/[^/]*$//'`, the delimiter inside a
+/// bracket expression, where GNU sed reads on and other seds end the regex. Both readings are
+/// decided (what either writes, reads or runs), a reading another sed rejects doing nothing;
+/// it was unmodelled, and unseen code handed a listing that holds Cargo.toml was denied.
+#[test]
+fn a_sed_delimiter_inside_brackets_is_read_both_ways() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git ls-files | sed 's/[^/]*$//' | sort -u",
+            "git ls-files | sed -n 's/.*\\.\\([^.\\/]*\\)$/\\1/p' | sort | uniq -c | sort -rn | head",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["sed 's/[/]/;a/;1e rm x' docs/a.md", "sed -n '/[/]/w .env' docs/a.md", "sed 's/[/]/w .env/' docs/a.md"],
+    );
+}
+
+/// Found by red team 69 (over-asks): loops over up to 16 values (`seq -w 1 12`, `for
+/// ((i=1;i<=10;i++))`) are walked pass by pass; at most 256 passes in one text, so that nested
+/// loops (16 to the fourth is 65536) are not walked one by one (before, four nested loops of 8
+/// took seconds).
+#[test]
+fn loops_of_up_to_sixteen_passes_within_a_budget() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for n in $(seq -w 1 12); do echo \"# Week $n\" > \"docs/guide/week-$n.md\"; done",
+            "for ((i=1;i<=10;i++)); do echo x > \"docs/guide/ch$i.md\"; done",
+            "for i in {1..16}; do echo $i; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["for a in {1..16}; do for b in {1..16}; do for c in {1..16}; do echo \"$a$b$c\" > \"docs/$a$b$c.md\"; done; done; done"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["for i in {1..16}; do x=$i; done; [ $x = 16 ] && r\"m\" -f q"]);
+}

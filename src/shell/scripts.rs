@@ -623,13 +623,34 @@ fn getline_before(t: &[Tok], k: usize) -> bool {
 ///   when a backslash escapes it (`a x\\` then a newline ends the text).
 ///
 /// What sed would reject, and what other seds may read another way (a label holding other
-/// than letters, digits, `_`, `-` and `.`; a delimiter inside a bracket expression; a
-/// non-ASCII delimiter), is reported as not modelled. Each `-e` script is read on its own, as
-/// sed compiles them; an `e` command's text continued into the next one is not modelled.
+/// than letters, digits, `_`, `-` and `.`; a non-ASCII delimiter), is reported as not
+/// modelled. A delimiter inside a bracket expression (`s/[^/]*$//`), which GNU sed reads on
+/// past and other seds end the regex at, is read both ways: what either reading writes, reads
+/// or runs is what the script may do (a reading sed rejects does nothing: sed compiles the
+/// whole script before it runs any; red team 69 found `sed 's/[^/]*$//'` over a listing
+/// denied). Each `-e` script is read on its own, as sed compiles them; an `e` command's text
+/// continued into the next one is not modelled.
 pub(crate) fn sed(script: &str) -> Effects {
-    let mut r = SedReader { c: script.chars().collect(), i: 0, e: Effects::default() };
-    if let Err(why) = r.program() {
+    let read = |gnu: bool| {
+        let mut r = SedReader { c: script.chars().collect(), i: 0, e: Effects::default(), gnu, in_class: false };
+        let parsed = r.program();
+        (r, parsed)
+    };
+    let (mut r, parsed) = read(true);
+    if let Err(why) = parsed {
         r.e.unknown.get_or_insert(why);
+    }
+    if std::mem::take(&mut r.in_class) {
+        let (other, parsed) = read(false);
+        if parsed.is_ok() {
+            r.e.writes.extend(other.e.writes);
+            r.e.commands.extend(other.e.commands);
+            r.e.reads.extend(other.e.reads);
+            r.e.writes_inputs |= other.e.writes_inputs;
+            if let Some(u) = other.e.unknown {
+                r.e.unknown.get_or_insert(u);
+            }
+        }
     }
     r.e
 }
@@ -648,6 +669,11 @@ struct SedReader {
     c: Vec<char>,
     i: usize,
     e: Effects,
+    /// Reading as GNU sed does (a bracket expression in a regex holds the delimiter), or as
+    /// other seds do.
+    gnu: bool,
+    /// A delimiter was met inside a bracket expression (where the readings differ).
+    in_class: bool,
 }
 
 type SedResult = Result<(), String>;
@@ -681,11 +707,9 @@ impl SedReader {
         Err(format!("sed script gate does not model: {what}"))
     }
 
-    /// The delimiter inside a bracket expression: unmodelled (seds differ), read on as GNU.
+    /// The delimiter inside a bracket expression: seds differ ([`sed`] reads it both ways).
     fn delimiter_in_class(&mut self) {
-        self.e.unknown.get_or_insert_with(|| {
-            "sed script gate does not model: the delimiter inside a bracket expression".to_string()
-        });
+        self.in_class = true;
     }
 
     fn program(&mut self) -> SedResult {
@@ -782,7 +806,7 @@ impl SedReader {
                         return Self::reject("an unterminated regex or replacement");
                     }
                 }
-                Some('[') if regex => self.snarf_char_class(slash)?,
+                Some('[') if regex && self.gnu => self.snarf_char_class(slash)?,
                 Some(_) => {}
             }
         }
@@ -1151,8 +1175,15 @@ mod tests {
 
     #[test]
     fn sed_regex_parts_and_texts_as_gnu_sed_reads_them() {
-        // A bracket expression in a regex holds the delimiter in GNU sed, not in others.
-        assert!(sed("s/[/]/;a/;1e rm x").unknown.is_some());
+        // A bracket expression in a regex holds the delimiter in GNU sed, not in others: both
+        // readings count (GNU's runs `rm x`; the other's appends text), and one another sed
+        // rejects does nothing (red team 69: `s/[^/]*$//`).
+        assert_eq!(sed("s/[/]/;a/;1e rm x").commands, vec!["rm x"]);
+        assert_eq!(sed("s/[/]/;a/;1e rm x").unknown, None);
+        assert_eq!(sed("s/[^/]*$//"), Effects::default());
+        assert_eq!(sed("s/.*\\.\\([^.\\/]*\\)$/\\1/p"), Effects::default());
+        // (Another sed's reading writes `f/` here: `[` the regex, `]` the replacement.)
+        assert_eq!(sed("s/[/]/w f/").writes, vec!["f/"]);
         assert_eq!(sed("s/[]a[:digit:][.-.]]/x/;1w f").writes, vec!["f"]);
         // `y`'s parts are not regexes.
         assert_eq!(sed("y/[/]/;1w f").writes, vec!["f"]);

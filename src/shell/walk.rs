@@ -52,6 +52,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         bodies: Vec::new(),
         traps: Vec::new(),
         rewalked: 0,
+        unrolled: 0,
         defining: Vec::new(),
         integers: Vec::new(),
         errexit: false,
@@ -158,6 +159,9 @@ struct Walker<'a> {
     traps: Vec<String>,
     /// How many bodies and actions were walked again (at most [`MAX_REWALKED`]).
     rewalked: usize,
+    /// Passes of loops walked one by one so far ([`MAX_UNROLLED`] in all: nested loops
+    /// multiply them).
+    unrolled: usize,
     /// The functions whose bodies are being walked: a call of one of them from its own body
     /// recurses (`:(){ :|:& };:`, the fork bomb) and is never allowed.
     defining: Vec<String>,
@@ -417,9 +421,17 @@ fn ends_script(p: &ast::Pipeline, in_function: bool, functions: &[String]) -> bo
     }
 }
 
+/// The most values a loop's passes are walked with, one by one (red team 69: `seq -w 1 12`,
+/// `for ((i=1;i<=10;i++))`); a loop over more is walked as any other.
+const MAX_PASSES: usize = 16;
+
+/// The most passes of loops walked one by one in one text: beyond, a loop is walked as any
+/// other (four nested loops of 16 would be 65536 passes).
+const MAX_UNROLLED: usize = 256;
+
 /// A whole word that is bash's integer sequence (`{1..5}`, `{10..0..2}`, `{01..10}`): its
-/// numbers as bash writes them when there are at most 8, `Some(None)` when more; `None` when
-/// the word is no such sequence.
+/// numbers as bash writes them when there are at most [`MAX_PASSES`], `Some(None)` when more;
+/// `None` when the word is no such sequence.
 fn integer_sequence(word: &str) -> Option<Option<Vec<String>>> {
     let inner = word.strip_prefix('{')?.strip_suffix('}')?;
     let parts: Vec<&str> = inner.split("..").collect();
@@ -438,7 +450,7 @@ fn integer_sequence(word: &str) -> Option<Option<Vec<String>>> {
         None => 1,
     };
     let count = a.abs_diff(b) / step + 1;
-    if count > 8 {
+    if count > MAX_PASSES as u64 {
         return Some(None);
     }
     // Zero-padded to the wider end when either end has a leading zero.
@@ -1563,6 +1575,7 @@ impl Walker<'_> {
             bodies: self.bodies.clone(),
             traps: self.traps.clone(),
             rewalked: self.rewalked,
+            unrolled: self.unrolled,
             defining: self.defining.clone(),
             integers: self.integers.clone(),
             errexit: false,
@@ -2111,9 +2124,14 @@ impl Walker<'_> {
             }
             _ => values,
         };
-        if let Some(values) =
-            values.clone().filter(|v| fixed && !v.is_empty() && v.len() <= 8 && v.iter().all(bindable))
-        {
+        if let Some(values) = values.clone().filter(|v| {
+            fixed
+                && !v.is_empty()
+                && v.len() <= MAX_PASSES
+                && v.iter().all(bindable)
+                && self.unrolled + v.len() <= MAX_UNROLLED
+        }) {
+            self.unrolled += values.len();
             let m = self.mark();
             let (cwd0, bound0, jumps0) = (self.cwd.clone(), self.bound.clone(), self.jumps);
             let log0 = self.assigned.len();
@@ -7307,6 +7325,7 @@ impl Walker<'_> {
                 bodies: self.bodies.clone(),
                 traps: self.traps.clone(),
                 rewalked: self.rewalked,
+                unrolled: self.unrolled,
                 defining: self.defining.clone(),
                 integers: self.integers.clone(),
                 errexit: false,
@@ -8339,7 +8358,7 @@ fn arithmetic_cannot_fail(expr: &str) -> bool {
 }
 
 /// What `seq [FIRST [INCREMENT]] LAST` prints, for decimal integers (no leading `0`, no
-/// option) and at most 8 numbers; `None` otherwise.
+/// option) and at most [`MAX_PASSES`] numbers; `None` otherwise.
 fn seq_numbers(inner: &str) -> Option<Vec<String>> {
     let words: Vec<&str> = inner.split(' ').collect();
     // `seq -w`: each as wide as the widest of FIRST and LAST, padded with zeros (red team 66).
@@ -8358,7 +8377,7 @@ fn seq_numbers(inner: &str) -> Option<Vec<String>> {
         ["seq", f, s, l] => (number(f)?, number(s)?, number(l)?),
         _ => return None,
     };
-    if step == 0 || last.checked_sub(first)? / step > 8 {
+    if step == 0 || last.checked_sub(first)? / step >= MAX_PASSES as i64 {
         return None;
     }
     let width = if equal { first.to_string().len().max(last.to_string().len()) } else { 0 };
@@ -8386,7 +8405,7 @@ fn one_param_word(w: &Word) -> bool {
 }
 
 /// The numbers a counted `for ((NAME=A; NAME<B; NAME++))` loop passes over: its counter and
-/// those values (at most 8), for decimal literals, `<`, `<=`, `>`, `>=` or `!=`, and `++`,
+/// those values (at most [`MAX_PASSES`]), for decimal literals, `<`, `<=`, `>`, `>=` or `!=`, and `++`,
 /// `--`, `+=K`, `-=K` or `NAME=NAME+K`; `None` for any other loop.
 fn counted_loop(
     init: &Option<String>,
@@ -8432,7 +8451,7 @@ fn counted_loop(
     let mut values = Vec::new();
     let mut v = start;
     while holds(v) {
-        if values.len() == 8 {
+        if values.len() == MAX_PASSES {
             return None;
         }
         values.push(v.to_string());
