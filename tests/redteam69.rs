@@ -237,3 +237,34 @@ fn loops_of_up_to_sixteen_passes_within_a_budget() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["for i in {1..16}; do x=$i; done; [ $x = 16 ] && r\"m\" -f q"]);
 }
+
+/// Found by red teams 68 and 69: `declare c=r c+=m` appends to the value before it (given in
+/// the same builtin, or known), so `$c` is `rm` (asked, not denied) and `declare c=l c+=s;
+/// $c src` is `ls src` (asked); npm's `pkg get`, `prefix`, `root`, `explain` only print, and
+/// `--workspaces=false` runs no other package's scripts (over-asks).
+#[test]
+fn declarations_append_and_npm_printing_subcommands() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(ws.path(), "deny", &["declare c=r c+=m; $c x", "typeset c=r; declare c+=m; $c x"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "declare c=l c+=s; $c src",
+            "npm pkg get scripts",
+            "npm pkg get scripts.test version",
+            "npm prefix",
+            "npm run test --workspaces=false",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "declare c+=m; $c x",
+            "npm pkg set scripts.x=y",
+            "npm run test --workspace=false",
+            "npm run test --workspaces",
+        ],
+    );
+}

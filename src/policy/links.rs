@@ -166,7 +166,10 @@ fn package_dir_option(words: &[Word]) -> Option<Result<String, String>> {
             name.as_str(),
             "workspace" | "workspaces" | "w" | "ws" | "recursive" | "r" | "filter" | "include-workspace-root"
         ) || a == "-F";
-        if others {
+        // (`--workspaces=false` turns them off: red team 69.)
+        let off = glued.as_deref().is_some_and(|v| v.eq_ignore_ascii_case("false"))
+            && matches!(name.as_str(), "workspaces" | "recursive" | "include-workspace-root");
+        if others && !off {
             return Some(Err(format!("`{a}` runs the scripts of other packages")));
         }
     }

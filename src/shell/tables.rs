@@ -1736,7 +1736,17 @@ fn npm_lists(args: &[&str]) -> bool {
             && !a.contains("..")
             && a.chars().all(|c| c.is_ascii_alphanumeric() || "@/-._".contains(c))
     };
-    matches!(*sub, "ls" | "list" | "ll" | "la") && rest.iter().all(|a| option(a) || package(a))
+    // (Red team 69: `npm pkg get scripts`, `npm prefix`, `npm explain PKG` only print.)
+    let key = |a: &str| {
+        !a.is_empty() && !a.starts_with('-') && a.chars().all(|c| c.is_ascii_alphanumeric() || "@/-._[]".contains(c))
+    };
+    match *sub {
+        "ls" | "list" | "ll" | "la" => rest.iter().all(|a| option(a) || package(a)),
+        "pkg" => matches!(rest.split_first(), Some((&"get", keys)) if keys.iter().all(|a| key(a) || *a == "--json")),
+        "prefix" | "root" => rest.is_empty(),
+        "explain" | "why" => !rest.is_empty() && rest.iter().all(|a| package(a) || *a == "--json"),
+        _ => false,
+    }
 }
 
 fn ps_lists(args: &[&str]) -> bool {

@@ -6989,9 +6989,29 @@ impl Walker<'_> {
                         match w {
                             Word::Lit(a) if !a.starts_with(['-', '+']) => {
                                 if let Some((n, v)) = a.split_once('=') {
+                                    let append = n.ends_with('+');
                                     let n = n.trim_end_matches('+');
-                                    let plain = is_identifier(n) && !v.starts_with('(') && !a.contains("+=");
-                                    given.push((n.to_string(), plain.then(|| Word::Lit(v.to_string()))));
+                                    let plain = is_identifier(n) && !v.starts_with('(');
+                                    // `declare c=r c+=m` (red team 69): the value before it,
+                                    // given here or known, and this one after it.
+                                    let before = || match given.iter().rev().find(|(m, _)| m == n) {
+                                        Some((_, Some(Word::Lit(b)))) => Some(b.clone()),
+                                        Some(_) => None,
+                                        None if !self.may_be_array(n) && !self.is_integer(n) => {
+                                            match self.bound.iter().rev().find(|(b, _)| b == n) {
+                                                Some((_, w)) if matches!(w.as_slice(), [Word::Lit(_)]) => {
+                                                    w[0].lit().map(str::to_string)
+                                                }
+                                                _ => None,
+                                            }
+                                        }
+                                        None => None,
+                                    };
+                                    let value = match append {
+                                        false => Some(v.to_string()),
+                                        true => before().map(|b| format!("{b}{v}")),
+                                    };
+                                    given.push((n.to_string(), value.filter(|_| plain).map(Word::Lit)));
                                 }
                             }
                             Word::Lit(_) => {}
