@@ -268,3 +268,35 @@ fn declarations_append_and_npm_printing_subcommands() {
         ],
     );
 }
+
+/// Found by red team 69 (over-asks): the repository's top as agents spell it, where the command
+/// starts and the policy finds `.git` there: `cd -- "$(...)"`, `git -C "$(git rev-parse
+/// --show-toplevel)"` (`""` when git fails, which `git -C` takes for here), and the fallback
+/// `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"`.
+#[test]
+fn the_repository_top_as_agents_spell_it() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "cd -- \"$(git rev-parse --show-toplevel)\" && ls src",
+            "git -C \"$(git rev-parse --show-toplevel)\" log -1",
+            "cd \"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\" && ls",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd src && git -C \"$(git rev-parse --show-toplevel)\" log -1",
+            "pwd() { echo /etc; }; cd \"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\" && ls",
+            "GIT_DIR=/x; cd -- \"$(git rev-parse --show-toplevel)\" && ls",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path().join("src").as_path(),
+        "ask",
+        &["git -C \"$(git rev-parse --show-toplevel)\" log -1"],
+    );
+}

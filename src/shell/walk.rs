@@ -5801,6 +5801,16 @@ impl Walker<'_> {
                     self.key_bindings(&words, &wrappers, &mut unknown);
                     break;
                 }
+                // `git -C "$(git rev-parse --show-toplevel)" ...` where the command starts: `-C
+                // .` (red team 69).
+                "git"
+                    if words.get(1).and_then(Word::lit) == Some("-C")
+                        && words.get(2).is_some_and(|d| !d.lit().is_some() && self.git_top_here(&d.display())) =>
+                {
+                    words[2] = Word::Lit(".".into());
+                    self.a.at_git_top = true;
+                    continue;
+                }
                 "git" => match self.git_code(&words, &wrappers, &mut unknown) {
                     GitStep::Expanded(w) => {
                         wrappers.push(Wrapper { words: words.clone(), kind: WrapperKind::Transparent });
@@ -6230,10 +6240,13 @@ impl Walker<'_> {
                             // `cd "$(git rev-parse --show-toplevel)"` where the command starts:
                             // there, where the policy finds the start is the top (red teams 66,
                             // 67). (Printing nothing, git leaves `cd ""`, which stays.)
-                            let top = matches!(args.as_slice(), [Word::Dyn(d)] if d == "\"$(git rev-parse --show-toplevel)\"")
-                                && self.cwd.0.as_deref() == Some("")
-                                && !self.functions.iter().any(|f| f == "git")
-                                && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
+                            // (And `cd -- "$(...)"`, red team 69.)
+                            let top = match args.as_slice() {
+                                [Word::Dyn(_)] | [Word::Lit(_), Word::Dyn(_)] => {
+                                    args.len() == 1 || args[0].lit() == Some("--")
+                                }
+                                _ => false,
+                            } && args.last().is_some_and(|d| self.git_top_here(&d.display()));
                             match saved.as_deref() {
                                 Some([Word::Lit(dir)]) => c.move_to(Some(dir.clone())),
                                 _ if top => self.a.at_git_top = true,
@@ -6672,6 +6685,24 @@ impl Walker<'_> {
     /// commands; `-c core.pager=...` and the other keys that name a program run it. A `!`
     /// alias of the subcommand runs as a shell script with the remaining words; any other
     /// alias of it is git with its words in place of the subcommand.
+    /// Whether `word` is `"$(git rev-parse --show-toplevel)"` (or with `2>/dev/null`, or
+    /// falling back to `pwd`) where the command starts, git and pwd no functions and no `GIT_`
+    /// variable assigned: the start, where the policy finds `.git` there
+    /// ([`Analysis::at_git_top`]). (Printing nothing, git leaves `""`, which `cd` and `git -C`
+    /// take for where they are.)
+    fn git_top_here(&self, word: &str) -> bool {
+        const TOPS: &[&str] = &[
+            "\"$(git rev-parse --show-toplevel)\"",
+            "\"$(git rev-parse --show-toplevel 2>/dev/null)\"",
+            "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"",
+            "\"$(git rev-parse --show-toplevel || pwd)\"",
+        ];
+        TOPS.contains(&word)
+            && self.cwd.0.as_deref() == Some("")
+            && !self.functions.iter().any(|f| f == "git" || f == "pwd")
+            && !self.assigned.iter().any(|n| n.starts_with("GIT_"))
+    }
+
     fn git_code(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) -> GitStep {
         // An `ext::` URL is a command git runs to reach the remote, where `protocol.allow`
         // lets it (red team 47: `git -c protocol.ext.allow=always ls-remote 'ext::rm m'`):
