@@ -5805,7 +5805,7 @@ impl Walker<'_> {
                 // .` (red team 69).
                 "git"
                     if words.get(1).and_then(Word::lit) == Some("-C")
-                        && words.get(2).is_some_and(|d| !d.lit().is_some() && self.git_top_here(&d.display())) =>
+                        && words.get(2).is_some_and(|d| d.lit().is_none() && self.git_top_here(&d.display())) =>
                 {
                     words[2] = Word::Lit(".".into());
                     self.a.at_git_top = true;
