@@ -300,3 +300,29 @@ fn the_repository_top_as_agents_spell_it() {
         &["git -C \"$(git rev-parse --show-toplevel)\" log -1"],
     );
 }
+
+/// Found by red team 69 (over-asks): a quoted word as the value of a `git log` option that
+/// takes one (`-n "$limit"`, `--author "$x"`); the root commits `git rev-list --max-parents=0`
+/// prints as object names; a process substitution as a file a program writes (`tee >(wc
+/// -l)`), a pipe to a command decided on its own.
+#[test]
+fn git_log_values_root_commits_and_writes_into_process_substitutions() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "limit=${1:-20}; git log --oneline -n \"$limit\"",
+            ": \"${LIMIT:=5}\"; git log -n \"$LIMIT\" --oneline",
+            "git log --author \"$x\" --oneline",
+            "git diff --stat \"$(git rev-list --max-parents=0 HEAD)\" HEAD",
+            "tee >(wc -l) < src/lib.rs >/dev/null",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["git grep -n \"$x\"", "git log -n \"$@\"", "git log -n $x"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["tee >(cat > .env) < docs/a.md", "echo x > \"docs/$(git rev-list --max-parents=0 HEAD).env\""],
+    );
+}

@@ -2059,6 +2059,23 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
             // pathspec (red team 69: `git log -1 -- "$f"`); what it reads is decided where
             // reads are.
             Word::Dyn(_) if ended => owned.push("\u{1}".into()),
+            // `git log -n "$limit"`: a quoted word, the value of a log option that takes one
+            // (red team 69), whatever it holds.
+            Word::Dyn(d)
+                if name == "git"
+                    && matches!(words.get(1).and_then(Word::lit), Some("log" | "rev-list"))
+                    && d.len() >= 2
+                    && d.starts_with('"')
+                    && d.ends_with('"')
+                    && !d.contains('@')
+                    && owned.last().is_some_and(|o| GIT_LOG_VALUES.contains(&o.as_ref())) =>
+            {
+                let counted = matches!(
+                    owned.last().map(|o| o.as_ref()),
+                    Some("-n" | "--max-count" | "--skip" | "--max-age" | "--min-age")
+                );
+                owned.push(if counted { "1" } else { "x" }.into());
+            }
             // git's `--NAME=VALUE` with a value known only at run time that stays one word
             // (red team 49: `git log --author="$(git config user.name)"` was asked): the
             // option is NAME whatever the value; what it would write or read is decided

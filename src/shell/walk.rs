@@ -1363,10 +1363,14 @@ fn git_prints_object_names(args: &[&str], lines: bool) -> bool {
                         || o.strip_prefix("--short=").is_some_and(|n| n.parse::<u8>().is_ok())
                 })
         }
+        // (`--max-parents=0`, the root commits: one or a few, a line each; inside quotes
+        // still text of hexadecimal names and line ends, never an option nor a `/`: red team
+        // 69's `git diff --stat "$(git rev-list --max-parents=0 HEAD)" HEAD`.)
         "rev-list" => {
-            (lines || options.iter().any(|o| counted(o)))
+            (lines || options.iter().any(|o| counted(o) || *o == "--max-parents=0"))
                 && options.iter().all(|o| {
                     counted(o)
+                        || *o == "--max-parents=0"
                         || matches!(
                             *o,
                             "--reverse"
@@ -3712,6 +3716,11 @@ impl Walker<'_> {
     }
 
     fn write(&mut self, path: Word, kind: WriteKind) {
+        // A process substitution (`tee >(wc -l)`) is a pipe to a command walked on its own:
+        // writing it writes no file (red team 69).
+        if matches!(&path, Word::Dyn(d) if d == grammar::PROCESS_SUBSTITUTION) {
+            return;
+        }
         // xargs's (or find's) replace string as the whole path: a name its input gives at run
         // time (red team 62: `find . -name '.e*' | xargs -I{} sort -o {} docs/a.md` writes
         // `.env`), decided with the listing that feeds it.
