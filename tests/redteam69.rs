@@ -326,3 +326,32 @@ fn git_log_values_root_commits_and_writes_into_process_substitutions() {
         &["tee >(cat > .env) < docs/a.md", "echo x > \"docs/$(git rev-list --max-parents=0 HEAD).env\""],
     );
 }
+
+/// Found by red team 69 (over-asks): `f(){ local f="$1"; wc -l "$f"; }; for f in src/*.rs; do
+/// f "$f"; done` lost the loop's `$f`, the function's assignments to its own `local f` taken
+/// for the caller's. A name a body makes local is its own from there (bash's dynamic scope:
+/// a function it calls assigns that local too); not where `declare -g` sets the caller's.
+#[test]
+fn a_functions_locals_are_not_the_callers() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "count(){ local f=\"$1\"; wc -l \"$f\"; }; for f in src/*.rs; do count \"$f\"; done",
+            "summarize() { local f=\"$1\"; local n; n=$(wc -l < \"$f\"); echo \"$f: $n\"; }; for f in src/*.rs; do summarize \"$f\"; done",
+            "x=docs/a.md; f(){ local x=1; x=/etc/passwd; }; f; cat \"$x\"",
+            "x=docs/a.md; g(){ x=/etc/passwd; }; f(){ local x; g; }; f; cat \"$x\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "x=docs/a.md; f(){ x=/etc/passwd; local x=1; }; f; cat \"$x\"",
+            "x=docs/a.md; f(){ local x; declare -g x=/etc/passwd; }; f; cat \"$x\"",
+            "x=docs/a.md; f(){ local x; typeset -g x=/etc/passwd; }; f; cat \"$x\"",
+            "x=docs/a.md; g(){ x=/etc/passwd; }; f(){ local y; g; }; f; cat \"$x\"",
+        ],
+    );
+}

@@ -53,6 +53,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         traps: Vec::new(),
         rewalked: 0,
         unrolled: 0,
+        locals: Vec::new(),
         defining: Vec::new(),
         integers: Vec::new(),
         errexit: false,
@@ -162,6 +163,10 @@ struct Walker<'a> {
     /// Passes of loops walked one by one so far ([`MAX_UNROLLED`] in all: nested loops
     /// multiply them).
     unrolled: usize,
+    /// Names a function's body being walked made local (`local f`, `declare f` there), each
+    /// with the length of [`Self::assigned`] when it did: what the body assigns to them after
+    /// that is not the caller's.
+    locals: Vec<(String, usize)>,
     /// The functions whose bodies are being walked: a call of one of them from its own body
     /// recurses (`:(){ :|:& };:`, the fork bomb) and is never allowed.
     defining: Vec<String>,
@@ -1580,6 +1585,7 @@ impl Walker<'_> {
             traps: self.traps.clone(),
             rewalked: self.rewalked,
             unrolled: self.unrolled,
+            locals: Vec::new(),
             defining: self.defining.clone(),
             integers: self.integers.clone(),
             errexit: false,
@@ -2871,7 +2877,9 @@ impl Walker<'_> {
                 let log0 = self.assigned.len();
                 let jumps0 = self.jumps;
                 self.defining.push(f.fname.value.clone());
+                let locals0 = self.locals.len();
                 self.compound(&f.body.0);
+                self.locals.truncate(locals0);
                 if let Some(r) = &f.body.1 {
                     self.redirect_list(r);
                 }
@@ -3649,6 +3657,7 @@ impl Walker<'_> {
                 // (A `return`, or a `break` bash refuses there, ends the body, not a loop of
                 // the caller's: red team 62's `check "$f"` in a loop, with `return 1` inside.)
                 let jumps0 = w.jumps;
+                let locals0 = w.locals.len();
                 // Its positional parameters are the call's words, when all are literal.
                 if literal {
                     w.params = Some(args.to_vec());
@@ -3664,8 +3673,17 @@ impl Walker<'_> {
                 // (What the body assigned, each name it may have: red team 62's `todo_count(){
                 // n=$(grep -c TODO "$1"); ...}` in a loop over a glob lost the loop's variable.)
                 if deferred {
-                    changes = (*w.cwd != cwd0, Some(w.assigned[log0..].to_vec()));
+                    // (Not a name the body made its own before it assigned it.)
+                    let locals = &w.locals[locals0..];
+                    let assigned = w.assigned[log0..]
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, n)| !locals.iter().any(|(l, at)| l == *n && *at <= log0 + k))
+                        .map(|(_, n)| n.clone())
+                        .collect();
+                    changes = (*w.cwd != cwd0, Some(assigned));
                 }
+                w.locals.truncate(locals0);
                 *w.cwd = cwd0;
                 w.bound = bound0;
                 w.params = params0;
@@ -6957,6 +6975,28 @@ impl Walker<'_> {
         // `export ROOT=$PWD`: the directory it ran in, as `ROOT=$PWD` alone keeps it.
         let mut here: Vec<String> = Vec::new();
         let declared_here = std::mem::take(&mut self.declared_here);
+        // `local f="$1"` in a function's body: f is the body's own from here (red team 69:
+        // a loop over `f` calling it lost its `$f`).
+        let global = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('g'));
+        // (`declare -g x=...` there sets the caller's x: none of its names is the body's own
+        // any more, which forgets more, never less.)
+        if matches!(name, "local" | "declare" | "typeset") && !self.defining.is_empty() {
+            for w in args {
+                let text = match w {
+                    Word::Lit(a) if !a.starts_with(['-', '+']) => a.as_str(),
+                    Word::Dyn(d) => d.trim_start_matches('"'),
+                    Word::Lit(_) => continue,
+                };
+                let n = text.split(['=', '[', '+']).next().unwrap_or_default();
+                if !is_identifier(n) {
+                    continue;
+                }
+                match global {
+                    false => self.locals.push((n.to_string(), self.assigned.len())),
+                    true => self.locals.retain(|(l, _)| l != n),
+                }
+            }
+        }
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
                 // `x=$y`: only x is assigned.
@@ -7386,6 +7426,7 @@ impl Walker<'_> {
                 traps: self.traps.clone(),
                 rewalked: self.rewalked,
                 unrolled: self.unrolled,
+                locals: Vec::new(),
                 defining: self.defining.clone(),
                 integers: self.integers.clone(),
                 errexit: false,
