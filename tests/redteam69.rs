@@ -355,3 +355,36 @@ fn a_functions_locals_are_not_the_callers() {
         ],
     );
 }
+
+/// Found by red team 69 (over-asks): `pushd +N`/`-N` turns the directory stack so that entry N
+/// is the current directory, `popd +N`/`-N` takes entry N out (moving only for entry 0), where
+/// the text pushed the stack itself (bash is the oracle in the comments).
+#[test]
+fn the_directory_stack_turned_and_taken_from_by_index() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            // docs/guide
+            "pushd docs && pushd guide && popd +1 && echo x > new.md",
+            // docs
+            "pushd docs && pushd guide && pushd +1 && echo x > new.md",
+            "pushd docs && pushd guide && pushd -1 && echo x > new.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // The start.
+            "pushd docs && pushd guide && pushd +2 && echo x > new.md",
+            "pushd docs && pushd guide && pushd -0 && echo x > new.md",
+            "pushd docs && pushd guide && pushd +1 && popd && echo x > new.md",
+            // A stack an earlier command may have left.
+            "pushd +1 && echo x > new.md",
+            "popd +1; popd && echo x > new.md",
+        ],
+    );
+}

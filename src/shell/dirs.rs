@@ -141,8 +141,45 @@ impl Cwd {
         }
     }
 
+    /// `dirs`' list as far as it is known (the current directory first, then the stack from
+    /// its top), and the index `+N` or `-N` (`arg`) names in it: `None` where the stack is not
+    /// known, or the index is beyond it (bash then refuses, and nothing moves: `Some` of the
+    /// list and `None`).
+    fn stack_entry(&self, arg: &str) -> Option<(Vec<Option<String>>, Option<usize>)> {
+        let digits = &arg[1..];
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || self.1.inherited {
+            return None;
+        }
+        let n: usize = digits.parse().ok()?;
+        let stack = self.1.stack.as_ref()?;
+        let list: Vec<Option<String>> = std::iter::once(self.0.clone()).chain(stack.iter().rev().cloned()).collect();
+        let k = if arg.starts_with('+') { Some(n) } else { (list.len() - 1).checked_sub(n) };
+        let k = k.filter(|k| *k < list.len());
+        Some((list, k))
+    }
+
+    /// `pushd +N` and `-N`: the list turned so that entry N is the current directory (red team
+    /// 69: `pushd docs && pushd guide && pushd +1` lands in docs).
+    fn rotate(&mut self, arg: &str) {
+        match self.stack_entry(arg) {
+            Some((mut list, Some(k))) if k > 0 => {
+                list.rotate_left(k);
+                let cur = list.remove(0);
+                self.1.stack = Some(list.into_iter().rev().collect());
+                self.move_to(cur);
+            }
+            Some(_) => {}
+            None => self.forget(),
+        }
+    }
+
     /// `pushd [-n] [DIR | +N | -N]`.
     pub(super) fn pushd(&mut self, args: &[Word]) {
+        if let [Word::Lit(a)] = args {
+            if a.len() > 1 && a.starts_with(['+', '-']) && a[1..].bytes().all(|b| b.is_ascii_digit()) {
+                return self.rotate(&a.clone());
+            }
+        }
         let swap = args.is_empty();
         if !swap {
             self.own_stack();
@@ -173,9 +210,26 @@ impl Cwd {
         }
     }
 
-    /// `popd [-n]`; any other form rotates the stack in ways not followed.
+    /// `popd [-n] [+N | -N]`: `+N`/`-N` takes entry N out of the list, which moves the
+    /// directory only for entry 0 (red team 69: `pushd docs && pushd guide && popd +1` stays
+    /// in docs/guide).
     pub(super) fn popd(&mut self, args: &[Word]) {
         let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
+        if let [Some(a)] = lits.as_slice() {
+            if a.len() > 1 && a.starts_with(['+', '-']) && a[1..].bytes().all(|b| b.is_ascii_digit()) {
+                match self.stack_entry(a) {
+                    Some((_, Some(0))) => return self.popd(&[]),
+                    Some((list, Some(k))) => {
+                        if let Some(s) = self.1.stack.as_mut() {
+                            s.remove(list.len() - 1 - k);
+                        }
+                    }
+                    Some((_, None)) => {}
+                    None => self.forget(),
+                }
+                return;
+            }
+        }
         let no_cd = match lits.as_slice() {
             [] => false,
             [Some("-n")] => true,
