@@ -388,3 +388,35 @@ fn the_directory_stack_turned_and_taken_from_by_index() {
         ],
     );
 }
+
+/// Found by red teams 67 and 69 (over-asks): `$(git merge-base HEAD main 2>/dev/null || git
+/// rev-list --max-parents=0 HEAD)` prints object names whichever side does (or nothing), so
+/// it is one as either side is; `git log --format=%H --all` lists them too.
+#[test]
+fn object_names_from_either_side_of_a_fallback() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "BASE=$(git merge-base HEAD main 2>/dev/null || git rev-list --max-parents=0 HEAD); git diff --stat \"$BASE\"..HEAD",
+            "for x in $(git log --format=%H --all -- .env); do echo > \"docs/guide/$x.md\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "x=$(git merge-base A B || echo .env); echo > \"docs/$x\"",
+            "echo > \"docs/$(git merge-base A B 2>/dev/null || git rev-parse HEAD).env\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "x=$(git merge-base A B || cat f); git diff \"$x\"",
+            "x=$(git merge-base A B || git describe); cat \"docs/$x\"",
+        ],
+    );
+}

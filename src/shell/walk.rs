@@ -1394,7 +1394,9 @@ fn git_prints_object_names(args: &[&str], lines: bool) -> bool {
             (lines || options.iter().any(|o| counted(o)))
                 && options.iter().any(|o| format(o))
                 && options.iter().all(|o| {
-                    counted(o) || format(o) || matches!(*o, "--first-parent" | "--no-merges" | "--merges" | "--reverse")
+                    counted(o)
+                        || format(o)
+                        || matches!(*o, "--first-parent" | "--no-merges" | "--merges" | "--reverse" | "--all")
                 })
         }
         _ => false,
@@ -4438,6 +4440,16 @@ impl Walker<'_> {
     /// `date +TEXT` without `%`, `dirname PATH`, `basename PATH`; not a function of that name.
     /// Its trailing newline is what `$(...)` removes.
     fn constant_output(&self, text: &str) -> Option<String> {
+        // `$(git merge-base HEAD main 2>/dev/null || git rev-list --max-parents=0 HEAD)`: each
+        // side object names (or nothing), so the whole too (red team 69).
+        if text.contains(" || ") && !text.contains(['&', ';', '\n', '`', '$', '(', ')', '<']) {
+            let quiet = |t: &str| t.trim().trim_end_matches("2>/dev/null").trim().to_string();
+            let sides: Vec<String> = text.split(" || ").map(quiet).collect();
+            let names = sides
+                .iter()
+                .all(|t| !t.contains(['|', '>']) && self.constant_output(t).as_deref() == Some(OBJECT_NAME));
+            return names.then(|| OBJECT_NAME.to_string());
+        }
         // (`$(dirname "$DOC")` with DOC known: its value in its place, red team 62.)
         let inlined = self.values_inlined(text)?;
         let text = inlined.as_str();
