@@ -9168,3 +9168,68 @@ fn arithmetic_may_fail(text: &str) -> bool {
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::printf_output;
+    use proptest::prelude::*;
+
+    /// What bash's printf prints for `format` and `args` (bash is the oracle).
+    fn bash_printf(format: &str, args: &[&str]) -> Vec<u8> {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg("printf -- \"$@\"")
+            .arg("_")
+            .arg(format)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("bash runs");
+        out.stdout
+    }
+
+    #[test]
+    fn printf_fields_as_bash_prints_them() {
+        for (format, args) in [
+            ("%5.1s%.1s x", &["r", "m"][..]),
+            ("%.*s|%*s|%-*s|", &["0x2", "rmdir", "-3", "a", "2", "b"][..]),
+            ("%b|%s", &["a\\cb", "z"][..]),
+            ("%d %d %d %03d", &["010", "'a", "2e0", "-7"][..]),
+        ] {
+            let out = printf_output(format, args).expect("computed");
+            assert_eq!(out.as_bytes(), bash_printf(format, args).as_slice(), "{format} {args:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(192))]
+        /// Where gate computes what printf prints (flags, widths, precisions, `*`, numbers read
+        /// as bash reads them, `%b`'s escapes and `\c`, NUL bytes), it is what bash prints
+        /// (red teams 68-69 found `%.*s` of `010`, `0x2`, `+2` and `%5.1s` computed wrong or
+        /// not at all).
+        #[test]
+        fn printf_output_is_what_bash_prints(
+            pieces in proptest::collection::vec((
+                "[a-z ]{0,3}",
+                proptest::sample::select(vec!["", "-", "0", "-0"]),
+                proptest::sample::select(vec!["", "1", "5", "*"]),
+                proptest::sample::select(vec!["", ".", ".0", ".2", ".*"]),
+                proptest::sample::select(vec!["s", "c", "d", "b", "q", "%"]),
+            ), 1..4),
+            args in proptest::collection::vec(proptest::sample::select(vec![
+                "rm", "ls", "abc", "7", "-3", "010", "0x1f", "+2", " 2", "2e0", "'a", "r\\0m", "ls \\c x", "-1", "08",
+            ]), 0..6),
+        ) {
+            let format: String = pieces
+                .iter()
+                .map(|(text, flags, width, precision, conversion)| {
+                    if *conversion == "%" { format!("{text}%%") } else { format!("{text}%{flags}{width}{precision}{conversion}") }
+                })
+                .collect();
+            if let Some(out) = printf_output(&format, &args) {
+                let bash = bash_printf(&format, &args);
+                prop_assert_eq!(out.as_bytes(), bash.as_slice(), "printf {:?} {:?}", format, args);
+            }
+        }
+    }
+}
