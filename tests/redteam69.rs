@@ -420,3 +420,31 @@ fn object_names_from_either_side_of_a_fallback() {
         ],
     );
 }
+
+/// Found by red teams 68 and 69 (over-asks): `git log --format=%H -n 2 | xargs -n1 git show
+/// --stat`: xargs hands git object names, each read as one; not with `-a FILE` (its arguments
+/// then come from the file), a replace string, or another listing.
+#[test]
+fn xargs_hands_git_the_object_names_it_is_fed() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git log --format='%H' -n 2 | xargs -n1 git show --stat --oneline",
+            "git rev-list -n 3 HEAD | xargs -r -n 1 git show --stat",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git log --format=%H -n2 | xargs -a /etc/passwd git show",
+            "git log --format=%H -n2 | xargs --arg-file=f git show",
+            "git log --format=%H -n2 | xargs git checkout",
+            "git ls-files | xargs git show",
+            "git rev-list --objects -n1 HEAD | xargs git show",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["git log --format=%H -n2 | xargs rm"]);
+}

@@ -6040,6 +6040,26 @@ impl Walker<'_> {
                                 .collect();
                             continue;
                         }
+                        // `git log --format=%H -n 3 | xargs -n1 git show --stat`: git handed
+                        // object names, each read as one (red teams 68, 69). (Not with a
+                        // replace string, nor git a function.)
+                        let objects = name == "xargs"
+                            && self.stdin_objects
+                            && rest.first().and_then(Word::lit) == Some("git")
+                            && xargs_replace_str(&words).is_none()
+                            && words[..words.len() - rest.len()].iter().all(|w| {
+                                // (Its input, not a file's: no `-a FILE`.)
+                                w.lit().is_some_and(|a| {
+                                    !a.starts_with("--a")
+                                        && !(a.starts_with('-') && !a.starts_with("--") && a.contains('a'))
+                                })
+                            })
+                            && !self.functions.iter().any(|f| f == "git");
+                        if objects {
+                            self.stdin_objects = false;
+                            words = rest.into_iter().chain([Word::Lit(OBJECT_NAME.into())]).collect();
+                            continue;
+                        }
                         if name == "xargs" {
                             open_args = true;
                             self.replace_str = xargs_replace_str(&words);
