@@ -6049,10 +6049,11 @@ impl Walker<'_> {
                             && xargs_replace_str(&words).is_none()
                             && words[..words.len() - rest.len()].iter().all(|w| {
                                 // (Its input, not a file's: no `-a FILE`.)
-                                w.lit().is_some_and(|a| {
-                                    !a.starts_with("--a")
-                                        && !(a.starts_with('-') && !a.starts_with("--") && a.contains('a'))
-                                })
+                                let file = |a: &str| match a.strip_prefix("--") {
+                                    Some(long) => long.starts_with('a'),
+                                    None => a.starts_with('-') && a.contains('a'),
+                                };
+                                w.lit().is_some_and(|a| !file(a))
                             })
                             && !self.functions.iter().any(|f| f == "git");
                         if objects {
