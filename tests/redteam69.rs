@@ -448,3 +448,19 @@ fn xargs_hands_git_the_object_names_it_is_fed() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["git log --format=%H -n2 | xargs rm"]);
 }
+
+/// Found by red team 69 (asked, not denied): under `shopt -s extglob` a glob `r@(m)`, under
+/// `nocaseglob` a glob `R[M]`, names `rm` too: the scan of text that runs unseen reads them so.
+#[test]
+fn extglob_and_nocaseglob_globs_that_may_name_a_denied_program() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "shopt -s extglob\nfor f in /usr/bin/r@(m); do \"$f\" x; done",
+            "shopt -s nocaseglob; for f in /usr/bin/R[M]; do \"$f\" x; done",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["for f in /usr/bin/R[M]; do \"$f\" x; done"]);
+}

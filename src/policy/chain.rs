@@ -2307,14 +2307,39 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
 /// (`r[m]`, `cur?`, `/usr/bin/s*o`; not `*`), as matchers of a program's name, quotes
 /// dropped (`"/usr/bin/"r?`).
 fn scan_globs(command: &str) -> Vec<globset::GlobMatcher> {
-    let plain: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+    let mut plain: String = command.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+    // Under `shopt -s extglob`, `r@(m)`, `+(...)`, `!(...)` as `*`, which matches more; under
+    // `nocaseglob`, in any case (red team 69).
+    if command.contains("extglob") {
+        let mut out = String::with_capacity(plain.len());
+        let mut chars = plain.chars().peekable();
+        while let Some(c) = chars.next() {
+            if "@+*?!".contains(c) && chars.peek() == Some(&'(') {
+                for d in chars.by_ref() {
+                    if d == ')' {
+                        break;
+                    }
+                }
+                out.push('*');
+            } else {
+                out.push(c);
+            }
+        }
+        plain = out;
+    }
+    let nocase = command.contains("nocaseglob");
     plain
         .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,*?[]!^".contains(c)))
         .filter(|w| w.contains(['*', '?', '[']))
         .filter_map(|w| w.rsplit('/').next())
         .filter(|seg| seg.contains(['*', '?', '[']) && seg.chars().any(char::is_alphanumeric))
         .filter_map(|seg| {
-            let glob = globset::GlobBuilder::new(seg).literal_separator(true).backslash_escape(false).build().ok()?;
+            let glob = globset::GlobBuilder::new(seg)
+                .literal_separator(true)
+                .backslash_escape(false)
+                .case_insensitive(nocase)
+                .build()
+                .ok()?;
             Some(glob.compile_matcher())
         })
         .collect()
