@@ -144,6 +144,8 @@ fn printf_fields_and_nul_bytes_as_bash_prints_them() {
             "printf 'r\\0m x\\n' | sh",
             "printf '%b\\n' 'r\\0m x' | bash",
             "c=$(printf 'r\\0m'); $c x",
+            // (`--` before the format: red team 69.)
+            "printf -- '%s x\\n' \"r$(echo m)\" | sh",
         ],
     );
     check_common::assert_in_dir(

@@ -5573,6 +5573,8 @@ impl Walker<'_> {
             // `printf '%s' r m ' -rf x' | sh`).
             // (Its format's escapes decoded as printf does: `\562` is `r`, red team 68.)
             ("printf", [f, args @ ..]) if !f.starts_with('-') => printf_output(f, args),
+            // (`printf -- FORMAT ...`: red team 69.)
+            ("printf", ["--", f, args @ ..]) => printf_output(f, args),
             // (No backslash: dash's `echo`, and bash's with `xpg_echo`, read escapes.)
             ("echo", l) if l.first().is_none_or(|a| !a.starts_with('-')) && !l.iter().any(|a| a.contains('\\')) => {
                 Some(format!("{}\n", l.join(" ")))
