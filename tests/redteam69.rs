@@ -360,7 +360,9 @@ fn a_functions_locals_are_not_the_callers() {
 
 /// Found by red team 69 (over-asks): `pushd +N`/`-N` turns the directory stack so that entry N
 /// is the current directory, `popd +N`/`-N` takes entry N out (moving only for entry 0), where
-/// the text pushed the stack itself (bash is the oracle in the comments).
+/// the stack is known: after `dirs -c` (bash is the oracle in the comments). Red team 70 found
+/// the stack below what a text pushed taken for empty (bypasses): an agent's shell may keep
+/// one.
 #[test]
 fn the_directory_stack_turned_and_taken_from_by_index() {
     let ws = check_common::red_team_workspace(false);
@@ -370,10 +372,10 @@ fn the_directory_stack_turned_and_taken_from_by_index() {
         "allow",
         &[
             // docs/guide
-            "pushd docs && pushd guide && popd +1 && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && popd +1 && echo x > new.md",
             // docs
-            "pushd docs && pushd guide && pushd +1 && echo x > new.md",
-            "pushd docs && pushd guide && pushd -1 && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && pushd +1 && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && pushd -1 && echo x > new.md",
         ],
     );
     check_common::assert_in_dir(
@@ -381,9 +383,18 @@ fn the_directory_stack_turned_and_taken_from_by_index() {
         "ask",
         &[
             // The start.
-            "pushd docs && pushd guide && pushd +2 && echo x > new.md",
-            "pushd docs && pushd guide && pushd -0 && echo x > new.md",
-            "pushd docs && pushd guide && pushd +1 && popd && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && pushd +2 && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && pushd -0 && echo x > new.md",
+            "dirs -c; pushd docs && pushd guide && pushd +1 && popd && echo x > new.md",
+            // Red team 70 (bypasses): below what the text pushed, an agent's shell may keep
+            // entries an earlier command left (`pushd -n /etc`).
+            "pushd src >/dev/null && pushd ../docs >/dev/null && pushd -0 >/dev/null && cat passwd",
+            "pushd src >/dev/null && pushd +2 >/dev/null && cat passwd",
+            "pushd src >/dev/null && pushd +1 >/dev/null && popd >/dev/null && cat passwd",
+            "pushd docs >/dev/null && popd +1 >/dev/null && popd >/dev/null && echo x >> a.md",
+            "pushd src >/dev/null && pushd ../docs >/dev/null && popd >/dev/null && popd >/dev/null && popd >/dev/null && cat passwd",
+            "pushd src >/dev/null && pushd >/dev/null && popd >/dev/null && popd >/dev/null && cat passwd",
+            "pushd docs && pushd guide && popd +1 && echo x > new.md",
             // A stack an earlier command may have left.
             "pushd +1 && echo x > new.md",
             "popd +1; popd && echo x > new.md",

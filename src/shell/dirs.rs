@@ -62,12 +62,11 @@ impl Cwd {
         )
     }
 
-    /// The text manages the stack itself (it ran `pushd`): what an earlier command may have
-    /// left below is not reached for (agents run each command in a new shell, whose stack is
-    /// empty; only a text that starts with `popd` is read as reaching for one).
-    pub(super) fn own_stack(&mut self) {
-        self.1.inherited = false;
-    }
+    /// The text ran `pushd`. What an earlier command may have left below what it pushed is
+    /// still there: an agent's shell may keep its stack from one command to the next (red team
+    /// 70: `pushd src && popd && popd && cat passwd` read a directory an earlier `pushd -n
+    /// /etc` left; `pushd -0` turned it up). Only `dirs -c` empties it.
+    pub(super) fn own_stack(&mut self) {}
 
     /// The same directory and OLDPWD (the stack may differ).
     pub(super) fn same_place(&self, other: &Cwd) -> bool {
