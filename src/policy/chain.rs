@@ -1028,8 +1028,6 @@ impl Policy {
         Some(self.resolve_path(&raw, ""))
     }
 
-    /// `raw` as an absolute path, used in `cwd_rel` (relative to where the agent runs), `~`
-    /// expanded, `..` not yet applied: what the kernel is handed.
     /// Whether `c` runs, by its path, a file one of `writes` names (lexically, each from its
     /// own directory).
     fn runs_written(&self, c: &shell::SimpleCommand, writes: &[shell::Write]) -> bool {
@@ -1040,6 +1038,8 @@ impl Policy {
         writes.iter().any(|w| at(&w.path, w.cwd.as_deref()).is_some_and(|p| p == program))
     }
 
+    /// `raw` as an absolute path, used in `cwd_rel` (relative to where the agent runs), `~`
+    /// expanded, `..` not yet applied: what the kernel is handed.
     fn written_path(&self, raw: &str, cwd_rel: &str) -> Result<std::path::PathBuf, String> {
         Ok(if raw == "~" || raw.starts_with("~/") {
             let home =

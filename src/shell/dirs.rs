@@ -19,7 +19,9 @@ struct Dirs {
     /// lies below that at the start is not known (an agent's shell may keep its stack from
     /// one command to the next: red team 41 found a bare `popd && cat id_rsa` allowed).
     stack: Option<Vec<Option<String>>>,
-    /// The stack still holds what was there at the start (no `dirs -c` emptied it).
+    /// The stack still holds what was there at the start (no `dirs -c` emptied it). A
+    /// `pushd` leaves that below what it pushes (red team 70: `pushd src && popd && popd`
+    /// reached a directory an earlier call's `pushd -n /etc` left; `pushd -0` turned it up).
     inherited: bool,
 }
 
@@ -61,12 +63,6 @@ impl Cwd {
             },
         )
     }
-
-    /// The text ran `pushd`. What an earlier command may have left below what it pushed is
-    /// still there: an agent's shell may keep its stack from one command to the next (red team
-    /// 70: `pushd src && popd && popd && cat passwd` read a directory an earlier `pushd -n
-    /// /etc` left; `pushd -0` turned it up). Only `dirs -c` empties it.
-    pub(super) fn own_stack(&mut self) {}
 
     /// The same directory and OLDPWD (the stack may differ).
     pub(super) fn same_place(&self, other: &Cwd) -> bool {
@@ -145,11 +141,10 @@ impl Cwd {
     /// known, or the index is beyond it (bash then refuses, and nothing moves: `Some` of the
     /// list and `None`).
     fn stack_entry(&self, arg: &str) -> Option<(Vec<Option<String>>, Option<usize>)> {
-        let digits = &arg[1..];
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || self.1.inherited {
+        if !stack_index(arg) || self.1.inherited {
             return None;
         }
-        let n: usize = digits.parse().ok()?;
+        let n: usize = arg[1..].parse().ok()?;
         let stack = self.1.stack.as_ref()?;
         let list: Vec<Option<String>> = std::iter::once(self.0.clone()).chain(stack.iter().rev().cloned()).collect();
         let k = if arg.starts_with('+') { Some(n) } else { (list.len() - 1).checked_sub(n) };
@@ -175,13 +170,9 @@ impl Cwd {
     /// `pushd [-n] [DIR | +N | -N]`.
     pub(super) fn pushd(&mut self, args: &[Word]) {
         if let [Word::Lit(a)] = args {
-            if a.len() > 1 && a.starts_with(['+', '-']) && a[1..].bytes().all(|b| b.is_ascii_digit()) {
+            if stack_index(a) {
                 return self.rotate(&a.clone());
             }
-        }
-        let swap = args.is_empty();
-        if !swap {
-            self.own_stack();
         }
         let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
         match lits.as_slice() {
@@ -215,7 +206,7 @@ impl Cwd {
     pub(super) fn popd(&mut self, args: &[Word]) {
         let lits: Vec<Option<&str>> = args.iter().map(Word::lit).collect();
         if let [Some(a)] = lits.as_slice() {
-            if a.len() > 1 && a.starts_with(['+', '-']) && a[1..].bytes().all(|b| b.is_ascii_digit()) {
+            if stack_index(a) {
                 match self.stack_entry(a) {
                     Some((_, Some(0))) => return self.popd(&[]),
                     Some((list, Some(k))) => {
@@ -291,4 +282,9 @@ impl Cwd {
             (false, false) => format!("{up}/{d}"),
         })
     }
+}
+
+/// Whether `arg` is an index into `dirs`' list, `+N` or `-N`.
+fn stack_index(arg: &str) -> bool {
+    arg.len() > 1 && arg.starts_with(['+', '-']) && arg[1..].bytes().all(|b| b.is_ascii_digit())
 }

@@ -2064,10 +2064,7 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
             Word::Dyn(d)
                 if name == "git"
                     && matches!(words.get(1).and_then(Word::lit), Some("log" | "rev-list"))
-                    && d.len() >= 2
-                    && d.starts_with('"')
-                    && d.ends_with('"')
-                    && !d.contains('@')
+                    && quoted_one_word(d)
                     && owned.last().is_some_and(|o| GIT_LOG_VALUES.contains(&o.as_ref())) =>
             {
                 let counted = matches!(
@@ -3836,6 +3833,12 @@ pub(crate) fn glob_name_assignment(d: &str) -> Option<(&str, &str)> {
     let (n, g) = glob.split_once('=').filter(|_| glob != d)?;
     let plain_start = g.starts_with(|c: char| c.is_ascii_alphanumeric() || "/._".contains(c));
     (is_identifier(n) && plain_start && !g.contains('=') && unquoted_glob(&format!("\"{g}\"")) == g).then_some((n, g))
+}
+
+/// Whether a word is quoted whole and surely one word: no `@` (`"$x"`, `"src/*.rs"`; not
+/// `"$@"`, `"${a[@]}"`).
+pub(crate) fn quoted_one_word(d: &str) -> bool {
+    d.len() >= 2 && d.starts_with('"') && d.ends_with('"') && !d.contains('@')
 }
 
 pub fn unquoted_glob(raw: &str) -> &str {

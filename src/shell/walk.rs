@@ -4346,9 +4346,6 @@ impl Walker<'_> {
         Some(out)
     }
 
-    /// The glob whose names a parameter expansion gives, where the variable holds one name of
-    /// a glob (a loop's pass over `src/*.rs`): `$f` that glob, `${f##*/}` its last segment,
-    /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
     /// The glob whose one name variable `n` holds: a loop's variable over a glob, or one a
     /// name was copied to (`g="$f"`).
     fn glob_name_of(&self, n: &str) -> Option<String> {
@@ -4392,6 +4389,9 @@ impl Walker<'_> {
         }
     }
 
+    /// The glob whose names a parameter expansion gives, where the variable holds one name of
+    /// a glob (a loop's pass over `src/*.rs`): `$f` that glob, `${f##*/}` its last segment,
+    /// `${f%.rs}` it without a literal suffix it ends with. `None` otherwise.
     fn glob_name_piece(&self, expr: &ParameterExpr) -> Option<String> {
         use ParameterExpr as P;
         let name = |parameter: &bword::Parameter| {
@@ -6743,10 +6743,6 @@ impl Walker<'_> {
         }
     }
 
-    /// git's own code paths: `-c alias.NAME=...` (and `git config alias.NAME ...`) define
-    /// commands; `-c core.pager=...` and the other keys that name a program run it. A `!`
-    /// alias of the subcommand runs as a shell script with the remaining words; any other
-    /// alias of it is git with its words in place of the subcommand.
     /// Whether `word` is `"$(git rev-parse --show-toplevel)"` (or with `2>/dev/null`, or
     /// falling back to `pwd`) where the command starts, git and pwd no functions and no `GIT_`
     /// variable assigned: the start, where the policy finds `.git` there
@@ -6765,6 +6761,10 @@ impl Walker<'_> {
             && !self.assigned.iter().any(|n| n.starts_with("GIT_"))
     }
 
+    /// git's own code paths: `-c alias.NAME=...` (and `git config alias.NAME ...`) define
+    /// commands; `-c core.pager=...` and the other keys that name a program run it. A `!`
+    /// alias of the subcommand runs as a shell script with the remaining words; any other
+    /// alias of it is git with its words in place of the subcommand.
     fn git_code(&mut self, words: &[Word], wrappers: &[Wrapper], unknown: &mut Option<String>) -> GitStep {
         // An `ext::` URL is a command git runs to reach the remote, where `protocol.allow`
         // lets it (red team 47: `git -c protocol.ext.allow=always ls-remote 'ext::rm m'`):
@@ -7112,14 +7112,9 @@ impl Walker<'_> {
                                     let before = || match given.iter().rev().find(|(m, _)| m == n) {
                                         Some((_, Some(Word::Lit(b)))) => Some(b.clone()),
                                         Some(_) => None,
-                                        None if !self.may_be_array(n) && !self.is_integer(n) => {
-                                            match self.bound.iter().rev().find(|(b, _)| b == n) {
-                                                Some((_, w)) if matches!(w.as_slice(), [Word::Lit(_)]) => {
-                                                    w[0].lit().map(str::to_string)
-                                                }
-                                                _ => None,
-                                            }
-                                        }
+                                        None if !self.may_be_array(n) && !self.is_integer(n) => self
+                                            .known_value(&bword::Parameter::Named(n.to_string()))
+                                            .map(str::to_string),
                                         None => None,
                                     };
                                     let value = match append {
@@ -7400,9 +7395,6 @@ impl Walker<'_> {
     /// one word. Any other run-time word stays run-time.
     fn positional(&self, raw: &str) -> Word {
         let dynamic = || Word::Dyn(raw.to_string());
-        if self.params.is_none() {
-            return dynamic();
-        }
         let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
         let inner = if quoted { &raw[1..raw.len() - 1] } else { raw };
         let digits = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'));
@@ -8536,7 +8528,7 @@ fn glob_or_literal(w: &Word) -> bool {
 fn one_param_word(w: &Word) -> bool {
     match w {
         Word::Lit(_) => true,
-        Word::Dyn(d) => d.len() >= 2 && d.starts_with('"') && d.ends_with('"') && !d.contains('@'),
+        Word::Dyn(d) => tables::quoted_one_word(d),
     }
 }
 
