@@ -18,11 +18,23 @@ struct Dirs {
     /// The directory stack below the current directory, as far as this text pushed it: what
     /// lies below that at the start is not known (an agent's shell may keep its stack from
     /// one command to the next: red team 41 found a bare `popd && cat id_rsa` allowed).
-    stack: Option<Vec<Option<String>>>,
+    stack: Option<Vec<Entry>>,
     /// The stack still holds what was there at the start (no `dirs -c` emptied it). A
     /// `pushd` leaves that below what it pushes (red team 70: `pushd src && popd && popd`
     /// reached a directory an earlier call's `pushd -n /etc` left; `pushd -0` turned it up).
     inherited: bool,
+}
+
+/// One entry of the directory stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Entry {
+    /// A directory, relative to the start or absolute (`None`: not known); bash keeps the
+    /// full path of each directory `pushd` leaves.
+    Dir(Option<String>),
+    /// `pushd -n DIR` keeps DIR as typed: a relative one is taken from wherever the shell is
+    /// when `popd`, `pushd +N` or `~N` uses it (`pushd -n src; cd docs; popd` lands in
+    /// docs/src).
+    Typed(String),
 }
 
 impl Cwd {
@@ -140,16 +152,46 @@ impl Cwd {
     /// its top), and the index `+N` or `-N` (`arg`) names in it: `None` where the stack is not
     /// known, or the index is beyond it (bash then refuses, and nothing moves: `Some` of the
     /// list and `None`).
-    fn stack_entry(&self, arg: &str) -> Option<(Vec<Option<String>>, Option<usize>)> {
-        if !stack_index(arg) || self.1.inherited {
+    /// Below the text's own entries lie those the stack held at the start, unless `dirs -c`
+    /// emptied it: then `+N` is known only within the text's entries, and `-N` (counted from
+    /// the bottom) not at all (red team 70: `pushd src && pushd -0`).
+    fn stack_entry(&self, arg: &str) -> Option<(Vec<Entry>, Option<usize>)> {
+        if !stack_index(arg) {
             return None;
         }
         let n: usize = arg[1..].parse().ok()?;
         let stack = self.1.stack.as_ref()?;
-        let list: Vec<Option<String>> = std::iter::once(self.0.clone()).chain(stack.iter().rev().cloned()).collect();
-        let k = if arg.starts_with('+') { Some(n) } else { (list.len() - 1).checked_sub(n) };
+        let list: Vec<Entry> = std::iter::once(Entry::Dir(self.0.clone())).chain(stack.iter().rev().cloned()).collect();
+        let k = match (arg.starts_with('+'), self.1.inherited) {
+            (true, _) => Some(n),
+            (false, false) => (list.len() - 1).checked_sub(n),
+            (false, true) => return None,
+        };
         let k = k.filter(|k| *k < list.len());
+        if k.is_none() && self.1.inherited {
+            return None;
+        }
         Some((list, k))
+    }
+
+    /// `~+N` (and `~N`): entry N of `dirs`' list, as the way to it from the current
+    /// directory, when known (red team 70: `pushd src && pushd ../docs && cat ~+1/a.rs`).
+    pub(super) fn stack_tilde(&self, n: usize) -> Option<String> {
+        match self.stack_entry(&format!("+{n}")) {
+            Some((list, Some(k))) => match &list[k] {
+                Entry::Dir(d) => self.way_to(d.as_deref()?),
+                Entry::Typed(t) => self.joined(Some(t)).map(|_| t.clone()),
+            },
+            _ => None,
+        }
+    }
+
+    /// Where a stack entry leads from the current directory.
+    fn place(&self, e: Entry) -> Option<String> {
+        match e {
+            Entry::Dir(d) => d,
+            Entry::Typed(t) => self.joined(Some(&t)),
+        }
     }
 
     /// `pushd +N` and `-N`: the list turned so that entry N is the current directory (red team
@@ -158,8 +200,9 @@ impl Cwd {
         match self.stack_entry(arg) {
             Some((mut list, Some(k))) if k > 0 => {
                 list.rotate_left(k);
-                let cur = list.remove(0);
-                self.1.stack = Some(list.into_iter().rev().collect());
+                let cur = self.place(list.remove(0));
+                // (What the stack held at the start now lies between the turned parts.)
+                self.1.stack = (!self.1.inherited).then(|| list.into_iter().rev().collect());
                 self.move_to(cur);
             }
             Some(_) => {}
@@ -179,8 +222,9 @@ impl Cwd {
             // Exchange the top two directories.
             [] => match self.1.stack.as_mut().and_then(|s| s.pop()) {
                 Some(top) => {
+                    let top = self.place(top);
                     let cur = self.0.take();
-                    self.1.stack.get_or_insert_with(Vec::new).push(cur.clone());
+                    self.1.stack.get_or_insert_with(Vec::new).push(Entry::Dir(cur.clone()));
                     self.1.old = Some(cur);
                     self.0 = top;
                 }
@@ -192,9 +236,15 @@ impl Cwd {
                 let dir = self.joined(Some(t));
                 let cur = self.0.clone();
                 if let Some(s) = self.1.stack.as_mut() {
-                    s.push(cur);
+                    s.push(Entry::Dir(cur));
                 }
                 self.move_to(dir);
+            }
+            // `-n DIR` puts DIR below the top without moving (red team 70).
+            [Some("-n"), Some(t)] if !t.is_empty() && !t.starts_with(['-', '+', '~']) => {
+                if let Some(s) = self.1.stack.as_mut() {
+                    s.push(Entry::Typed(t.to_string()));
+                }
             }
             _ => self.forget(),
         }
@@ -227,7 +277,10 @@ impl Cwd {
         };
         match self.1.stack.as_mut() {
             Some(s) => match s.pop() {
-                Some(top) if !no_cd => self.move_to(top),
+                Some(top) if !no_cd => {
+                    let top = self.place(top);
+                    self.move_to(top);
+                }
                 // Below what this text pushed: a directory an earlier command left there.
                 None if self.1.inherited && !no_cd => self.forget(),
                 _ => {}

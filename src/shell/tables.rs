@@ -1956,11 +1956,12 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         let Ok(p) = grammar::parse(g, &words[1..]) else { return false };
         // Files it writes that the walker decides as writes, as `tee`'s are (red team 40:
         // `sed -i ... docs/a.md` was asked where a write rule allows docs/**/*.md): sort's
-        // `-o F`, sed's in-place edit without a backup suffix (a suffix names other files,
-        // `-i'bak/*'` even another directory).
+        // `-o F`, sed's in-place edit, with its backup files (`writes` names each: `-i.md`
+        // writes `docs/a.md.md`, `-i'bak/*'` another directory; red team 70 found `-i.md`
+        // asked).
         // (And the output options of `OUTPUT_OPTIONS`: `tree -o F`, `iconv -o F`, red team 63.)
         let written = |f: &grammar::Found| match name {
-            "sed" => (f.opt.name == "-i" || f.opt.name == "--in-place") && f.value.is_none(),
+            "sed" => f.opt.name == "-i" || f.opt.name == "--in-place",
             _ => f.value.is_some() && super::writes::output_option(name, f.opt.name),
         };
         if p.opts.iter().any(|f| !written(f) && f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {

@@ -855,10 +855,19 @@ fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String>
 fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
     use bword::SubstringMatchKind as K;
     let plain = |t: &str| simple_pattern(t) && !t.contains(['*', '?']);
-    if p.is_empty() || !plain(p) || !(r.is_empty() || plain(&r.replace('&', ""))) {
+    if !plain(p) || !(r.is_empty() || plain(&r.replace('&', ""))) {
         return None;
     }
     let with = |matched: &str| r.replace('&', matched);
+    // An empty pattern matches at the start for `/#`, at the end for `/%`, and nowhere
+    // otherwise (red team 70: `x=m; ${x/#/r} y` runs rm).
+    if p.is_empty() {
+        return Some(match kind {
+            K::Prefix => format!("{}{v}", with("")),
+            K::Suffix => format!("{v}{}", with("")),
+            K::Anywhere | K::FirstOccurrence => v.to_string(),
+        });
+    }
     let replaced = |v: &str, p: &str| match kind {
         K::Prefix => v.strip_prefix(p).map_or_else(|| v.to_string(), |rest| format!("{}{rest}", with(p))),
         K::Suffix => v.strip_suffix(p).map_or_else(|| v.to_string(), |rest| format!("{rest}{}", with(p))),
@@ -4103,6 +4112,13 @@ impl Walker<'_> {
                             None => *dynamic = true,
                         }
                     }
+                    bword::TildeExpr::NthDirFromTopOfDirStack { n, .. } => match self.cwd.stack_tilde(*n) {
+                        Some(d) => {
+                            self.cwd_tilde |= !d.starts_with('/');
+                            buf.push_str(&d);
+                        }
+                        None => *dynamic = true,
+                    },
                     _ => *dynamic = true,
                 },
                 WordPiece::ParameterExpansion(expr) => {

@@ -1,0 +1,85 @@
+//! The red teams of the twenty-third session ("red team 70" and "red team 71" in the code's
+//! comments). Each regression goes through the real binary (`gate check --json`); where the
+//! answer rests on what bash does, bash itself is asked.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// Found by red team 70 (asked, not denied): an empty pattern anchored at the start or the end
+/// (`${x/#/r}`, `${x/%/m}`) puts the replacement there; an unanchored empty one changes
+/// nothing.
+#[test]
+fn empty_anchored_pattern_substitution_computes_the_name() {
+    let ws = check_common::red_team_workspace(false);
+    assert_eq!(
+        check_common::bash_stdout(ws.path(), "x=m; echo ${x/#/r} ${x/%/r} ${x///r} ${x/#/a&b}"),
+        "rm mr m abm\n"
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["x=m; ${x/#/r} y", "x=r; ${x/%/m} y", "x=; ${x/#/rm} y"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["x=ls; ${x///r} docs", "x=ls; ${x/#/} docs"]);
+}
+
+/// Found by red team 70 (over-ask): `sed -i.md` keeps each file's backup as FILE.md beside
+/// it, a write the write rules decide like the edit itself.
+#[test]
+fn sed_in_place_backups_are_writes_decided_by_the_rules() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["sed -i.md 's/a/b/' docs/a.md", "sed --in-place=.md 's/a/b/' docs/a.md", "sed -Ei.md 's/a/b/' docs/a.md"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["sed -i'.env*' 's/a/b/' docs/a.md"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["sed -i.bak 's/a/b/' docs/a.md", "sed -i'../*' 's/a/b/' docs/a.md", "sed -i\"$x\" 's/a/b/' docs/a.md"],
+    );
+}
+
+/// Found by red team 70 (over-asks): entries a text pushed are known from the top of the
+/// stack even where an earlier command may have left more below them: `~+N`, `popd +N` and
+/// `pushd +N` within them. `pushd -n DIR` keeps DIR as typed, taken from wherever the shell is
+/// when it is used (bash is the oracle).
+#[test]
+fn the_stack_from_its_top_and_entries_kept_as_typed() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    std::fs::create_dir_all(ws.path().join("docs/src")).unwrap();
+    assert_eq!(
+        check_common::bash_stdout(
+            ws.path(),
+            "pushd -n src >/dev/null; cd docs; popd >/dev/null; basename \"$(dirname \"$PWD\")\""
+        ),
+        "docs\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "pushd src >/dev/null && pushd ../docs >/dev/null && cat ~+1/a.rs",
+            "pushd src && pushd ../docs && popd +1 && cat a.md",
+            "pushd docs && pushd src && popd +1 && echo x > new.md",
+            "pushd src && cat ~1/a.md",
+            "pushd -n src >/dev/null && pushd -n docs >/dev/null && popd >/dev/null && cat a.md",
+            "pushd -n docs && cd src && cat ~1/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // Below what the text pushed.
+            "pushd src && pushd ../docs && popd +3 && cat a.md",
+            "pushd src && cat ~2/passwd",
+            "pushd src && pushd +1 && popd && cat a.md",
+            "pushd src && pushd -0 && cat passwd",
+            // Kept as typed: from /tmp, not the start.
+            "cd /tmp && pushd -n docs && popd && cat a.md",
+            "pushd -n /etc && popd && cat passwd",
+            "pushd -n .. && cat ~1/x",
+        ],
+    );
+}
