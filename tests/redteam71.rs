@@ -83,3 +83,33 @@ fn the_stack_from_its_top_and_entries_kept_as_typed() {
         ],
     );
 }
+
+/// Found by red team 69 (over-ask): `env -C DIR CMD` runs CMD in DIR: followed as a `cd` for
+/// that command alone, where DIR is known and climbs no `..` (chdir reads `..` after a link
+/// physically). OLDPWD stays the shell's, and redirections are the shell's own, in its
+/// directory.
+#[test]
+fn env_chdir_runs_the_command_in_that_directory() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["env -C docs cat a.md", "env --chdir=src cat a.rs", "env -Cdocs tee n.md < docs/a.md"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["env -C docs tee .env < docs/a.md", "env -C docs rm x"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "env -C docs cat a.md > new.md",
+            "env -C docs cat a.md; cat ../x",
+            "env -C docs bash -c 'cat ~-/passwd'",
+            "env -C /etc cat passwd",
+            "env -C docs/../.. cat x",
+            "env -C src -C /etc cat passwd",
+            "env -C src cat ../../x",
+            "env -C \"$d\" cat a.md",
+        ],
+    );
+}

@@ -120,6 +120,11 @@ impl Cwd {
         c
     }
 
+    /// A process started in `dir` (`env -C dir`): OLDPWD stays what the shell had.
+    pub(super) fn enter(&mut self, dir: String) {
+        self.0 = Some(dir);
+    }
+
     pub(super) fn move_to(&mut self, dir: Option<String>) {
         self.1.old = Some(self.0.take());
         self.0 = dir;

@@ -81,6 +81,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         globbed: false,
         assigning: false,
         cwd_tilde: false,
+        cwd_after: None,
         exiting: false,
         exit_trap: false,
         keep_alt: false,
@@ -252,6 +253,9 @@ struct Walker<'a> {
     /// directory: bash expands them to absolute paths, so a variable bound to one would name
     /// another place after a `cd` (`x=~+; cd docs && echo > $x/a.md` writes `./a.md`).
     cwd_tilde: bool,
+    /// The directory the current command left, where a wrapper runs it in another one (`env
+    /// -C docs cat a.md`): back once it is decided.
+    cwd_after: Option<Cwd>,
     /// Walking an action that runs only as the shell exits (`trap '...' EXIT`): a directory
     /// change there moves nothing that runs after the action.
     exiting: bool,
@@ -1624,6 +1628,7 @@ impl Walker<'_> {
             globbed: false,
             assigning: false,
             cwd_tilde: false,
+            cwd_after: None,
             exiting: false,
             exit_trap: false,
             keep_alt: false,
@@ -5462,6 +5467,9 @@ impl Walker<'_> {
         let open = !fed.is_empty();
         self.fed_args = fed;
         self.unwrap(words, Vec::new(), open, unknown);
+        if let Some(c) = self.cwd_after.take() {
+            *self.cwd = c;
+        }
         self.fed_args.clear();
         // nohup appends the output to `nohup.out` (else `~/nohup.out`) where its standard
         // output is a terminal: one this command does not redirect or pipe may be (a pty, as
@@ -7499,6 +7507,7 @@ impl Walker<'_> {
                 globbed: false,
                 assigning: false,
                 cwd_tilde: false,
+                cwd_after: None,
                 exiting,
                 exit_trap: false,
                 keep_alt: false,
@@ -7716,10 +7725,27 @@ impl Walker<'_> {
     fn env_wrapper(&mut self, words: &[Word], unknown: &mut Option<String>) -> Option<EnvResult> {
         match grammar::grammar("env").map(|g| grammar::parse(g, &words[1..])) {
             Some(Ok(p)) => {
-                let dir = p.with('D').next().map(|f| f.given.clone());
-                if let Some(given) = dir {
-                    self.cwd.forget();
-                    unknown.get_or_insert_with(|| format!("`{given}` runs the command in another directory"));
+                // `-C DIR` runs the command in DIR (one chdir, the last given): followed as a
+                // `cd` where DIR is known and climbs no `..` (chdir takes `..` after a link
+                // physically, where the walker's `cd` is lexical).
+                if let Some(f) = p.with('D').last() {
+                    let dir = f
+                        .value
+                        .as_ref()
+                        .and_then(Word::lit)
+                        .filter(|d| !d.split('/').any(|s| s == ".."))
+                        .and_then(|d| self.cwd.joined(Some(d)));
+                    match dir {
+                        Some(d) if self.cwd_after.is_none() => {
+                            self.cwd_after = Some(self.cwd.clone());
+                            self.cwd.enter(d);
+                        }
+                        _ => {
+                            self.cwd.forget();
+                            let given = f.given.clone();
+                            unknown.get_or_insert_with(|| format!("`{given}` runs the command in another directory"));
+                        }
+                    }
                 }
                 if let Some(f) = p.with('C').last() {
                     return match &f.value {
