@@ -8325,7 +8325,18 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             let tree_names = sub == Some("ls-tree") && names_only(&["--name-only"], &["-r", "-t", "-d", "--"]);
             let listed = (sub == Some("ls-files") && rest.iter().all(plain) || diff_names || grep_names || tree_names)
                 && c.wrappers.is_empty();
-            let first = match rest.iter().any(|w| w.lit() == Some("-z")) {
+            // `git grep -l` reads the files of the working tree (not `--cached`): what it
+            // prints is on disk, below the directory it runs in, as `grep -rl` prints (red team
+            // 71: `git grep -l fn | xargs sed -n 1,3p` was asked).
+            let z = rest.iter().any(|w| w.lit() == Some("-z"));
+            if grep_names && c.wrappers.is_empty() && !rest.iter().any(|w| w.lit() == Some("--cached")) {
+                let mut l = files_of(vec![Word::Lit(".".into())])?;
+                if z {
+                    l.push(Word::Lit("-print0".into()));
+                }
+                return Some(l);
+            }
+            let first = match z {
                 true => GIT_NUL_LISTING,
                 false => GIT_LINE_LISTING,
             };
@@ -8351,6 +8362,37 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                     || at.starts_with(['-', '(', '!'])
                     || at.contains(|ch: char| ch.is_whitespace() || "'\"\\".contains(ch))
                 {
+                    return None;
+                }
+                dirs.push(Word::Lit(at));
+            }
+            return find_of(dirs);
+        }
+        // `ls [OPTION...] [FILE...]` piped prints a name a line: each FILE as given (a glob's
+        // names), and for a directory its entries' bare names, with a `DIR:` header where
+        // there are several: as `find . FILE...`, since a bare name (no `/`, and no `.` or
+        // `..` without `-a`) is used from the directory the command runs in (red team 71:
+        // `ls docs/*.md | xargs wc -l` was asked). Only options that change no more than
+        // which names and their order; `-l`, `-F`, `-Q` and the like print other text (`-l`'s
+        // `link -> /etc/passwd`).
+        Some("ls") => {
+            const ORDER: &[&str] =
+                &["-1", "-t", "-r", "-S", "-X", "-v", "-U", "-A", "-d", "-c", "-u", "--color=never", "--reverse"];
+            let mut dirs = vec![Word::Lit(".".into())];
+            for w in c.words.get(1..)? {
+                let at = match w {
+                    Word::Lit(a) if a.starts_with('-') => {
+                        let known = ORDER.contains(&a.as_str())
+                            || (!a.starts_with("--") && a[1..].chars().all(|l| "1trSXvUAdcu".contains(l)));
+                        if known && a.len() > 1 {
+                            continue;
+                        }
+                        return None;
+                    }
+                    Word::Lit(a) => a.clone(),
+                    Word::Dyn(d) => tables::glob_base(d)?,
+                };
+                if at.is_empty() || at.contains(|ch: char| ch.is_whitespace() || "'\"\\".contains(ch)) {
                     return None;
                 }
                 dirs.push(Word::Lit(at));
