@@ -23,7 +23,6 @@ fn a_glob_given_as_parameters_is_any_number_of_them() {
             "set -- src/*.rs; for f; do wc -l \"$f\"; done",
             "count() { wc -l \"$@\"; }; count src/*.rs",
             "each() { for x in \"$@\"; do head -3 \"$x\"; done; }; each src/*.rs docs/a.md",
-            "f() { cat \"$1\"; }; f src/*.rs docs/a.md",
             "set -- docs/*.md; echo hi | tee \"$@\"",
         ],
     );
@@ -44,6 +43,8 @@ fn a_glob_given_as_parameters_is_any_number_of_them() {
             // Read again where the directory may differ.
             "f() { cat \"$@\"; }; f $PWD/*",
             "sh -c 'cat \"$2\"' _ $x docs/a.md",
+            // Under nullglob the glob may give nothing, and `$1` be the next word (red team 71).
+            "f() { cat \"$1\"; }; f src/*.rs docs/a.md",
         ],
     );
 }

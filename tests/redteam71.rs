@@ -113,3 +113,81 @@ fn env_chdir_runs_the_command_in_that_directory() {
         ],
     );
 }
+
+/// Found by red team 71 (6 bypasses, one mechanism): a glob given as positional parameters
+/// gives nothing at all under `nullglob`, which a text may set or an agent's shell may keep
+/// from an earlier command: the words after it then move up, so a parameter at or after a
+/// glob that has more words behind it is not known (bash is the oracle).
+#[test]
+fn a_glob_among_parameters_may_give_nothing_under_nullglob() {
+    let ws = check_common::red_team_workspace(false);
+    assert_eq!(
+        check_common::bash_stdout(ws.path(), "shopt -s nullglob; set -- docs/*.zz docs/a.md; echo \"$1\""),
+        "docs/a.md\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "shopt -s nullglob; set -- src/*.zz /etc/passwd; cat \"$1\"",
+            "shopt -s nullglob; f(){ cat \"$1\"; }; f src/*.zz /etc/hostname",
+            "shopt -s nullglob; set -- src/*.zz ..; ls \"$1\"",
+            "shopt -s nullglob; f(){ grep -n root \"$1\"; }; f docs/*.zz /etc/passwd",
+            "shopt -s nullglob; sh -c 'cat \"$1\"' _ src/*.zz /etc/passwd",
+            "bash -O nullglob -c 'set -- src/*.zz /etc/passwd; cat \"$1\"'",
+            // Without the text setting it: the shell may have it on.
+            "set -- src/*.zz /etc/passwd; cat \"$1\"",
+            "f(){ cat \"${1:-/etc/passwd}\"; }; f src/*.zz",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "f(){ cat \"$1\"; }; f src/*.rs",
+            "set -- src/*.rs; wc -l \"$@\"",
+            "f(){ wc -l \"$@\"; }; f src/*.rs docs/a.md",
+        ],
+    );
+}
+
+/// Found by red team 71 (over-asks): `ls` and `git grep -l` print names as find's listing
+/// does (`ls` a glob's names or a directory's entries, bare), handed to xargs or a loop;
+/// object names git lists pass a line filter (`| head -1`) and an xargs replace string that
+/// is a whole word.
+#[test]
+fn listings_of_ls_and_git_grep_and_object_names_through_filters() {
+    let ws = check_common::red_team_workspace(true);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "ls docs/*.md | xargs wc -l",
+            "ls -t docs/*.md | head -1 | xargs cat",
+            "for f in $(ls src/*.rs); do head -3 \"$f\"; done",
+            "git grep -l fn | xargs sed -n 1,3p",
+            "git grep -l fn | while read -r f; do wc -l \"$f\"; done",
+            "git log --format=%H -5 | xargs -I{} git show --stat {}",
+            "git rev-list --reverse HEAD | head -1 | xargs git show --stat",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "ls /etc | xargs cat",
+            "ls -l | xargs cat",
+            "ls -a src | xargs -I{} cat src/{}/../../x",
+            "git grep --cached -l fn | xargs cat",
+            "git log --format=%H -5 | xargs -I{} git show --stat {}x",
+            "git log --format=%H -5 | xargs -I{} git show --output={}",
+            "git log --format=%s | head -1 | xargs git show",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["ls docs/*.md | xargs rm", "git grep -l fn | xargs rm", "git grep -l fn | xargs -I{} tee {} < docs/a.md"],
+    );
+}

@@ -2767,6 +2767,7 @@ impl Walker<'_> {
                 moved |= *self.cwd != *cwd0;
             }
             let fed = self.stdin_listing.take();
+            let fed_objects = std::mem::take(&mut self.stdin_objects);
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
             // paths under its start points; so does one that passes on some of the lines of
             // a listing it is fed (`| sort`, `| head -n 5`, `| grep -v test`).
@@ -2774,7 +2775,9 @@ impl Walker<'_> {
                 let last = self.a.commands.last();
                 let filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(line_filter);
                 self.stdin_listing = last.and_then(listing_of).or_else(|| fed.filter(|l| filter && !nul_listing(l)));
-                self.stdin_objects = last.is_some_and(|c| self.lists_object_names(c));
+                // (Object names pass a line filter too: red team 71's `git rev-list --reverse
+                // HEAD | head -1 | xargs git show --stat`.)
+                self.stdin_objects = last.is_some_and(|c| self.lists_object_names(c)) || (filter && fed_objects);
             }
         }
         self.stdin_listing = None;
@@ -4605,6 +4608,10 @@ impl Walker<'_> {
             return None;
         }
         match params.get(i) {
+            // A glob gives its names, or nothing at all under `nullglob` (which an agent's
+            // shell may keep on from an earlier command): then the words after it move up
+            // (red team 71: `shopt -s nullglob; set -- src/*.zz /etc/passwd; cat "$1"`).
+            Some(w) if !one_param_word(w) && i + 1 < params.len() => None,
             Some(w) => Some(Some(w)),
             None => params.iter().all(one_param_word).then_some(None),
         }
@@ -6068,11 +6075,18 @@ impl Walker<'_> {
                         }
                         // `git log --format=%H -n 3 | xargs -n1 git show --stat`: git handed
                         // object names, each read as one (red teams 68, 69). (Not with a
-                        // replace string, nor git a function.)
+                        // replace string inside a longer word, nor git a function: red team 71's
+                        // `xargs -I{} git show --stat {}` is one name a line, each whole.)
+                        let replace = xargs_replace_str(&words).filter(|r| !r.is_empty());
+                        let whole = |w: &Word| match (&replace, w) {
+                            (Some(r), Word::Lit(a)) => !a.contains(r.as_str()) || a == r,
+                            (Some(_), Word::Dyn(_)) => false,
+                            (None, _) => true,
+                        };
                         let objects = name == "xargs"
                             && self.stdin_objects
                             && rest.first().and_then(Word::lit) == Some("git")
-                            && xargs_replace_str(&words).is_none()
+                            && rest.iter().all(whole)
                             && words[..words.len() - rest.len()].iter().all(|w| {
                                 // (Its input, not a file's: no `-a FILE`.)
                                 let file = |a: &str| match a.strip_prefix("--") {
@@ -6084,7 +6098,15 @@ impl Walker<'_> {
                             && !self.functions.iter().any(|f| f == "git");
                         if objects {
                             self.stdin_objects = false;
-                            words = rest.into_iter().chain([Word::Lit(OBJECT_NAME.into())]).collect();
+                            words = match &replace {
+                                Some(r) => rest
+                                    .into_iter()
+                                    .map(
+                                        |w| if w.lit() == Some(r.as_str()) { Word::Lit(OBJECT_NAME.into()) } else { w },
+                                    )
+                                    .collect(),
+                                None => rest.into_iter().chain([Word::Lit(OBJECT_NAME.into())]).collect(),
+                            };
                             continue;
                         }
                         if name == "xargs" {
