@@ -191,3 +191,38 @@ fn listings_of_ls_and_git_grep_and_object_names_through_filters() {
         &["ls docs/*.md | xargs rm", "git grep -l fn | xargs rm", "git grep -l fn | xargs -I{} tee {} < docs/a.md"],
     );
 }
+
+/// Found by red team 71 (over-asks): the top of the repository where the command starts, as
+/// the start of a longer path, held in a variable, or given to `pushd`: the start, where the
+/// policy finds `.git` there, and asked where it does not. As the start of a longer path only
+/// with `|| pwd`: git may print nothing though `.git` is there.
+#[test]
+fn the_repository_top_as_a_path_a_variable_or_pushd() {
+    let texts = [
+        "wc -l \"$(git rev-parse --show-toplevel || pwd)/src/a.rs\"",
+        "top=$(git rev-parse --show-toplevel 2>/dev/null || pwd); ls \"$top/src\"",
+        "top=\"$(git rev-parse --show-toplevel || pwd)\"; cd \"$top/docs\" && echo x > n.md",
+        "pushd \"$(git rev-parse --show-toplevel)\" >/dev/null && git status && popd >/dev/null",
+    ];
+    let ws = check_common::red_team_workspace(true);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    check_common::assert_in_dir(ws.path(), "allow", &texts);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // git may print nothing where `.git` is (another user's repository): then the
+            // path is `/etc/passwd`.
+            "cat \"$(git rev-parse --show-toplevel)/etc/passwd\"",
+            "top=$(git rev-parse --show-toplevel); cat \"$top/etc/passwd\"",
+            "cd src && cat \"$(git rev-parse --show-toplevel || pwd)/x\"",
+            "cat \"$(git rev-parse --show-toplevel || pwd)/../x\"",
+            "top=$(git rev-parse --show-toplevel); cd /tmp; cat \"$top/src/a.rs\"",
+            "git() { echo /etc; }; cat \"$(git rev-parse --show-toplevel)/passwd\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["echo x > \"$(git rev-parse --show-toplevel || pwd)/.env\""]);
+    // Not a repository's top: its top may be anywhere above.
+    let plain = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(plain.path(), "ask", &texts);
+}

@@ -3983,6 +3983,7 @@ impl Walker<'_> {
             return Resolved { word, unknown: None };
         }
         if let Some(here) = self.directory_word(raw) {
+            self.a.at_git_top |= raw.starts_with("\"$(git ");
             let r = self.word(&here);
             self.cwd_tilde = true;
             return r;
@@ -4568,6 +4569,12 @@ impl Walker<'_> {
             if let Some(rest) = inner.strip_prefix(prefix).filter(|_| pwd_runs) {
                 found = Some((self.cwd.tilde(true)?, rest));
             }
+        }
+        // The top of the repository where the command starts, when that is the start (red
+        // team 71: `wc -l "$(git rev-parse --show-toplevel || pwd)/src/a.rs"`); the caller
+        // marks the analysis [`Analysis::at_git_top`].
+        if let Some(rest) = self.git_top_prefix(inner, true) {
+            found = Some((".".to_string(), rest));
         }
         if found.is_none() {
             let t = inner.strip_prefix('$')?;
@@ -5275,6 +5282,8 @@ impl Walker<'_> {
                             let variable = matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
                             // `DOCS="$PWD/docs"`, `OUT="$ROOT/docs/out"`: a directory below
                             // one gate follows (red team 62), its rest plain text.
+                            this.a.at_git_top |=
+                                v.starts_with("$(git ") && this.directory_word(&format!("\"{v}\"")).is_some();
                             let below = this
                                 .directory_word(&format!("\"{v}\""))
                                 .filter(|w| w.bytes().all(|b| b.is_ascii_alphanumeric() || b"\"-_./".contains(&b)))
@@ -6361,6 +6370,12 @@ impl Walker<'_> {
                                 _ => c.cd(&args),
                             }
                         }
+                        // `pushd "$(git rev-parse --show-toplevel)"` as its `cd` (red team 71); git
+                        // printing nothing, `pushd ""` fails and moves nothing.
+                        "pushd" if matches!(&words[1..], [d @ Word::Dyn(_)] if self.git_top_here(&d.display())) => {
+                            self.a.at_git_top = true;
+                            c.pushd(&[Word::Lit(".".into())]);
+                        }
                         "pushd" => c.pushd(&words[1..]),
                         "popd" => c.popd(&words[1..]),
                         _ => c.dirs(&words[1..]),
@@ -6795,16 +6810,31 @@ impl Walker<'_> {
     /// ([`Analysis::at_git_top`]). (Printing nothing, git leaves `""`, which `cd` and `git -C`
     /// take for where they are.)
     fn git_top_here(&self, word: &str) -> bool {
-        const TOPS: &[&str] = &[
-            "\"$(git rev-parse --show-toplevel)\"",
-            "\"$(git rev-parse --show-toplevel 2>/dev/null)\"",
-            "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"",
-            "\"$(git rev-parse --show-toplevel || pwd)\"",
+        word.strip_prefix('"')
+            .and_then(|w| w.strip_suffix('"'))
+            .and_then(|w| self.git_top_prefix(w, false))
+            .is_some_and(str::is_empty)
+    }
+
+    /// The rest of `text` after a `$(git rev-parse --show-toplevel)` it starts with (the
+    /// forms of [`Self::git_top_here`]), where that is the start. As the start of a longer
+    /// word (`prefix`) only where it falls back to `pwd`: git may print nothing though the
+    /// start holds `.git` (a repository owned by another user, `GIT_DIR` in the agent's
+    /// environment), and `"$(...)/etc/passwd"` is then `/etc/passwd`.
+    fn git_top_prefix<'t>(&self, text: &'t str, prefix: bool) -> Option<&'t str> {
+        const TOPS: &[(&str, bool)] = &[
+            ("$(git rev-parse --show-toplevel)", false),
+            ("$(git rev-parse --show-toplevel 2>/dev/null)", false),
+            ("$(git rev-parse --show-toplevel 2>/dev/null || pwd)", true),
+            ("$(git rev-parse --show-toplevel || pwd)", true),
         ];
-        TOPS.contains(&word)
-            && self.cwd.0.as_deref() == Some("")
+        let here = self.cwd.0.as_deref() == Some("")
             && !self.functions.iter().any(|f| f == "git" || f == "pwd")
-            && !self.assigned.iter().any(|n| n.starts_with("GIT_"))
+            && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
+        TOPS.iter()
+            .filter(|(_, falls_back)| *falls_back || !prefix)
+            .find_map(|(t, _)| text.strip_prefix(t))
+            .filter(|_| here)
     }
 
     /// git's own code paths: `-c alias.NAME=...` (and `git config alias.NAME ...`) define
