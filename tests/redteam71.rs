@@ -92,10 +92,12 @@ fn the_stack_from_its_top_and_entries_kept_as_typed() {
 fn env_chdir_runs_the_command_in_that_directory() {
     let ws = check_common::red_team_workspace(false);
     std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    std::os::unix::fs::symlink("/etc", ws.path().join("lnk")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["env -C lnk ls", "env -C lnk cat hostname"]);
     check_common::assert_in_dir(
         ws.path(),
         "allow",
-        &["env -C docs cat a.md", "env --chdir=src cat a.rs", "env -Cdocs tee n.md < docs/a.md"],
+        &["env -C docs cat a.md", "env -C src ls -la", "env --chdir=src cat a.rs", "env -Cdocs tee n.md < docs/a.md"],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["env -C docs tee .env < docs/a.md", "env -C docs rm x"]);
     check_common::assert_in_dir(
@@ -110,6 +112,9 @@ fn env_chdir_runs_the_command_in_that_directory() {
             "env -C src -C /etc cat passwd",
             "env -C src cat ../../x",
             "env -C \"$d\" cat a.md",
+            // Red team 71 (a bypass on the way): a listing of the directory itself.
+            "env --chd=/tmp ls",
+            "env -C /etc ls -la",
         ],
     );
 }
@@ -225,4 +230,35 @@ fn the_repository_top_as_a_path_a_variable_or_pushd() {
     // Not a repository's top: its top may be anywhere above.
     let plain = check_common::red_team_workspace(false);
     check_common::assert_in_dir(plain.path(), "ask", &texts);
+}
+
+/// Found by red team 71 (over-ask): words xargs adds after git's `--` are pathspecs, which
+/// git reads only inside its repository; `git diff` outside one compares them as files, so
+/// only where the start is a repository's top.
+#[test]
+fn pathspecs_added_after_git_double_dash() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git status --porcelain | awk '{print $2}' | xargs -r git diff --stat --",
+            "cat list | xargs git log --oneline --",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cat list | xargs git diff --no-index --",
+            "cat list | xargs git diff --output=x --",
+            "cat list | xargs git blame --",
+            "cat list | xargs git diff -- docs",
+            "cat list | xargs git -C /etc log --",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["cat list | xargs git checkout --"]);
+    let plain = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(plain.path(), "ask", &["cat list | xargs git diff --"]);
+    check_common::assert_in_dir(plain.path(), "allow", &["cat list | xargs git log --"]);
 }

@@ -1241,10 +1241,16 @@ impl Policy {
         }
         // `cd "$(git rev-parse --show-toplevel)"`, read as staying where the command starts:
         // so only where the edge finds `.git` there.
-        if a.at_git_top && !edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g))) {
-            let v = self.unknown_verdict(
-                "`cd \"$(git rev-parse --show-toplevel)\"`: the directory the command starts in is not its repository's top",
-            );
+        // (And git given pathspecs at run time where, outside a repository, it would read them
+        // as files: `| xargs git diff --`.)
+        let needs_top = a.at_git_top
+            || a.commands.iter().any(|c| c.open_args && shell::git_pathspecs_added(&c.words) == Some(true));
+        if needs_top && !edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g))) {
+            let v = self.unknown_verdict(if a.at_git_top {
+                "`cd \"$(git rev-parse --show-toplevel)\"`: the directory the command starts in is not its repository's top"
+            } else {
+                "`git diff` given paths at run time, outside a repository, compares them as files: the directory the command starts in is not its repository's top"
+            });
             parts.push(part(one_line(command), PartKind::Command, v));
         }
         let mut unseen = false;
@@ -1295,7 +1301,11 @@ impl Policy {
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
             let mut paths = shell::read_targets(&c.words);
             paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
-            if c.open_args && !under_find && shell::reads_operands(&c.words) {
+            if c.open_args
+                && !under_find
+                && shell::reads_operands(&c.words)
+                && shell::git_pathspecs_added(&c.words).is_none()
+            {
                 if c.args_from.is_empty() {
                     paths.push(Word::Dyn(shell::ADDED_AT_RUN_TIME.into()));
                 } else {

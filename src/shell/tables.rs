@@ -2045,7 +2045,10 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     if let Args::Any = rule {
         return true;
     }
-    if open_args {
+    // Words added at run time after git's `--` are pathspecs, whatever they hold (red team 71:
+    // `... | xargs -r git diff --stat --`).
+    let pathspecs_added = open_args && name == "git" && words.last().and_then(Word::lit) == Some("--");
+    if open_args && !pathspecs_added {
         return false;
     }
     let mut owned: Vec<std::borrow::Cow<str>> = Vec::with_capacity(words.len());
@@ -2084,6 +2087,9 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
             },
             Word::Dyn(_) => return false,
         }
+    }
+    if pathspecs_added {
+        owned.push("\u{1}".into());
     }
     let args: Vec<&str> = owned.iter().map(|a| a.as_ref()).collect();
     match rule {
@@ -3792,6 +3798,24 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 .collect()
         })
         .collect()
+}
+
+/// `git SUB ... --` given words at run time (`| xargs -r git diff --stat --`): each a
+/// pathspec, which git reads only inside its repository (one outside is an error, a link
+/// there its own blob). `Some(true)` where git outside a repository reads them as files
+/// (`diff` then compares two paths, as with `--no-index`): only where the start is a
+/// repository's top. `None` for anything else.
+pub fn git_pathspecs_added(words: &[Word]) -> Option<bool> {
+    let lits: Vec<&str> = words.iter().map(Word::lit).collect::<Option<_>>()?;
+    let (&"git", [sub, rest @ ..]) = lits.split_first()? else { return None };
+    if rest.last() != Some(&"--") || rest.contains(&"--no-index") {
+        return None;
+    }
+    match *sub {
+        "log" | "shortlog" | "whatchanged" | "status" | "ls-files" => Some(false),
+        "diff" => Some(true),
+        _ => None,
+    }
 }
 
 /// Whether the program reads files named by its operands, so that operands added at run time

@@ -7789,6 +7789,19 @@ impl Walker<'_> {
                         .and_then(|d| self.cwd.joined(Some(d)));
                     match dir {
                         Some(d) if self.cwd_after.is_none() => {
+                            // Decided as the `cd` it is: a directory outside the workspace, or
+                            // a link out of it, is asked (red team 71: `env --chd=/tmp ls`
+                            // lists /tmp).
+                            self.push(SimpleCommand {
+                                words: vec![Word::Lit("cd".into()), f.value.clone().unwrap_or(Word::Lit(d.clone()))],
+                                wrappers: Vec::new(),
+                                aliases: Vec::new(),
+                                cwd: None,
+                                open_args: false,
+                                args_from: Vec::new(),
+                                unknown: None,
+                                lands: None,
+                            });
                             self.cwd_after = Some(self.cwd.clone());
                             self.cwd.enter(d);
                         }
