@@ -328,15 +328,18 @@ fn writes_the_walker_decides_do_not_make_a_safe_program_asked() {
         "allow",
         &[
             "sed -i 's/foo/bar/' docs/a.md",
+            // The backup is a write below docs too (red team 70).
+            "sed -i.bak 's/a/b/' docs/a.md",
             "sort -u -o docs/words.md docs/words.md",
             "cargo test --target-dir target/ci -- --nocapture",
         ],
     );
-    // A backup suffix names other files; a target directory outside is asked; .env denied.
+    // A backup suffix names other files, decided as writes; a target directory outside is
+    // asked; .env denied.
     check_common::assert_all_with(
         policy,
         "ask",
-        &["sed -i.bak 's/a/b/' docs/a.md", "sed -i 's/a/b/' src/a.rs", "cargo test --target-dir /tmp/t"],
+        &["sed -i'../*' 's/a/b/' docs/a.md", "sed -i 's/a/b/' src/a.rs", "cargo test --target-dir /tmp/t"],
     );
     check_common::assert_all_with(policy, "deny", &["sed -i 's/a/b/' .env", "cargo test --target-dir .env"]);
 }

@@ -262,3 +262,27 @@ fn pathspecs_added_after_git_double_dash() {
     check_common::assert_in_dir(plain.path(), "ask", &["cat list | xargs git diff --"]);
     check_common::assert_in_dir(plain.path(), "allow", &["cat list | xargs git log --"]);
 }
+
+/// Found by red team 71 (over-asks): a `!` alias runs at the top of the work tree, which is
+/// the start where the command starts there, git is given no other directory, and the policy
+/// finds `.git` there.
+#[test]
+fn a_git_alias_runs_at_the_start_when_that_is_the_top() {
+    let texts = ["git -c alias.s='!git status' s", "git -c alias.c='!cat src/a.rs' c"];
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(ws.path(), "allow", &texts);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git -c alias.c='!cat ../x' c",
+            "git -C src -c alias.c='!cat a.rs' c",
+            "cd docs && git -c alias.c='!cat a.md' c",
+            "GIT_WORK_TREE=/etc git -c alias.c='!cat passwd' c",
+            "git --work-tree=/etc -c alias.c='!cat passwd' c",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["git -c alias.c='!rm x' c"]);
+    let plain = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(plain.path(), "ask", &texts);
+}

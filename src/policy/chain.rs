@@ -1247,7 +1247,7 @@ impl Policy {
             || a.commands.iter().any(|c| c.open_args && shell::git_pathspecs_added(&c.words) == Some(true));
         if needs_top && !edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g))) {
             let v = self.unknown_verdict(if a.at_git_top {
-                "`cd \"$(git rev-parse --show-toplevel)\"`: the directory the command starts in is not its repository's top"
+                "the command takes its repository's top (`git rev-parse --show-toplevel`, where a `!` alias runs) for the directory it starts in, which is not the top"
             } else {
                 "`git diff` given paths at run time, outside a repository, compares them as files: the directory the command starts in is not its repository's top"
             });

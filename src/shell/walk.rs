@@ -6959,7 +6959,28 @@ impl Walker<'_> {
                             text.push_str(&tables::as_shell_text(w));
                         }
                     }
-                    self.nested_run_at_root(&text, words, wrappers, false);
+                    // At the top of the work tree: the start, where the command starts there
+                    // and git is given no other directory (only `-c` settings before the
+                    // subcommand), as the policy checks ([`Analysis::at_git_top`]; red team
+                    // 71: `git -c alias.s='!git status' s` was asked).
+                    let mut only_settings = true;
+                    let mut k = 1;
+                    while k < i {
+                        match words[k].lit() {
+                            Some("-c") => k += 2,
+                            Some(a) if a.starts_with("-c") && !a.starts_with("--") => k += 1,
+                            _ => {
+                                only_settings = false;
+                                break;
+                            }
+                        }
+                    }
+                    let here = used
+                        && only_settings
+                        && self.cwd.0.as_deref() == Some("")
+                        && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
+                    self.a.at_git_top |= here;
+                    self.nested_run_at_root(&text, words, wrappers, here);
                     if used {
                         step = GitStep::Ran;
                     }
