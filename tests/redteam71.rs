@@ -286,3 +286,27 @@ fn a_git_alias_runs_at_the_start_when_that_is_the_top() {
     let plain = check_common::red_team_workspace(false);
     check_common::assert_in_dir(plain.path(), "ask", &texts);
 }
+
+/// Found by red team 69H (over-ask): a `while read` loop fed object names by `< <(git ...)`,
+/// through line filters, as the same loop fed through a pipe.
+#[test]
+fn object_names_fed_to_a_loop_by_process_substitution() {
+    let ws = check_common::red_team_workspace(true);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "while read -r sha; do git show \"$sha\" > \"docs/guide/$sha.md\"; done < <(git rev-list --all | sort)",
+            "while read -r sha; do git show --stat \"$sha\"; done < <(git log --format=%H -3)",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "while read -r sha; do git show \"$sha\" > \"docs/guide/$sha.md\"; done < <(git log --format=%s)",
+            "while read -r sha; do git show \"$sha\" > \"$sha\"; done < <(git rev-list --all)",
+        ],
+    );
+}

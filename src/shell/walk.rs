@@ -2293,7 +2293,12 @@ impl Walker<'_> {
         if merged || cmds.len() != stages || !rest.iter().all(line_filter) {
             return None;
         }
-        listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l))
+        // (Object names git lists, through filters, for a `while read` loop: red team 69H's
+        // `done < <(git rev-list --all | sort)`.)
+        let objects = self.lists_object_names(first);
+        let listing = listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l));
+        self.stdin_objects = objects;
+        listing
     }
 
     /// Whether a command gate walked is `git` listing object names one a line
