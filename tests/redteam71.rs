@@ -310,3 +310,29 @@ fn object_names_fed_to_a_loop_by_process_substitution() {
         ],
     );
 }
+
+/// Found by red team 69H (over-asks): `grep -l` over a glob lists names below the glob's
+/// directory; `printf '%(%F)T'` prints a date, one value of its shape as `$(date +%F)` does.
+#[test]
+fn grep_names_of_a_glob_and_printf_dates() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "grep -l 'pub fn' src/*.rs | head -1 | xargs -r cat",
+            "printf -v today '%(%F)T' -1; echo \"# Notes $today\" > \"docs/guide/notes-$today.md\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "grep -l x /etc/* | xargs cat",
+            "printf -v t '%(%F)T' -1; echo > \"$t.env\"",
+            "printf -v t '%(%c)T' -1; echo > \"docs/$t.md\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["grep -l x src/*.rs | xargs rm"]);
+}

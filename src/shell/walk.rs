@@ -996,6 +996,9 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
             precision: Option<Count>,
             letter: u8,
         },
+        /// `%(FORMAT)T`: a time as strftime prints it, one value of its shape
+        /// ([`date_sample`]); it takes an argument (`-1`, now).
+        Time(String),
     }
     let mut pieces = Vec::new();
     let mut rest = format;
@@ -1005,6 +1008,12 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
         if spec.first() == Some(&b'%') {
             pieces.push(Piece::Text("%".into()));
             rest = &rest[k + 2..];
+            continue;
+        }
+        // (Red team 69H: `printf -v today '%(%F)T' -1`.)
+        if let Some((time, after)) = rest[k + 1..].strip_prefix('(').and_then(|t| t.split_once(")T")) {
+            pieces.push(Piece::Time(date_sample(time)?));
+            rest = after;
             continue;
         }
         let mut i = 0;
@@ -1048,8 +1057,13 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
     loop {
         for p in &pieces {
             let Piece::Conversion { left, zero, width, precision, letter } = p else {
-                if let Piece::Text(t) = p {
-                    out.push_str(t);
+                match p {
+                    Piece::Text(t) => out.push_str(t),
+                    Piece::Time(t) => {
+                        args.next();
+                        out.push_str(t);
+                    }
+                    Piece::Conversion { .. } => {}
                 }
                 continue;
             };
@@ -8536,8 +8550,18 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             // src | xargs -0 wc -l` was asked).
             let nul = has(&["-Z", "--null"]);
             let pattern_given = has(&["-e", "--regexp", "-f", "--file"]);
-            let files: Vec<Word> = p.operands.iter().skip(usize::from(!pattern_given)).cloned().collect();
-            if files.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
+            // (A glob's names are below its literal directory: `grep -l x src/*.rs`, red team
+            // 69H.)
+            let files: Vec<Word> = p
+                .operands
+                .iter()
+                .skip(usize::from(!pattern_given))
+                .map(|w| match w {
+                    Word::Lit(_) => Some(w.clone()),
+                    Word::Dyn(d) => tables::glob_base(d).map(Word::Lit),
+                })
+                .collect::<Option<_>>()?;
+            if files.iter().any(|w| w.lit().is_none_or(|a| a.is_empty() || a.starts_with('-'))) {
                 return None;
             }
             let listing = match files.is_empty() {
