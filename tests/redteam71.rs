@@ -7,6 +7,16 @@
 
 mod check_common;
 
+/// A workspace below the top of a repository (`.git` one directory up), in `inner` of the
+/// directory returned.
+fn below_a_repository() -> tempfile::TempDir {
+    let repo = check_common::red_team_workspace(true);
+    let inner = repo.path().join("inner");
+    std::fs::create_dir_all(inner.join("src")).unwrap();
+    std::fs::copy(repo.path().join("host.yaml"), inner.join("host.yaml")).unwrap();
+    repo
+}
+
 /// Found by red team 70 (asked, not denied): an empty pattern anchored at the start or the end
 /// (`${x/#/r}`, `${x/%/m}`) puts the replacement there; an unanchored empty one changes
 /// nothing.
@@ -227,9 +237,12 @@ fn the_repository_top_as_a_path_a_variable_or_pushd() {
         ],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["echo x > \"$(git rev-parse --show-toplevel || pwd)/.env\""]);
-    // Not a repository's top: its top may be anywhere above.
+    // Below a repository's top: the top is above the workspace.
+    let repo = below_a_repository();
+    check_common::assert_in_dir(&repo.path().join("inner"), "ask", &texts);
+    // In no repository: git prints no top (`cd ""` stays; `|| pwd` prints the start).
     let plain = check_common::red_team_workspace(false);
-    check_common::assert_in_dir(plain.path(), "ask", &texts);
+    check_common::assert_in_dir(plain.path(), "allow", &texts);
 }
 
 /// Found by red team 71 (over-ask): words xargs adds after git's `--` are pathspecs, which
@@ -265,7 +278,7 @@ fn pathspecs_added_after_git_double_dash() {
 
 /// Found by red team 71 (over-asks): a `!` alias runs at the top of the work tree, which is
 /// the start where the command starts there, git is given no other directory, and the policy
-/// finds `.git` there.
+/// finds `.git` there (or none there or above: git then runs it where it is).
 #[test]
 fn a_git_alias_runs_at_the_start_when_that_is_the_top() {
     let texts = ["git -c alias.s='!git status' s", "git -c alias.c='!cat src/a.rs' c"];
@@ -283,8 +296,12 @@ fn a_git_alias_runs_at_the_start_when_that_is_the_top() {
         ],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["git -c alias.c='!rm x' c"]);
+    // Below a repository's top the alias runs above the workspace; in no repository, where
+    // git is.
+    let repo = below_a_repository();
+    check_common::assert_in_dir(&repo.path().join("inner"), "ask", &texts);
     let plain = check_common::red_team_workspace(false);
-    check_common::assert_in_dir(plain.path(), "ask", &texts);
+    check_common::assert_in_dir(plain.path(), "allow", &texts);
 }
 
 /// Found by red team 69H (over-ask): a `while read` loop fed object names by `< <(git ...)`,
@@ -335,4 +352,13 @@ fn grep_names_of_a_glob_and_printf_dates() {
         ],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["grep -l x src/*.rs | xargs rm"]);
+}
+
+/// Found by red team 72 (over-asks): `npx --version` prints npm's version and exits (checked
+/// with npm 11, standard input unread); `core.pager=less` is git's own default pager.
+#[test]
+fn npx_version_and_git_default_pager() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(ws.path(), "allow", &["npx --version", "git -c core.pager=less log -1"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["npx --version x", "git -c core.pager='less; id' log -1"]);
 }

@@ -1243,9 +1243,18 @@ impl Policy {
         // so only where the edge finds `.git` there.
         // (And git given pathspecs at run time where, outside a repository, it would read them
         // as files: `| xargs git diff --`.)
-        let needs_top = a.at_git_top
-            || a.commands.iter().any(|c| c.open_args && shell::git_pathspecs_added(&c.words) == Some(true));
-        if needs_top && !edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g))) {
+        // Outside any repository (no `.git` at the start or above it) git prints no top and
+        // runs a `!` alias where it is, which is as good for those; not for `git diff`.
+        let diff_top = a.commands.iter().any(|c| c.open_args && shell::git_pathspecs_added(&c.words) == Some(true));
+        let top_here = |e: Real| {
+            self.written_path(".git", "").is_ok_and(|g| {
+                e.exists(&g)
+                    || (!diff_top
+                        && g.parent()
+                            .is_some_and(|start| !start.ancestors().skip(1).any(|up| e.exists(&up.join(".git")))))
+            })
+        };
+        if (a.at_git_top || diff_top) && !edge.is_some_and(top_here) {
             let v = self.unknown_verdict(if a.at_git_top {
                 "the command takes its repository's top (`git rev-parse --show-toplevel`, where a `!` alias runs) for the directory it starts in, which is not the top"
             } else {

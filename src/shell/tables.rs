@@ -1086,8 +1086,10 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
         || key.starts_with("advice.")
         || DISPLAY.contains(&key.as_str())
         || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
-        // A pager that only prints what git gives it, or none (empty).
-        || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat")
+        // A pager that only prints what git gives it, or none (empty), or git's own default
+        // (red team 72: `git -c core.pager=less log`).
+        || (key.starts_with("pager.") || key == "core.pager")
+            && matches!(value, "" | "cat" | "less" | "less -R" | "less -FRX" | "more")
 }
 
 /// The rest of [`git_read_only`]: subcommands that only read in some forms.
@@ -2125,6 +2127,9 @@ const VERSION_EXITS: &[&str] = &[
     // npm reads its .npmrc files (config, not code: `node-options` and `script-shell` there
     // are not used by `--version`, checked with npm 11). Not yarn: berry runs `yarnPath`.
     "npm",
+    // npx is npm's `exec`: `--version` prints npm's version before it would look for a
+    // package (checked with npm 11.19, standard input unread; red team 72).
+    "npx",
     // Checked: each prints and exits, standard input unread (util-linux 2.38, Info-ZIP 3.0).
     "script", "zip",
     // Checked (sqlite 3.40): prints and exits, `~/.sqliterc` unread (red team 63).
