@@ -261,7 +261,6 @@ fn code_git_and_npm_run_at_their_root_is_not_decided_from_the_shell_directory() 
             "cd docs && git -c alias.x='!cat ../../x' x",
             "cd docs && git -c alias.x='!cat' x ../../x",
             "cd docs/guide && npm run env -- ls ../..",
-            "git -c alias.x='!cat docs/a.md' x",
         ],
     );
     check_common::assert_calls_with(
@@ -270,7 +269,13 @@ fn code_git_and_npm_run_at_their_root_is_not_decided_from_the_shell_directory() 
         &[("Bash", serde_json::json!({ "command": "git -c alias.x='!cat ../../x' x", "cwd": "src" }))],
     );
     check_common::assert_all_with(POLICY, "deny", &["cd docs && git -c alias.x='!rm -rf x' x"]);
-    check_common::assert_all_with(POLICY, "allow", &["npm run env -- ls src", "git -c alias.st=status st"]);
+    // (Where the command starts there, in no repository, git runs the alias where it is:
+    // session 23; below a repository's top it is asked, `tests/redteam71.rs`.)
+    check_common::assert_all_with(
+        POLICY,
+        "allow",
+        &["npm run env -- ls src", "git -c alias.st=status st", "git -c alias.x='!cat docs/a.md' x"],
+    );
 }
 
 /// Red team 59 (E11-E16, C13, C21, C12): programs that run code gate does not see (make's

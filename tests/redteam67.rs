@@ -357,8 +357,9 @@ fn cd_to_the_repository_top_from_the_top_stays() {
     check_common::assert_in_dir(ws.path(), "deny", &["cd \"$(git rev-parse --show-toplevel)\"; rm x"]);
     // From a directory that is not the top.
     check_common::assert_in_dir(&ws.path().join("src"), "ask", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
+    // In no repository git prints no top, and `cd ""` stays (session 23).
     let plain = check_common::red_team_workspace(false);
-    check_common::assert_in_dir(plain.path(), "ask", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
+    check_common::assert_in_dir(plain.path(), "allow", &["cd \"$(git rev-parse --show-toplevel)\" && ls"]);
 }
 
 /// Found by red team 68 (bypasses; the session's start binary had the first): a declaration

@@ -354,11 +354,12 @@ fn grep_names_of_a_glob_and_printf_dates() {
     check_common::assert_in_dir(ws.path(), "deny", &["grep -l x src/*.rs | xargs rm"]);
 }
 
-/// Found by red team 72 (over-asks): `npx --version` prints npm's version and exits (checked
-/// with npm 11, standard input unread); `core.pager=less` is git's own default pager.
+/// Found by red team 72 (over-ask): `npx --version` prints npm's version and exits (checked
+/// with npm 11, standard input unread). `core.pager=less` stays asked: it overrides a
+/// `PAGER=cat` the agent's environment may set, and waits on a terminal.
 #[test]
-fn npx_version_and_git_default_pager() {
+fn npx_version() {
     let ws = check_common::red_team_workspace(true);
-    check_common::assert_in_dir(ws.path(), "allow", &["npx --version", "git -c core.pager=less log -1"]);
-    check_common::assert_in_dir(ws.path(), "ask", &["npx --version x", "git -c core.pager='less; id' log -1"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["npx --version"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["npx --version x", "git -c core.pager=less log -1"]);
 }

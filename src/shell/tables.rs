@@ -1086,10 +1086,10 @@ pub(crate) fn git_display_config(kv: &str) -> bool {
         || key.starts_with("advice.")
         || DISPLAY.contains(&key.as_str())
         || off && (key.starts_with("pager.") || key == "log.showsignature" || key == "core.fsmonitor")
-        // A pager that only prints what git gives it, or none (empty), or git's own default
-        // (red team 72: `git -c core.pager=less log`).
-        || (key.starts_with("pager.") || key == "core.pager")
-            && matches!(value, "" | "cat" | "less" | "less -R" | "less -FRX" | "more")
+        // A pager that only prints what git gives it, or none (empty). (Not `less`, though it
+        // is git's default: it overrides a `PAGER=cat` the agent's environment may set, and
+        // waits on a terminal.)
+        || (key.starts_with("pager.") || key == "core.pager") && matches!(value, "" | "cat")
 }
 
 /// The rest of [`git_read_only`]: subcommands that only read in some forms.
