@@ -42,6 +42,13 @@ fn sed_in_place_backups_are_writes_decided_by_the_rules() {
         &["sed -i.md 's/a/b/' docs/a.md", "sed --in-place=.md 's/a/b/' docs/a.md", "sed -Ei.md 's/a/b/' docs/a.md"],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["sed -i'.env*' 's/a/b/' docs/a.md"]);
+    // A suffix with a `/` takes the operand as typed (red team 72; GNU sed is the oracle).
+    check_common::assert_in_dir(ws.path(), "allow", &["sed -i'docs/guide/*' 's/a/b/' docs/a.md"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["sed -i'bk/*' 's/a/b/' docs/a.md"]);
+    assert_eq!(
+        check_common::bash_stdout(ws.path(), "mkdir -p bk/docs && sed -i'bk/*' 's/a/b/' docs/a.md && ls bk/docs"),
+        "a.md\n"
+    );
     check_common::assert_in_dir(
         ws.path(),
         "ask",

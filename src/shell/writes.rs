@@ -963,12 +963,14 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                                 Some((d, b)) => (format!("{d}/"), b),
                                 None => (String::new(), file.as_str()),
                             };
+                            // (A suffix with a `/` takes the operand as typed for each `*`,
+                            // from where sed runs: GNU sed 4.9 backs `docs/a.md` up to
+                            // `bk/docs/a.md` with `-i'bk/*'`; red team 72.)
                             out.push(Word::Lit(if sfx.contains('*') {
-                                let named = sfx.replace('*', base);
-                                if named.contains('/') {
-                                    named
+                                if sfx.contains('/') {
+                                    sfx.replace('*', file)
                                 } else {
-                                    format!("{dir}{named}")
+                                    format!("{dir}{}", sfx.replace('*', base))
                                 }
                             } else {
                                 format!("{file}{sfx}")
