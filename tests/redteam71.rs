@@ -28,6 +28,10 @@ fn empty_anchored_pattern_substitution_computes_the_name() {
         "rm mr m abm\n"
     );
     check_common::assert_in_dir(ws.path(), "deny", &["x=m; ${x/#/r} y", "x=r; ${x/%/m} y", "x=; ${x/#/rm} y"]);
+    // A `#` that is no anchor is a letter of the pattern (red team 72: `${x//#/r}`).
+    assert_eq!(check_common::bash_stdout(ws.path(), "x='#m'; echo ${x//#/r} ${x/#/r}"), "rm r#m\n");
+    check_common::assert_in_dir(ws.path(), "deny", &["x='#m'; ${x//#/r} f", "x='a#m'; ${x/a#/r} f"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["x='#m'; ${x/#/r} f"]);
     check_common::assert_in_dir(ws.path(), "allow", &["x=ls; ${x///r} docs", "x=ls; ${x/#/} docs"]);
 }
 

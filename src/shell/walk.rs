@@ -858,7 +858,7 @@ fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String>
 /// `x=r; ${x/r/&m}` runs rm).
 fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
     use bword::SubstringMatchKind as K;
-    let plain = |t: &str| simple_pattern(t) && !t.contains(['*', '?']);
+    let plain = |t: &str| simple_pattern(&t.replace('#', "")) && !t.contains(['*', '?']);
     if !plain(p) || !(r.is_empty() || plain(&r.replace('&', ""))) {
         return None;
     }
