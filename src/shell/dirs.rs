@@ -157,6 +157,7 @@ impl Cwd {
     /// its top), and the index `+N` or `-N` (`arg`) names in it: `None` where the stack is not
     /// known, or the index is beyond it (bash then refuses, and nothing moves: `Some` of the
     /// list and `None`).
+    ///
     /// Below the text's own entries lie those the stack held at the start, unless `dirs -c`
     /// emptied it: then `+N` is known only within the text's entries, and `-N` (counted from
     /// the bottom) not at all (red team 70: `pushd src && pushd -0`).

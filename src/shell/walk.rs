@@ -5301,10 +5301,9 @@ impl Walker<'_> {
                             let variable = matches!(v, "$PWD" | "${PWD}") && !this.assigned.iter().any(|n| n == "PWD");
                             // `DOCS="$PWD/docs"`, `OUT="$ROOT/docs/out"`: a directory below
                             // one gate follows (red team 62), its rest plain text.
-                            this.a.at_git_top |=
-                                v.starts_with("$(git ") && this.directory_word(&format!("\"{v}\"")).is_some();
-                            let below = this
-                                .directory_word(&format!("\"{v}\""))
+                            let here = this.directory_word(&format!("\"{v}\""));
+                            this.a.at_git_top |= v.starts_with("$(git ") && here.is_some();
+                            let below = here
                                 .filter(|w| w.bytes().all(|b| b.is_ascii_alphanumeric() || b"\"-_./".contains(&b)))
                                 .and_then(|w| this.cwd.joined(Some(w.trim_matches('"'))))
                                 .map(|d| {
@@ -6847,13 +6846,18 @@ impl Walker<'_> {
             ("$(git rev-parse --show-toplevel 2>/dev/null || pwd)", true),
             ("$(git rev-parse --show-toplevel || pwd)", true),
         ];
-        let here = self.cwd.0.as_deref() == Some("")
-            && !self.functions.iter().any(|f| f == "git" || f == "pwd")
-            && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
+        let here = self.git_at_start() && !self.functions.iter().any(|f| f == "git" || f == "pwd");
         TOPS.iter()
             .filter(|(_, falls_back)| *falls_back || !prefix)
             .find_map(|(t, _)| text.strip_prefix(t))
             .filter(|_| here)
+    }
+
+    /// Whether git runs where the command starts, with no `GIT_` variable this text assigned
+    /// (`GIT_DIR`, `GIT_WORK_TREE`) pointing it elsewhere: its top is then the start where the
+    /// policy finds `.git` there ([`Analysis::at_git_top`]).
+    fn git_at_start(&self) -> bool {
+        self.cwd.0.as_deref() == Some("") && !self.assigned.iter().any(|n| n.starts_with("GIT_"))
     }
 
     /// git's own code paths: `-c alias.NAME=...` (and `git config alias.NAME ...`) define
@@ -6994,10 +6998,7 @@ impl Walker<'_> {
                             }
                         }
                     }
-                    let here = used
-                        && only_settings
-                        && self.cwd.0.as_deref() == Some("")
-                        && !self.assigned.iter().any(|n| n.starts_with("GIT_"));
+                    let here = used && only_settings && self.git_at_start();
                     self.a.at_git_top |= here;
                     self.nested_run_at_root(&text, words, wrappers, here);
                     if used {
