@@ -17,6 +17,8 @@ EXTRA = {
     'diff': {'--staged': '', '--no-index': '', '--ours': '', '--theirs': '', '--base': '', '-0': '', '-1': '', '-2': '', '-3': ''},
     'grep': {'-e': '='},
     'log': {'-q': ''},
+    # The page spells `--path=<file>` in the synopsis and prose only (red team 72: read as a flag).
+    'hash-object': {'--path': '='},
     'check-ref-format': {'--branch': '', '--normalize': '', '--allow-onelevel': '', '--no-allow-onelevel': '',
                          '--refspec-pattern': ''},
 }

@@ -224,7 +224,7 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --word-diff-regex= --ws-error-highlight="),
     ("git-hash-object", "",
      "--filters -h --help --literally --no-filters --no-literally --no-path --no-stdin --no-stdin-paths \
-      --path --stdin --stdin-paths -t: -w"),
+      --path= --stdin --stdin-paths -t: -w"),
     ("git-check-ref-format", "",
      "--allow-onelevel --branch -h --help --no-allow-onelevel --normalize --refspec-pattern"),
 ];

@@ -822,6 +822,17 @@ static GIT_READ: &[(&str, &[&str])] = &[
     ("annotate", &[]), ("hash-object", &["-w", "--stdin-paths"]), ("check-ref-format", &[]),
 ];
 
+/// Whether `--git-dir`'s value names `.git` of the directory git runs in.
+fn own_git_dir(v: &str) -> bool {
+    matches!(v, ".git" | "./.git" | ".git/" | "./.git/")
+}
+
+/// Whether `--work-tree`'s value is the directory git runs in (a directory below could be
+/// a link out, which gate does not follow there).
+fn own_work_tree(v: &str) -> bool {
+    matches!(v, "." | "./")
+}
+
 /// Whether a git invocation only reads. Global options before the subcommand (`-C`, `-c`,
 /// `--git-dir`, ...) can redirect or reconfigure git, so any of them makes it not known-safe.
 fn git_read_only(args: &[&str]) -> bool {
@@ -840,6 +851,14 @@ fn git_read_only(args: &[&str]) -> bool {
             | "--noglob-pathspecs"
             | "--icase-pathspecs", rest @ ..] => args = rest,
             ["-c", kv, rest @ ..] if git_display_config(kv) => args = rest,
+            // The repository git finds anyway, named (red team 72: `git --git-dir=.git
+            // --work-tree=. log`): `.git` of the directory git runs in, whose repository, when
+            // it is not the workspace's own, is caught as any nested repository is; and that
+            // directory as the work tree.
+            [a, rest @ ..] if a.strip_prefix("--git-dir=").is_some_and(own_git_dir) => args = rest,
+            ["--git-dir", v, rest @ ..] if own_git_dir(v) => args = rest,
+            [a, rest @ ..] if a.strip_prefix("--work-tree=").is_some_and(own_work_tree) => args = rest,
+            ["--work-tree", v, rest @ ..] if own_work_tree(v) => args = rest,
             ["-C", dir, rest @ ..]
                 if !dir.is_empty()
                     && !dir.starts_with(['~', '-'])

@@ -3810,6 +3810,11 @@ impl Walker<'_> {
     /// A command's argument as the words it becomes, each added to `words`; what makes one
     /// not known statically goes to `unknown`.
     fn argument_words(&mut self, raw: &str, words: &mut Vec<Word>, unknown: &mut Option<String>) {
+        if let Some(inner) = self.lone_object_operand(raw, words) {
+            self.substitution(inner);
+            words.push(Word::Lit(OBJECT_NAME.into()));
+            return;
+        }
         for r in self.words(raw) {
             if r.unknown.is_some() {
                 *unknown = r.unknown;
@@ -3819,6 +3824,45 @@ impl Walker<'_> {
             }
             words.push(r.word);
         }
+    }
+
+    /// `git show $(git rev-parse HEAD)` (red team 71: asked where the quoted spelling was
+    /// allowed): an unquoted `$(...)` alone, of a command that prints object names
+    /// ([`git_prints_object_names`]), as an operand of git's subcommands that read
+    /// revisions. Unquoted it is hexadecimal names split by IFS (whatever IFS holds, each piece
+    /// hexadecimal: no option, no glob, no path out) or no word at all, which only takes one
+    /// operand from a subcommand that reads, where the option parser placed it as an operand
+    /// (not an option's value, which would take the next word instead). Its inner text then.
+    fn lone_object_operand<'r>(&self, raw: &'r str, words: &[Word]) -> Option<&'r str> {
+        const SUBCOMMANDS: &[&str] = &[
+            "show",
+            "log",
+            "diff",
+            "diff-tree",
+            "rev-list",
+            "shortlog",
+            "whatchanged",
+            "describe",
+            "ls-tree",
+            "cat-file",
+            "name-rev",
+            "merge-base",
+        ];
+        let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        if self.assigning
+            || words.first().and_then(Word::lit) != Some("git")
+            || self.functions.iter().any(|f| f == "git")
+        {
+            return None;
+        }
+        let at = tables::git_subcommand_at(&words[1..]) + 1;
+        let sub = words.get(at).and_then(Word::lit).filter(|s| SUBCOMMANDS.contains(s))?;
+        let g = grammar::grammar(&format!("git-{sub}"))?;
+        let mut args = words[at + 1..].to_vec();
+        args.push(Word::Lit(OBJECT_NAME.into()));
+        let parsed = grammar::parse(g, &args).ok()?;
+        let operand = parsed.operands.last().and_then(Word::lit) == Some(OBJECT_NAME);
+        (operand && self.constant_output(inner).as_deref() == Some(OBJECT_NAME)).then_some(inner)
     }
 
     /// A word as the command's argument list sees it: brace expansion (static, unlike every

@@ -1,0 +1,83 @@
+//! The red teams of the twenty-fourth session ("red team 72" and "red team 73" in the code's
+//! comments). Each regression goes through the real binary (`gate check --json`); where the
+//! answer rests on what bash or git does, they are asked.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// Found by red team 72 (over-asks): `--git-dir` naming the `.git` of the directory git runs
+/// in and `--work-tree` naming that directory change nothing; `hash-object --path` takes a
+/// value (the generated table read it as a flag).
+#[test]
+fn git_own_directory_options_and_hash_object_path() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git --git-dir=.git --work-tree=. log -1",
+            "git --git-dir .git --work-tree ./ status --short",
+            "git hash-object --path=docs/a.md docs/a.md",
+            "git hash-object --path docs/a.md docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git --git-dir=docs/.git log",
+            "git --git-dir=/tmp/x/.git log",
+            "git --work-tree=.. status",
+            "git --work-tree=/tmp diff",
+            "git --work-tree=docs diff",
+            "git hash-object -w --path=docs/a.md docs/a.md",
+        ],
+    );
+    // A `.git` of a directory below is another repository, whose config gate does not read.
+    let out = std::process::Command::new("git")
+        .args(["init", "-q", "--bare", "docs/.git"])
+        .current_dir(ws.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    check_common::assert_in_dir(ws.path(), "ask", &["cd docs && git --git-dir=.git log"]);
+}
+
+/// Found by red team 71 (over-ask): `git show $(git rev-parse HEAD)` unquoted, where the
+/// quoted spelling was allowed. Unquoted the names split into hexadecimal pieces or vanish,
+/// which only drops an operand of a subcommand that reads; as an option's value it would take
+/// the next word, and before the subcommand it is the subcommand.
+#[test]
+fn unquoted_object_names_as_operands_of_reading_subcommands() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git show $(git rev-parse HEAD)",
+            "git show --stat $(git rev-list --max-parents=0 HEAD)",
+            "git diff $(git merge-base HEAD main) -- docs",
+            "git log --oneline $(git rev-parse --verify -q HEAD)",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git -C $(git rev-parse HEAD) log",
+            "git $(git rev-parse HEAD) log",
+            "git diff --output $(git rev-parse HEAD)",
+            "git show $(git rev-parse --show-toplevel)",
+            "git show $(git rev-parse rm)",
+            "git branch $(git rev-parse HEAD)",
+            "git show $(git rev-parse HEAD) > /tmp/x",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["git(){ rm \"$@\"; }; git show $(git rev-parse HEAD)", "alias git=rm; git show $(git rev-parse HEAD)"],
+    );
+}
