@@ -81,3 +81,33 @@ fn unquoted_object_names_as_operands_of_reading_subcommands() {
         &["git(){ rm \"$@\"; }; git show $(git rev-parse HEAD)", "alias git=rm; git show $(git rev-parse HEAD)"],
     );
 }
+
+/// Found by red team 72 (asked, not denied): a pattern substitution applied to each item of
+/// an array or positional parameter (`"${a[@]/#/r}"`, `"${@/#/r}"`), and a replacement in
+/// quotes, which bash 5.2 removes in and out of double quotes (`"${x/#/'r'}"`); a quoted `&`
+/// is itself (bash is the oracle).
+#[test]
+fn pattern_substitution_of_each_item_and_quoted_replacements() {
+    let ws = check_common::red_team_workspace(false);
+    assert_eq!(
+        check_common::bash_stdout(
+            ws.path(),
+            "a=(m x); set -- m f; x=m; echo \"${a[@]/#/r}\" \"${@/#/r}\" \"${x/#/'r'}\" ${x/#/\"r\"} \"${x/m/'&'r}\""
+        ),
+        "rm rx rm rf rm rm &r\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "a=(m x); \"${a[@]/#/r}\"",
+            "set -- m f; \"${@/#/r}\"",
+            "f(){ \"${@/#/r}\"; }; f m x",
+            "a=(m x); \"${a[@]/#/'r'}\"",
+            "x=m; \"${x/#/'r'}\" f",
+            "x=m; ${x/m/\"r\"m} f",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["a=(xs docs); \"${a[@]/x/l}\"", "x=s; \"${x/#/'l'}\" docs"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["x=m; \"${x/m/'&'r}\" f", "a=(m x); \"${a[@]/#/r/}\""]);
+}

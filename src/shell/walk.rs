@@ -856,6 +856,43 @@ fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String>
 /// literal text (no `*` or `?`) and so is the replacement but for `&`, which bash 5.2
 /// (`patsub_replacement`, on by default) replaces with the text matched (red team 53:
 /// `x=r; ${x/r/&m}` runs rm).
+/// A pattern substitution's replacement after quote removal, which bash 5.2 does to it in
+/// and out of double quotes (red team 72: `x=m; "${x/#/'r'}" f` runs rm): quoted pieces of
+/// plain text joined; `None` where it holds an expansion or a backslash.
+fn quotes_removed(r: &str) -> Option<String> {
+    let mut out = String::with_capacity(r.len());
+    let mut quote = None;
+    for c in r.chars() {
+        match (quote, c) {
+            // (A quoted `&` is itself, not the matched text: kept out.)
+            (_, '\\' | '$' | '`') | (Some(_), '&') => return None,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (_, c) => out.push(c),
+        }
+    }
+    quote.is_none().then_some(out)
+}
+
+/// `"${a[@]/PAT/REP}"`'s words: `slice` (`/PAT/REP`, `//...`, `/#...`, `/%...`) applied to
+/// each item, where all are literals and the pattern and replacement plain text.
+fn each_replaced(items: &[Word], slice: &str) -> Option<Vec<Word>> {
+    use bword::SubstringMatchKind as K;
+    let rest = slice.strip_prefix('/')?;
+    let (kind, rest) = match rest.as_bytes().first() {
+        Some(b'/') => (K::Anywhere, &rest[1..]),
+        Some(b'#') => (K::Prefix, &rest[1..]),
+        Some(b'%') => (K::Suffix, &rest[1..]),
+        _ => (K::FirstOccurrence, rest),
+    };
+    let (pattern, replacement) = rest.split_once('/').unwrap_or((rest, ""));
+    if pattern.contains(['\\', '\'', '"', '$', '`']) {
+        return None;
+    }
+    let replacement = quotes_removed(replacement)?;
+    items.iter().map(|w| Some(Word::Lit(replace_literal(w.lit()?, pattern, &replacement, &kind)?))).collect()
+}
+
 fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
     use bword::SubstringMatchKind as K;
     let plain = |t: &str| simple_pattern(&t.replace('#', "")) && !t.contains(['*', '?']);
@@ -2000,10 +2037,20 @@ impl Walker<'_> {
     /// (literal counts): those of an array of literal items, or every name of an array filled
     /// by one glob (some of them).
     fn bound_all(&self, raw: &str) -> Option<Vec<Word>> {
-        let (name, slice) = raw.strip_prefix("\"${")?.strip_suffix("}\"")?.split_once("[@]")?;
+        let inner = raw.strip_prefix("\"${")?.strip_suffix("}\"")?;
+        // `"${@/#/r}"`: each positional parameter (red team 72).
+        if let Some(slice) = inner.strip_prefix('@').filter(|s| s.starts_with('/')) {
+            let params = self.params.as_ref().filter(|p| p.iter().all(|w| matches!(w, Word::Lit(_))))?;
+            return each_replaced(params, slice);
+        }
+        let (name, slice) = inner.split_once("[@]")?;
         let values = self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())?;
         if slice.is_empty() {
             return Some(values);
+        }
+        // `"${a[@]/#/r}"`: each item of an array of literals (red team 72).
+        if slice.starts_with('/') {
+            return each_replaced(&values, slice);
         }
         let count = |t: &str| {
             (!t.is_empty() && t.len() < 6 && t.bytes().all(|b| b.is_ascii_digit()))
@@ -4366,7 +4413,7 @@ impl Walker<'_> {
             P::ReplaceSubstring { parameter, indirect: false, pattern, replacement, match_kind } => replace_literal(
                 self.known_value(parameter)?,
                 pattern,
-                replacement.as_deref().unwrap_or(""),
+                &quotes_removed(replacement.as_deref().unwrap_or(""))?,
                 match_kind,
             )?,
             // (The parser gives `${x,,}` an empty pattern, which is no pattern: red team 54.)
