@@ -111,3 +111,39 @@ fn pattern_substitution_of_each_item_and_quoted_replacements() {
     check_common::assert_in_dir(ws.path(), "allow", &["a=(xs docs); \"${a[@]/x/l}\"", "x=s; \"${x/#/'l'}\" docs"]);
     check_common::assert_in_dir(ws.path(), "ask", &["x=m; \"${x/m/'&'r}\" f", "a=(m x); \"${a[@]/#/r/}\""]);
 }
+
+/// Found by red teams 71 and 72 (over-asks): `ls -1 src | xargs -I{} wc -l src/{}`, a
+/// directory then xargs's replace string, where the directory is below a start point of the
+/// listing: each name is a path below that start point with no `..`, so the path is below the
+/// directory, whose links the edge looks at. Its writes stay unknown, a name after it is
+/// another file, and a directory the listing does not cover may hold links the edge never saw.
+#[test]
+fn a_directory_then_the_replace_string_reads_the_listing() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    std::fs::write(ws.path().join("src/a.rs"), "fn a() {}\n").unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "ls -1 src | xargs -I{} wc -l src/{}",
+            "ls -tr docs | tail -1 | xargs -I{} cat docs/{}",
+            "ls docs | xargs -I% head -3 docs/%",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -type f | xargs -I{} cat src/{}",
+            "ls docs | xargs -I{} cat ../{}",
+            "ls docs | xargs -I{} cat docs/{}.md",
+            "ls docs | xargs -I{} sed -i s/a/b/ docs/{}",
+            "ls docs | xargs -I{} tee docs/{}",
+            "ls docs | xargs -I{} cp src/a.rs docs/{}",
+        ],
+    );
+    // A link below the directory leads where the listing's check looks.
+    std::os::unix::fs::symlink("/etc", ws.path().join("src/out")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["ls -1 src | xargs -I{} wc -l src/{}"]);
+}

@@ -3831,6 +3831,8 @@ impl Walker<'_> {
             Word::Lit(p) if self.replace_str.as_deref() == Some(p.as_str()) && !p.is_empty() => {
                 Word::Dyn(ADDED_AT_RUN_TIME.into())
             }
+            // (`DIR/{}`, kept as text for what reads it: [`below_a_start`].)
+            Word::Lit(p) if self.replace_str.as_deref().is_some_and(|r| !r.is_empty() && p.contains(r)) => Word::Dyn(p),
             other => other,
         };
         if let Word::Lit(p) = &path {
@@ -6241,7 +6243,7 @@ impl Walker<'_> {
                                 if let Word::Lit(t) = w {
                                     // (The whole replace string is one input line:
                                     // decided with xargs's other input, `args_from`.)
-                                    if t.contains(r.as_str()) && *t != r {
+                                    if t.contains(r.as_str()) && *t != r && !below_a_start(t, &r, &args_from) {
                                         *w = Word::Dyn(t.clone());
                                     }
                                 }
@@ -8403,6 +8405,28 @@ fn line_filter(c: &SimpleCommand) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether `word` is `DIR/` then xargs's replace string `r` (`ls -1 src | xargs -I{} wc -l
+/// src/{}`, red team 71): DIR relative, plain, with no `..`, below a start point of the listing
+/// xargs reads (`args_from`). Each name there is a path below its start points with no `..`
+/// (the edge asks where a name would be cut into pieces), so `DIR/NAME` is below DIR, whose
+/// links the edge looks at below that start point: as a read it is the listing's. Its writes
+/// stay unknown ([`Walker::write`]).
+fn below_a_start(word: &str, r: &str, args_from: &[Word]) -> bool {
+    let Some(dir) = word.strip_suffix(r).and_then(|d| d.strip_suffix('/')) else { return false };
+    let plain = !dir.is_empty()
+        && !dir.starts_with(['/', '-', '~'])
+        && dir.bytes().all(plain_byte)
+        && !dir.contains(r)
+        && !dir.split('/').any(|s| s == "..");
+    plain
+        && tables::find_listing_dirs(args_from).iter().any(|start| {
+            start.lit().is_some_and(|s| {
+                let s = s.trim_end_matches('/');
+                matches!(s, "." | "") || dir == s || dir.starts_with(&format!("{s}/"))
+            })
+        })
 }
 
 /// The listing xargs's input is, as the words of a `find` (`args_from`): a NUL-separated one
