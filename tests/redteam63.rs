@@ -205,7 +205,9 @@ fn idioms_that_print_names_and_npm_aliases() {
         ws.path(),
         "ask",
         &[
-            "git diff $(git merge-base HEAD master)",
+            // (Unquoted, since red team 71: a vanished operand of a subcommand that reads
+            // only drops a revision; `tests/redteam73.rs`.)
+            "git -C $(git merge-base HEAD master) log",
             "for f in $(rg -l --pre cat fn src); do head -3 \"$f\"; done",
             "node --help x.js",
         ],

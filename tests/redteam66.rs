@@ -152,12 +152,14 @@ fn a_variable_holding_an_object_name_is_one_when_quoted() {
         &[
             "BASE=$(git merge-base HEAD master); git diff --stat \"$BASE\"",
             "sha=$(git log -1 --format=%H); git show \"$sha\"",
+            // (Unquoted, an operand of a subcommand that reads: red team 71.)
+            "BASE=$(git merge-base HEAD master); git diff --stat $BASE",
         ],
     );
     check_common::assert_in_dir(
         ws.path(),
         "ask",
-        &["BASE=$(git merge-base HEAD master); git diff --stat $BASE", "sha=$(git rev-parse HEAD); \"$sha\""],
+        &["BASE=$(git merge-base HEAD master); sed -n $BASE docs/a.md", "sha=$(git rev-parse HEAD); \"$sha\""],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["sha=$(git rev-parse HEAD); rm \"$sha\""]);
 }

@@ -189,5 +189,8 @@ fn a_git_option_whose_value_is_only_known_at_run_time_reads_nothing_unless_it_na
     // What merge-base prints is an object name, never a path or an option (red team 53), or
     // nothing: inside double quotes it is one word either way (red team 55).
     assert_all("allow", &["git diff \"$(git merge-base HEAD main)\"", "git log \"$(git merge-base HEAD main)\"..HEAD"]);
-    assert_all("ask", &["git diff $(git merge-base HEAD main)"]);
+    // Unquoted it is no word or hexadecimal ones: as an operand of a subcommand that reads,
+    // only a revision less (red team 71); as an option's value it would take the next word.
+    assert_all("allow", &["git diff $(git merge-base HEAD main)"]);
+    assert_all("ask", &["git diff -U $(git merge-base HEAD main) --output=x"]);
 }

@@ -60,6 +60,7 @@ fn unquoted_object_names_as_operands_of_reading_subcommands() {
             "git show --stat $(git rev-list --max-parents=0 HEAD)",
             "git diff $(git merge-base HEAD main) -- docs",
             "git log --oneline $(git rev-parse --verify -q HEAD)",
+            "BASE=$(git merge-base HEAD main); git diff --stat $BASE",
         ],
     );
     check_common::assert_in_dir(
@@ -73,6 +74,8 @@ fn unquoted_object_names_as_operands_of_reading_subcommands() {
             "git show $(git rev-parse rm)",
             "git branch $(git rev-parse HEAD)",
             "git show $(git rev-parse HEAD) > /tmp/x",
+            "sha=$(git rev-parse HEAD); git -C $sha log",
+            "sha=$(git rev-parse HEAD); sed -n $sha docs/a.md",
         ],
     );
     check_common::assert_in_dir(
@@ -146,4 +149,72 @@ fn a_directory_then_the_replace_string_reads_the_listing() {
     // A link below the directory leads where the listing's check looks.
     std::os::unix::fs::symlink("/etc", ws.path().join("src/out")).unwrap();
     check_common::assert_in_dir(ws.path(), "ask", &["ls -1 src | xargs -I{} wc -l src/{}"]);
+}
+
+/// Found while widening listings this session (a bypass since red team 71 made `ls` a
+/// listing, and older for `grep -rl`, `rg -l` and `git grep -l`): those print bare names, not
+/// names below a start point as find does, and a name that starts with `-` is an option to
+/// the program they feed (`--files0-from=list` makes wc read the files `list` names). The
+/// edge asks where such a name is below.
+#[test]
+fn bare_names_a_listing_hands_on_may_be_options() {
+    let ws = check_common::red_team_workspace(true);
+    std::fs::write(ws.path().join("--files0-from=list"), "fn\n").unwrap();
+    std::fs::write(ws.path().join("list"), "/etc/hostname\0").unwrap();
+    let alone = tempfile::tempdir().unwrap();
+    std::fs::write(alone.path().join("--files0-from=list"), "fn\n").unwrap();
+    std::fs::write(alone.path().join("list"), "/etc/hostname\0").unwrap();
+    assert!(check_common::bash_stdout(alone.path(), "grep -rl fn | xargs wc -l 2>/dev/null").contains("/etc/hostname"));
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "grep -rl fn | xargs wc -l",
+            "rg -l fn | xargs wc -l",
+            "git grep -l fn | xargs wc -l",
+            "ls | xargs wc -l",
+            "ls -1 | while read f; do wc -l \"$f\"; done",
+            "for f in $(ls); do wc -l \"$f\"; done",
+            "wc -l $(ls)",
+            "ls | xargs -0 wc -l",
+        ],
+    );
+    std::fs::remove_file(ws.path().join("--files0-from=list")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["grep -rl fn | xargs wc -l", "ls | xargs wc -l", "for f in $(ls); do wc -l \"$f\"; done"],
+    );
+}
+
+/// Found by red team 69 (over-asks): `head -5 "$(find src -name lib.rs)"` and `cat "$(ls -t
+/// docs/*.md | head -1)"`: a listing in quotes is its names joined by line ends, one word
+/// below the start point the first name is below, read by a program that only reads.
+#[test]
+fn a_quoted_listing_read_by_a_reader() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    std::fs::write(ws.path().join("src/lib.rs"), "fn a() {}\n").unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "head -5 \"$(find src -name lib.rs)\"",
+            "cat \"$(ls -t docs/*.md | head -1)\"",
+            "wc -l \"$(ls docs | head -1)\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cat \"$(find / -name passwd)\"",
+            "tee \"$(find docs -name '*.md')\"",
+            "cat \"$(find src -print0)\"",
+            "cat \"$(ls -a docs | head -1)\"",
+            "cat \"$(ls -l docs | head -1)\"",
+        ],
+    );
+    std::os::unix::fs::symlink("/etc", ws.path().join("src/out")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["head -5 \"$(find -L src -name hostname)\""]);
 }

@@ -692,11 +692,23 @@ impl Policy {
                         let rel = f.strip_prefix(&p).unwrap_or(f).to_string_lossy().into_owned();
                         match split {
                             shell::Split::Lines => rel.contains('\n'),
+                            shell::Split::Whole => false,
                             _ => rel.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c)),
                         }
                     };
+                    // `ls DIR` lists bare names: one that starts with `-` is an option to the
+                    // program the listing feeds (`ls docs | xargs wc -l` with a
+                    // `docs/--files0-from=F` reads the files F names).
+                    let dashed = |f: &PathBuf| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with('-'));
                     match real.files_below(&p, false) {
-                        Some(files) if !files.iter().any(splits) => {}
+                        Some(files) if !files.iter().any(|f| splits(f) || dashed(f)) => {}
+                        Some(files) if !files.iter().any(splits) => {
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                format!("a name below `{root}` starts with `-`, which a program the listing feeds reads as an option"),
+                            );
+                        }
                         Some(_) => {
                             let what = match split {
                                 shell::Split::Lines => "a newline, where a loop's `read` cuts it",
@@ -746,7 +758,8 @@ impl Policy {
                 // A name made in the call that a listing's split would cut (red team 51: `echo
                 // > 'docs/q -r .. x.md'; find docs -name '*.md' | xargs grep x` greps `..`):
                 // the names below were looked at before it was made.
-                if !odd_writes.is_empty() && !split_listings(&command).is_empty() {
+                if !odd_writes.is_empty() && split_listings(&command).iter().any(|(_, _, s)| *s != shell::Split::Whole)
+                {
                     for w in &odd_writes {
                         not_known(&mut links, &mut extra, format!("`{w}` creates a name a listing's split would cut"));
                     }
@@ -1437,9 +1450,11 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
     };
     for c in &a.commands {
         for w in &c.wrappers {
-            if let shell::WrapperKind::Listing(split @ (shell::Split::Lines | shell::Split::Blanks)) = w.kind {
+            if let shell::WrapperKind::Listing(split) = w.kind {
                 for dir in shell::find_listing_dirs(&w.words) {
-                    add(dir, &c.cwd, split);
+                    if split != shell::Split::Whole || dir.lit() == Some(shell::BARE_NAMES) {
+                        add(dir, &c.cwd, split);
+                    }
                 }
             }
         }
@@ -1454,9 +1469,12 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
                     .take_while(|s| s.starts_with('-'))
                     .any(|s| matches!(s, "-0" | "--null") || s.starts_with("-d") || s.starts_with("--delim"))
         });
-        if !whole {
-            for dir in shell::find_listing_dirs(&c.args_from) {
-                add(dir, &c.cwd, shell::Split::Blanks);
+        let split = if whole { shell::Split::Whole } else { shell::Split::Blanks };
+        for dir in shell::find_listing_dirs(&c.args_from) {
+            // (Whole names are looked at only for one that starts with `-`, where a listing's
+            // names are bare: `git ls-files -z | xargs -0 wc -l`.)
+            if split != shell::Split::Whole || dir.lit() == Some(shell::BARE_NAMES) {
+                add(dir, &c.cwd, split);
             }
         }
     }

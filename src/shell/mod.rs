@@ -332,6 +332,12 @@ pub const FROM_GIT_TOP: &str = "(the repository's top)/";
 /// How a path xargs adds to a command at run time is shown.
 pub const ADDED_AT_RUN_TIME: &str = "(paths added at run time)";
 
+/// The start point of a listing whose names are bare, not below a start point as find's are
+/// (`ls docs` prints `a.md`, `git ls-files` `-x` for a file `-x` at the top): the directory
+/// the command runs in, as `find .` (the same directory to every reader of it), spelled so that
+/// the edge looks for a name that starts with `-` below it.
+pub const BARE_NAMES: &str = "./";
+
 /// How deep `bash -c`, `eval` and substitutions may nest before gate gives up (and asks).
 pub const MAX_DEPTH: usize = 16;
 

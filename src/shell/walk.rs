@@ -3860,7 +3860,9 @@ impl Walker<'_> {
     /// not known statically goes to `unknown`.
     fn argument_words(&mut self, raw: &str, words: &mut Vec<Word>, unknown: &mut Option<String>) {
         if let Some(inner) = self.lone_object_operand(raw, words) {
-            self.substitution(inner);
+            if let Some(text) = inner {
+                self.substitution(text);
+            }
             words.push(Word::Lit(OBJECT_NAME.into()));
             return;
         }
@@ -3881,8 +3883,9 @@ impl Walker<'_> {
     /// revisions. Unquoted it is hexadecimal names split by IFS (whatever IFS holds, each piece
     /// hexadecimal: no option, no glob, no path out) or no word at all, which only takes one
     /// operand from a subcommand that reads, where the option parser placed it as an operand
-    /// (not an option's value, which would take the next word instead). Its inner text then.
-    fn lone_object_operand<'r>(&self, raw: &'r str, words: &[Word]) -> Option<&'r str> {
+    /// (not an option's value, which would take the next word instead). Its inner text then;
+    /// also a variable holding such a name (`git diff --stat $BASE`), with no text to walk.
+    fn lone_object_operand<'r>(&self, raw: &'r str, words: &[Word]) -> Option<Option<&'r str>> {
         const SUBCOMMANDS: &[&str] = &[
             "show",
             "log",
@@ -3897,7 +3900,11 @@ impl Walker<'_> {
             "name-rev",
             "merge-base",
         ];
-        let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        let name = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$'));
+        let variable = name.filter(|n| is_identifier(n)).is_some_and(|n| {
+            matches!(self.bound.iter().rev().find(|(b, _)| b == n).map(|(_, v)| v.as_slice()), Some([Word::Dyn(d)]) if d == OBJECT_VALUE)
+        });
+        let inner = if variable { None } else { Some(raw.strip_prefix("$(")?.strip_suffix(')')?) };
         if self.assigning
             || words.first().and_then(Word::lit) != Some("git")
             || self.functions.iter().any(|f| f == "git")
@@ -3911,7 +3918,8 @@ impl Walker<'_> {
         args.push(Word::Lit(OBJECT_NAME.into()));
         let parsed = grammar::parse(g, &args).ok()?;
         let operand = parsed.operands.last().and_then(Word::lit) == Some(OBJECT_NAME);
-        (operand && self.constant_output(inner).as_deref() == Some(OBJECT_NAME)).then_some(inner)
+        let names = inner.is_none_or(|t| self.constant_output(t).as_deref() == Some(OBJECT_NAME));
+        (operand && names).then_some(inner)
     }
 
     /// A word as the command's argument list sees it: brace expansion (static, unlike every
@@ -5533,9 +5541,34 @@ impl Walker<'_> {
                 let count = words.len();
                 item(self, it, &mut words, &mut unknown, false);
                 if let (true, ast::CommandPrefixOrSuffixItem::Word(w)) = (Some(k) == last, it) {
-                    let listing = self
-                        .substituted_listing(&w.value, pushed)
-                        .filter(|l| words.len() == count + 1 && loop_listing(l, None).is_some());
+                    // `head -5 "$(find src -name lib.rs)"`, `cat "$(ls -t docs/*.md | head -1)"`
+                    // (red team 69: asked): in quotes, the names joined by line ends, one word,
+                    // still a path below the start point the first name is below (no name is
+                    // `..`); for programs that only read it.
+                    let quoted = w.value.strip_prefix('"').and_then(|r| r.strip_suffix('"'));
+                    let reader = || {
+                        words.first().and_then(Word::lit).map(program_name).is_some_and(|p| {
+                            matches!(
+                                p,
+                                "cat"
+                                    | "head"
+                                    | "tail"
+                                    | "wc"
+                                    | "file"
+                                    | "stat"
+                                    | "nl"
+                                    | "md5sum"
+                                    | "sha1sum"
+                                    | "sha256sum"
+                            )
+                        }) && !self.functions.iter().any(|f| Some(f.as_str()) == words.first().and_then(Word::lit))
+                    };
+                    let listing = match quoted {
+                        Some(inner) if reader() => self.substituted_listing(inner, pushed),
+                        Some(_) => None,
+                        None => self.substituted_listing(&w.value, pushed),
+                    }
+                    .filter(|l| words.len() == count + 1 && loop_listing(l, None).is_some());
                     if let Some(l) = listing.filter(|_| tables::reads_operands(&words[..count])) {
                         words.truncate(count);
                         fed = as_find(&l);
@@ -8349,7 +8382,7 @@ const GIT_LINE_LISTING: &str = "git-ls-files";
 /// `find .`, for the edge to look at the links below.
 fn as_find(listing: &[Word]) -> Vec<Word> {
     match listing.first().and_then(Word::lit) {
-        Some(GIT_NUL_LISTING | GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(".".into())],
+        Some(GIT_NUL_LISTING | GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(super::BARE_NAMES.into())],
         _ => listing.to_vec(),
     }
 }
@@ -8551,7 +8584,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             // 71: `git grep -l fn | xargs sed -n 1,3p` was asked).
             let z = rest.iter().any(|w| w.lit() == Some("-z"));
             if grep_names && c.wrappers.is_empty() && !rest.iter().any(|w| w.lit() == Some("--cached")) {
-                let mut l = files_of(vec![Word::Lit(".".into())])?;
+                let mut l = files_of(vec![Word::Lit(super::BARE_NAMES.into())])?;
                 if z {
                     l.push(Word::Lit("-print0".into()));
                 }
@@ -8599,7 +8632,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         Some("ls") => {
             const ORDER: &[&str] =
                 &["-1", "-t", "-r", "-S", "-X", "-v", "-U", "-A", "-d", "-c", "-u", "--color=never", "--reverse"];
-            let mut dirs = vec![Word::Lit(".".into())];
+            let mut dirs = vec![Word::Lit(super::BARE_NAMES.into())];
             for w in c.words.get(1..)? {
                 let at = match w {
                     Word::Lit(a) if a.starts_with('-') => {
@@ -8650,7 +8683,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             if paths.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
                 return None;
             }
-            return files_of(if paths.is_empty() { vec![Word::Lit(".".into())] } else { paths });
+            return files_of(if paths.is_empty() { vec![Word::Lit(super::BARE_NAMES.into())] } else { paths });
         }
         // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
         Some(g @ ("grep" | "egrep" | "fgrep")) => {
