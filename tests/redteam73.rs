@@ -218,3 +218,48 @@ fn a_quoted_listing_read_by_a_reader() {
     std::os::unix::fs::symlink("/etc", ws.path().join("src/out")).unwrap();
     check_common::assert_in_dir(ws.path(), "ask", &["head -5 \"$(find -L src -name hostname)\""]);
 }
+
+/// Found by red team 69 (over-ask `mkdir -p docs/guide && cd "$_"`) and red team 69's F41
+/// (asked, not denied: `x=m; : "r$x"; "$_" x`): `$_` is the last word of the simple command
+/// walked last, where the next one surely runs right after it; unknown after a pipeline (its
+/// stages run in subshells), a compound command, an operator change in a list, a command in
+/// the background, a trap, or an assignment alone (bash is the oracle).
+#[test]
+fn dollar_underscore_is_the_last_word_before() {
+    let ws = check_common::red_team_workspace(false);
+    assert_eq!(
+        check_common::bash_stdout(
+            ws.path(),
+            "mkdir -p docs/g && cd \"$_\" && basename \"$PWD\"; true a; echo x | cat >/dev/null; echo \"$_\"; \
+             false && true b; echo \"$_\"; x=1; echo \"[$_]\""
+        ),
+        "g\na\nfalse\n[]\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "mkdir -p docs/guide && cd \"$_\" && ls",
+            "mkdir -p docs/guide; cd \"$_\" && echo x > n.md",
+            "x=/etc; : docs; cd \"$_\"; ls",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["x=m; : \"r$x\"; \"$_\" x", ": {docs,rm}; $_ x"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            ": /etc; cd \"$_\"; ls",
+            // (After `;` the `cd` may have failed.)
+            "mkdir -p docs/guide; cd \"$_\"; echo x > n.md",
+            "echo /etc | cat; cd \"$_\"; ls",
+            "false && : /etc; cd \"$_\"; ls",
+            ": /etc; : docs && false || cd \"$_\"; ls",
+            ": docs; x=/etc; cd \"$_\"; ls",
+            ": /etc & cd \"$_\"; ls",
+            "trap ': /etc' DEBUG; : docs; cd \"$_\"; ls",
+            ": /etc; [[ -d x ]]; cd \"$_\"; ls",
+            "true /etc; for i in 1 2; do cd \"$_\"; ls; done",
+        ],
+    );
+}

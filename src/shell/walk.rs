@@ -33,6 +33,9 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         piped_in: None,
         stage_output: None,
         replace_str: None,
+        last_arg: None,
+        dollar_underscore: None,
+        simple_last: None,
         stdin_listing: None,
         stdin_objects: false,
         fed_args: Vec::new(),
@@ -110,6 +113,14 @@ struct Walker<'a> {
     stage_output: Option<String>,
     /// Text that xargs or find substitutes into the command's arguments at run time.
     replace_str: Option<String>,
+    /// The last word of the simple command walked last, where the next one surely runs right
+    /// after it (`mkdir -p docs/x && cd "$_"`): what bash's `$_` then holds. `None` after
+    /// anything else (a pipeline, a compound command, a list that may have skipped it).
+    last_arg: Option<String>,
+    /// `$_` in the simple command being walked ([`Walker::last_arg`] when it began).
+    dollar_underscore: Option<String>,
+    /// The literal last word of the simple command being walked, once its words are known.
+    simple_last: Option<String>,
     /// The command being walked reads, on its standard input, the listing this `find` prints
     /// (its words: `find src | xargs ...`): what xargs appends is paths under its start points.
     stdin_listing: Option<Vec<Word>>,
@@ -1631,6 +1642,9 @@ impl Walker<'_> {
             piped_in: None,
             stage_output: None,
             replace_str: None,
+            last_arg: None,
+            dollar_underscore: None,
+            simple_last: None,
             stdin_listing: None,
             stdin_objects: false,
             fed_args: Vec::new(),
@@ -2547,7 +2561,9 @@ impl Walker<'_> {
             if matches!(item.1, ast::SeparatorOperator::Async) {
                 // `LIST &` runs in a subshell: its `cd` and assignments never reach this shell
                 // (sixth red team: `x=rm; x=echo & $x victim`).
+                self.last_arg = None;
                 self.apart(&|w: &mut Self| w.and_or(&item.0));
+                self.last_arg = None;
                 continue;
             }
             self.and_or(&item.0);
@@ -2648,6 +2664,11 @@ impl Walker<'_> {
         .then(|| vec![before.clone(), after_first.clone()]);
         self.unsure += 1;
         for (k, next) in l.additional.iter().enumerate() {
+            // `A && B && C`, `A || B || C`: each runs right after the one before it ran; after
+            // a change of operator (`A && B || C`) C may follow A.
+            if std::mem::discriminant(next) != std::mem::discriminant(&l.additional[0]) {
+                self.last_arg = None;
+            }
             match next {
                 ast::AndOr::And(p) => {
                     let at = self.cwd.clone();
@@ -2715,6 +2736,10 @@ impl Walker<'_> {
             }
         }
         self.unsure -= 1;
+        // (After the list, the last command that ran may be any of them.)
+        if !l.additional.is_empty() {
+            self.last_arg = None;
+        }
         if let Some(alt) = chained_or {
             self.alt_cwd = Some(alt);
             self.unbind_since(first_log);
@@ -2789,6 +2814,10 @@ impl Walker<'_> {
         // changed may or may not have happened, whichever way the list goes on.
         let negated = p.bang.then(|| (self.cwd.clone(), self.assigned.len()));
         self.pipeline_stages(p);
+        // (Stages run in subshells: `$_` after them is what it was before, not kept.)
+        if p.seq.len() > 1 {
+            self.last_arg = None;
+        }
         if let Some((cwd0, log0)) = negated {
             if *self.cwd != cwd0 {
                 self.cwd.forget();
@@ -2802,6 +2831,9 @@ impl Walker<'_> {
         // not, with `lastpipe`): each starts from the state before it; afterwards what any
         // changed is unknown.
         let staged = p.seq.len() > 1;
+        if staged {
+            self.last_arg = None;
+        }
         let start = staged.then(|| (self.cwd.clone(), self.bound.clone(), self.assigned.len()));
         // `set -e | true`: a stage's `set` does not reach this shell (but may, with lastpipe,
         // turn errexit off): on after only if it was on before and still is.
@@ -2864,6 +2896,12 @@ impl Walker<'_> {
 
     fn command(&mut self, c: &ast::Command) {
         use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, ProcessSubstitutionKind as PK};
+        if !matches!(c, ast::Command::Simple(_)) {
+            // (`[[ ]]`, `(( ))`, a loop's next pass, a function's definition: `$_` is
+            // something else there, or after.)
+            self.last_arg = None;
+        }
+        let compound = !matches!(c, ast::Command::Simple(_));
         match c {
             ast::Command::Simple(sc) => self.simple(sc),
             ast::Command::Compound(cc, redirects) => {
@@ -2983,6 +3021,9 @@ impl Walker<'_> {
                     self.redirect_list(r);
                 }
             }
+        }
+        if compound {
+            self.last_arg = None;
         }
     }
 
@@ -4749,6 +4790,7 @@ impl Walker<'_> {
     fn known_value(&self, parameter: &bword::Parameter) -> Option<&str> {
         match parameter {
             bword::Parameter::Positional(k) => self.param(*k as usize)??.lit(),
+            bword::Parameter::Named(name) if name == "_" => self.dollar_underscore.as_deref(),
             bword::Parameter::Named(name) => {
                 let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
                 let [Word::Lit(v)] = values.as_slice() else { return None };
@@ -5014,7 +5056,19 @@ impl Walker<'_> {
         }
     }
 
+    /// A simple command, with `$_` (red team 69: `mkdir -p docs/guide && cd "$_"` was asked):
+    /// the previous command's last word where [`Walker::last_arg`] knows it, and none while
+    /// a trap may run commands between the two.
     fn simple(&mut self, sc: &ast::SimpleCommand) {
+        let traps = self.a.traps_set;
+        self.dollar_underscore = self.last_arg.take().filter(|_| !traps);
+        self.simple_last = None;
+        self.simple_words(sc);
+        self.dollar_underscore = None;
+        self.last_arg = self.simple_last.take();
+    }
+
+    fn simple_words(&mut self, sc: &ast::SimpleCommand) {
         use ast::CommandPrefixOrSuffixItem as I;
         let redirects: Vec<&ast::IoRedirect> = sc
             .prefix
@@ -5626,6 +5680,8 @@ impl Walker<'_> {
         let pushed = self.a.commands.len();
         let open = !fed.is_empty();
         self.fed_args = fed;
+        // (What the shell passed: xargs's own input or a wrapper's run changes nothing.)
+        self.simple_last = words.last().and_then(Word::lit).filter(|_| unknown.is_none()).map(str::to_string);
         self.unwrap(words, Vec::new(), open, unknown);
         if let Some(c) = self.cwd_after.take() {
             *self.cwd = c;
@@ -7673,6 +7729,9 @@ impl Walker<'_> {
                 piped_in: None,
                 stage_output: None,
                 replace_str: None,
+                last_arg: None,
+                dollar_underscore: None,
+                simple_last: None,
                 stdin_listing: None,
                 stdin_objects: false,
                 fed_args: Vec::new(),
