@@ -263,3 +263,22 @@ fn dollar_underscore_is_the_last_word_before() {
         ],
     );
 }
+
+/// Found by red team 71 (over-ask): `${a[i]}` in a counted loop, the subscript a variable
+/// holding a literal number (a decimal without a leading zero, read as arithmetic reads it).
+#[test]
+fn an_array_element_at_a_counter() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["a=(src/a.rs docs/a.md); for ((i=0;i<2;i++)); do cat \"${a[i]}\"; done", "a=(ls cat); i=0; ${a[$i]} docs"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["a=(ls rm); i=1; ${a[i]} x", "a=(ls rm); i=01; ${a[i]} x"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["a=(src/a.rs /etc/passwd); for ((i=0;i<2;i++)); do cat \"${a[i]}\"; done"],
+    );
+}

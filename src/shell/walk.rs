@@ -4800,6 +4800,17 @@ impl Walker<'_> {
             // word (red team 47: `x=(r m); "${x[0]}${x[1]}" m`).
             // (A negative one counts from the end: `${x[-1]}`, red team 54.)
             bword::Parameter::NamedWithIndex { name, index } => {
+                // `${a[i]}`, `${a[$i]}` of a variable holding a literal number (a counted
+                // loop's counter: red team 71's `for ((i=0;i<2;i++)); do cat "${a[i]}"`).
+                let held = index.strip_prefix('$').unwrap_or(index);
+                let index = match self.bound.iter().rev().find(|(n, _)| n == held).map(|(_, v)| v.as_slice()) {
+                    Some([Word::Lit(v)])
+                        if is_identifier(held) && !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        v
+                    }
+                    _ => index,
+                };
                 let (negative, digits) = match index.strip_prefix('-') {
                     Some(d) => (true, d),
                     None => (false, index.as_str()),
