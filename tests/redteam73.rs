@@ -282,3 +282,42 @@ fn an_array_element_at_a_counter() {
         &["a=(src/a.rs /etc/passwd); for ((i=0;i<2;i++)); do cat \"${a[i]}\"; done"],
     );
 }
+
+/// Found by red team 69 (over-asks): an array `mapfile -t` fills from a listing
+/// (`rs=(); mapfile -t rs < <(find src -name '*.rs'); wc -l "${rs[@]}"`), handed to a reader
+/// or looped over, is the listing's names whole. The process substitution may fail (no
+/// descriptor left), and mapfile then keeps what the array held: only an array the text
+/// emptied first is known.
+#[test]
+fn arrays_mapfile_fills_from_a_listing() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "rs=(); mapfile -t rs < <(find src -name '*.rs'); wc -l \"${rs[@]}\"",
+            "a=(); readarray -t a < <(grep -l fn src/*.rs); for f in \"${a[@]}\"; do wc -l \"$f\"; done",
+            "rs=(); mapfile -t rs < <(find docs -name '*.md'); sed -i s/a/b/ \"${rs[@]}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "mapfile -t rs < <(find src -name '*.rs'); wc -l \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find / -name '*.rs'); wc -l \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find src); rs+=(/etc/passwd); wc -l \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find src); rs[0]=/etc/passwd; cat \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find src -print0); cat \"${rs[@]}\"",
+            "rs=(); mapfile rs < <(find src); cat \"${rs[@]}\"",
+            "rs=(); if false; then mapfile -t rs < <(find src); fi; cat \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find src -name '*.rs'); sed -i s/a/b/ \"${rs[@]}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["rs=(); mapfile -t rs < <(find . -name '.env*'); sed -i s/a/b/ \"${rs[@]}\""],
+    );
+}

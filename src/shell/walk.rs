@@ -78,6 +78,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stdin_moved: false,
         stdout_piped: false,
         own_stdin: false,
+        listed_arrays: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
         read_fds: Vec::new(),
@@ -246,6 +247,9 @@ struct Walker<'a> {
     stdout_piped: bool,
     /// The simple command being walked redirects its own standard input.
     own_stdin: bool,
+    /// Arrays `mapfile -t NAME < <(LISTING)` filled with a listing's names, a line (or, with
+    /// `-d ''`, a NUL-separated record) each: the listing, and whether NUL-separated.
+    listed_arrays: Vec<(String, Vec<Word>, bool)>,
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
@@ -1687,6 +1691,7 @@ impl Walker<'_> {
             stdin_moved: self.stdin_moved,
             stdout_piped: self.stdout_piped,
             own_stdin: false,
+            listed_arrays: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
             read_fds: self.read_fds.clone(),
@@ -1804,6 +1809,7 @@ impl Walker<'_> {
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base && n.strip_prefix(PWD_OF) != Some(base));
+        self.listed_arrays.retain(|(n, _, _)| n != base);
         self.plain.retain(|n| n != base);
         for (c, hit) in &mut self.counters {
             *hit |= c == base;
@@ -3229,7 +3235,12 @@ impl Walker<'_> {
                     }
                     _ => false,
                 };
-                match listing.and_then(|l| loop_listing(&l, None)) {
+                // (`for f in "${rs[@]}"` of an array `mapfile` filled with a listing.)
+                let array = match f.values.as_deref() {
+                    Some([v]) => self.listed_array(&v.value),
+                    _ => None,
+                };
+                match listing.and_then(|l| loop_listing(&l, None)).or(array) {
                     Some(wrapper) => self.listing_loop(&f.variable_name, wrapper, &f.body.list),
                     None => self.for_loop(&f.variable_name, words, &f.body.list, false, objects),
                 }
@@ -5101,12 +5112,82 @@ impl Walker<'_> {
             self.stdin_objects = false;
         }
         let own0 = std::mem::replace(&mut self.own_stdin, own);
+        let pushed = self.a.commands.len();
+        // (Arrays the text emptied: `rs=()`.)
+        let emptied: Vec<String> = self.bound.iter().filter(|(_, v)| v.is_empty()).map(|(n, _)| n.clone()).collect();
         self.simple_inner(sc);
         self.own_stdin = own0;
+        let listed = self.mapfile_listing(sc, &redirects, pushed);
 
+        let fallible = start.is_some();
         if let Some(start) = start {
             self.may_not_have_happened(start);
         }
+        // A process substitution may fail (no descriptor left: `exec 3<f 4<f ...`), and
+        // mapfile then does not run: NAME keeps what it held, which must be known to be
+        // nothing (`rs=(); mapfile -t rs < <(...)`), or an earlier command's value is read.
+        if let Some(l) = listed.filter(|(n, _, _)| !fallible || emptied.contains(n)) {
+            self.listed_arrays.push(l);
+        }
+    }
+
+    /// `mapfile -t NAME < <(LISTING)` (also `readarray`, `-d ''` of a NUL-separated listing):
+    /// NAME's items are the listing's names, whole (red team 69: `mapfile -t rs < <(find src
+    /// -name '*.rs'); wc -l "${rs[@]}"` was asked). Recorded in [`Walker::listed_arrays`] where
+    /// the command walked was that builtin (no function) after the listing's stages, each a
+    /// command gate walked.
+    fn mapfile_listing(
+        &self,
+        sc: &ast::SimpleCommand,
+        redirects: &[&ast::IoRedirect],
+        pushed: usize,
+    ) -> Option<(String, Vec<Word>, bool)> {
+        let name = sc.word_or_name.as_ref().map(|w| w.value.as_str())?;
+        if !matches!(name, "mapfile" | "readarray") || self.functions.iter().any(|f| f == name) {
+            return None;
+        }
+        let [ast::IoRedirect::File(
+            None | Some(0),
+            ast::IoFileRedirectKind::Read,
+            ast::IoFileRedirectTarget::ProcessSubstitution(_, sub),
+        )] = redirects
+        else {
+            return None;
+        };
+        let stages = match sub.list.0.as_slice() {
+            [item] if item.0.additional.is_empty() && !item.0.first.bang => {
+                item.0.first.seq.iter().all(|c| matches!(c, ast::Command::Simple(_))).then_some(item.0.first.seq.len())
+            }
+            _ => None,
+        };
+        let cmds = self.a.commands.get(pushed..)?;
+        let (own, listed) = cmds.split_last()?;
+        let (first, rest) = listed.split_first()?;
+        if stages != Some(listed.len()) || !rest.iter().all(line_filter) || own.program() != Some(name) {
+            return None;
+        }
+        let Some(args) = own.words.get(1..).and_then(|a| a.iter().map(Word::lit).collect::<Option<Vec<&str>>>()) else {
+            return None;
+        };
+        let (nul, array) = match args.as_slice() {
+            ["-t", n] => (false, *n),
+            ["-t", "-d", "", n] | ["-d", "", "-t", n] => (true, *n),
+            _ => return None,
+        };
+        let listing = listing_of(first).filter(|l| nul_listing(l) == nul && (rest.is_empty() || !nul))?;
+        (is_identifier(array) && own.unknown.is_none() && self.a.stderr_merges == 0)
+            .then(|| (array.to_string(), listing, nul))
+    }
+
+    /// The listing a word `"${NAME[@]}"` gives the names of ([`Walker::listed_arrays`]), as the
+    /// wrapper of a loop over them.
+    fn listed_array(&self, raw: &str) -> Option<Wrapper> {
+        let name = raw.strip_prefix("\"${")?.strip_suffix("[@]}\"")?;
+        let (_, listing, nul) = self.listed_arrays.iter().rev().find(|(n, _, _)| n == name)?;
+        Some(Wrapper {
+            words: as_find(listing),
+            kind: WrapperKind::Listing(if *nul { Split::Whole } else { Split::Lines }),
+        })
     }
 
     fn simple_inner(&mut self, sc: &ast::SimpleCommand) {
@@ -5628,12 +5709,17 @@ impl Walker<'_> {
                             )
                         }) && !self.functions.iter().any(|f| Some(f.as_str()) == words.first().and_then(Word::lit))
                     };
+                    // (`wc -l "${rs[@]}"` of an array `mapfile` filled with a listing: its
+                    // names whole, as xargs hands them on.)
+                    let array = self.listed_array(&w.value).map(|l| l.words);
+                    let from_array = array.is_some();
                     let listing = match quoted {
+                        _ if from_array => array,
                         Some(inner) if reader() => self.substituted_listing(inner, pushed),
                         Some(_) => None,
                         None => self.substituted_listing(&w.value, pushed),
                     }
-                    .filter(|l| words.len() == count + 1 && loop_listing(l, None).is_some());
+                    .filter(|l| words.len() == count + 1 && (loop_listing(l, None).is_some() || from_array));
                     if let Some(l) = listing.filter(|_| tables::reads_operands(&words[..count])) {
                         words.truncate(count);
                         fed = as_find(&l);
@@ -7790,6 +7876,7 @@ impl Walker<'_> {
                 stdin_moved: self.stdin_moved,
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,
+                listed_arrays: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
                 read_fds: self.read_fds.clone(),
