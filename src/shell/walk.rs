@@ -5166,9 +5166,7 @@ impl Walker<'_> {
         if stages != Some(listed.len()) || !rest.iter().all(line_filter) || own.program() != Some(name) {
             return None;
         }
-        let Some(args) = own.words.get(1..).and_then(|a| a.iter().map(Word::lit).collect::<Option<Vec<&str>>>()) else {
-            return None;
-        };
+        let args = own.words.get(1..).and_then(|a| a.iter().map(Word::lit).collect::<Option<Vec<&str>>>())?;
         let (nul, array) = match args.as_slice() {
             ["-t", n] => (false, *n),
             ["-t", "-d", "", n] | ["-d", "", "-t", n] => (true, *n),
