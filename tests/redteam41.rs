@@ -291,8 +291,11 @@ fn a_function_every_call_of_which_is_seen_is_decided_at_its_calls_with_their_wor
 fn sudoedit_is_sudo_and_seds_backup_suffix_names_a_file_written() {
     assert_all(
         "deny",
-        &["sudoedit /etc/hosts", "cd docs && sed -i'.env*' s/a/b/ a.md", "sed -i'.env*' s/x/x/ src/a.rs"],
+        &["sudoedit /etc/hosts", "cd docs && sed -i'.env*' s/a/b/ a.md", "cd src && sed -i'.env*' s/x/x/ a.rs"],
     );
+    // (With a directory in the operand, `*` is the operand as typed: `.envsrc/a.rs`, red team
+    // 73.)
+    assert_all("ask", &["sed -i'.env*' s/x/x/ src/a.rs"]);
     assert_all("allow", &["sed -i s/x/y/ docs/a.md"]);
 }
 

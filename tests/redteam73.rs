@@ -321,3 +321,33 @@ fn arrays_mapfile_fills_from_a_listing() {
         &["rs=(); mapfile -t rs < <(find . -name '.env*'); sed -i s/a/b/ \"${rs[@]}\""],
     );
 }
+
+/// Bypass found by red team 73 (four of them): with a `*` in `sed -i`'s suffix, GNU sed 4.9
+/// puts the operand as typed in each `*`'s place, from where sed runs, whether or not the
+/// suffix holds a `/`: `-i'x*'` backs `docs/a.md` up to `xdocs/a.md`, `-i'.*.md'` backs
+/// `./docs/a.md` up to `../docs/a.md.md` (outside the workspace). gate put the backup beside
+/// the file, with the file's bare name, and allowed them as `docs/*.md` (sed is the oracle).
+#[test]
+fn sed_in_place_suffix_star_is_the_operand_as_typed() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("xdocs")).unwrap();
+    check_common::bash_stdout(ws.path(), "sed -i'x*' s/a/b/ docs/a.md");
+    assert!(ws.path().join("xdocs/a.md").exists(), "GNU sed puts the backup at xdocs/a.md");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "sed -i'.*.md' s/a/b/ ./docs/a.md",
+            "sed -i'x*' s/a/b/ docs/a.md",
+            "sed --in-place='~*' s/a/b/ docs/a.md",
+            "sed -i'.env*' s/a/b/ docs/a.md",
+            "sed -i'*.bak' s/a/b/ docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["sed -i'*.md' s/a/b/ docs/a.md", "sed -i'docs/*' s/a/b/ docs/a.md"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["cd docs && sed -i'.env*' s/a/b/ a.md"]);
+}

@@ -948,8 +948,10 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 let skip = usize::from(p.with('P').next().is_none());
                 let files: Vec<Word> = p.operands.iter().skip(skip).cloned().collect();
                 // The backup each file gets (`-i.bak`): FILE.bak, or with `*` in the suffix,
-                // the suffix with each `*` the file's name, beside it (`-i'.env*'` writes
-                // `.enva.md`: red team 41).
+                // the suffix with each `*` the operand as typed, from where sed runs (GNU sed
+                // 4.9: `-i'x*'` backs `docs/a.md` up to `xdocs/a.md`, `-i'.*.md'` backs
+                // `./docs/a.md` up to `../docs/a.md.md`; red team 73 found gate placing it
+                // beside the file, as only a bare name's is).
                 let suffix = p
                     .opts
                     .iter()
@@ -959,19 +961,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 for f in &files {
                     match (&suffix, f) {
                         (Some(Word::Lit(sfx)), Word::Lit(file)) if !sfx.is_empty() => {
-                            let (dir, base) = match file.rsplit_once('/') {
-                                Some((d, b)) => (format!("{d}/"), b),
-                                None => (String::new(), file.as_str()),
-                            };
-                            // (A suffix with a `/` takes the operand as typed for each `*`,
-                            // from where sed runs: GNU sed 4.9 backs `docs/a.md` up to
-                            // `bk/docs/a.md` with `-i'bk/*'`; red team 72.)
                             out.push(Word::Lit(if sfx.contains('*') {
-                                if sfx.contains('/') {
-                                    sfx.replace('*', file)
-                                } else {
-                                    format!("{dir}{}", sfx.replace('*', base))
-                                }
+                                sfx.replace('*', file)
                             } else {
                                 format!("{file}{sfx}")
                             }));
