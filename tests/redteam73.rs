@@ -113,6 +113,13 @@ fn pattern_substitution_of_each_item_and_quoted_replacements() {
     );
     check_common::assert_in_dir(ws.path(), "allow", &["a=(xs docs); \"${a[@]/x/l}\"", "x=s; \"${x/#/'l'}\" docs"]);
     check_common::assert_in_dir(ws.path(), "ask", &["x=m; \"${x/m/'&'r}\" f", "a=(m x); \"${a[@]/#/r/}\""]);
+    // A quoted pattern is literal text: a quoted `#` no anchor (red team 73).
+    assert_eq!(check_common::bash_stdout(ws.path(), "x='#m'; echo ${x/\"#\"/r} ${x/'#'/} ${x/#\"\"/r}"), "rm m r#m\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["x='#m'; y=${x/\"#\"/r}; $y f", "x=lm; ${x/\"l\"/r} f", "x=m; ${x/#\"\"/r} f"],
+    );
 }
 
 /// Found by red teams 71 and 72 (over-asks): `ls -1 src | xargs -I{} wc -l src/{}`, a

@@ -4472,9 +4472,10 @@ impl Walker<'_> {
             P::RemoveLargestSuffixPattern { parameter, indirect: false, pattern: Some(p) } => {
                 trim_pattern(self.known_value(parameter)?, p, false, true)?
             }
+            // (A quoted pattern is literal text: `${x/"#"/r}` replaces a `#`, red team 73.)
             P::ReplaceSubstring { parameter, indirect: false, pattern, replacement, match_kind } => replace_literal(
                 self.known_value(parameter)?,
-                pattern,
+                &quotes_removed(pattern)?,
                 &quotes_removed(replacement.as_deref().unwrap_or(""))?,
                 match_kind,
             )?,
