@@ -358,3 +358,26 @@ fn sed_in_place_suffix_star_is_the_operand_as_typed() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["cd docs && sed -i'.env*' s/a/b/ a.md"]);
 }
+
+/// Found by red team 73 (over-ask): `for f in $(ls docs); do cat "docs/$f"; done`: a listing
+/// loop's name below a directory that is below a start point of the listing reads the
+/// listing's names, as xargs's `docs/{}` does; its writes and any longer word stay unknown.
+#[test]
+fn a_directory_then_a_listing_loops_name() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["for f in $(ls docs); do cat \"docs/$f\"; done", "for f in $(ls docs); do wc -l \"docs/${f}\"; done"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "for f in $(find docs -name '*.md'); do cat \"src/$f\"; done",
+            "for f in $(ls docs); do cat \"../$f\"; done",
+            "for f in $(ls docs); do echo x > \"docs/$f\"; done",
+            "for f in $(ls docs); do cat \"docs/$f.bak\"; done",
+        ],
+    );
+}

@@ -1309,7 +1309,14 @@ impl Policy {
             // reads of the find wrapper.
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
             let mut paths = shell::read_targets(&c.words);
-            paths.retain(|p| !(under_find && p == &Word::Dyn("{}".into())));
+            // (And `DIR/{}`, DIR below a start point of the find around it: a loop's `"docs/$f"`
+            // over `$(ls docs)`.)
+            let finds: Vec<&shell::Wrapper> = c.wrappers.iter().filter(|w| w.program() == Some("find")).collect();
+            paths.retain(|p| {
+                !(under_find
+                    && (p == &Word::Dyn("{}".into())
+                        || matches!(p, Word::Dyn(d) if finds.iter().any(|f| shell::below_a_start(d, "{}", &f.words)))))
+            });
             if c.open_args
                 && !under_find
                 && shell::reads_operands(&c.words)

@@ -27,6 +27,7 @@ pub use tables::{
     walks_below, writes_unmodelled, Below,
 };
 pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program};
+pub(crate) use walk::below_a_start;
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.

@@ -4154,6 +4154,23 @@ impl Walker<'_> {
         if let Some(word) = self.bound_word(raw) {
             return Resolved { word, unknown: None };
         }
+        // `"docs/$f"` of a listing loop's name (`for f in $(ls docs)`, red team 73): the name
+        // below that directory, `docs/{}`, which reads the listing's names where the directory
+        // is below a start point ([`below_a_start`]); anything else it does is unknown.
+        if let Some((dir, name)) = raw
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .and_then(|r| r.rsplit_once("/$"))
+            .filter(|(d, _)| !d.is_empty() && d.bytes().all(plain_byte) && !d.contains('%'))
+        {
+            let name = name.strip_prefix('{').and_then(|n| n.strip_suffix('}')).unwrap_or(name);
+            let listed = is_identifier(name)
+                && self.under_find()
+                && matches!(self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()), Some([Word::Dyn(d)]) if d == "{}");
+            if listed {
+                return Resolved { word: Word::Dyn(format!("{dir}/{{}}")), unknown: None };
+            }
+        }
         if let Some(here) = self.directory_word(raw) {
             self.a.at_git_top |= raw.starts_with("\"$(git ");
             let r = self.word(&here);
@@ -8602,7 +8619,7 @@ fn line_filter(c: &SimpleCommand) -> bool {
 /// (the edge asks where a name would be cut into pieces), so `DIR/NAME` is below DIR, whose
 /// links the edge looks at below that start point: as a read it is the listing's. Its writes
 /// stay unknown ([`Walker::write`]).
-fn below_a_start(word: &str, r: &str, args_from: &[Word]) -> bool {
+pub(crate) fn below_a_start(word: &str, r: &str, args_from: &[Word]) -> bool {
     let Some(dir) = word.strip_suffix(r).and_then(|d| d.strip_suffix('/')) else { return false };
     let plain = !dir.is_empty()
         && !dir.starts_with(['/', '-', '~'])
