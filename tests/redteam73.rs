@@ -381,3 +381,28 @@ fn a_directory_then_a_listing_loops_name() {
         ],
     );
 }
+
+/// Found by red team 73 (over-ask): object names handed to `xargs -I{} git show {}:src/a.rs`,
+/// the replace string inside a revision expression (`{}:PATH`, `{}^`); any other longer word
+/// stays unknown.
+#[test]
+fn object_names_in_revision_expressions_through_xargs() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git rev-list -n 2 HEAD | head -1 | xargs -I{} git show {}:src/a.rs",
+            "git log --format=%H -n 3 | xargs -I{} git diff {}^ {}",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git rev-list -n 2 HEAD | xargs -I{} git show --output={}.md {}",
+            "git rev-list -n 2 HEAD | xargs -I{} git show {}x",
+            "git rev-list -n 2 HEAD | xargs -I{} git -C {} show",
+        ],
+    );
+}

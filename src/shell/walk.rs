@@ -6400,8 +6400,14 @@ impl Walker<'_> {
                         // replace string inside a longer word, nor git a function: red team 71's
                         // `xargs -I{} git show --stat {}` is one name a line, each whole.)
                         let replace = xargs_replace_str(&words).filter(|r| !r.is_empty());
+                        // (Or a revision expression around it: `{}:src/a.rs`, `{}^`, red
+                        // team 73.)
                         let whole = |w: &Word| match (&replace, w) {
-                            (Some(r), Word::Lit(a)) => !a.contains(r.as_str()) || a == r,
+                            (Some(r), Word::Lit(a)) => {
+                                !a.contains(r.as_str())
+                                    || a == r
+                                    || object_revision(&a.replace(r.as_str(), OBJECT_NAME))
+                            }
                             (Some(_), Word::Dyn(_)) => false,
                             (None, _) => true,
                         };
@@ -6423,9 +6429,12 @@ impl Walker<'_> {
                             words = match &replace {
                                 Some(r) => rest
                                     .into_iter()
-                                    .map(
-                                        |w| if w.lit() == Some(r.as_str()) { Word::Lit(OBJECT_NAME.into()) } else { w },
-                                    )
+                                    .map(|w| match w {
+                                        Word::Lit(a) if a.contains(r.as_str()) => {
+                                            Word::Lit(a.replace(r.as_str(), OBJECT_NAME))
+                                        }
+                                        w => w,
+                                    })
                                     .collect(),
                                 None => rest.into_iter().chain([Word::Lit(OBJECT_NAME.into())]).collect(),
                             };
