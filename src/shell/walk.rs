@@ -6424,6 +6424,23 @@ impl Walker<'_> {
                                 w.lit().is_some_and(|a| !file(a))
                             })
                             && !self.functions.iter().any(|f| f == "git");
+                        // (Each name an operand of git's subcommand: `git -C {} show` runs in a
+                        // directory named as the commit, maybe another repository.)
+                        let objects = objects && {
+                            let named: Vec<Word> = match &replace {
+                                Some(r) => rest
+                                    .iter()
+                                    .map(|w| match w {
+                                        Word::Lit(a) if a.contains(r.as_str()) => {
+                                            Word::Lit(a.replace(r.as_str(), OBJECT_NAME))
+                                        }
+                                        w => w.clone(),
+                                    })
+                                    .collect(),
+                                None => rest.iter().cloned().chain([Word::Lit(OBJECT_NAME.into())]).collect(),
+                            };
+                            objects_are_operands(&named)
+                        };
                         if objects {
                             self.stdin_objects = false;
                             words = match &replace {
@@ -8620,6 +8637,22 @@ fn line_filter(c: &SimpleCommand) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether every word of `git ARGS` holding an object name's stand-in ([`OBJECT_NAME`]) is an
+/// operand of the subcommand as its option table reads it: none before the subcommand (`-C`'s
+/// directory), none an option's value.
+fn objects_are_operands(words: &[Word]) -> bool {
+    let holds = |w: &Word| w.lit().is_some_and(|a| a.contains(OBJECT_NAME));
+    let at = tables::git_subcommand_at(words.get(1..).unwrap_or_default()) + 1;
+    let Some(sub) = words.get(at).and_then(Word::lit) else { return false };
+    if words[..=at].iter().any(holds) {
+        return false;
+    }
+    let Some(g) = grammar::grammar(&format!("git-{sub}")) else { return false };
+    let Ok(parsed) = grammar::parse(g, &words[at + 1..]) else { return false };
+    let given = words[at + 1..].iter().filter(|w| holds(w)).count();
+    parsed.operands.iter().filter(|w| holds(w)).count() == given
 }
 
 /// Whether `word` is `DIR/` then xargs's replace string `r` (`ls -1 src | xargs -I{} wc -l
