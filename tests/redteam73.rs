@@ -384,7 +384,10 @@ fn a_directory_then_a_listing_loops_name() {
 
 /// Found by red team 73 (over-ask): object names handed to `xargs -I{} git show {}:src/a.rs`,
 /// the replace string inside a revision expression (`{}:PATH`, `{}^`); any other longer word
-/// stays unknown.
+/// stays unknown. And a bypass found on the way (since red team 71): `xargs -I{} git -C {}
+/// show` was allowed, running git in a directory named as a listed commit, which a committed
+/// bare repository of that name (its config naming a `diff.external`) would be: only operands
+/// of the subcommand take the names now.
 #[test]
 fn object_names_in_revision_expressions_through_xargs() {
     let ws = check_common::red_team_workspace(true);
