@@ -409,3 +409,26 @@ fn object_names_in_revision_expressions_through_xargs() {
         ],
     );
 }
+
+/// Found by red team 73 (over-ask): a function called with a glob (`f docs/*.md`) gives
+/// `"$1"` one of its names, also through `local file="$1"`, as `set -- docs/*.md` does; a
+/// parameter after the glob is unknown (under nullglob it moves up).
+#[test]
+fn a_glob_given_to_a_function_as_its_first_parameter() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["f(){ local file=\"$1\"; cat \"$file\"; }; f docs/*.md", "set -- docs/*.md; file=\"$1\"; cat \"$file\""],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f(){ local file=\"$1\"; cat \"$file\"; }; f /etc/*",
+            "f(){ local file=\"$2\"; cat \"$file\"; }; f docs/*.md /etc/passwd",
+            "f(){ local file=\"$1\"; cat \"$file\"; }; f docs/*.zz /etc/passwd",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["f(){ local file=\"$1\"; echo x >> \"$file\"; }; f .e*"]);
+}

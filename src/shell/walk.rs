@@ -4613,10 +4613,11 @@ impl Walker<'_> {
             let d = match parameter {
                 bword::Parameter::Named(n) => return self.glob_name_of(n),
                 // `$1` of a function called with one name of a glob (red team 67: `local
-                // file="$1"`).
+                // file="$1"`), or with the glob itself, whose names `"$1"` is one of (red team
+                // 73: `f docs/*.md`).
                 bword::Parameter::Positional(k) => {
                     let Word::Dyn(d) = self.param(*k as usize)?? else { return None };
-                    if !d.starts_with('"') {
+                    if !d.starts_with('"') && tables::glob_base(d).is_none() {
                         return None;
                     }
                     d
@@ -7842,6 +7843,12 @@ impl Walker<'_> {
         match self.param(n).flatten() {
             Some(w @ Word::Lit(v)) if quoted || !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c)) => {
                 w.clone()
+            }
+            // (A glob's name in quotes is one name of it, written as the walker writes one a
+            // loop over the glob gives: `f(){ local file="$1"; cat "$file"; }; f docs/*.md`,
+            // red team 73.)
+            Some(Word::Dyn(d)) if quoted && !d.starts_with('"') && tables::glob_base(d).is_some() => {
+                Word::Dyn(format!("\"{d}\""))
             }
             Some(w @ Word::Dyn(_)) if quoted => w.clone(),
             _ => dynamic(),
