@@ -432,3 +432,33 @@ fn a_glob_given_to_a_function_as_its_first_parameter() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["f(){ local file=\"$1\"; echo x >> \"$file\"; }; f .e*"]);
 }
+
+/// Found by red team 71 (over-ask): `for f in $(ls src/*.rs); do head -3 $f; done`: unquoted,
+/// a name of a `for` loop over `$(LISTING)` is one word again while IFS is blanks (the loop
+/// split its words already, and the edge asks where a name holds a blank or a glob
+/// character); a `read` loop's line is not.
+#[test]
+fn an_unquoted_name_of_a_loop_over_a_listing() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for f in $(ls src/*.rs); do head -3 $f; done",
+            "for f in $(find docs -name '*.md'); do wc -l $f; done",
+            "for f in $(find docs -name '*.md'); do echo x >> $f; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs | while read f; do cat $f; done",
+            "for f in $(ls src/*.rs); do IFS=/; head -3 $f; done",
+            "for f in $(find / -name '*.md'); do wc -l $f; done",
+        ],
+    );
+    check_common::write_file(ws.path(), "src/b c.rs", "\n");
+    check_common::assert_in_dir(ws.path(), "ask", &["for f in $(ls src/*.rs); do head -3 $f; done"]);
+}

@@ -1991,8 +1991,26 @@ impl Walker<'_> {
                 Some(Word::Dyn(format!("\"{d}\"")))
             }
             w @ Word::Dyn(d) if quoted || tables::number_parameter(d) => Some(w.clone()),
+            // Unquoted, a name of a `for` loop over `$(LISTING)` (red team 71: `for f in $(ls
+            // src/*.rs); do head -3 $f`): the loop's words were split at blanks and globbed
+            // already (the edge asks where a name below holds a blank or a glob character), so
+            // with IFS still blanks it is one word again, globbing to names beside it.
+            w @ Word::Dyn(d) if d == "{}" && self.ifs().is_some() && self.blanks_listing() => Some(w.clone()),
             _ => None,
         }
+    }
+
+    /// Whether the innermost listing walked around here splits its names at blanks (a `for`
+    /// loop over `$(...)`).
+    fn blanks_listing(&self) -> bool {
+        self.wrappers
+            .iter()
+            .rev()
+            .find_map(|w| match w.kind {
+                WrapperKind::Listing(split) => Some(split == Split::Blanks),
+                _ => None,
+            })
+            .unwrap_or(false)
     }
 
     /// IFS as the text has it: bash's default (bash never takes it from the environment), or
