@@ -462,3 +462,26 @@ fn an_unquoted_name_of_a_loop_over_a_listing() {
     check_common::write_file(ws.path(), "src/b c.rs", "\n");
     check_common::assert_in_dir(ws.path(), "ask", &["for f in $(ls src/*.rs); do head -3 $f; done"]);
 }
+
+/// Found by red team 73 (over-asks): `printf x > docs/tmp.md && mv docs/tmp.md docs/final.md`:
+/// mv's source is nothing now and the call only makes it a file (a redirection), so mv moves
+/// that file or nothing; a `mkdir` of it, or a directory there now, is still asked.
+#[test]
+fn mv_of_a_file_the_call_made() {
+    let ws = check_common::red_team_workspace(false);
+    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "printf 'x\\n' > docs/tmp.md && mv docs/tmp.md docs/final.md",
+            "sed 's/x/y/' docs/a.md > docs/a.new.md && mv docs/a.new.md docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["mkdir docs/t.md; printf x > docs/t.md; mv docs/t.md docs/f.md", "mv docs/guide docs/g2.md"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["printf x > docs/t.md && mv docs/t.md .env"]);
+}

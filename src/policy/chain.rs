@@ -1453,7 +1453,11 @@ impl Policy {
             }
             // What mv moves is modelled where it is one file: a directory takes everything
             // below it along, under names no rule was asked about.
-            if w.kind == shell::WriteKind::Moved && v.verdict != Verdict::Deny && !self.not_a_dir(w, edge) {
+            if w.kind == shell::WriteKind::Moved
+                && v.verdict != Verdict::Deny
+                && !self.not_a_dir(w, edge)
+                && !self.made_a_file(w, &a, edge)
+            {
                 v = self.unknown_verdict(&format!(
                     "`mv` moves `{}`, which may be a directory: what is below it moves too",
                     w.path.display()
@@ -2127,6 +2131,23 @@ impl Policy {
     }
 
     /// Whether the edge says `w`'s path is there and no directory (links followed).
+    /// Whether `w`'s path is nothing now and the call's only other writes of it make a file
+    /// (`printf x > docs/tmp.md && mv docs/tmp.md docs/final.md`, red team 73): when mv runs
+    /// it is that file or nothing. (Where no write before the mv made it, mv finds nothing.)
+    fn made_a_file(&self, w: &shell::Write, a: &shell::Analysis, edge: Option<Real>) -> bool {
+        let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
+        let Ok(written) = self.written_path(raw, cwd) else { return false };
+        let same = |o: &shell::Write| match (&o.path, &o.cwd) {
+            (Word::Lit(r), Some(c)) => self.written_path(r, c).ok().as_ref() == Some(&written),
+            _ => false,
+        };
+        let makes_file =
+            |o: &shell::Write| matches!(o.kind, shell::WriteKind::Redirect | shell::WriteKind::Append) || o == w;
+        !edge.exists(&written)
+            && a.writes.iter().all(|o| matches!(o.path, Word::Lit(_)) && o.cwd.is_some())
+            && a.writes.iter().filter(|o| same(o)).all(makes_file)
+    }
+
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
         let Ok(written) = self.written_path(raw, cwd) else { return false };

@@ -5813,7 +5813,8 @@ impl Walker<'_> {
         let open = !fed.is_empty();
         self.fed_args = fed;
         // (What the shell passed: xargs's own input or a wrapper's run changes nothing.)
-        self.simple_last = words.last().and_then(Word::lit).filter(|_| unknown.is_none()).map(str::to_string);
+        // (Not where a listing's names were taken off the end: `wc -l $(find ...)`.)
+        self.simple_last = words.last().and_then(Word::lit).filter(|_| unknown.is_none() && !open).map(str::to_string);
         self.unwrap(words, Vec::new(), open, unknown);
         if let Some(c) = self.cwd_after.take() {
             *self.cwd = c;
