@@ -2133,7 +2133,8 @@ impl Policy {
     /// Whether the edge says `w`'s path is there and no directory (links followed).
     /// Whether `w`'s path is nothing now and the call's only other writes of it make a file
     /// (`printf x > docs/tmp.md && mv docs/tmp.md docs/final.md`, red team 73): when mv runs
-    /// it is that file or nothing. (Where no write before the mv made it, mv finds nothing.)
+    /// it is that file or nothing. (Where the call makes nothing there, what is there when mv
+    /// runs is not known: red team 59's `mv docs/nothere.md docs/b.md` stays asked.)
     fn made_a_file(&self, w: &shell::Write, a: &shell::Analysis, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
         let Ok(written) = self.written_path(raw, cwd) else { return false };
@@ -2146,6 +2147,7 @@ impl Policy {
         !edge.exists(&written)
             && a.writes.iter().all(|o| matches!(o.path, Word::Lit(_)) && o.cwd.is_some())
             && a.writes.iter().filter(|o| same(o)).all(makes_file)
+            && a.writes.iter().any(|o| same(o) && o != w)
     }
 
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
