@@ -320,6 +320,9 @@ fn arrays_mapfile_fills_from_a_listing() {
             "rs=(); mapfile rs < <(find src); cat \"${rs[@]}\"",
             "rs=(); if false; then mapfile -t rs < <(find src); fi; cat \"${rs[@]}\"",
             "rs=(); mapfile -t rs < <(find src -name '*.rs'); sed -i s/a/b/ \"${rs[@]}\"",
+            // (A subshell's array is not the shell's: found in review.)
+            "(rs=(); mapfile -t rs < <(find src -name '*.rs')); wc -l \"${rs[@]}\"",
+            "rs=(); mapfile -t rs < <(find src -name '*.rs'); cat \"$rs\"",
         ],
     );
     check_common::assert_in_dir(

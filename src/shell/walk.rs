@@ -78,7 +78,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stdin_moved: false,
         stdout_piped: false,
         own_stdin: false,
-        listed_arrays: Vec::new(),
+        listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
         read_fds: Vec::new(),
@@ -247,9 +247,11 @@ struct Walker<'a> {
     stdout_piped: bool,
     /// The simple command being walked redirects its own standard input.
     own_stdin: bool,
-    /// Arrays `mapfile -t NAME < <(LISTING)` filled with a listing's names, a line (or, with
-    /// `-d ''`, a NUL-separated record) each: the listing, and whether NUL-separated.
-    listed_arrays: Vec<(String, Vec<Word>, bool)>,
+    /// The listings arrays `mapfile -t NAME < <(LISTING)` were filled from, a name a line (or,
+    /// with `-d ''`, a NUL-separated record), and whether NUL-separated: NAME is bound to
+    /// [`LISTED_ARRAY`] and the index here, so that a subshell's, a branch's or a function's
+    /// array goes where its other bindings go.
+    listings: Vec<(Vec<Word>, bool)>,
     /// The literal values the current command's own assignments put in its environment
     /// (`V=x git --config-env=k=V`): what the program sees, not the shell's words.
     command_env: Vec<(String, Vec<Word>)>,
@@ -682,6 +684,10 @@ const PWD_OF: &str = "%pwd%";
 
 /// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
 const MAX_PRODUCED: usize = 4096;
+
+/// What gate binds an array to that `mapfile` filled with a listing's names, before the
+/// listing's index in [`Walker::listings`].
+const LISTED_ARRAY: &str = "(names mapfile read from a listing) #";
 
 /// The value gate binds a variable to that holds a number it does not know.
 const NUMBER: &str = "$((number))";
@@ -1691,7 +1697,7 @@ impl Walker<'_> {
             stdin_moved: self.stdin_moved,
             stdout_piped: self.stdout_piped,
             own_stdin: false,
-            listed_arrays: Vec::new(),
+            listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
             read_fds: self.read_fds.clone(),
@@ -1809,7 +1815,6 @@ impl Walker<'_> {
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
         self.bound.retain(|(n, _)| n != base && n.strip_prefix(PWD_OF) != Some(base));
-        self.listed_arrays.retain(|(n, _, _)| n != base);
         self.plain.retain(|n| n != base);
         for (c, hit) in &mut self.counters {
             *hit |= c == base;
@@ -5163,14 +5168,16 @@ impl Walker<'_> {
         // A process substitution may fail (no descriptor left: `exec 3<f 4<f ...`), and
         // mapfile then does not run: NAME keeps what it held, which must be known to be
         // nothing (`rs=(); mapfile -t rs < <(...)`), or an earlier command's value is read.
-        if let Some(l) = listed.filter(|(n, _, _)| !fallible || emptied.contains(n)) {
-            self.listed_arrays.push(l);
+        if let Some((name, listing, nul)) = listed.filter(|(n, _, _)| !fallible || emptied.contains(n)) {
+            self.listings.push((listing, nul));
+            let k = self.listings.len() - 1;
+            self.bind(&name, vec![Word::Dyn(format!("{LISTED_ARRAY}{k}"))]);
         }
     }
 
     /// `mapfile -t NAME < <(LISTING)` (also `readarray`, `-d ''` of a NUL-separated listing):
     /// NAME's items are the listing's names, whole (red team 69: `mapfile -t rs < <(find src
-    /// -name '*.rs'); wc -l "${rs[@]}"` was asked). Recorded in [`Walker::listed_arrays`] where
+    /// -name '*.rs'); wc -l "${rs[@]}"` was asked). Recorded in [`Walker::listings`] where
     /// the command walked was that builtin (no function) after the listing's stages, each a
     /// command gate walked.
     fn mapfile_listing(
@@ -5214,11 +5221,13 @@ impl Walker<'_> {
             .then(|| (array.to_string(), listing, nul))
     }
 
-    /// The listing a word `"${NAME[@]}"` gives the names of ([`Walker::listed_arrays`]), as the
+    /// The listing a word `"${NAME[@]}"` gives the names of ([`Walker::listings`]), as the
     /// wrapper of a loop over them.
     fn listed_array(&self, raw: &str) -> Option<Wrapper> {
         let name = raw.strip_prefix("\"${")?.strip_suffix("[@]}\"")?;
-        let (_, listing, nul) = self.listed_arrays.iter().rev().find(|(n, _, _)| n == name)?;
+        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        let [Word::Dyn(d)] = values.as_slice() else { return None };
+        let (listing, nul) = self.listings.get(d.strip_prefix(LISTED_ARRAY)?.parse::<usize>().ok()?)?;
         Some(Wrapper {
             words: as_find(listing),
             kind: WrapperKind::Listing(if *nul { Split::Whole } else { Split::Lines }),
@@ -7944,7 +7953,7 @@ impl Walker<'_> {
                 stdin_moved: self.stdin_moved,
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,
-                listed_arrays: Vec::new(),
+                listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
                 read_fds: self.read_fds.clone(),
