@@ -73,8 +73,9 @@ fn paths_spelled_from_pwd_are_the_directories_they_name() {
             "for PWD in /etc; do cat \"$PWD/passwd\"; done",
             "declare -n r=PWD; r=/etc; cat \"$PWD/passwd\"",
             "cat \"${PWD:0:1}etc/passwd\"",
-            // Unquoted, a directory with a blank in its name splits into two words.
-            "cat $PWD/src/a.rs",
+            // Unquoted, a directory with a blank in its name splits into two words (red team
+            // 74: where every name is plain, unquoted is one word; `tests/redteam74.rs`).
+            "cd \"a b\" && cat $PWD/x",
             "pwd() { echo /etc; }; cat \"$(pwd)/passwd\"",
             "cd docs; cat \"$OLDPWD/x\"",
             "d=\"$PWD/..\"; cat \"$d/x\"",

@@ -1254,12 +1254,63 @@ impl Policy {
                             .is_some_and(|start| !start.ancestors().skip(1).any(|up| e.exists(&up.join(".git")))))
             })
         };
+        // A plain `cd DIR` walked as entered: only where DIR is a directory it can enter.
+        if let Some(d) =
+            a.entered.iter().find(|d| !edge.is_some_and(|e| self.written_path(d, "").is_ok_and(|p| e.enterable(&p))))
+        {
+            let why = format!("`cd` into `{d}` may fail (it is no directory gate finds enterable), and the commands after it would run where the call started");
+            parts.push(part(one_line(command), PartKind::Command, self.unknown_verdict(&why)));
+        }
+        // A path below the top without a fallback: where git prints nothing it is below `/`,
+        // which must hold nothing at its first name, and the call must not write it.
+        for (walked, fallback) in &a.no_top {
+            let there = !fallback.is_empty() && edge.is_none_or(|e| e.exists(std::path::Path::new(fallback)));
+            let written =
+                !fallback.is_empty() && a.writes.iter().any(|w| w.path.display().starts_with(walked.as_str()));
+            if there || written {
+                let why = format!(
+                    "`{walked}` is below the repository's top only where git prints it; where it prints nothing (a repository owned by another user, `GIT_DIR` set) the path is `{}`, and {}",
+                    &walked[1..],
+                    if written { "the command writes it" } else { "something is at `{fallback}`" }
+                );
+                let why = why.replace("{fallback}", fallback);
+                parts.push(part(one_line(command), PartKind::Command, self.unknown_verdict(&why)));
+                break;
+            }
+        }
         if (a.at_git_top || diff_top) && !edge.is_some_and(top_here) {
             let v = self.unknown_verdict(if a.at_git_top {
                 "the command takes its repository's top (`git rev-parse --show-toplevel`, where a `!` alias runs) for the directory it starts in, which is not the top"
             } else {
                 "`git diff` given paths at run time, outside a repository, compares them as files: the directory the command starts in is not its repository's top"
             });
+            parts.push(part(one_line(command), PartKind::Command, v));
+        }
+        // An unquoted `$PWD`: one word only where the start's name has nothing word
+        // splitting or a glob would act on.
+        let plain = |p: &std::path::Path| {
+            p.to_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)))
+        };
+        // (Or an unquoted `$PWD` in a glob, read as the directory the command is in: its
+        // name, the part after the start included, must be plain too. Found this session: in
+        // `cd "x /etc" && cat $PWD/passw?` the name splits into `.../x` and `/etc/passw?`.)
+        let by_pwd = |w: &Word| matches!(w, Word::Dyn(d) if ["$(pwd)", "${PWD}", "$PWD", "`pwd`"].iter().any(|p| d.starts_with(p)));
+        let plain_cwd = |c: &Option<String>| {
+            c.as_deref().is_some_and(|d| d.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)))
+        };
+        let pwd_words =
+            a.commands.iter().any(|c| {
+                c.words.iter().chain(c.wrappers.iter().flat_map(|w| &w.words)).any(by_pwd) && !plain_cwd(&c.cwd)
+            }) || a.reads.iter().any(|r| by_pwd(&r.path) && !plain_cwd(&r.cwd))
+                || a.writes.iter().any(|w| by_pwd(&w.path) && !plain_cwd(&w.cwd));
+        let any_pwd = a.plain_start
+            || a.commands.iter().any(|c| c.words.iter().chain(c.wrappers.iter().flat_map(|w| &w.words)).any(by_pwd))
+            || a.reads.iter().any(|r| by_pwd(&r.path))
+            || a.writes.iter().any(|w| by_pwd(&w.path));
+        if pwd_words || (any_pwd && !self.written_path(".", "").is_ok_and(|p| plain(&p))) {
+            let v = self.unknown_verdict(
+                "the command takes an unquoted `$PWD` for one word, but the directory it runs in has a name word splitting or a glob would change",
+            );
             parts.push(part(one_line(command), PartKind::Command, v));
         }
         let mut unseen = false;
@@ -1395,7 +1446,17 @@ impl Policy {
                 parts.push(part(one_line(command), PartKind::Command, v));
             }
         }
+        // (A loop's listings, for a redirection from `"DIR/$f"`: red team 74.)
+        let listing_finds: Vec<&shell::Wrapper> =
+            a.commands.iter().flat_map(|c| &c.wrappers).filter(|w| w.program() == Some("find")).collect();
         for r in &a.reads {
+            // A name a loop's listing hands on, below a start point of that listing (`wc -l <
+            // "docs/$name"` in `ls docs | while read -r name`): read as the listing's names
+            // are, the links below its start points looked at by the edge.
+            if matches!(&r.path, Word::Dyn(d) if listing_finds.iter().any(|f| shell::below_a_start(d, "{}", &f.words)))
+            {
+                continue;
+            }
             // A listing reads the directories a glob walks, not the files it names: decided by
             // the glob's literal directory (a glob whose matches can climb out of it, or that
             // is not plain, is a read of a path only known at run time).
@@ -1868,7 +1929,13 @@ impl Policy {
     fn listed_denied(&self, commands: &[shell::SimpleCommand]) -> Option<V> {
         let edit = self.model.tools.edit_tool()?;
         commands.iter().find_map(|c| {
-            shell::listing_patterns(&c.words).into_iter().find_map(|p| {
+            // (Every name below a directory under the top, `cd docs && find . -type f`, is
+            // what the edge finds there, not any name: red team 74.)
+            let below_top = c.cwd.as_deref().is_some_and(|d| {
+                !d.is_empty() && !d.starts_with(['/', '~']) && !d.split('/').any(|s| s == ".." || s.contains('$'))
+            });
+            let everything = |p: &str| matches!(p, "**/*" | "**/.*");
+            shell::listing_patterns(&c.words).into_iter().filter(|p| !(below_top && everything(p))).find_map(|p| {
                 let v = self.glob_rules(&edit.name, &p, Some(c.cwd.as_deref().unwrap_or("")))?;
                 let listing = c.display();
                 (v.verdict == Verdict::Deny).then(|| {

@@ -1119,6 +1119,7 @@ static TABLE: &[(&str, &str, &str)] = &[
      "-a --all-locales -m --charmaps -c --category-name -k --keyword-name -v --verbose -? --help --usage -V --version"),
     ("tee", "", "-a --append -i --ignore-interrupts -p --output-error=? --help --version"),
     // Writers of their operands (decided as writes by the walker); `-r F` reads F's times.
+    ("truncate", "", "-c --no-create -o --io-blocks -r:/R --reference=/R -s: --size= --help --version"),
     ("touch", "", "-a -c --no-create -d: --date= -f -h --no-dereference -m -r:/R --reference=/R -t: --time= --help --version"),
     ("mkdir", "", "-m: --mode= -p --parents -v --verbose -Z --context=? --help --version"),
     // `cp SRC... DEST` reads its sources and writes DEST (or DEST/SRC's name). What copies
@@ -1375,7 +1376,7 @@ mod tests {
                 let got = parse(g, &words[1..]).unwrap();
                 let key = |p: &Parsed| p.opts.iter().map(|f| (f.opt.name, f.opt.eff, f.value.clone())).filter(|(n, _, _)| *n == o.name).collect::<Vec<_>>();
                 proptest::prop_assert_eq!(key(&got), key(&expect), "{:?}", words);
-                proptest::prop_assert_eq!(&got.operands, &expect.operands);
+                proptest::prop_assert_eq!(&got.operands, &expect.operands, "{:?} vs {:?}", words, plain);
                 proptest::prop_assert_eq!(super::super::tables::read_targets(&words), super::super::tables::read_targets(&plain));
                 proptest::prop_assert_eq!(super::super::writes::write_targets(&words), super::super::writes::write_targets(&plain));
                 proptest::prop_assert_eq!(super::super::tables::is_read_only(&words, super::super::Added::No), super::super::tables::is_read_only(&plain, super::super::Added::No), "{:?} vs {:?}", words, plain);

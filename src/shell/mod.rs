@@ -324,6 +324,20 @@ pub struct Analysis {
     /// rev-parse --show-toplevel)"` there): the policy holds it only where the edge finds
     /// `.git` there (red teams 66, 67).
     pub at_git_top: bool,
+    /// The text took an unquoted `$PWD` or `$(pwd)` for one word (`cat $PWD/src/lib.rs`): the
+    /// policy holds it only where the directory the command starts in has no character word
+    /// splitting or a glob would act on (red team 74).
+    pub plain_start: bool,
+    /// Paths the text names below its repository's top without a fallback (`cat "$(git
+    /// rev-parse --show-toplevel)/src/a.rs"`), each as walked (`./src/a.rs`) and as it is where
+    /// git prints nothing (a repository owned by another user, `GIT_DIR` in the agent's
+    /// environment): `/src/a.rs`. The policy holds them only where nothing is at the latter's
+    /// first name (`/src`), so that it reads nothing, and nothing in the call writes them.
+    pub no_top: Vec<(String, String)>,
+    /// Directories a plain `cd DIR` went to where, failing, the commands after it would run
+    /// elsewhere (`cd src; ls`): walked as entered, so the policy holds them only where the
+    /// edge finds each a directory gate's user can enter (as the way from the start).
+    pub entered: Vec<String>,
 }
 
 /// How a path git opens from the top of its work tree is shown, before the path as written

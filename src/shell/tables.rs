@@ -1699,7 +1699,7 @@ static SAFE: &[(&str, Args)] = &[
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
     ("sort", Args::Any), ("uniq", Args::Any),
     // Writers of the files they name, each write decided by the write rules.
-    ("touch", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any), ("mv", Args::Any),
+    ("touch", Args::Any), ("truncate", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any), ("mv", Args::Any),
     // (`-fprint F`, `-fprint0 F`, `-fprintf F FMT`, `-fls F` write F: decided as writes.)
     ("find", Args::Without(&["-delete", "-exec", "-execdir", "-ok", "-okdir"])),
     ("sed", Args::Any), ("git", Args::Custom(git_read_only)),
@@ -1707,6 +1707,12 @@ static SAFE: &[(&str, Args)] = &[
     ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
     ("zipinfo", Args::Custom(zipinfo_lists)),
     ("pgrep", Args::Custom(pgrep_lists)),
+    // One system variable (`getconf ARG_MAX`) or all of them (`-a`); not `-v SPEC`, which
+    // runs another getconf, nor a path operand (red team 73).
+    ("getconf", Args::Custom(|args| match args {
+        [n] => *n == "-a" || (!n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')),
+        _ => false,
+    })),
     // `exec` with only redirections makes them last; they are decided as reads and writes.
     ("exec", Args::Custom(|args| args.is_empty())),
     // Queries of the shell's limits and signal names (red team 47): `ulimit -n`, `kill -l 9`.
@@ -2000,6 +2006,7 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                 | "command"
                 | "trap"
                 | "touch"
+                | "truncate"
                 | "mkdir"
                 | "cp"
                 | "mv"
@@ -2015,7 +2022,7 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                 "uniq" => p.operands.len() <= 2 && !p.operands.iter().any(grammar::could_be_several),
                 // The files they write are their operands, each decided as a write; one
                 // only known at run time is a write of a path gate cannot name.
-                "touch" | "mkdir" => !p.operands.is_empty(),
+                "touch" | "truncate" | "mkdir" => !p.operands.is_empty(),
                 // `split FILE PREFIX`: FILE read, the files PREFIX starts written (decided by
                 // the walker); a run-time word that may be several moves PREFIX.
                 "split" => p.operands.len() <= 2 && !p.operands.iter().any(grammar::could_be_several),
@@ -3684,8 +3691,35 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
     };
     match name {
         "find" => {
-            after(&["-name", "-path", "-wholename"], false, &mut out);
-            after(&["-iname", "-ipath", "-iwholename"], true, &mut out);
+            // An expression of tests joined only by `-a` (no `-o`, `,` or parentheses) lists
+            // names that pass each: a negated name test there only leaves names out, where a
+            // test that is not negated says what the names are (red team 74: `find . -name
+            // '*.md' -not -path './node_modules/*' | xargs ...` read `node_modules/*` as names
+            // it lists, `Cargo.toml` among them).
+            let joined = !lits.iter().any(|l| matches!(*l, "-o" | "-or" | "," | "(" | ")"));
+            const TESTS: &[(&str, bool)] = &[
+                ("-name", false),
+                ("-path", false),
+                ("-wholename", false),
+                ("-iname", true),
+                ("-ipath", true),
+                ("-iwholename", true),
+            ];
+            let mut negated_only = false;
+            for (k, w) in lits.windows(2).enumerate() {
+                let Some((_, fold)) = TESTS.iter().find(|(t, _)| *t == w[0]) else { continue };
+                let negated = k > 0 && matches!(lits[k - 1], "!" | "-not");
+                if joined && negated {
+                    negated_only = true;
+                    continue;
+                }
+                out.push((w[1].to_string(), *fold));
+            }
+            let negation = if joined && !out.is_empty() {
+                false
+            } else {
+                negated_only || lits.iter().any(|l| matches!(*l, "!" | "-not"))
+            };
             // find's `*` matches a leading dot too (red team 60: `-name '*env'` is `.env`), as
             // git's does (below); a regular expression may match any name.
             let dotted: Vec<(String, bool)> = out
@@ -3696,7 +3730,7 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             out.extend(dotted);
             // (A negated filter lists what the pattern does not match: red team 61's `find . !
             // -name '*.md' -delete`.)
-            if lits.iter().any(|l| matches!(*l, "-regex" | "-iregex" | "!" | "-not")) {
+            if negation || lits.iter().any(|l| matches!(*l, "-regex" | "-iregex")) {
                 everything(&mut out);
             }
             let filtered = lits.iter().any(|l| l.contains("name") || l.contains("path") || l.contains("regex"));

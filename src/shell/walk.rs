@@ -65,6 +65,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         jumps: 0,
         in_eval: false,
         alt_cwd: None,
+        alt_entered: None,
         rewalks: 0,
         counters: Vec::new(),
         untrusted_values: false,
@@ -204,6 +205,10 @@ struct Walker<'a> {
     /// the directory the commands after it run in if it failed. The enclosing list walks
     /// what follows from both directories.
     alt_cwd: Option<Cwd>,
+    /// Where [`Walker::alt_cwd`] is where a plain `cd DIR` failing leaves the shell: that
+    /// place and the way to DIR ([`Walker::entered_dir`]), for a rest that climbs back out
+    /// (`cd src; ls; cd ..; ls docs`), walked as entered where the edge finds DIR enterable.
+    alt_entered: Option<(Cwd, String)>,
     /// The counters of the `for ((...))` loops walked as passes over their numbers, innermost
     /// last, each with whether anything in its body assigned it ([`Self::unbind`]).
     counters: Vec<(String, bool)>,
@@ -509,8 +514,18 @@ fn stdin_redirect(io: &ast::IoRedirect, listed: &dyn Fn(&str) -> bool) -> bool {
                 ast::IoFileRedirectTarget::Duplicate(w) => w.value.trim_matches(['"', '\'']) == "0",
                 ast::IoFileRedirectTarget::Filename(w) => {
                     let t = w.value.trim_matches(['"', '\'']);
+                    // (`< "docs/$name"` of a listed name is a file below `docs`: to be
+                    // `/dev/stdin` the name would climb out from a listing of `/`, which is
+                    // read outside the workspace; red team 74.)
+                    let below = t.rsplit_once('/').is_some_and(|(dir, v)| {
+                        !dir.is_empty()
+                            && !dir.starts_with('/')
+                            && dir.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b))
+                            && referenced_variable(v).is_some_and(listed)
+                    });
                     (t.contains('$') || t.contains('`') || is_stdin_path(t))
                         && !referenced_variable(t).is_some_and(listed)
+                        && !below
                 }
                 ast::IoFileRedirectTarget::Fd(f) => *f == 0,
                 ast::IoFileRedirectTarget::ProcessSubstitution(..) => false,
@@ -1684,6 +1699,7 @@ impl Walker<'_> {
             jumps: 0,
             in_eval: false,
             alt_cwd: None,
+            alt_entered: None,
             rewalks: self.rewalks,
             counters: Vec::new(),
             untrusted_values: self.untrusted_values,
@@ -1969,8 +1985,10 @@ impl Walker<'_> {
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_VALUE) {
             return quoted.then(|| Word::Lit(OBJECT_NAME.to_string()));
         }
+        // (A listed name is one hexadecimal word, never nothing, and IFS only blanks where
+        // it is bound: unquoted it is the same word; red team 74's `git show $sha`.)
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_LISTED) {
-            return quoted.then(|| Word::Lit(LISTED_NAME.to_string()));
+            return Some(Word::Lit(LISTED_NAME.to_string()));
         }
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER) {
             // A number: one word, never an option or a glob.
@@ -2598,6 +2616,22 @@ impl Walker<'_> {
             self.and_or(&item.0);
             if let Some(alt) = self.alt_cwd.take() {
                 let rest = &items[k + 1..];
+                // `cd src; ...; cd ..; ...`: from where the `cd` failed, the `cd ..` leaves the
+                // call's directory; walked as entered, which the policy holds only where the
+                // edge finds the directory enterable ([`Analysis::entered`]; red team 74).
+                let entered = self.alt_entered.take().filter(|(at, _)| *at == alt).map(|(_, d)| d);
+                let climbs = rest.iter().any(|i| {
+                    let t = i.to_string();
+                    let w: Vec<&str> = t.split_whitespace().collect();
+                    w.iter().any(|a| {
+                        let a = a.trim_matches(['"', '\'']);
+                        a == ".." || a.starts_with("../") || a.starts_with("..;") || a.starts_with("..&")
+                    })
+                });
+                if let Some(dir) = entered.filter(|_| climbs && !rest.is_empty()) {
+                    self.a.entered.push(dir);
+                    continue;
+                }
                 if rest.is_empty() && keep_alt {
                     // The script's next line goes on from either directory.
                     self.alt_cwd = Some(alt);
@@ -2625,6 +2659,23 @@ impl Walker<'_> {
         let w = sc.word_or_name.as_ref()?;
         (matches!(w.value.as_str(), "cd" | "pushd" | "popd" | "dirs") && !self.functions.contains(&w.value))
             .then_some(w.value.as_str())
+    }
+
+    /// The directory a plain `cd DIR` just went to (the command walked at `at`: `cd` itself, DIR one
+    /// literal relative word with no option, `..` or `-`, and the directory now known): the
+    /// way to it from the start, for the edge to find enterable.
+    fn entered_dir(&self, at: usize) -> Option<String> {
+        let c = self.a.commands.get(at)?;
+        let [cd, dir] = c.words.as_slice() else { return None };
+        let dir = dir.lit()?;
+        let plain = !dir.is_empty()
+            && !dir.starts_with(['-', '/', '~'])
+            && dir.bytes().all(plain_byte)
+            && !dir.split('/').any(|s| s == "..");
+        (cd.lit() == Some("cd") && c.wrappers.is_empty() && plain && self.functions.iter().all(|f| f != "cd"))
+            .then(|| self.cwd.0.clone())
+            .flatten()
+            .filter(|d| !d.starts_with('/') && !d.split('/').any(|s| s == ".."))
     }
 
     /// Whether a condition is one plain `cd`, `pushd` or `popd` and nothing else (not negated,
@@ -2673,6 +2724,7 @@ impl Walker<'_> {
     fn and_or(&mut self, l: &ast::AndOrList) {
         let before = self.cwd.clone();
         let log0 = self.assigned.len();
+        let first_at = self.a.commands.len();
         self.pipeline(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
@@ -2824,6 +2876,7 @@ impl Walker<'_> {
                 // (Where a `pushd` failed, the stack is still what the shell had: a `popd`
                 // after it pops that, which may be anywhere (red team 59: `pushd docs/nothere;
                 // popd; touch docs/x.md` wrote below a directory an earlier command pushed).)
+                self.alt_entered = self.entered_dir(first_at).map(|d| (before.clone(), d));
                 self.alt_cwd = Some(before);
             } else {
                 self.cwd.forget();
@@ -3335,7 +3388,7 @@ impl Walker<'_> {
             C::WhileClause(w) | C::UntilClause(w) => {
                 // `find src -name '*.rs' | while read -r f; do wc -l "$f"; done`: each pass's
                 // `$f` is a name the listing prints.
-                let listing = self.stdin_listing.take().filter(|_| matches!(cc, C::WhileClause(_)));
+                let listing = self.stdin_listing.take().filter(|l| matches!(cc, C::WhileClause(_)) && !echo_listing(l));
                 // `git log --format=%H -n 3 | while read -r sha; do git show "$sha"`: each
                 // pass's `$sha` is an object name (red team 67).
                 let objects = std::mem::take(&mut self.stdin_objects) && matches!(cc, C::WhileClause(_));
@@ -4194,6 +4247,38 @@ impl Walker<'_> {
                 return Resolved { word: Word::Dyn(format!("{dir}/{{}}")), unknown: None };
             }
         }
+        // Unquoted `$PWD/x`, `$(pwd)/x`: one word, as quoted, where the directory's name has
+        // only plain characters (the part the text named checked here, the start by the
+        // policy: [`Analysis::plain_start`]) and IFS only blanks (red team 74).
+        let unquoted_pwd = ["$PWD", "${PWD}", "$(pwd)"].iter().any(|p| {
+            raw.strip_prefix(p)
+                .is_some_and(|rest| (rest.is_empty() || rest.starts_with('/')) && rest.bytes().all(plain_byte))
+        });
+        if unquoted_pwd && self.ifs().is_some() && self.cwd.0.as_deref().is_some_and(|c| c.bytes().all(plain_byte)) {
+            if let Some(here) = self.directory_word(&format!("\"{raw}\"")) {
+                self.a.plain_start = true;
+                let r = self.word(&here);
+                self.cwd_tilde = true;
+                return r;
+            }
+        }
+        // `"$(git rev-parse --show-toplevel)/src/a.rs"` without `|| pwd`: the start's
+        // `./src/a.rs`, or `/src/a.rs` where git prints nothing ([`Analysis::no_top`]; red
+        // teams 69, 71, 73 and 74 found it asked).
+        if let Some(inner) = raw.strip_prefix('"').filter(|i| self.git_top_prefix(i, true).is_none()) {
+            if let Some(rest) = self.git_top_prefix(inner, false) {
+                let tail = rest.replacen('"', "", 1);
+                let one_quote = rest.matches('"').count() == 1;
+                if one_quote && (tail.is_empty() || tail.starts_with('/')) && tail.bytes().all(plain_byte) {
+                    let walked = format!(".{tail}");
+                    let fallback = tail.split('/').nth(1).map(|first| format!("/{first}")).unwrap_or_default();
+                    self.a.no_top.push((walked.clone(), fallback));
+                    self.a.at_git_top = true;
+                    self.cwd_tilde = true;
+                    return Resolved { word: Word::Lit(walked), unknown: None };
+                }
+            }
+        }
         if let Some(here) = self.directory_word(raw) {
             self.a.at_git_top |= raw.starts_with("\"$(git ");
             let r = self.word(&here);
@@ -4814,7 +4899,12 @@ impl Walker<'_> {
         // (The rest: `/...` inside the quotes, or the quote closed and `/...` or nothing after.)
         let fits = rest.starts_with('/') || rest.strip_prefix('"').is_some_and(|a| a.is_empty() || a.starts_with('/'));
         let plain = dir.chars().all(|c| c.is_ascii_alphanumeric() || "-_./+,@%".contains(c));
-        (fits && plain).then(|| format!("\"{dir}{rest}"))
+        // (The quotes closed right after it: a plain name needs none, so a glob after it stays
+        // one, `"$PWD"/src/*.rs`.)
+        (fits && plain).then(|| match rest.strip_prefix('"') {
+            Some(after) => format!("{dir}{after}"),
+            None => format!("\"{dir}{rest}"),
+        })
     }
 
     /// The positional parameter `$k` (from 1) as gate knows it: `Some(None)` where it is
@@ -5216,7 +5306,8 @@ impl Walker<'_> {
             ["-t", "-d", "", n] | ["-d", "", "-t", n] => (true, *n),
             _ => return None,
         };
-        let listing = listing_of(first).filter(|l| nul_listing(l) == nul && (rest.is_empty() || !nul))?;
+        let listing =
+            listing_of(first).filter(|l| nul_listing(l) == nul && (rest.is_empty() || !nul) && !echo_listing(l))?;
         (is_identifier(array) && own.unknown.is_none() && self.a.stderr_merges == 0)
             .then(|| (array.to_string(), listing, nul))
     }
@@ -7940,6 +8031,7 @@ impl Walker<'_> {
                 jumps: 0,
                 in_eval: false,
                 alt_cwd: None,
+                alt_entered: None,
                 rewalks: self.rewalks,
                 counters: Vec::new(),
                 untrusted_values: self.untrusted_values,
@@ -8674,6 +8766,49 @@ fn line_filter(c: &SimpleCommand) -> bool {
     }
 }
 
+/// Where the names `git grep -l PATTERN [--] [PATHSPEC...]` prints start (`rest`: its words
+/// after `grep`, each a flag of its names-only table or a plain word): below each plain
+/// pathspec, as typed and relative to the directory it runs in (red team 73: `git grep -l ref
+/// -- docs | xargs sed -i ...` was denied for the `.env` a walk of `./` found), or below a
+/// pattern's directory. Without one, or where one is `.` or a pattern with no directory
+/// (`'*.md'`), the bare names below `./`.
+fn git_grep_starts(rest: &[Word]) -> Vec<Word> {
+    let bare = || vec![Word::Lit(super::BARE_NAMES.into())];
+    let mut pattern_given = rest.iter().any(|w| w.lit() == Some("-e"));
+    let (mut after_e, mut dashes) = (false, false);
+    let mut specs = Vec::new();
+    for w in rest {
+        let Some(a) = w.lit() else { return bare() };
+        if after_e {
+            after_e = false;
+        } else if !dashes && a == "-e" {
+            after_e = true;
+        } else if !dashes && a == "--" {
+            dashes = true;
+        } else if !dashes && a.starts_with('-') {
+        } else if !pattern_given {
+            pattern_given = true;
+        } else {
+            specs.push(a);
+        }
+    }
+    // (A pattern's names are below the directory before its first glob character: git's `*`
+    // matches `/` too, so `docs/*.md` is any name below `docs`.)
+    let start = |a: &str| {
+        let a = match a.find(['*', '?', '[']) {
+            Some(k) => a[..k].rsplit_once('/').map_or("", |(d, _)| d),
+            None => a,
+        };
+        let a = a.trim_end_matches('/');
+        let plain = !a.is_empty() && a != "." && !a.contains(['\\', ':', ']']) && !a.starts_with(['-', '/', '~']);
+        plain.then(|| Word::Lit(a.to_string()))
+    };
+    match specs.into_iter().map(start).collect::<Option<Vec<Word>>>() {
+        Some(starts) if !starts.is_empty() => starts,
+        _ => bare(),
+    }
+}
+
 /// Whether every word of `git ARGS` holding an object name's stand-in ([`OBJECT_NAME`]) is an
 /// operand of the subcommand as its option table reads it: none before the subcommand (`-C`'s
 /// directory), none an option's value.
@@ -8741,6 +8876,33 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
         Some(l) => as_find(&l),
         None => Vec::new(),
     }
+}
+
+/// The words printf or echo prints, a name each, as the `find` of the same names: below the
+/// directories the globs walk, or the files named (red team 42).
+fn printed_listing(words: &[Word]) -> Option<Vec<Word>> {
+    let mut dirs = vec![Word::Lit("find".into())];
+    for w in words {
+        let at = match w {
+            Word::Lit(l) => l.clone(),
+            Word::Dyn(d) => tables::glob_base(d)?,
+        };
+        // (xargs would split a word with a blank or a quote: `'a /etc/passwd'`.)
+        if at.is_empty()
+            || at.starts_with(['-', '(', '!'])
+            || at.contains(|ch: char| ch.is_whitespace() || "'\"\\".contains(ch))
+        {
+            return None;
+        }
+        dirs.push(Word::Lit(at));
+    }
+    Some(dirs)
+}
+
+/// Whether a listing is echo's, its names on one line ([`listing_of`]): only xargs and a
+/// `for` loop split it into names.
+fn echo_listing(listing: &[Word]) -> bool {
+    listing.last().and_then(Word::lit) == Some("-print") && listing.first().and_then(Word::lit) == Some("find")
 }
 
 fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
@@ -8834,7 +8996,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             // 71: `git grep -l fn | xargs sed -n 1,3p` was asked).
             let z = rest.iter().any(|w| w.lit() == Some("-z"));
             if grep_names && c.wrappers.is_empty() && !rest.iter().any(|w| w.lit() == Some("--cached")) {
-                let mut l = files_of(vec![Word::Lit(super::BARE_NAMES.into())])?;
+                let mut l = files_of(git_grep_starts(rest))?;
                 if z {
                     l.push(Word::Lit("-print0".into()));
                 }
@@ -8848,6 +9010,22 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         }
         // `printf '%s\n' src/*.rs docs/a.md` prints its words a line each: names below the
         // directories the globs walk, or the files named (red team 42).
+        // `echo src/*.rs` prints its words on one line, which xargs splits at blanks as it
+        // does a name a line (red teams 69, 71: `echo src/*.rs | xargs -n1 wc -l` was asked):
+        // as printf's, marked `-print` for a `read` loop or `mapfile`, which would take the
+        // line whole ([`echo_listing`]). (No option and no backslash: `-e`, `xpg_echo`.)
+        Some("echo") => {
+            let words = c.words.get(1..)?;
+            // (A first word that may be `-e`: a literal option, or a glob matching such a name.)
+            if words.first().is_none_or(|w| w.display().starts_with(['-', '*', '?', '[']))
+                || words.iter().any(|w| w.display().contains('\\'))
+            {
+                return None;
+            }
+            let mut l = printed_listing(words)?;
+            l.push(Word::Lit("-print".into()));
+            return Some(l);
+        }
         Some("printf") => {
             let (format, words) = c.words.get(1..)?.split_first()?;
             // (`%s\0` for `xargs -0`: red team 49 D; `read` drops the NULs, xargs without
@@ -8855,22 +9033,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             if !matches!(format.lit(), Some("%s\\n" | "%s\n" | "%s\\0")) || words.is_empty() {
                 return None;
             }
-            let mut dirs = Vec::new();
-            for w in words {
-                let at = match w {
-                    Word::Lit(l) => l.clone(),
-                    Word::Dyn(d) => tables::glob_base(d)?,
-                };
-                // (xargs would split a word with a blank or a quote: `'a /etc/passwd'`.)
-                if at.is_empty()
-                    || at.starts_with(['-', '(', '!'])
-                    || at.contains(|ch: char| ch.is_whitespace() || "'\"\\".contains(ch))
-                {
-                    return None;
-                }
-                dirs.push(Word::Lit(at));
-            }
-            return find_of(dirs);
+            return printed_listing(words);
         }
         // `ls [OPTION...] [FILE...]` piped prints a name a line: each FILE as given (a glob's
         // names), and for a directory its entries' bare names, with a `DIR:` header where

@@ -931,7 +931,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             operands(args, "").into_iter().filter(|w| !w.lit().is_some_and(|s| s.starts_with('+'))).cloned().collect()
         }
         "touch" | "truncate" | "mkdir" | "mkfifo" | "chmod" | "chown" | "chgrp" | "shred" | "unlink" => {
-            if let Some(p) = matches!(name, "touch" | "mkdir").then(|| tabled(name, args)).flatten() {
+            if let Some(p) = matches!(name, "touch" | "truncate" | "mkdir").then(|| tabled(name, args)).flatten() {
                 return made_writes(name, &p);
             }
             let p = operands(args, if name == "truncate" { "sr" } else { "" });
