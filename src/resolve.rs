@@ -320,14 +320,6 @@ impl crate::policy::Edge for Resolver<'_> {
         }
     }
 
-    fn enterable(&self, written: &Path) -> bool {
-        use std::os::unix::fs::PermissionsExt;
-        let Some(p) = self.kernel_path(written) else { return false };
-        // (What is there may change: the decision is not remembered.)
-        self.incomplete();
-        std::fs::metadata(&p).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o111 == 0o111)
-    }
-
     fn small_file(&self, written: &Path) -> Option<String> {
         let p = self.kernel_path(written)?;
         self.incomplete();

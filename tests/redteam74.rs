@@ -239,28 +239,19 @@ fn unquoted_listed_object_names() {
     );
 }
 
-/// Found by red team 74 (over-asks): `cd src; wc -l *.rs; cd ..; ls docs`. A plain `cd DIR`
-/// fails only where DIR is no directory it can enter, and the edge looks.
+/// Red team 74 (over-asks) found `cd src; wc -l *.rs; cd ..; ls docs` asked though `src` is
+/// there; red team 63 wrote the same text as a bypass to be asked (where `src` is missing the
+/// `cd ..` leaves the workspace). What is on disk when gate decides is not what the shell
+/// meets when it runs, so it stays asked either way.
 #[test]
-fn a_cd_into_a_directory_that_is_there() {
+fn a_cd_that_may_fail_before_a_climb_stays_asked() {
     let ws = check_common::red_team_workspace(true);
     std::fs::create_dir_all(ws.path().join("src")).unwrap();
-    std::fs::create_dir_all(ws.path().join("docs/guide")).unwrap();
-    check_common::assert_in_dir(
-        ws.path(),
-        "allow",
-        &["cd src; ls; cd ..; ls docs", "cd docs/guide; ls; cd ../..; git status", "cd src; cat ../.env"],
-    );
     check_common::assert_in_dir(
         ws.path(),
         "ask",
-        &["cd nothere; cd ..; ls", "cd Cargo.toml; cd ..; ls", "cd() { :; }; cd src; cd ..; ls"],
+        &["cd src; wc -l *.rs; cd ..; ls docs", "cd src && ls; cd ..; ls", "cd nothere; cd ..; ls"],
     );
-    // Without the execute bits, cd fails (unless root: the edge asks either way).
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(ws.path().join("shut")).unwrap();
-    std::fs::set_permissions(ws.path().join("shut"), std::fs::Permissions::from_mode(0o600)).unwrap();
-    check_common::assert_in_dir(ws.path(), "ask", &["cd shut; cd ..; ls"]);
 }
 
 /// Found by red teams 69 and 71 (over-asks): `echo src/*.rs | xargs -n1 wc -l`. echo prints

@@ -1254,13 +1254,6 @@ impl Policy {
                             .is_some_and(|start| !start.ancestors().skip(1).any(|up| e.exists(&up.join(".git")))))
             })
         };
-        // A plain `cd DIR` walked as entered: only where DIR is a directory it can enter.
-        if let Some(d) =
-            a.entered.iter().find(|d| !edge.is_some_and(|e| self.written_path(d, "").is_ok_and(|p| e.enterable(&p))))
-        {
-            let why = format!("`cd` into `{d}` may fail (it is no directory gate finds enterable), and the commands after it would run where the call started");
-            parts.push(part(one_line(command), PartKind::Command, self.unknown_verdict(&why)));
-        }
         // A path below the top without a fallback: where git prints nothing it is below `/`,
         // which must hold nothing at its first name, and the call must not write it.
         for (walked, fallback) in &a.no_top {

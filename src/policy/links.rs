@@ -71,11 +71,6 @@ pub trait Edge {
     fn is_dir(&self, _written: &Path) -> Option<bool> {
         None
     }
-    /// Whether `written` (absolute, as written) is a directory `cd` enters: links followed,
-    /// with every execute permission bit set (`false` when it cannot be told).
-    fn enterable(&self, _written: &Path) -> bool {
-        false
-    }
     /// The names starting with `-` that the first glob segment of `written` (absolute, as
     /// written) matches in its directory: a shell word that starts with that glob becomes such
     /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory

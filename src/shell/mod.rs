@@ -334,10 +334,6 @@ pub struct Analysis {
     /// environment): `/src/a.rs`. The policy holds them only where nothing is at the latter's
     /// first name (`/src`), so that it reads nothing, and nothing in the call writes them.
     pub no_top: Vec<(String, String)>,
-    /// Directories a plain `cd DIR` went to where, failing, the commands after it would run
-    /// elsewhere (`cd src; ls`): walked as entered, so the policy holds them only where the
-    /// edge finds each a directory gate's user can enter (as the way from the start).
-    pub entered: Vec<String>,
 }
 
 /// How a path git opens from the top of its work tree is shown, before the path as written

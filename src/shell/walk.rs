@@ -65,7 +65,6 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         jumps: 0,
         in_eval: false,
         alt_cwd: None,
-        alt_entered: None,
         rewalks: 0,
         counters: Vec::new(),
         untrusted_values: false,
@@ -205,10 +204,6 @@ struct Walker<'a> {
     /// the directory the commands after it run in if it failed. The enclosing list walks
     /// what follows from both directories.
     alt_cwd: Option<Cwd>,
-    /// Where [`Walker::alt_cwd`] is where a plain `cd DIR` failing leaves the shell: that
-    /// place and the way to DIR ([`Walker::entered_dir`]), for a rest that climbs back out
-    /// (`cd src; ls; cd ..; ls docs`), walked as entered where the edge finds DIR enterable.
-    alt_entered: Option<(Cwd, String)>,
     /// The counters of the `for ((...))` loops walked as passes over their numbers, innermost
     /// last, each with whether anything in its body assigned it ([`Self::unbind`]).
     counters: Vec<(String, bool)>,
@@ -1699,7 +1694,6 @@ impl Walker<'_> {
             jumps: 0,
             in_eval: false,
             alt_cwd: None,
-            alt_entered: None,
             rewalks: self.rewalks,
             counters: Vec::new(),
             untrusted_values: self.untrusted_values,
@@ -2616,22 +2610,6 @@ impl Walker<'_> {
             self.and_or(&item.0);
             if let Some(alt) = self.alt_cwd.take() {
                 let rest = &items[k + 1..];
-                // `cd src; ...; cd ..; ...`: from where the `cd` failed, the `cd ..` leaves the
-                // call's directory; walked as entered, which the policy holds only where the
-                // edge finds the directory enterable ([`Analysis::entered`]; red team 74).
-                let entered = self.alt_entered.take().filter(|(at, _)| *at == alt).map(|(_, d)| d);
-                let climbs = rest.iter().any(|i| {
-                    let t = i.to_string();
-                    let w: Vec<&str> = t.split_whitespace().collect();
-                    w.iter().any(|a| {
-                        let a = a.trim_matches(['"', '\'']);
-                        a == ".." || a.starts_with("../") || a.starts_with("..;") || a.starts_with("..&")
-                    })
-                });
-                if let Some(dir) = entered.filter(|_| climbs && !rest.is_empty()) {
-                    self.a.entered.push(dir);
-                    continue;
-                }
                 if rest.is_empty() && keep_alt {
                     // The script's next line goes on from either directory.
                     self.alt_cwd = Some(alt);
@@ -2659,23 +2637,6 @@ impl Walker<'_> {
         let w = sc.word_or_name.as_ref()?;
         (matches!(w.value.as_str(), "cd" | "pushd" | "popd" | "dirs") && !self.functions.contains(&w.value))
             .then_some(w.value.as_str())
-    }
-
-    /// The directory a plain `cd DIR` just went to (the command walked at `at`: `cd` itself, DIR one
-    /// literal relative word with no option, `..` or `-`, and the directory now known): the
-    /// way to it from the start, for the edge to find enterable.
-    fn entered_dir(&self, at: usize) -> Option<String> {
-        let c = self.a.commands.get(at)?;
-        let [cd, dir] = c.words.as_slice() else { return None };
-        let dir = dir.lit()?;
-        let plain = !dir.is_empty()
-            && !dir.starts_with(['-', '/', '~'])
-            && dir.bytes().all(plain_byte)
-            && !dir.split('/').any(|s| s == "..");
-        (cd.lit() == Some("cd") && c.wrappers.is_empty() && plain && self.functions.iter().all(|f| f != "cd"))
-            .then(|| self.cwd.0.clone())
-            .flatten()
-            .filter(|d| !d.starts_with('/') && !d.split('/').any(|s| s == ".."))
     }
 
     /// Whether a condition is one plain `cd`, `pushd` or `popd` and nothing else (not negated,
@@ -2724,7 +2685,6 @@ impl Walker<'_> {
     fn and_or(&mut self, l: &ast::AndOrList) {
         let before = self.cwd.clone();
         let log0 = self.assigned.len();
-        let first_at = self.a.commands.len();
         self.pipeline(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
@@ -2876,7 +2836,6 @@ impl Walker<'_> {
                 // (Where a `pushd` failed, the stack is still what the shell had: a `popd`
                 // after it pops that, which may be anywhere (red team 59: `pushd docs/nothere;
                 // popd; touch docs/x.md` wrote below a directory an earlier command pushed).)
-                self.alt_entered = self.entered_dir(first_at).map(|d| (before.clone(), d));
                 self.alt_cwd = Some(before);
             } else {
                 self.cwd.forget();
@@ -8031,7 +7990,6 @@ impl Walker<'_> {
                 jumps: 0,
                 in_eval: false,
                 alt_cwd: None,
-                alt_entered: None,
                 rewalks: self.rewalks,
                 counters: Vec::new(),
                 untrusted_values: self.untrusted_values,
@@ -8902,8 +8860,14 @@ fn printed_listing(words: &[Word]) -> Option<Vec<Word>> {
 /// Whether a listing is echo's, its names on one line ([`listing_of`]): only xargs and a
 /// `for` loop split it into names.
 fn echo_listing(listing: &[Word]) -> bool {
-    listing.last().and_then(Word::lit) == Some("-print") && listing.first().and_then(Word::lit) == Some("find")
+    listing.first().and_then(Word::lit) == Some("find")
+        && listing.len() > ECHO_MARK.len()
+        && listing[listing.len() - ECHO_MARK.len()..].iter().map(Word::lit).eq(ECHO_MARK.iter().map(|m| Some(*m)))
 }
+
+/// What ends the `find` an echo's listing is read as: tests that change nothing (`-true
+/// -true`), which no find gate reads from a text ends with, so a `read` loop can tell it.
+const ECHO_MARK: &[&str] = &["-true", "-true", "-true"];
 
 fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
     if c.unknown.is_some() {
@@ -9012,7 +8976,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
         // directories the globs walk, or the files named (red team 42).
         // `echo src/*.rs` prints its words on one line, which xargs splits at blanks as it
         // does a name a line (red teams 69, 71: `echo src/*.rs | xargs -n1 wc -l` was asked):
-        // as printf's, marked `-print` for a `read` loop or `mapfile`, which would take the
+        // as printf's, marked ([`ECHO_MARK`]) for a `read` loop or `mapfile`, which would take the
         // line whole ([`echo_listing`]). (No option and no backslash: `-e`, `xpg_echo`.)
         Some("echo") => {
             let words = c.words.get(1..)?;
@@ -9023,7 +8987,7 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                 return None;
             }
             let mut l = printed_listing(words)?;
-            l.push(Word::Lit("-print".into()));
+            l.extend(ECHO_MARK.iter().map(|m| Word::Lit((*m).into())));
             return Some(l);
         }
         Some("printf") => {
