@@ -19,12 +19,13 @@ fn git_grep_names_are_below_its_pathspecs() {
     check_common::assert_in_dir(
         ws.path(),
         "allow",
-        &[
-            "git grep -l ref -- docs | xargs sed -i s/a/b/",
-            "git grep -l ref docs | xargs sed -i s/a/b/",
-            "git grep -l -e ref docs/ | xargs sed -i s/a/b/",
-        ],
+        &["git grep -l ref -- docs | xargs sed -i s/a/b/", "git grep -l -e ref -- docs/ | xargs sed -i s/a/b/"],
     );
+    // A word before `--` may be a revision: git prints `HEAD:docs/a.md`, which a link
+    // `HEAD:docs` (found while fixing this) leads anywhere.
+    std::os::unix::fs::symlink("/etc", ws.path().join("HEAD:docs")).unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &["git grep -l root HEAD -- docs | xargs cat"]);
+    std::fs::remove_file(ws.path().join("HEAD:docs")).unwrap();
     check_common::assert_in_dir(
         ws.path(),
         "deny",
@@ -41,6 +42,8 @@ fn git_grep_names_are_below_its_pathspecs() {
         &[
             "git grep -l ref -- src docs | xargs sed -i s/a/b/",
             "cd src && git grep -l fn -- ../docs | xargs sed -i s/a/b/",
+            // (`docs` may be a revision: see below.)
+            "git grep -l ref docs | xargs sed -i s/a/b/",
         ],
     );
 }
@@ -282,4 +285,33 @@ fn echoed_globs_handed_to_xargs() {
     // A name with a blank below the glob's directory is two names to xargs.
     check_common::write_file(ws.path(), "src/a /etc/hostname", "x\n");
     check_common::assert_in_dir(ws.path(), "ask", &["echo src/*.rs src/* | xargs wc -l"]);
+}
+
+/// Found this session (bypasses since red team 71 made `git grep -l` a listing): git's names
+/// are its index's or a tree's, not a walk of the disk. A tracked directory replaced by a link
+/// (`sub` leading to `/etc`) hands on `sub/passwd`, which cat reads through the link; with a
+/// revision the names are `HEAD:docs/passwd`, where a link `HEAD:docs` leads anywhere.
+#[test]
+fn git_grep_names_through_links_and_revisions() {
+    let ws = check_common::red_team_workspace(true);
+    let setup = "mkdir sub && echo root:y > sub/passwd && mkdir -p docs && echo root:z > docs/passwd \
+        && git add sub docs && git -c user.email=a@b -c user.name=n commit -qm x \
+        && rm -rf sub docs/passwd && ln -s /etc sub && ln -s /etc HEAD:docs && echo done";
+    assert_eq!(check_common::bash_stdout(ws.path(), setup).trim(), "done");
+    let read = check_common::bash_stdout(ws.path(), "git grep -l root | xargs cat 2>/dev/null");
+    assert!(read.contains("root:x:0:0"), "bash read /etc/passwd through the link: {read}");
+    let read = check_common::bash_stdout(ws.path(), "git grep -l root HEAD | xargs cat 2>/dev/null");
+    assert!(read.contains("root:x:0:0"), "bash read /etc/passwd through `HEAD:docs`: {read}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git grep -l root | xargs cat",
+            "git grep -l root | while read f; do cat \"$f\"; done",
+            "git grep -l root HEAD | xargs cat",
+            "git grep -l root HEAD -- docs | xargs cat",
+            "git grep -lz root HEAD | xargs -0 cat",
+            "git grep -l root HEAD | while read -r f; do cat \"$f\"; done",
+        ],
+    );
 }

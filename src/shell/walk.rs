@@ -8724,14 +8724,14 @@ fn line_filter(c: &SimpleCommand) -> bool {
     }
 }
 
-/// Where the names `git grep -l PATTERN [--] [PATHSPEC...]` prints start (`rest`: its words
+/// Where the names `git grep -l PATTERN -- PATHSPEC...` prints start (`rest`: its words
 /// after `grep`, each a flag of its names-only table or a plain word): below each plain
-/// pathspec, as typed and relative to the directory it runs in (red team 73: `git grep -l ref
+/// pathspec after `--`, as typed and relative to the directory it runs in (red team 73: `git grep -l ref
 /// -- docs | xargs sed -i ...` was denied for the `.env` a walk of `./` found), or below a
 /// pattern's directory. Without one, or where one is `.` or a pattern with no directory
 /// (`'*.md'`), the bare names below `./`.
-fn git_grep_starts(rest: &[Word]) -> Vec<Word> {
-    let bare = || vec![Word::Lit(super::BARE_NAMES.into())];
+fn git_grep_starts(rest: &[Word]) -> Option<Vec<Word>> {
+    let bare = || Some(vec![Word::Lit(super::BARE_NAMES.into())]);
     let mut pattern_given = rest.iter().any(|w| w.lit() == Some("-e"));
     let (mut after_e, mut dashes) = (false, false);
     let mut specs = Vec::new();
@@ -8746,8 +8746,14 @@ fn git_grep_starts(rest: &[Word]) -> Vec<Word> {
         } else if !dashes && a.starts_with('-') {
         } else if !pattern_given {
             pattern_given = true;
-        } else {
+        } else if dashes {
             specs.push(a);
+        } else {
+            // A word before `--` may be a revision, whose names git prints as `REV:PATH`
+            // (`HEAD:docs/a.md`, where a link `HEAD:docs` may lead anywhere): no names of
+            // the disk (found this session: `git grep -l root HEAD | xargs cat` read
+            // `/etc/passwd` through such a link).
+            return None;
         }
     }
     // (A pattern's names are below the directory before its first glob character: git's `*`
@@ -8762,7 +8768,7 @@ fn git_grep_starts(rest: &[Word]) -> Vec<Word> {
         plain.then(|| Word::Lit(a.to_string()))
     };
     match specs.into_iter().map(start).collect::<Option<Vec<Word>>>() {
-        Some(starts) if !starts.is_empty() => starts,
+        Some(starts) if !starts.is_empty() => Some(starts),
         _ => bare(),
     }
 }
@@ -8959,8 +8965,18 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             // prints is on disk, below the directory it runs in, as `grep -rl` prints (red team
             // 71: `git grep -l fn | xargs sed -n 1,3p` was asked).
             let z = rest.iter().any(|w| w.lit() == Some("-z"));
-            if grep_names && c.wrappers.is_empty() && !rest.iter().any(|w| w.lit() == Some("--cached")) {
-                let mut l = files_of(git_grep_starts(rest))?;
+            // (With a revision, `HEAD:docs/a.md`, its names are a tree's, not the disk's, and
+            // a link `HEAD:docs` may lead anywhere: read as `git ls-files`' below, whose
+            // links the edge looks at.)
+            let starts = git_grep_starts(rest);
+            if let Some(starts) = starts
+                .filter(|_| grep_names && c.wrappers.is_empty() && !rest.iter().any(|w| w.lit() == Some("--cached")))
+            {
+                // (git's names are the index's, which pass through a link to a directory that
+                // replaced a tracked one (`sub/passwd` where `sub` leads to `/etc`, found this
+                // session): as `find -L`, whose walk follows links.)
+                let mut l = files_of(starts)?;
+                l.insert(1, Word::Lit("-L".into()));
                 if z {
                     l.push(Word::Lit("-print0".into()));
                 }
