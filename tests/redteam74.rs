@@ -315,3 +315,31 @@ fn git_grep_names_through_links_and_revisions() {
         ],
     );
 }
+
+/// Found by red team 74 (asked, not denied): `$(echo mr | rev) x` and `$(sed s/q/r/ <<< qm)
+/// x` run `rm`. What `rev`, a literal `sed s/A/B/` and a literal `tr` make of text gate knows
+/// is computed, so a deny rule holds the command they name.
+#[test]
+fn names_computed_by_simple_filters() {
+    for (text, out) in
+        [("echo mr | rev", "rm"), ("sed s/q/r/ <<< qm", "rm"), ("echo xm | tr x r", "rm"), ("echo rXm | tr -d X", "rm")]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(check_common::bash_stdout(dir.path(), text).trim(), out, "{text}");
+    }
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "$(echo mr | rev) x",
+            "$(sed s/q/r/ <<< qm) x",
+            "$(echo qm | sed s/q/r/) x",
+            "$(echo xm | tr x r) x",
+            "$(echo rXm | tr -d X) x",
+            "x=$(echo mr | rev); $x y",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["$(echo ls | rev) x", "$(echo mr | rev | rev) x"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["echo $(echo mr | rev)"]);
+}

@@ -4733,6 +4733,11 @@ impl Walker<'_> {
                 .all(|t| !t.contains(['|', '>']) && self.constant_output(t).as_deref() == Some(OBJECT_NAME));
             return names.then(|| OBJECT_NAME.to_string());
         }
+        // `$(echo mr | rev)`, `$(sed s/q/r/ <<< qm)` (red team 74): text gate knows, through
+        // filters whose output it computes.
+        if let Some(out) = self.filtered_output(text) {
+            return Some(out);
+        }
         // (`$(dirname "$DOC")` with DOC known: its value in its place, red team 62.)
         let inlined = self.values_inlined(text)?;
         let text = inlined.as_str();
@@ -4810,6 +4815,49 @@ impl Walker<'_> {
             }
             _ => None,
         }
+    }
+
+    /// What `CONSTANT | FILTER...` or `FILTER <<< WORD` prints, where the constant's output
+    /// is known ([`Walker::constant_output`]) and each filter is one gate computes
+    /// ([`filter_output`]): `rev`, sed's `s/LITERAL/LITERAL/[g]`, tr of literal sets. The
+    /// line end a substitution drops is dropped.
+    fn filtered_output(&self, text: &str) -> Option<String> {
+        if text.contains(['>', ';', '&', '\n', '`', '$', '(', ')', '~']) || text.contains("||") {
+            return None;
+        }
+        let (mut out, filters): (String, Vec<&str>) = match text.split_once("<<<") {
+            Some((filter, word)) => {
+                if filter.contains(['|', '<']) || word.contains(['|', '<']) {
+                    return None;
+                }
+                let a = super::analyze(&format!("echo {}", word.trim()));
+                let [c] = a.commands.as_slice() else { return None };
+                let [_, w] = c.words.as_slice() else { return None };
+                (format!("{}\n", w.lit()?), vec![filter])
+            }
+            None => {
+                let mut stages = text.split('|');
+                let first = stages.next()?;
+                let filters: Vec<&str> = stages.collect();
+                if filters.is_empty() || text.contains('<') {
+                    return None;
+                }
+                (format!("{}\n", self.constant_output(first.trim())?), filters)
+            }
+        };
+        for f in filters {
+            let a = super::analyze(f.trim());
+            let [c] = a.commands.as_slice() else { return None };
+            if c.unknown.is_some() || !c.wrappers.is_empty() || c.open_args || !a.unknown.is_empty() {
+                return None;
+            }
+            let words: Vec<&str> = c.words.iter().map(Word::lit).collect::<Option<_>>()?;
+            if words.first().is_some_and(|n| self.functions.iter().any(|f| f == n)) {
+                return None;
+            }
+            out = filter_output(&words, &out)?;
+        }
+        Some(out.trim_end_matches('\n').to_string())
     }
 
     /// A quoted word that starts with a directory gate follows, spelled as the way to it from
@@ -8839,6 +8887,48 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
         // -o -z | xargs -0 cat` read `docs/pw`, a link to /etc/passwd).
         Some(l) => as_find(&l),
         None => Vec::new(),
+    }
+}
+
+/// What a filter gate computes prints for `input` (lines ending in `\n`): `rev`; sed with one
+/// script `s/A/B/` or `s/A/B/g` whose A and B are letters, digits, blanks, `_` and `-` (no
+/// regular expression, no `&`); tr of two such sets of one length, or `-d SET`. `None` for
+/// anything else.
+fn filter_output(words: &[&str], input: &str) -> Option<String> {
+    let literal = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-');
+    let lines = || input.split_terminator('\n');
+    match words {
+        ["rev"] => Some(lines().map(|l| format!("{}\n", l.chars().rev().collect::<String>())).collect()),
+        ["sed", script] | ["sed", "-e", script] => {
+            let rest = script.strip_prefix('s')?;
+            let delim = rest.chars().next()?;
+            if delim.is_ascii_alphanumeric() || delim == '\\' || delim == ' ' {
+                return None;
+            }
+            let parts: Vec<&str> = rest[delim.len_utf8()..].split(delim).collect();
+            let [from, to, flags] = parts.as_slice() else { return None };
+            if from.is_empty() || !literal(from) || !literal(to) || !matches!(*flags, "" | "g") {
+                return None;
+            }
+            let all = *flags == "g";
+            Some(
+                lines()
+                    .map(|l| format!("{}\n", if all { l.replace(from, to) } else { l.replacen(from, to, 1) }))
+                    .collect(),
+            )
+        }
+        // (tr reads `a-z` as a range: no `-` in its sets.)
+        ["tr", "-d", set] if literal(set) && !set.contains('-') => {
+            Some(input.chars().filter(|c| !set.contains(*c)).collect())
+        }
+        ["tr", from, to]
+            if literal(from) && literal(to) && from.len() == to.len() && !from.contains('-') && !to.contains('-') =>
+        {
+            let map: Vec<(char, char)> = from.chars().zip(to.chars()).collect();
+            // (tr maps a letter given twice by its last place.)
+            Some(input.chars().map(|c| map.iter().rev().find(|(f, _)| *f == c).map_or(c, |(_, t)| *t)).collect())
+        }
+        _ => None,
     }
 }
 
