@@ -343,3 +343,26 @@ fn names_computed_by_simple_filters() {
     check_common::assert_in_dir(ws.path(), "ask", &["$(echo ls | rev) x", "$(echo mr | rev | rev) x"]);
     check_common::assert_in_dir(ws.path(), "allow", &["echo $(echo mr | rev)"]);
 }
+
+/// Found by red team 74 (over-ask): `dd if=src/a.rs of=docs/x.md status=none` reads IN and
+/// writes OUT, each decided by the rules; only its `KEY=VALUE` operands.
+#[test]
+fn dd_reads_if_and_writes_of() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["dd if=docs/a.md of=docs/x.md status=none", "dd if=docs/a.md of=docs/x.md conv=notrunc bs=1M count=1"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["dd if=docs/a.md of=.env", "dd if=docs/a.md of=Cargo.toml"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "dd if=/etc/passwd of=docs/x.md",
+            "dd if=docs/a.md of=src/b.rs",
+            "dd if=$x of=docs/a.md",
+            "find docs | xargs dd",
+        ],
+    );
+}

@@ -1707,6 +1707,13 @@ static SAFE: &[(&str, Args)] = &[
     ("tar", Args::Any), ("xxd", Args::Custom(|_| false)), ("unzip", Args::Custom(zip_lists)),
     ("zipinfo", Args::Custom(zipinfo_lists)),
     ("pgrep", Args::Custom(pgrep_lists)),
+    // `dd if=IN of=OUT bs=... status=none`: IN read, OUT written, each decided by the rules
+    // (red team 74); every word one of its operands (no conversion runs anything).
+    ("dd", Args::Custom(|args| {
+        const KEYS: &[&str] =
+            &["if", "of", "bs", "ibs", "obs", "cbs", "count", "skip", "seek", "iseek", "oseek", "status", "conv", "iflag", "oflag"];
+        args.iter().all(|a| a.split_once('=').is_some_and(|(k, v)| KEYS.contains(&k) && !v.is_empty()))
+    })),
     // One system variable (`getconf ARG_MAX`) or all of them (`-a`); not `-v SPEC`, which
     // runs another getconf, nor a path operand (red team 73).
     ("getconf", Args::Custom(|args| match args {
@@ -2233,6 +2240,14 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
     }
     if matches!(name, "test" | "[") {
         return test_probes(&words[1..]);
+    }
+    if name == "dd" {
+        return words[1..]
+            .iter()
+            .filter_map(|w| w.lit().and_then(|a| a.strip_prefix("if=")))
+            .filter(|v| !v.is_empty() && !matches!(*v, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random"))
+            .map(|v| Word::Lit(v.to_string()))
+            .collect();
     }
     let Some((_, skip)) = FILE_READERS.iter().find(|(n, _)| *n == name) else { return Vec::new() };
     let mut skip = *skip;
