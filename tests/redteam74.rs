@@ -366,3 +366,36 @@ fn dd_reads_if_and_writes_of() {
         ],
     );
 }
+
+/// Found by red team 74 (bypasses): given `-i` more than once, GNU sed backs up with the last
+/// one's suffix (or none), where gate took the first: `sed -i.md -i'.env*' ... a.md` wrote
+/// `.enva.md`, `-i.md -i'../*'` a file outside.
+#[test]
+fn sed_takes_the_last_in_place_suffix() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = check_common::bash_stdout(
+        dir.path(),
+        "echo a > f && sed -i.md -i.bak s/a/b/ f && echo a > g && sed -i.md -i s/a/b/ g && ls",
+    );
+    assert_eq!(made.split_whitespace().collect::<Vec<_>>(), ["f", "f.bak", "g"], "{made}");
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "sed -i.md -i.bak s/a/b/ docs/a.md",
+            "sed -i.md -i'../*' s/a/b/ docs/a.md",
+            "sed --in-place=.md --in-place=.orig s/a/b/ docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["cd docs && sed -i.md -i'.env*' s/a/b/ a.md", "cd docs && sed -i.md -i'../.env*' s/a/b/ a.md"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["sed -i'../*' -i s/a/b/ docs/a.md", "sed -i.bak -i.md s/a/b/ docs/a.md"],
+    );
+}

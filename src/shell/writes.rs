@@ -952,11 +952,13 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 // 4.9: `-i'x*'` backs `docs/a.md` up to `xdocs/a.md`, `-i'.*.md'` backs
                 // `./docs/a.md` up to `../docs/a.md.md`; red team 73 found gate placing it
                 // beside the file, as only a bare name's is).
+                // (Given more than once, the last `-i` says, with its suffix or none: red team
+                // 74's `sed -i.md -i'.env*'` backs up to `.envFILE`.)
                 let suffix = p
                     .opts
                     .iter()
-                    .filter(|f| f.opt.name == "-i" || f.opt.name == "--in-place")
-                    .find_map(|f| f.value.clone());
+                    .rfind(|f| f.opt.name == "-i" || f.opt.name == "--in-place")
+                    .and_then(|f| f.value.clone());
                 let mut out = files.clone();
                 for f in &files {
                     match (&suffix, f) {
