@@ -399,3 +399,14 @@ fn sed_takes_the_last_in_place_suffix() {
         &["sed -i'../*' -i s/a/b/ docs/a.md", "sed -i.bak -i.md s/a/b/ docs/a.md"],
     );
 }
+
+/// Found by red team 74 (asked, not denied): `a=(m); "${a[*]/#/r}" x` runs `rm`. The `[*]`
+/// form (and `"${*/#/r}"`) replaces in each item and joins them by IFS's first letter.
+#[test]
+fn star_substitutions_of_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(check_common::bash_stdout(dir.path(), "a=(m x); echo \"${a[*]/#/r}\"").trim(), "rm rx");
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(ws.path(), "deny", &["a=(m); \"${a[*]/#/r}\" x", "set -- m; \"${*/#/r}\" x"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["a=(docs/a.md); cat \"${a[*]/%/}\""]);
+}

@@ -2098,6 +2098,20 @@ impl Walker<'_> {
             let params = self.params.as_ref().filter(|p| p.iter().all(|w| matches!(w, Word::Lit(_))))?;
             return each_replaced(params, slice);
         }
+        // `"${a[*]/#/r}"`, `"${*/#/r}"`: each item replaced, then joined by IFS's first
+        // letter into one word (red team 74: `a=(m); "${a[*]/#/r}" x` runs rm).
+        let star =
+            inner.strip_prefix('*').map(|s| (None, s)).or_else(|| inner.split_once("[*]").map(|(n, s)| (Some(n), s)));
+        if let Some((name, slice)) = star.filter(|(_, s)| s.starts_with('/')) {
+            let values = match name {
+                None => self.params.clone()?,
+                Some(n) => self.bound.iter().rev().find(|(b, _)| b == n).map(|(_, v)| v.clone())?,
+            };
+            let sep = self.ifs()?.chars().next().map(String::from).unwrap_or_default();
+            let replaced = each_replaced(&values, slice)?;
+            let lits: Option<Vec<&str>> = replaced.iter().map(Word::lit).collect();
+            return Some(vec![Word::Lit(lits?.join(&sep))]);
+        }
         let (name, slice) = inner.split_once("[@]")?;
         let values = self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())?;
         if slice.is_empty() {
