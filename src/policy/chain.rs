@@ -1256,20 +1256,21 @@ impl Policy {
         };
         // A path below the top without a fallback: where git prints nothing it is below `/`,
         // which must hold nothing at its first name, and the call must not write it.
-        for (walked, fallback) in &a.no_top {
-            let there = !fallback.is_empty() && edge.is_none_or(|e| e.exists(std::path::Path::new(fallback)));
-            let written =
-                !fallback.is_empty() && a.writes.iter().any(|w| w.path.display().starts_with(walked.as_str()));
-            if there || written {
-                let why = format!(
-                    "`{walked}` is below the repository's top only where git prints it; where it prints nothing (a repository owned by another user, `GIT_DIR` set) the path is `{}`, and {}",
-                    &walked[1..],
-                    if written { "the command writes it" } else { "something is at `{fallback}`" }
-                );
-                let why = why.replace("{fallback}", fallback);
-                parts.push(part(one_line(command), PartKind::Command, self.unknown_verdict(&why)));
-                break;
-            }
+        for (walked, fallback) in a.no_top.iter().filter(|(_, f)| !f.is_empty()) {
+            let written = a.writes.iter().any(|w| w.path.display().starts_with(walked.as_str()));
+            let held = if written {
+                "the command writes it".to_string()
+            } else if edge.is_none_or(|e| e.exists(std::path::Path::new(fallback))) {
+                format!("something is at `{fallback}`")
+            } else {
+                continue;
+            };
+            let why = format!(
+                "`{walked}` is below the repository's top only where git prints it; where it prints nothing (a repository owned by another user, `GIT_DIR` set) the path is `{}`, and {held}",
+                &walked[1..]
+            );
+            parts.push(part(one_line(command), PartKind::Command, self.unknown_verdict(&why)));
+            break;
         }
         if (a.at_git_top || diff_top) && !edge.is_some_and(top_here) {
             let v = self.unknown_verdict(if a.at_git_top {
@@ -1281,26 +1282,23 @@ impl Policy {
         }
         // An unquoted `$PWD`: one word only where the start's name has nothing word
         // splitting or a glob would act on.
-        let plain = |p: &std::path::Path| {
-            p.to_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)))
-        };
         // (Or an unquoted `$PWD` in a glob, read as the directory the command is in: its
         // name, the part after the start included, must be plain too. Found this session: in
         // `cd "x /etc" && cat $PWD/passw?` the name splits into `.../x` and `/etc/passw?`.)
-        let by_pwd = |w: &Word| matches!(w, Word::Dyn(d) if ["$(pwd)", "${PWD}", "$PWD", "`pwd`"].iter().any(|p| d.starts_with(p)));
-        let plain_cwd = |c: &Option<String>| {
-            c.as_deref().is_some_and(|d| d.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)))
-        };
-        let pwd_words =
-            a.commands.iter().any(|c| {
-                c.words.iter().chain(c.wrappers.iter().flat_map(|w| &w.words)).any(by_pwd) && !plain_cwd(&c.cwd)
-            }) || a.reads.iter().any(|r| by_pwd(&r.path) && !plain_cwd(&r.cwd))
-                || a.writes.iter().any(|w| by_pwd(&w.path) && !plain_cwd(&w.cwd));
-        let any_pwd = a.plain_start
-            || a.commands.iter().any(|c| c.words.iter().chain(c.wrappers.iter().flat_map(|w| &w.words)).any(by_pwd))
-            || a.reads.iter().any(|r| by_pwd(&r.path))
-            || a.writes.iter().any(|w| by_pwd(&w.path));
-        if pwd_words || (any_pwd && !self.written_path(".", "").is_ok_and(|p| plain(&p))) {
+        let plain = |s: &str| s.bytes().all(shell::plain_byte);
+        let by_pwd = |w: &Word| matches!(w, Word::Dyn(d) if shell::PWD_SPELLINGS.iter().any(|p| d.starts_with(p)));
+        // (The directory each such word is used in.)
+        let pwd_cwds: Vec<&Option<String>> = a
+            .commands
+            .iter()
+            .filter(|c| c.words.iter().chain(c.wrappers.iter().flat_map(|w| &w.words)).any(by_pwd))
+            .map(|c| &c.cwd)
+            .chain(a.reads.iter().filter(|r| by_pwd(&r.path)).map(|r| &r.cwd))
+            .chain(a.writes.iter().filter(|w| by_pwd(&w.path)).map(|w| &w.cwd))
+            .collect();
+        let pwd_words = pwd_cwds.iter().any(|c| !c.as_deref().is_some_and(plain));
+        let any_pwd = a.plain_start || !pwd_cwds.is_empty();
+        if pwd_words || (any_pwd && !self.written_path(".", "").is_ok_and(|p| p.to_str().is_some_and(plain))) {
             let v = self.unknown_verdict(
                 "the command takes an unquoted `$PWD` for one word, but the directory it runs in has a name word splitting or a glob would change",
             );
@@ -2190,7 +2188,6 @@ impl Policy {
         edge.is_dir(&written) == Some(true)
     }
 
-    /// Whether the edge says `w`'s path is there and no directory (links followed).
     /// Whether `w`'s path is nothing now and the call's only other writes of it make a file
     /// (`printf x > docs/tmp.md && mv docs/tmp.md docs/final.md`, red team 73): when mv runs
     /// it is that file or nothing. (Where the call makes nothing there, what is there when mv
@@ -2210,6 +2207,7 @@ impl Policy {
             && a.writes.iter().any(|o| same(o) && o != w)
     }
 
+    /// Whether the edge says `w`'s path is there and no directory (links followed).
     fn not_a_dir(&self, w: &shell::Write, edge: Option<Real>) -> bool {
         let (Some(edge), Word::Lit(raw), Some(cwd)) = (edge, &w.path, &w.cwd) else { return false };
         let Ok(written) = self.written_path(raw, cwd) else { return false };

@@ -26,8 +26,8 @@ pub use tables::{
     listing_patterns, parameter_default, read_targets, reads_below, reads_operands, runs_unseen_code, unquoted_glob,
     walks_below, writes_unmodelled, Below,
 };
-pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program};
-pub(crate) use walk::below_a_start;
+pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program, PWD_SPELLINGS};
+pub(crate) use walk::{below_a_start, plain_byte};
 pub(crate) use words::brace_expand;
 
 /// One word of a command after quoting and escapes are resolved.

@@ -3952,11 +3952,14 @@ pub fn unquoted_glob(raw: &str) -> &str {
     }
 }
 
+/// The spellings of the shell's directory at the start of a word, unquoted (`$PWD/src/*`).
+pub const PWD_SPELLINGS: [&str; 4] = ["$(pwd)", "${PWD}", "$PWD", "`pwd`"];
+
 pub fn glob_base(raw: &str) -> Option<String> {
     let raw = unquoted_glob(raw);
     // The working directory by name: `"$(pwd)"`, `$PWD/src/*`.
     let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-    for here in ["$(pwd)", "${PWD}", "$PWD", "`pwd`"] {
+    for here in PWD_SPELLINGS {
         if let Some(rest) = unquoted.strip_prefix(here) {
             let next_is_name = here == "$PWD" && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
             if rest.is_empty() {

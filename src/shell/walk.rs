@@ -1372,7 +1372,7 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
 
 /// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
 /// glob, brace, tilde or escape).
-fn plain_byte(b: u8) -> bool {
+pub(crate) fn plain_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)
 }
 
