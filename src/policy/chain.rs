@@ -1346,7 +1346,10 @@ impl Policy {
                 untabled.push((c.display(), text, shell::writes_unmodelled(&c.words)));
             }
             parts.push(part(c.display(), PartKind::Command, v));
-            let wrapper_reads = c.wrappers.iter().flat_map(|w| shell::read_targets(&w.words));
+            // (Not a `find`'s: it is a command of its own, decided where it runs; under
+            // `-execdir` the command it wraps runs elsewhere.)
+            let wrapper_reads =
+                c.wrappers.iter().filter(|w| w.program() != Some("find")).flat_map(|w| shell::read_targets(&w.words));
             // Under `find`, `{}` is a path below find's start points, which are decided as
             // reads of the find wrapper.
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));

@@ -691,6 +691,9 @@ const ASSOCIATIVE: &str = "%assoc%";
 /// variable was given by `d=$(pwd)` or `d=$PWD` (no variable name holds `%`): `cd "$d"` goes
 /// back there.
 const PWD_OF: &str = "%pwd%";
+/// The second word of a [`PWD_OF`] binding whose value may also be nothing: git's top
+/// without a fallback (`ROOT=$(git rev-parse --show-toplevel)`).
+const NO_TOP: &str = "%no-top%";
 
 /// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
 const MAX_PRODUCED: usize = 4096;
@@ -4254,6 +4257,16 @@ impl Walker<'_> {
         }
         if let Some(here) = self.directory_word(raw) {
             self.a.at_git_top |= raw.starts_with("\"$(git ");
+            // `"$ROOT/src/a.rs"` of `ROOT=$(git rev-parse --show-toplevel)`: as the inline
+            // form, `/src/a.rs` where git prints nothing.
+            if let Some(tail) = self.no_top_tail(raw) {
+                if !(tail.starts_with('/') && tail.bytes().all(plain_byte)) {
+                    return Resolved { word: Word::Dyn(raw.to_string()), unknown: None };
+                }
+                let fallback = tail.split('/').nth(1).map(|first| format!("/{first}")).unwrap_or_default();
+                self.a.no_top.push((format!(".{tail}"), fallback));
+                self.a.at_git_top = true;
+            }
             let r = self.word(&here);
             self.cwd_tilde = true;
             return r;
@@ -4926,6 +4939,19 @@ impl Walker<'_> {
             Some(after) => format!("{dir}{after}"),
             None => format!("\"{dir}{rest}"),
         })
+    }
+
+    /// The path after `"$NAME` (quotes dropped) where NAME holds git's top without a
+    /// fallback ([`NO_TOP`]); `None` for any other word.
+    fn no_top_tail(&self, raw: &str) -> Option<String> {
+        let t = raw.strip_prefix("\"$")?;
+        let (name, rest) = match t.strip_prefix('{') {
+            Some(b) => b.split_once('}')?,
+            None => t.split_at(t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len())),
+        };
+        let pseudo = format!("{PWD_OF}{name}");
+        let (_, v) = self.bound.iter().rev().find(|(b, _)| *b == pseudo)?;
+        (v.get(1) == Some(&Word::Dyn(NO_TOP.into()))).then(|| rest.replacen('"', "", 1))
     }
 
     /// The positional parameter `$k` (from 1) as gate knows it: `Some(None)` where it is
@@ -5714,12 +5740,23 @@ impl Walker<'_> {
                                     c.move_to(Some(d));
                                     c.lexical().0
                                 });
-                            let dir = if printed || variable { Some(dir) } else { below.flatten() };
+                            // `ROOT=$(git rev-parse --show-toplevel)` without `|| pwd`: the start,
+                            // or nothing where git prints nothing; marked so that each use
+                            // below it is held as the inline form is ([`Analysis::no_top`]).
+                            let bare_top = !printed
+                                && !variable
+                                && below.is_none()
+                                && this.git_top_prefix(v, false).is_some_and(str::is_empty);
+                            let dir = if printed || variable || bare_top { Some(dir) } else { below.flatten() };
                             if let (Some(dir), true) = (dir, is_identifier(&name)) {
                                 // (Relative to the start, not to where it was read: kept even
                                 // where the value spelled `~+`'s way from here.)
                                 let tilde = std::mem::take(&mut this.cwd_tilde);
-                                this.bind(&format!("{PWD_OF}{name}"), vec![Word::Lit(dir)]);
+                                let mut value = vec![Word::Lit(dir)];
+                                if bare_top {
+                                    value.push(Word::Dyn(NO_TOP.into()));
+                                }
+                                this.bind(&format!("{PWD_OF}{name}"), value);
                                 this.cwd_tilde = tilde;
                             }
                         }
@@ -6846,6 +6883,11 @@ impl Walker<'_> {
                             } && args.last().is_some_and(|d| self.git_top_here(&d.display()));
                             match saved.as_deref() {
                                 Some([Word::Lit(dir)]) => c.move_to(Some(dir.clone())),
+                                // (git's top without a fallback, or `cd ""`, which stays: the
+                                // same only where the command is still at the start.)
+                                Some([Word::Lit(dir), Word::Dyn(m)]) if m == NO_TOP && c.0.as_ref() == Some(dir) => {
+                                    self.a.at_git_top = true
+                                }
                                 _ if top => self.a.at_git_top = true,
                                 _ => c.cd(&args),
                             }
