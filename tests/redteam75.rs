@@ -79,3 +79,31 @@ fn git_top_in_a_variable_without_a_fallback() {
     );
     assert_eq!(printed.trim(), "/etc/passwd");
 }
+
+/// Left by red team 74 (over-deny): `ls -d docs/*.md | xargs sed -i ...` was denied for the
+/// `.env` a bare name could be. With `-d`, ls prints its operands themselves, never a
+/// directory's entries: the names are the glob's, below `docs`. Without `-d` a matched
+/// directory's entries come bare (`Cargo.toml`), so that stays denied; a name a blank would
+/// split is looked at by the edge.
+#[test]
+fn ls_d_prints_its_operands_only() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "docs/x.md/Cargo.toml", "");
+    let printed = check_common::bash_stdout(ws.path(), "ls -d docs/*.md; echo --; ls docs/*.md");
+    let (with_d, without) = printed.split_once("--\n").unwrap();
+    assert!(with_d.lines().all(|l| l.starts_with("docs/")), "{printed}");
+    assert!(without.lines().any(|l| l == "Cargo.toml"), "{printed}");
+    std::fs::remove_dir_all(ws.path().join("docs/x.md")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["ls -d docs/*.md | xargs sed -i s/a/b/", "ls -1d docs/* | xargs sed -i s/a/b/"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["ls docs/*.md | xargs sed -i s/a/b/", "ls -d | xargs sed -i s/a/b/", "ls -d docs/*.md | xargs rm"],
+    );
+    check_common::write_file(ws.path(), "docs/x .env.md", "");
+    check_common::assert_in_dir(ws.path(), "ask", &["ls -d docs/*.md | xargs sed -i s/a/b/"]);
+}

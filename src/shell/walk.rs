@@ -9172,12 +9172,16 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             const ORDER: &[&str] =
                 &["-1", "-t", "-r", "-S", "-X", "-v", "-U", "-A", "-d", "-c", "-u", "--color=never", "--reverse"];
             let mut dirs = vec![Word::Lit(super::BARE_NAMES.into())];
+            // (`-d`: the operands themselves, never a directory's entries, so no bare names
+            // where there is one: `ls -d docs/*.md | xargs sed -i ...`.)
+            let mut itself = false;
             for w in c.words.get(1..)? {
                 let at = match w {
                     Word::Lit(a) if a.starts_with('-') => {
                         let known = ORDER.contains(&a.as_str())
                             || (!a.starts_with("--") && a[1..].chars().all(|l| "1trSXvUAdcu".contains(l)));
                         if known && a.len() > 1 {
+                            itself |= !a.starts_with("--") && a.contains('d');
                             continue;
                         }
                         return None;
@@ -9189,6 +9193,9 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                     return None;
                 }
                 dirs.push(Word::Lit(at));
+            }
+            if itself && dirs.len() > 1 {
+                dirs.remove(0);
             }
             return find_of(dirs);
         }
