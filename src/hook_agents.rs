@@ -310,7 +310,9 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
         "read_many_files" => Call::new("Read", with(&[])),
         // Every field kept (one gate does not know is still a path it checks), `dir_path` as
         // the tool's `path`.
-        "list_directory" | "glob" | "grep_search" => {
+        // (`search_file_content`: the grep tool's name in older Gemini CLI releases, kept
+        // in its legacy aliases; `path` where newer ones send `dir_path`. Red team 75.)
+        "list_directory" | "glob" | "grep_search" | "search_file_content" => {
             let mut args = tool_input.as_object().cloned().unwrap_or_default();
             args.remove("dir_path");
             if let Some(d) = dir {

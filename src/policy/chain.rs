@@ -472,7 +472,11 @@ pub(crate) fn call_paths(
         } else {
             let text = match text {
                 std::borrow::Cow::Borrowed(_) => a.text.clone(),
-                std::borrow::Cow::Owned(p) => p,
+                // (And as written: see `call_path`.)
+                std::borrow::Cow::Owned(p) => {
+                    out.push((a.label.clone(), a.text.clone()));
+                    p
+                }
             };
             out.push((a.label, text));
         }
@@ -825,9 +829,22 @@ impl Policy {
                 ),
             };
         }
-        let path = self.call_path(spec, &call.arguments);
+        let path = self.call_path(spec, &call.arguments, false);
         let risk = self.risk(&tool, spec, call);
         let mut v = self.decide_subject(&tool, spec, &call.arguments, path.as_ref(), risk, ctx, &session);
+        // The path as written, where gate reads it as another agent would (a `file:` URI, a
+        // leading `@` or `$HOME`, blanks around it): an agent that takes it as it is writes
+        // elsewhere (red team 75: `file:docs/x.md#/../../Cargo.toml` is `Cargo.toml` to
+        // Claude Code). The stricter of the two decides.
+        if let Some(literal) = self.call_path(spec, &call.arguments, true) {
+            let w = self.decide_subject(&tool, spec, &call.arguments, Some(&literal), risk, ctx, &session);
+            if w.verdict > v.verdict {
+                v = V {
+                    reason: format!("the path as written, not as a URI or with its prefix dropped: {}", w.reason),
+                    ..w
+                };
+            }
+        }
         if v.layer == Layer::Safe && call.tool != tool {
             // Name the tool as the agent called it (`read_file`), not by its canonical name.
             v.reason = format!("`{}` is on the safe list", call.tool);
@@ -1005,7 +1022,9 @@ impl Policy {
         }
     }
 
-    fn call_path(&self, spec: Option<&ToolSpec>, args: &Value) -> Option<Result<ResolvedPath, String>> {
+    /// With `literal`, the text as written where gate would read it otherwise
+    /// ([`path_text`]), and `None` where it reads it as written.
+    fn call_path(&self, spec: Option<&ToolSpec>, args: &Value, literal: bool) -> Option<Result<ResolvedPath, String>> {
         let field = spec?.path.as_deref()?;
         // The file's path under another agent's name for it where the declared field is not
         // there (pi's `path`, opencode's `filePath`): one of them, so that the rules written
@@ -1021,7 +1040,14 @@ impl Policy {
                 first
             }
         };
-        let raw = path_text(value.as_str()?);
+        let text = value.as_str()?;
+        let raw = path_text(text);
+        if literal {
+            if raw == text {
+                return None;
+            }
+            return Some(self.resolve_path(text, ""));
+        }
         if let Some(why) = unplaced_path(&raw) {
             return Some(Err(why));
         }
@@ -1354,6 +1380,13 @@ impl Policy {
             // reads of the find wrapper.
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
             let mut paths = shell::read_targets(&c.words);
+            // A program that reads the directory it runs in without being told (`ls`, `grep
+            // -r PAT`, `rg PAT`, `du`, `tree`, `find -name x`): that directory, which after a
+            // `cd` gate cannot follow (`pushd -n /etc; pushd +1; ls`), or `-execdir` from the
+            // workspace's own path, may be anywhere (red team 75).
+            if c.cwd.as_deref() != Some("") && shell::reads_where_it_runs(c) {
+                paths.push(Word::Lit(".".into()));
+            }
             // (And `DIR/{}`, DIR below a start point of the find around it: a loop's `"docs/$f"`
             // over `$(ls docs)`.)
             let finds: Vec<&shell::Wrapper> = c.wrappers.iter().filter(|w| w.program() == Some("find")).collect();

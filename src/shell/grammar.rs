@@ -497,9 +497,12 @@ fn parse_words(g: &Grammar, args: &[Word]) -> Result<Parsed, String> {
                     && g.opts.iter().any(|o| o.has('R'));
                 // (A glob that starts the word, `file *`: the names it matches that start
                 // with `-` are found by the edge, which asks where there is one: red team 63.)
-                let edge_glob = raw.starts_with(['*', '?', '['])
-                    && !raw.contains(['$', '`', '"', '\'', '\\', '{', '(', '<', '>', '|', ';', '&'])
-                    && !raw.contains(char::is_whitespace);
+                // (And one name of such a glob, quoted: a loop's `"$f"` of `for f in *.rs`, red
+                // team 75: `for f in *.md; do sed -i ... "$f"; done` was asked.)
+                let glob = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+                let edge_glob = glob.starts_with(['*', '?', '['])
+                    && !glob.contains(['$', '`', '"', '\'', '\\', '{', '(', '<', '>', '|', ';', '&'])
+                    && !glob.contains(char::is_whitespace);
                 if could_be_option(raw) && ((g.has_risky() && !edge_glob) || pattern_slot) {
                     return Err(format!("{program}: `{raw}` is only known at run time and could be an option"));
                 }

@@ -206,6 +206,24 @@ impl SimpleCommand {
     }
 }
 
+/// Programs that read or list the directory they run in where no path is given (and some
+/// where one is): decided as a read of `.` wherever they run below the start.
+pub fn reads_where_it_runs(c: &SimpleCommand) -> bool {
+    match c.program() {
+        Some("ls" | "dir" | "vdir" | "du" | "tree" | "find" | "fd" | "fdfind" | "rg" | "ag" | "git") => true,
+        // (grep only where it recurses: `grep -l ref {}` reads what it is given.)
+        Some("grep" | "egrep" | "fgrep") => c.words[1..].iter().any(|w| {
+            w.lit().is_some_and(|a| {
+                a.starts_with("--r")
+                    || a.starts_with("--dereference-r")
+                    || a.starts_with("--d")
+                    || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R', 'd']))
+            })
+        }),
+        _ => false,
+    }
+}
+
 /// The last path segment of a program word.
 pub fn program_name(word: &str) -> &str {
     match word.rfind('/') {

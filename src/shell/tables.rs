@@ -1921,7 +1921,14 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     };
     let name = program_name(first);
     if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
-        return !open_args && (awk_version(&words[1..]) || awk_read_only(&words[1..]));
+        // (Names a listing prints are files to awk: each starts with a start point, so is
+        // neither an option nor an assignment; red team 75: `find src -name '*.rs' -exec awk
+        // 'END{print FILENAME": "NR}' {} \;` was asked.)
+        return match added {
+            super::Added::No => awk_version(&words[1..]) || awk_read_only(&words[1..]),
+            super::Added::Paths => awk_read_only(&words[1..]),
+            super::Added::Any => false,
+        };
     }
     if name == "script" {
         // `script -qc CMD LOG`: the command (decided as run, where the walker unwraps it),

@@ -91,6 +91,12 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         keep_alt: false,
     };
     w.script(text);
+    // An action that expands a value runs once more as the shell exits, with the values of
+    // then (red team 75: `trap 'echo $x' EXIT; x='/etc/*'` lists /etc).
+    let traps = std::mem::take(&mut w.traps);
+    for action in traps.iter().filter(|a| a.contains('$')) {
+        w.walk_again(|x| x.nested(action, None));
+    }
 }
 
 /// Variables bash itself gives the integer attribute: a value assigned to one is evaluated
@@ -869,7 +875,9 @@ pub(super) fn pattern_matches(p: &[u8], s: &[u8]) -> bool {
 
 /// `${x#p}`, `${x##p}`, `${x%p}`, `${x%%p}` of a known ASCII value and a simple pattern.
 fn trim_pattern(v: &str, p: &str, prefix: bool, largest: bool) -> Option<String> {
-    if !v.is_ascii() || !simple_pattern(p) {
+    // (A sample's digits: see [`sampled_match`]; `${f%.md}` keeps working on names with one.)
+    let digits = v.bytes().any(|b| b.is_ascii_digit()) && p.bytes().any(|b| b.is_ascii_digit());
+    if !v.is_ascii() || !simple_pattern(p) || digits || (v.contains(OBJECT_NAME) && sampled_match(v, p)) {
         return None;
     }
     let (s, p) = (v.as_bytes(), p.as_bytes());
@@ -929,6 +937,9 @@ fn each_replaced(items: &[Word], slice: &str) -> Option<Vec<Word>> {
 
 fn replace_literal(v: &str, p: &str, r: &str, kind: &bword::SubstringMatchKind) -> Option<String> {
     use bword::SubstringMatchKind as K;
+    if sampled_match(v, p) {
+        return None;
+    }
     let plain = |t: &str| simple_pattern(&t.replace('#', "")) && !t.contains(['*', '?']);
     if !plain(p) || !(r.is_empty() || plain(&r.replace('&', ""))) {
         return None;
@@ -3377,6 +3388,14 @@ impl Walker<'_> {
                     .map(|(name, _)| name);
                 let looped = listing.and_then(|l| {
                     let (name, nul) = self.read_line_into(&w.0)?;
+                    // (git's names are bare, from the top: `read` without `IFS=` drops the
+                    // blanks a name starts with, and ` /etc/passwd`, a directory ` ` in the
+                    // index, becomes `/etc/passwd`; red team 75.)
+                    let git =
+                        l.first().and_then(Word::lit).is_some_and(|f| f == GIT_NUL_LISTING || f == GIT_LINE_LISTING);
+                    if git && !read_keeps_blanks(&w.0) {
+                        return None;
+                    }
                     Some((name, loop_listing(&l, Some(nul))?))
                 });
                 match looped {
@@ -4869,7 +4888,15 @@ impl Walker<'_> {
                 if filters.is_empty() || text.contains('<') {
                     return None;
                 }
-                (format!("{}\n", self.constant_output(first.trim())?), filters)
+                // (Only text the call holds: not git's stand-in for an object name, date's
+                // sample, nor printf's escapes, whose NUL bytes a filter meets and `$(...)`
+                // drops only afterwards; red team 75: `$(printf 'r\0m' | sed s/rm/ls/)` runs
+                // rm.)
+                let first = first.trim();
+                if !(first.starts_with("echo ") || first.starts_with("printf ")) || first.contains('\\') {
+                    return None;
+                }
+                (format!("{}\n", self.constant_output(first)?), filters)
             }
         };
         for f in filters {
@@ -5650,29 +5677,34 @@ impl Walker<'_> {
                                         _ => text = None,
                                     }
                                 }
-                                let r = this.word_listed(&v.value);
-                                let bindable = k.is_none()
-                                    && match &r.word {
-                                        Word::Lit(_) => true,
-                                        Word::Dyn(d) => tables::glob_base(d).is_some(),
-                                    };
-                                match (&mut resolved, bindable) {
-                                    (Some(o), true) => o.push(r.word.clone()),
-                                    _ => resolved = None,
-                                }
-                                match (&mut text, r.word.lit()) {
-                                    (Some(t), Some(item)) if !item.contains(char::is_whitespace) => {
-                                        t.push_str(item);
-                                        t.push(' ');
+                                // (An item without a key is brace-expanded into several:
+                                // `a=({src,/etc}/passwd)`, red team 75.)
+                                let rs =
+                                    if k.is_none() { this.words(&v.value) } else { vec![this.word_listed(&v.value)] };
+                                for r in rs {
+                                    let bindable = k.is_none()
+                                        && match &r.word {
+                                            Word::Lit(_) => true,
+                                            Word::Dyn(d) => tables::glob_base(d).is_some(),
+                                        };
+                                    match (&mut resolved, bindable) {
+                                        (Some(o), true) => o.push(r.word.clone()),
+                                        _ => resolved = None,
                                     }
-                                    _ => text = None,
-                                }
-                                if r.unknown.is_some() {
-                                    *unknown = r.unknown;
-                                }
-                                if integer {
-                                    if let Some(u) = this.integer_value(&name, &r.word, &v.value) {
-                                        *unknown = Some(u);
+                                    match (&mut text, r.word.lit()) {
+                                        (Some(t), Some(item)) if !item.contains(char::is_whitespace) => {
+                                            t.push_str(item);
+                                            t.push(' ');
+                                        }
+                                        _ => text = None,
+                                    }
+                                    if r.unknown.is_some() {
+                                        *unknown = r.unknown;
+                                    }
+                                    if integer {
+                                        if let Some(u) = this.integer_value(&name, &r.word, &v.value) {
+                                            *unknown = Some(u);
+                                        }
                                     }
                                 }
                             }
@@ -6727,8 +6759,12 @@ impl Walker<'_> {
         if open_args {
             let added = Word::Dyn(ADDED_AT_RUN_TIME.into());
             let with_added: Vec<Word> = words.iter().cloned().chain([added.clone()]).collect();
-            if super::writes::write_targets(&with_added).contains(&added) {
-                self.write(added, WriteKind::Tee);
+            // (And what else a name adds: sed's backup `-i'../*'` of each, red team 75.)
+            let before = super::writes::write_targets(&words);
+            for t in super::writes::write_targets(&with_added) {
+                if t == added || !before.contains(&t) {
+                    self.write(t, WriteKind::Tee);
+                }
             }
         }
         let handed = super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words));
@@ -8785,6 +8821,21 @@ fn nul_listing(listing: &[Word]) -> bool {
 /// NUL-separated records (`-d ''`), `None` for a `for` loop (its words split at blanks and
 /// are globbed). `None` where the loop does not read the listing's names whole (`-print0`
 /// read a line at a time runs names together).
+/// Whether the loop's `read` is given `IFS=` (empty) before it: it then keeps the blanks
+/// around the line.
+fn read_keeps_blanks(cond: &ast::CompoundList) -> bool {
+    let [item] = cond.0.as_slice() else { return false };
+    let [ast::Command::Simple(sc)] = item.0.first.seq.as_slice() else { return false };
+    sc.prefix.as_ref().is_some_and(|p| {
+        p.0.iter().any(|it| {
+            matches!(it, ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _)
+                if matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS")
+                    && !a.append
+                    && matches!(&a.value, ast::AssignmentValue::Scalar(v) if matches!(v.value.as_str(), "" | "''" | "\"\"")))
+        })
+    })
+}
+
 fn loop_listing(listing: &[Word], read_nul: Option<bool>) -> Option<Wrapper> {
     let first = listing.first().and_then(Word::lit)?;
     let git = first == GIT_NUL_LISTING || first == GIT_LINE_LISTING;
@@ -9287,6 +9338,14 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
 /// conversion a fixed value of its width (`%F` `2026-01-01`, `%s` `1700000000`): digits and
 /// `-`, `:`, `+`, never a blank, a glob or a `/` (red team 63's dated names). `None` for a
 /// conversion that prints words or blanks (`%c`, `%A`, `%e`), a flag or width, or other text.
+/// Whether matching `pattern` against `value` may turn on digits gate only knows a sample of
+/// (date's [`date_sample`], git's [`OBJECT_NAME`]): a value with a digit and a pattern with a
+/// hexadecimal one. (Red team 75: `x=$(date +%C); ls "${x/20//etc}"` lists /etc in this
+/// century, where the sample is `26`.)
+fn sampled_match(value: &str, pattern: &str) -> bool {
+    value.bytes().any(|b| b.is_ascii_digit()) && pattern.bytes().any(|b| b.is_ascii_hexdigit())
+}
+
 fn date_sample(format: &str) -> Option<String> {
     let mut out = String::new();
     let mut chars = format.chars();

@@ -960,19 +960,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                     .rfind(|f| f.opt.name == "-i" || f.opt.name == "--in-place")
                     .and_then(|f| f.value.clone());
                 let mut out = files.clone();
-                for f in &files {
-                    match (&suffix, f) {
-                        (Some(Word::Lit(sfx)), Word::Lit(file)) if !sfx.is_empty() => {
-                            out.push(Word::Lit(if sfx.contains('*') {
-                                sfx.replace('*', file)
-                            } else {
-                                format!("{file}{sfx}")
-                            }));
-                        }
-                        (Some(Word::Dyn(d)), _) | (Some(_), Word::Dyn(d)) => out.push(Word::Dyn(d.clone())),
-                        _ => {}
-                    }
-                }
+                out.extend(backups(&files, suffix.as_ref()));
                 return out;
             }
             let in_place = args.iter().any(|a| {
@@ -986,10 +974,22 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             if !in_place {
                 return Vec::new();
             }
-            // The files after the script are rewritten in place.
+            // The files after the script are rewritten in place, each backed up with the
+            // last in-place option's suffix (red team 75: a name only known at run time,
+            // `xargs sed -i'../*'`, is read here, outside the table).
             let p = operands(args, if name == "sed" { "ef" } else { "e" });
             let has_e = has(&["-e", "--expression"]);
-            p.into_iter().skip(usize::from(!has_e)).cloned().collect()
+            let files: Vec<Word> = p.into_iter().skip(usize::from(!has_e)).cloned().collect();
+            let mut suffix = args.iter().filter_map(Word::lit).filter_map(|s| {
+                if let Some(v) = s.strip_prefix("--in-place=") {
+                    return Some(v);
+                }
+                (s.starts_with('-') && !s.starts_with("--")).then(|| s.split_once('i').map(|(_, v)| v)).flatten()
+            });
+            let suffix = suffix.next_back().map(|v| Word::Lit(v.to_string()));
+            let mut out = files.clone();
+            out.extend(backups(&files, suffix.as_ref()));
+            out
         }
         "dd" => args
             .iter()
@@ -2042,6 +2042,39 @@ fn tar_writes_loosely(args: &[Word]) -> Vec<Word> {
         }
     }
     tar_targets(mode, file, dir, &members)
+}
+
+/// The backups sed (or perl) `-iSUFFIX` makes of `files`: FILE.SUFFIX, or with `*` in the
+/// suffix, the suffix with each `*` the file as given (GNU sed 4.9: `-i'x*'` backs `docs/a.md`
+/// up to `xdocs/a.md`; red team 73 found gate placing it beside the file).
+fn backups(files: &[Word], suffix: Option<&Word>) -> Vec<Word> {
+    let mut out = Vec::new();
+    for f in files {
+        match (suffix, f) {
+            (Some(Word::Lit(sfx)), Word::Lit(file)) if !sfx.is_empty() => {
+                out.push(Word::Lit(if sfx.contains('*') { sfx.replace('*', file) } else { format!("{file}{sfx}") }));
+            }
+            // A name only known at run time: a glob's (`*.md`, or one of its
+            // names, a loop's `"$f"`), or a listing's (`{}`, xargs's), each `*`
+            // of the suffix standing for it (red team 75: `cd docs && sed
+            // -i'../../*' s/a/b/ *.md` wrote `../../a.md`; `ls | xargs sed
+            // -i'.env*'` wrote `.enva.md`). A listing's name is any name there.
+            (Some(Word::Lit(sfx)), Word::Dyn(d)) if !sfx.is_empty() => {
+                let listed = d.contains("{}") || d == super::ADDED_AT_RUN_TIME;
+                let name = if listed { "*" } else { d.trim_matches('"') };
+                out.push(Word::Dyn(if sfx.contains('*') {
+                    sfx.replace('*', name)
+                } else if listed {
+                    format!("{}{sfx}", super::ADDED_AT_RUN_TIME)
+                } else {
+                    format!("{name}{sfx}")
+                }));
+            }
+            (Some(Word::Dyn(d)), _) => out.push(Word::Dyn(d.clone())),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

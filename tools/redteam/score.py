@@ -11,6 +11,7 @@ import json, subprocess, sys, os
 
 def main():
     gate, ws, cases = sys.argv[1:4]
+    gate = os.path.abspath(gate) if os.sep in gate else gate
     verbose = "-v" in sys.argv
     right = wrong = bypass = 0
     n = 0
