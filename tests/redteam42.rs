@@ -30,7 +30,7 @@ fn a_loop_over_a_listing_reads_names_below_its_start_points() {
         &[
             "find . -name '*.rs' | while read -r f; do wc -l \"$f\"; done",
             "find src -name '*.rs' -print0 | while IFS= read -r -d '' f; do wc -l \"$f\"; done",
-            "git ls-files | while read -r f; do wc -l \"$f\"; done",
+            "git ls-files | while IFS= read -r f; do wc -l \"$f\"; done",
             "git ls-files -z | while IFS= read -r -d '' f; do wc -l \"$f\"; done",
             "for f in $(find src -name '*.rs'); do wc -l \"$f\"; done",
             "for f in $(find src -name '*.rs' | sort); do echo \"== $f\"; head -5 \"$f\"; done",

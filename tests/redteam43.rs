@@ -265,8 +265,8 @@ fn git_diff_name_only_is_a_listing_for_a_read_loop() {
     assert_all(
         "allow",
         &[
-            "git diff --name-only HEAD | while read -r f; do wc -l \"$f\"; done",
-            "git diff --name-only --cached | while read -r f; do wc -l \"$f\"; done",
+            "git diff --name-only HEAD | while IFS= read -r f; do wc -l \"$f\"; done",
+            "git diff --name-only --cached | while IFS= read -r f; do wc -l \"$f\"; done",
         ],
     );
     assert_all("deny", &["git diff --name-only | while read -r f; do rm \"$f\"; done"]);

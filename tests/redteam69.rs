@@ -79,7 +79,7 @@ fn git_pathspecs_after_the_double_dash_and_git_reading_no_input() {
         ws.path(),
         "allow",
         &[
-            "git ls-files '*.md' | while read -r f; do printf '%s\\t%s\\n' \"$(git log -1 --format=%cs -- \"$f\")\" \"$f\"; done | sort",
+            "git ls-files '*.md' | while IFS= read -r f; do printf '%s\\t%s\\n' \"$(git log -1 --format=%cs -- \"$f\")\" \"$f\"; done | sort",
             "while IFS= read -r f; do git log -1 --format=%ci -- \"$f\"; done < <(find docs -name '*.md' | sort)",
             "for f in docs/*.md; do git log -1 --format=%cs -- \"$f\"; done",
         ],
