@@ -365,3 +365,26 @@ fn git_names_read_without_ifs_lose_their_blanks() {
     );
     check_common::assert_in_dir(ws.path(), "allow", &["git ls-files | while IFS= read -r f; do head -1 \"$f\"; done"]);
 }
+
+/// Found by the review of red team 75's fixes: sed's `--in-place` abbreviated (`--in-pl`,
+/// `--i=.b`) under xargs was read as no in-place edit; printf's `%c` of an empty argument
+/// prints a NUL that a filter meets; `read` without `-r` drops backslashes, so a listed
+/// `docs/.\./.\.` is `docs/../..`.
+#[test]
+fn review_of_red_team_75() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "find . -maxdepth 1 -name .env | xargs sed --in-pl s/K=v/K=x/",
+            "find . -name Cargo.toml | xargs sed --i=.b s/a/b/",
+            "$(printf 'r%cm' '' | sed s/rm/ls/) -rf docs",
+        ],
+    );
+    let printed =
+        check_common::bash_stdout(ws.path(), "printf 'docs/.\\\\./x\\n' | while read f; do echo \"$f\"; done");
+    assert_eq!(printed, "docs/../x\n");
+    check_common::assert_in_dir(ws.path(), "ask", &["find docs -type d | while read f; do ls \"$f\"; done"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["find docs -type d | while read -r f; do ls \"$f\"; done"]);
+}

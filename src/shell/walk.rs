@@ -2543,6 +2543,11 @@ impl Walker<'_> {
             }
             k += 1;
         }
+        // (Without `-r`, read drops each backslash: a listed `docs/.\./.\.` becomes
+        // `docs/../..`; review of red team 75.)
+        if !opts.iter().any(|o| o.starts_with("-r")) {
+            return None;
+        }
         Some((name.to_string(), nul))
     }
 
@@ -4893,7 +4898,11 @@ impl Walker<'_> {
                 // drops only afterwards; red team 75: `$(printf 'r\0m' | sed s/rm/ls/)` runs
                 // rm.)
                 let first = first.trim();
-                if !(first.starts_with("echo ") || first.starts_with("printf ")) || first.contains('\\') {
+                // (Nor `%c` of an empty argument, a NUL too.)
+                if !(first.starts_with("echo ") || first.starts_with("printf "))
+                    || first.contains('\\')
+                    || first.contains("%c")
+                {
                     return None;
                 }
                 (format!("{}\n", self.constant_output(first)?), filters)

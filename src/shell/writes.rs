@@ -967,7 +967,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
                 a.lit().is_some_and(|s| {
                     s == "-i"
                         || s.starts_with("-i") && !s.starts_with("-i=")
-                        || s.starts_with("--in-place")
+                        || (s.starts_with("--i") && "--in-place".starts_with(s.split('=').next().unwrap_or(s)))
                         || (s.starts_with('-') && !s.starts_with("--") && s.contains('i'))
                 })
             });
@@ -981,8 +981,9 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             let has_e = has(&["-e", "--expression"]);
             let files: Vec<Word> = p.into_iter().skip(usize::from(!has_e)).cloned().collect();
             let mut suffix = args.iter().filter_map(Word::lit).filter_map(|s| {
-                if let Some(v) = s.strip_prefix("--in-place=") {
-                    return Some(v);
+                // (`--in-pl=SFX`, `--i`: getopt takes any prefix; only --in-place starts `--i`.)
+                if let Some(long) = s.strip_prefix("--").filter(|l| l.starts_with('i')) {
+                    return long.split_once('=').map(|(_, v)| v);
                 }
                 (s.starts_with('-') && !s.starts_with("--")).then(|| s.split_once('i').map(|(_, v)| v)).flatten()
             });
