@@ -2510,14 +2510,6 @@ impl Walker<'_> {
         if sc.word_or_name.as_ref()?.value != "read" || self.functions.iter().any(|f| f == "read") {
             return None;
         }
-        let empty_ifs = |it: &ast::CommandPrefixOrSuffixItem| match it {
-            ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
-                matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS")
-                    && !a.append
-                    && matches!(&a.value, ast::AssignmentValue::Scalar(v) if matches!(v.value.as_str(), "" | "''" | "\"\""))
-            }
-            _ => false,
-        };
         if !sc.prefix.as_ref().is_none_or(|p| p.0.iter().all(empty_ifs)) {
             return None;
         }
@@ -8835,14 +8827,19 @@ fn nul_listing(listing: &[Word]) -> bool {
 fn read_keeps_blanks(cond: &ast::CompoundList) -> bool {
     let [item] = cond.0.as_slice() else { return false };
     let [ast::Command::Simple(sc)] = item.0.first.seq.as_slice() else { return false };
-    sc.prefix.as_ref().is_some_and(|p| {
-        p.0.iter().any(|it| {
-            matches!(it, ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _)
-                if matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS")
-                    && !a.append
-                    && matches!(&a.value, ast::AssignmentValue::Scalar(v) if matches!(v.value.as_str(), "" | "''" | "\"\"")))
-        })
-    })
+    sc.prefix.as_ref().is_some_and(|p| p.0.iter().any(empty_ifs))
+}
+
+/// Whether a prefix item is `IFS=` (empty).
+fn empty_ifs(it: &ast::CommandPrefixOrSuffixItem) -> bool {
+    match it {
+        ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+            matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS")
+                && !a.append
+                && matches!(&a.value, ast::AssignmentValue::Scalar(v) if matches!(v.value.as_str(), "" | "''" | "\"\""))
+        }
+        _ => false,
+    }
 }
 
 fn loop_listing(listing: &[Word], read_nul: Option<bool>) -> Option<Wrapper> {
