@@ -1694,11 +1694,17 @@ impl Policy {
         // of its own.)
         // (And with escapes decoded: git's and patch's quoted names, `"b/\103argo.toml"`:
         // red team 48.)
-        let cleaned: String = format!("{command}\n{}\n{}", decode_escapes(command), defaults_inlined(command))
-            .chars()
-            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
+        // (And string literals joined: awk's `print > "Cargo" ".toml"`, red team 75.)
+        let cleaned: String = format!(
+            "{command}\n{}\n{}\n{}",
+            decode_escapes(command),
+            defaults_inlined(command),
+            literals_joined(command)
+        )
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
         let found = cleaned
             .split(|c: char| !(c.is_alphanumeric() || "_-.+/@%,~".contains(c)))
             // A value glued to a short option too (red team 45: `gawk -d.env`), after any
@@ -1785,6 +1791,24 @@ impl Policy {
             return v;
         }
         if let Some(r) = maybe_deny {
+            // Every run-time word computed from the call's own constants (`$(expr substr xrmx
+            // 2 2) -f x`, red team 76): what runs is fixed by the text, gate only cannot
+            // compute it; the rule could match it, so it is denied (issue 15).
+            let runtime = views.iter().flat_map(|v| v.iter()).filter_map(|w| match w {
+                Word::Dyn(d) => Some(d.as_str()),
+                Word::Lit(_) => None,
+            });
+            let mut runtime = runtime.peekable();
+            if runtime.peek().is_some() && runtime.all(shell::computed_from_constants) {
+                return V::new(
+                    Verdict::Deny,
+                    Layer::DenyRule,
+                    Some(&r),
+                    format!(
+                        "its run-time words are computed from constants in the call, and rule `{r}` could match what they spell: denied"
+                    ),
+                );
+            }
             let mut v =
                 self.unknown_verdict(&format!("could be denied by rule `{r}` once its run-time words are known"));
             v.rule = Some(r);
@@ -2315,6 +2339,17 @@ impl Policy {
                 if let Some(v) = self.anywhere_rules(&edit.name, d).filter(|v| v.verdict == Verdict::Deny) {
                     return v;
                 }
+                // A name computed from the call's own constants (`> "$(jq -rn '".en"+"v"')"`,
+                // red team 76): fixed by the text; a write deny rule could match it.
+                if shell::computed_from_constants(d) {
+                    if let Some(r) = self.model.deny.all().iter().find(|r| r.tool == edit.name) {
+                        let reason = format!(
+                            "the write target `{d}` is computed from constants in the call, and rule `{}` could match it: denied",
+                            r.text
+                        );
+                        return V::new(Verdict::Deny, Layer::DenyRule, Some(&r.text), reason);
+                    }
+                }
                 return self.unknown_verdict(&format!("the write target `{d}` is only known at run time"));
             }
         };
@@ -2422,8 +2457,11 @@ fn scan_words(command: &str) -> std::collections::HashSet<String> {
     } else {
         String::new()
     };
+    // And adjacent string literals joined, as awk, Python and C join them and `+`, `.`, `..`
+    // join them in jq, JavaScript, Perl and Lua (`system("r" "m -f y")`, red team 75).
+    let concatenated: String = literals_joined(&joined).chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
     let mut words = std::collections::HashSet::new();
-    for text in [&plain, &decoded, &echoed, &apart, &defaulted, &halved] {
+    for text in [&plain, &decoded, &echoed, &apart, &defaulted, &halved, &concatenated] {
         for w in text.split(|c: char| !(c.is_alphanumeric() || "_-.+:=/@%,".contains(c))) {
             if w.is_empty() {
                 continue;
@@ -2490,6 +2528,41 @@ fn scan_globs(command: &str) -> Vec<globset::GlobMatcher> {
 
 /// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
 /// where NAME is unset (or set, for `+`).
+/// `text` with each quote that ends a string literal joined to the next one's opening quote
+/// where only blanks and a concatenation operator (`+`, `.`, `..`) stand between them:
+/// `"r" "m"` and `'r'+'m'` read `"rm"` and `'rm'`. (A conservative reading: an opening quote
+/// may be taken for a closing one, which only joins more.)
+fn literals_joined(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if !matches!(c, '"' | '\'') {
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && matches!(chars[j], ' ' | '\t') {
+            j += 1;
+        }
+        let op = chars[j..].iter().take_while(|ch| matches!(ch, '+' | '.')).count();
+        if op > 2 {
+            continue;
+        }
+        j += op;
+        while j < chars.len() && matches!(chars[j], ' ' | '\t') {
+            j += 1;
+        }
+        if j > i && chars.get(j) == Some(&c) {
+            out.pop();
+            i = j + 1;
+        }
+    }
+    out
+}
+
 fn defaults_inlined(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

@@ -9,6 +9,7 @@
 //! reported as unknown, never guessed: the policy must not allow an unknown part.
 
 pub mod compose;
+mod computed;
 mod dirs;
 mod git_tables;
 mod grammar;
@@ -19,6 +20,7 @@ mod walk;
 mod words;
 mod writes;
 
+pub use computed::computed_from_constants;
 pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub use tables::{

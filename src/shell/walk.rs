@@ -4885,19 +4885,9 @@ impl Walker<'_> {
                 if filters.is_empty() || text.contains('<') {
                     return None;
                 }
-                // (Only text the call holds: not git's stand-in for an object name, date's
-                // sample, nor printf's escapes, whose NUL bytes a filter meets and `$(...)`
-                // drops only afterwards; red team 75: `$(printf 'r\0m' | sed s/rm/ls/)` runs
-                // rm.)
-                let first = first.trim();
-                // (Nor `%c` of an empty argument, a NUL too.)
-                if !(first.starts_with("echo ") || first.starts_with("printf "))
-                    || first.contains('\\')
-                    || first.contains("%c")
-                {
-                    return None;
-                }
-                (format!("{}\n", self.constant_output(first)?), filters)
+                // (Only text the call holds: not git's stand-in for an object name nor date's
+                // sample.)
+                (self.piped_text(first.trim())?, filters)
             }
         };
         for f in filters {
@@ -4912,7 +4902,32 @@ impl Walker<'_> {
             }
             out = filter_output(&words, &out)?;
         }
-        Some(out.trim_end_matches('\n').to_string())
+        // (bash drops the NUL bytes a substitution prints, after the filters met them: red
+        // team 75's `$(printf 'r\0m' | sed s/rm/ls/)` runs rm.)
+        Some(out.replace('\0', "").trim_end_matches('\n').to_string())
+    }
+
+    /// The bytes `echo WORDS` (no backslash) or `printf FORMAT ARGS` (escapes and `%c` of an
+    /// empty argument decoded, NUL bytes kept, no `%(...)T` time) writes into a pipe: exactly
+    /// what the next command reads, its line ends included.
+    fn piped_text(&self, text: &str) -> Option<String> {
+        if text.starts_with("echo ") && !text.contains('\\') {
+            let out = self.constant_output(text)?;
+            return Some(if text.starts_with("echo -n ") { out } else { format!("{out}\n") });
+        }
+        if !text.starts_with("printf ") || text.contains("%(") || self.functions.iter().any(|f| f == "printf") {
+            return None;
+        }
+        let a = super::analyze(text);
+        let [c] = a.commands.as_slice() else { return None };
+        if !a.writes.is_empty() || !a.unknown.is_empty() || c.unknown.is_some() || !c.wrappers.is_empty() {
+            return None;
+        }
+        let words: Vec<&str> = c.words.iter().map(Word::lit).collect::<Option<_>>()?;
+        match words.as_slice() {
+            ["printf", format, args @ ..] if !format.starts_with('-') => printf_output(format, args),
+            _ => None,
+        }
     }
 
     /// A quoted word that starts with a directory gate follows, spelled as the way to it from
@@ -9009,9 +9024,23 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
 /// anything else.
 fn filter_output(words: &[&str], input: &str) -> Option<String> {
     let literal = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-');
-    let lines = || input.split_terminator('\n');
     match words {
-        ["rev"] => Some(lines().map(|l| format!("{}\n", l.chars().rev().collect::<String>())).collect()),
+        // (rev reads a line only up to a NUL byte, so its line end is lost and the next
+        // line's text joins it: `printf 'vne\0x\nb' | rev` prints `benv`; a last line
+        // without a line end gets none.)
+        ["rev"] if input.is_ascii() => {
+            let (mut out, mut line) = (String::new(), String::new());
+            for l in input.split_inclusive('\n') {
+                line.push_str(l.split_once('\0').map_or(l, |(head, _)| head));
+                if let Some(full) = line.strip_suffix('\n') {
+                    out.extend(full.chars().rev());
+                    out.push('\n');
+                    line.clear();
+                }
+            }
+            out.extend(line.chars().rev());
+            Some(out)
+        }
         ["sed", script] | ["sed", "-e", script] => {
             let rest = script.strip_prefix('s')?;
             let delim = rest.chars().next()?;
@@ -9024,9 +9053,15 @@ fn filter_output(words: &[&str], input: &str) -> Option<String> {
                 return None;
             }
             let all = *flags == "g";
+            // (GNU sed keeps a last line's missing line end missing.)
             Some(
-                lines()
-                    .map(|l| format!("{}\n", if all { l.replace(from, to) } else { l.replacen(from, to, 1) }))
+                input
+                    .split_inclusive('\n')
+                    .map(|l| {
+                        let (line, end) = l.strip_suffix('\n').map_or((l, ""), |t| (t, "\n"));
+                        let line = if all { line.replace(from, to) } else { line.replacen(from, to, 1) };
+                        format!("{line}{end}")
+                    })
                     .collect(),
             )
         }
@@ -10160,6 +10195,39 @@ mod tests {
             .output()
             .expect("bash runs");
         out.stdout
+    }
+
+    /// What `words` prints given `input`, run for real.
+    fn real_filter(words: &[&str], input: &str) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut child = std::process::Command::new(words[0])
+            .args(&words[1..])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the filter runs");
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+        child.wait_with_output().expect("filter output").stdout
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// The filters gate computes print what the programs print, NUL bytes and missing
+        /// line ends included (red team 76: `$(printf 'vne\0tnirp' | rev)` is `env`).
+        #[test]
+        fn filters_print_what_the_programs_print(input in "[rmlsx\n\u{0}]{0,8}", which in 0usize..5) {
+            let words: &[&str] = match which {
+                0 => &["rev"],
+                1 => &["sed", "s/rm/ls/"],
+                2 => &["sed", "s/m/x/g"],
+                3 => &["tr", "-d", "x"],
+                _ => &["tr", "rx", "mr"],
+            };
+            if let Some(out) = crate::shell::walk::filter_output(words, &input) {
+                let real = real_filter(words, &input);
+                prop_assert_eq!(out.as_bytes(), real.as_slice(), "{:?} {:?}", words, input);
+            }
+        }
     }
 
     #[test]
