@@ -316,7 +316,11 @@ fn gemini_call(tool: &str, tool_input: &Value, cwd: &Path) -> Option<Result<Call
             let mut args = tool_input.as_object().cloned().unwrap_or_default();
             args.remove("dir_path");
             if let Some(d) = dir {
-                args.insert("path".into(), json!(d));
+                // (A `path` sent too is kept, as a field of its own: a release that reads it
+                // first searches there; red team 76.)
+                if let Some(sent) = args.insert("path".into(), json!(d)).filter(|p| p.as_str() != Some(d)) {
+                    args.insert("path_sent".into(), sent);
+                }
             }
             let claude_name = match tool {
                 "list_directory" => "LS",

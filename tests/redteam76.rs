@@ -79,3 +79,179 @@ fn nul_bytes_through_filters() {
         &["$(printf 'r\\0m' | sed s/rm/ls/) -f docs/a.md", "$(printf 'mr\\0\\n' | rev) -f docs/a.md"],
     );
 }
+
+/// Red team 76D (8 bypasses): a git alias without `!` is split as git splits it (quotes and
+/// backslashes removed), so `-c alias.x='grep "-Orm" ref'` is `git grep -Orm ref`, which runs
+/// rm on the matching files, and an alias's own `-c "core.fsmonitor=rm y"` is read.
+#[test]
+fn git_alias_words_split_as_git_splits_them() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "git -c alias.x='grep \"-Orm\" ref' x",
+            "git -c alias.x=\"grep '-Orm' ref\" x",
+            "git -c alias.x='diff HEAD \"--output=.env\"' x",
+            "git -c alias.x='diff HEAD \"--output\" .env' x",
+            "git -c alias.x='diff HEAD --output=\".env\"' x",
+            "git -c alias.x='-c \"core.fsmonitor=rm y\" status' x",
+            "git config alias.x 'diff HEAD \"--output=.env\"'",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git -c alias.x='log \"--output=/tmp/aliasout.txt\"' x",
+            "git -c alias.x='archive \"--add-file=/etc/hostname\" HEAD' x",
+            "git -c alias.x='blame \"--contents=/etc/hostname\" src/a.rs' x",
+            // (An unclosed quote: git refuses the alias.)
+            "git -c alias.x='log \"--oneline' x",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["git -c alias.l='log \"--oneline\" -3' l"]);
+}
+
+/// Red team 76A (6 bypasses): an xargs with no command under arguments appended at run time
+/// (`xargs -r xargs`, `find -exec xargs \;`) is given its command by them; xargs under
+/// `find -exec` appends its own input, not find's names.
+#[test]
+fn xargs_under_an_appender() {
+    let ws = check_common::red_team_workspace(true);
+    let printed = check_common::bash_stdout(ws.path(), "echo 'echo ran' | xargs -r xargs");
+    assert_eq!(printed.trim(), "ran");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "echo 'rm -f Cargo.toml' | xargs -r xargs",
+            "xargs -n2 xargs <<< 'rm Cargo.toml'",
+            "echo 'curl --version' | xargs -r xargs",
+            "find docs -maxdepth 0 -exec xargs -r xargs \\; <<< 'rm -f Cargo.toml'",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "echo /etc/passwd | find docs -exec xargs -n1 cat \\;",
+            "find docs -maxdepth 0 -exec xargs -r cat \\; <<< /etc/passwd",
+            "find docs -maxdepth 0 -exec xargs -I{} cat {} \\; <<< /etc/passwd",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["find docs -name '*.md' | xargs -n1 wc -l", "find docs -name '*.md' -exec cat {} +"],
+    );
+}
+
+/// Red team 76A (3 bypasses, 1 over-ask): rev-list's `--format`/`--pretty` print any text
+/// (`%x2f%x2a` is `/*`, which an unquoted `$(...)` globs): only options that choose and order
+/// commits keep its output plain. Object names read by `read` need no `-r`.
+#[test]
+fn rev_list_formats_and_object_names_read_in_a_loop() {
+    let ws = check_common::red_team_workspace(true);
+    let printed = check_common::bash_stdout(
+        ws.path(),
+        "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x && git rev-list --format=%x2f%x2a HEAD | tail -1",
+    );
+    assert_eq!(printed.trim(), "/*");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "for sha in $(git rev-list --format=%x2f%x2a HEAD); do echo $sha; done",
+            "echo $(git rev-list --format=%x2e%x2e%x2f%x2a HEAD)",
+            "for x in $(git rev-list --pretty=tformat:%x2fetc%x2f%x2a HEAD); do echo $x; done",
+            "echo $(git rev-list --objects HEAD)",
+            "git log --format=%s -5 | while read sha; do git show --stat \"$sha\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for sha in $(git rev-list -n 5 --no-merges HEAD); do git show --stat $sha; done",
+            "echo $(git rev-list --count HEAD)",
+            "git rev-list HEAD | while read sha; do git show --stat $sha; done",
+            "git log --format=%h -5 | while read sha; do git show --stat \"$sha\"; done",
+        ],
+    );
+}
+
+/// Red team 76A (2 bypasses): `"$ROOT"/etc/*` of `ROOT=$(git rev-parse --show-toplevel)`
+/// without a fallback lists `/etc` where git prints nothing; a glob after such a value is a
+/// listing of a directory only known at run time.
+#[test]
+fn git_top_without_a_fallback_before_a_glob() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "ROOT=$(git rev-parse --show-toplevel); echo \"$ROOT\"/etc/*",
+            "ROOT=$(git rev-parse --show-toplevel); for f in \"$ROOT\"/*; do echo \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "ROOT=$(git rev-parse --show-toplevel); cat \"$ROOT/src/a.rs\"",
+            "ROOT=$(git rev-parse --show-toplevel || pwd); echo \"$ROOT\"/src/*",
+        ],
+    );
+}
+
+/// Red team 76A R27: Gemini's grep given both `dir_path` and `path` (an older release reads
+/// `path`): both are decided.
+#[test]
+fn gemini_grep_with_both_directories() {
+    let ws = check_common::red_team_workspace(true);
+    let check = |tool: &str, args: &str| {
+        let v: serde_json::Value = serde_json::from_str(args).unwrap();
+        check_common::check_in_dir(ws.path(), tool, &v)["decision"].as_str().unwrap().to_string()
+    };
+    assert_eq!(check("search_file_content", r#"{"pattern":"root","dir_path":"docs","path":"/etc"}"#), "ask");
+    assert_eq!(check("list_directory", r#"{"dir_path":"docs","path":"/etc"}"#), "ask");
+    assert_eq!(check("grep_search", r#"{"pattern":"root","dir_path":"docs","path":"docs"}"#), "allow");
+}
+
+/// Red team 76C (over-denies and over-asks of everyday edits): a find whose tests are joined
+/// by `-a` with a negated one (`-not -path './node_modules/*'`) lists a subset of what the
+/// others let through; `xargs -I{}` with `{}` a whole word hands one name a line.
+#[test]
+fn negated_find_tests_and_xargs_replace() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "find . -name '*.md' -not -path './node_modules/*' | xargs sed -i 's/ref/Ref/'",
+            "find . -type f -name '*.md' -not -path './node_modules/*' -exec sed -i 's/ref/Ref/' {} +",
+            "find . -name '*.md' ! -name README.md | xargs sed -i 's/ref/Ref/'",
+            "find docs -name '*.md' | xargs -I{} sed -i 's/ref/Ref/' {}",
+            "find docs -name '*.md' | xargs -I % sed -i 's/ref/Ref/' %",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "find . ! -name '*.md' | xargs sed -i s/a/b/",
+            "find . -not -name '*.md' -exec sed -i s/a/b/ {} +",
+            "find . | xargs -I{} sed -i 's/ref/Ref/' {}",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -name '*.md' | xargs -I{} sed -i 's/ref/Ref/' ../{}",
+            "find docs -name '*.md' | xargs -I{} sed -i 's/ref/Ref/' {}.bak",
+            "find /etc ! -type d -exec cat {} +",
+        ],
+    );
+}

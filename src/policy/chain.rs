@@ -1395,8 +1395,13 @@ impl Policy {
                     && (p == &Word::Dyn("{}".into())
                         || matches!(p, Word::Dyn(d) if finds.iter().any(|f| shell::below_a_start(d, "{}", &f.words)))))
             });
+            // (The arguments appended are find's only where find is the innermost of the
+            // wrappers that append: `find docs -exec xargs -n1 cat \;` appends xargs's input,
+            // red team 76.)
+            let appender = c.wrappers.iter().rev().find(|w| matches!(w.program(), Some("find" | "xargs")));
+            let appended_by_find = appender.is_some_and(|w| w.program() == Some("find"));
             if c.open_args
-                && !under_find
+                && !appended_by_find
                 && shell::reads_operands(&c.words)
                 && shell::git_pathspecs_added(&c.words).is_none()
             {
@@ -1799,7 +1804,7 @@ impl Policy {
                 Word::Lit(_) => None,
             });
             let mut runtime = runtime.peekable();
-            if runtime.peek().is_some() && runtime.all(shell::computed_from_constants) {
+            if runtime.peek().is_some() && runtime.all(|d| shell::computed_from_constants(d, true)) {
                 return V::new(
                     Verdict::Deny,
                     Layer::DenyRule,
@@ -2107,14 +2112,21 @@ impl Policy {
         // (`-exec`, a loop over its names), xargs's or a last word's feeding find; `{}` never
         // from xargs (its `-I{}` replace string).
         let mut listings: Vec<&[Word]> = Vec::new();
-        // (xargs's replace string may be `{}` in a redirection too: not followed.)
-        let replaces = |x: &shell::Wrapper| {
+        // (xargs's replace string may be `{}` in a redirection too: not followed. Only where
+        // it is a whole word of the command, one name a line, as a name handed without one
+        // is: `xargs -I{} sed -i ... {}`, red team 76.)
+        let replaces = |c: &shell::SimpleCommand, x: &shell::Wrapper| {
             x.program() == Some("xargs")
-                && x.words.iter().skip(1).map_while(Word::lit).take_while(|a| a.starts_with('-')).any(|a| {
-                    a.starts_with("-I") || a.starts_with("-i") || a.starts_with("--replace") || a.starts_with("-J")
-                })
+                && match shell::xargs_replace_str(&x.words) {
+                    None => false,
+                    Some(r) if r.is_empty() => true,
+                    Some(r) => c.words.iter().any(|w| match w {
+                        Word::Lit(t) => t.contains(r.as_str()) && *t != r,
+                        Word::Dyn(d) => d.contains(r.as_str()),
+                    }),
+                }
         };
-        if a.commands.iter().any(|c| c.wrappers.iter().any(replaces)) {
+        if a.commands.iter().any(|c| c.wrappers.iter().any(|x| replaces(c, x))) {
             return None;
         }
         // A loop's variable over a listing (`for f in $(find ...); do echo >> "$f"`).
@@ -2341,7 +2353,7 @@ impl Policy {
                 }
                 // A name computed from the call's own constants (`> "$(jq -rn '".en"+"v"')"`,
                 // red team 76): fixed by the text; a write deny rule could match it.
-                if shell::computed_from_constants(d) {
+                if shell::computed_from_constants(d, false) {
                     if let Some(r) = self.model.deny.all().iter().find(|r| r.tool == edit.name) {
                         let reason = format!(
                             "the write target `{d}` is computed from constants in the call, and rule `{}` could match it: denied",

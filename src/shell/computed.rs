@@ -24,26 +24,27 @@ const CONSTANT_FILTERS: &[&str] = &[
 /// Whether `raw`, a word's source text, is made only of literal text and command
 /// substitutions that compute from constants ([`constant_script`]), with at least one such
 /// substitution: `$(expr substr xrmx 2 2)`, `r"$(printf m)"`. A variable, a glob, a `~` or
-/// arithmetic makes it no.
-pub fn computed_from_constants(raw: &str) -> bool {
+/// arithmetic makes it no. Without `clock`, `date` is not one of the filters (a dated file name,
+/// `> "docs/$(date +%c).md"`, is everyday work; a dated program name is not).
+pub fn computed_from_constants(raw: &str, clock: bool) -> bool {
     let Ok(Ok(pieces)) = std::panic::catch_unwind(|| bword::parse(raw, &brush_parser::ParserOptions::default())) else {
         return false;
     };
     let mut found = false;
-    pieces_constant(&pieces, &mut found) && found
+    pieces_constant(&pieces, clock, &mut found) && found
 }
 
-fn pieces_constant(pieces: &[bword::WordPieceWithSource], found: &mut bool) -> bool {
+fn pieces_constant(pieces: &[bword::WordPieceWithSource], clock: bool, found: &mut bool) -> bool {
     for piece in pieces {
         let ok = match &piece.piece {
             WordPiece::Text(t) => !t.contains(['*', '?', '[']),
             WordPiece::SingleQuotedText(_) | WordPiece::AnsiCQuotedText(_) | WordPiece::EscapeSequence(_) => true,
             WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                pieces_constant(inner, found)
+                pieces_constant(inner, clock, found)
             }
             WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
                 *found = true;
-                constant_script(s)
+                constant_script(s, clock)
             }
             _ => false,
         };
@@ -58,7 +59,7 @@ fn pieces_constant(pieces: &[bword::WordPieceWithSource], found: &mut bool) -> b
 /// words are all literal, with no expansion anywhere in its text (here-strings and documents
 /// included), reading, writing and running nothing gate does not see: what it prints is a
 /// function of its text.
-pub fn constant_script(text: &str) -> bool {
+fn constant_script(text: &str, clock: bool) -> bool {
     if !expands_nothing(text) {
         return false;
     }
@@ -73,7 +74,10 @@ pub fn constant_script(text: &str) -> bool {
                 && !c.open_args
                 && c.words.iter().all(|w| matches!(w, Word::Lit(_)))
                 && super::read_targets(&c.words).is_empty()
-                && c.words.first().and_then(Word::lit).is_some_and(|p| CONSTANT_FILTERS.contains(&p))
+                && c.words
+                    .first()
+                    .and_then(Word::lit)
+                    .is_some_and(|p| CONSTANT_FILTERS.contains(&p) && (clock || p != "date"))
         })
 }
 
@@ -112,7 +116,7 @@ mod tests {
             "$(date +%C | sed s/26/ls/ | sed s/20/rm/)",
             "r`echo m`",
         ] {
-            assert!(computed_from_constants(yes), "{yes}");
+            assert!(computed_from_constants(yes, true), "{yes}");
         }
         for no in [
             "$x",
@@ -134,7 +138,10 @@ mod tests {
             "$(sort -o out <<< x)",
             "$(bc <<< 1+1)",
         ] {
-            assert!(!computed_from_constants(no), "{no}");
+            assert!(!computed_from_constants(no, true), "{no}");
+        }
+        for dated in ["\"docs/$(date +%c).md\"", "$(date +%C | sed s/26/ls/)"] {
+            assert!(!computed_from_constants(dated, false), "{dated}");
         }
     }
 }

@@ -29,6 +29,7 @@ pub use tables::{
     walks_below, writes_unmodelled, Below,
 };
 pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program, PWD_SPELLINGS};
+pub(crate) use unwrap::xargs_replace_str;
 pub(crate) use walk::{below_a_start, plain_byte};
 pub(crate) use words::brace_expand;
 

@@ -3184,8 +3184,8 @@ fn find_parts(args: &[Word]) -> FindParts {
     let expression = &args[lead + given..];
     let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
     let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
-    let plain =
-        expression.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "!" | "-not" | "(" | ")")));
+    // (Tests joined only by `-a`: a negated one only leaves names out, [`find_filters`].)
+    let plain = expression.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "(" | ")")));
     let (types, names) = plain.then(|| find_filters(&tests)).flatten().unwrap_or_default();
     FindParts {
         starts: find_starts(&args[lead..lead + given]),
@@ -3470,6 +3470,20 @@ fn find_filters(tests: &[&Word]) -> Option<(Vec<String>, Vec<(String, bool)>)> {
         let t = tests[i].lit()?;
         let value = || tests.get(i + 1).and_then(|w| w.lit()).map(str::to_string);
         match t {
+            // A negated test in tests joined by `-a` only leaves names out: the names and types
+            // the others let through are a superset of what is listed (red team 76: `find .
+            // -name '*.md' -not -path './node_modules/*' | xargs sed -i ...`).
+            "!" | "-not" => {
+                let negated = tests.get(i + 1).and_then(|w| w.lit())?;
+                i += match negated {
+                    _ if FIND_NO_VALUE.contains(&negated) => 2,
+                    "-type" | "-name" | "-iname" => 3,
+                    _ if FIND_ONE_VALUE.contains(&negated) || (negated.len() == 8 && negated.starts_with("-newer")) => {
+                        3
+                    }
+                    _ => return None,
+                };
+            }
             _ if FIND_NO_VALUE.contains(&t) => i += 1,
             "-type" => {
                 types.push(value()?);

@@ -11,7 +11,7 @@ use super::Word;
 /// xargs's own parser reads its words: in a bundle too (`-0I%`, `-rI%`), the last of several
 /// winning, `-i` and `--replace` with an optional glued value (default `{}`). A replace string
 /// only known at run time is the empty string, which every text contains.
-pub(super) fn xargs_replace_str(words: &[Word]) -> Option<String> {
+pub(crate) fn xargs_replace_str(words: &[Word]) -> Option<String> {
     let replace = |f: &grammar::Found| match &f.value {
         Some(Word::Lit(v)) => v.clone(),
         Some(Word::Dyn(_)) => String::new(),

@@ -2499,8 +2499,9 @@ impl Walker<'_> {
 
     /// `read [-r] [-d ''] NAME` as the whole condition of a `while` loop, with no redirection
     /// and no assignment before it but an empty `IFS`: the name, and whether it reads
-    /// NUL-separated records (`-d ''`).
-    fn read_line_into(&self, cond: &ast::CompoundList) -> Option<(String, bool)> {
+    /// NUL-separated records (`-d ''`). With `raw`, only with `-r` (names may hold
+    /// backslashes; object names do not).
+    fn read_line_into(&self, cond: &ast::CompoundList, raw: bool) -> Option<(String, bool)> {
         let [item] = cond.0.as_slice() else { return None };
         let l = &item.0;
         if !l.additional.is_empty() || l.first.bang {
@@ -2536,8 +2537,8 @@ impl Walker<'_> {
             k += 1;
         }
         // (Without `-r`, read drops each backslash: a listed `docs/.\./.\.` becomes
-        // `docs/../..`; review of red team 75.)
-        if !opts.iter().any(|o| o.starts_with("-r")) {
+        // `docs/../..`; review of red team 75. Object names hold none.)
+        if raw && !opts.iter().any(|o| o.starts_with("-r")) {
             return None;
         }
         Some((name.to_string(), nul))
@@ -3377,14 +3378,14 @@ impl Walker<'_> {
                 // pass's `$sha` is an object name (red team 67).
                 let objects = std::mem::take(&mut self.stdin_objects) && matches!(cc, C::WhileClause(_));
                 let object_name = objects
-                    .then(|| self.read_line_into(&w.0))
+                    .then(|| self.read_line_into(&w.0, false))
                     .flatten()
                     .filter(|(name, nul)| {
                         !nul && !tables::is_dangerous_variable(name) && !self.is_integer(name) && self.ifs().is_some()
                     })
                     .map(|(name, _)| name);
                 let looped = listing.and_then(|l| {
-                    let (name, nul) = self.read_line_into(&w.0)?;
+                    let (name, nul) = self.read_line_into(&w.0, true)?;
                     // (git's names are bare, from the top: `read` without `IFS=` drops the
                     // blanks a name starts with, and ` /etc/passwd`, a directory ` ` in the
                     // index, becomes `/etc/passwd`; red team 75.)
@@ -4271,14 +4272,15 @@ impl Walker<'_> {
                 }
             }
         }
-        if let Some(here) = self.directory_word(raw) {
+        // (`"$ROOT"/etc/*` of a top without a fallback, red team 76: not a directory gate
+        // follows, so read as any word of a value known only at run time, a glob listing.)
+        let no_top = self.no_top_tail(raw);
+        let plain_tail = |t: &String| t.starts_with('/') && t.bytes().all(plain_byte);
+        if let Some(here) = self.directory_word(raw).filter(|_| no_top.as_ref().is_none_or(plain_tail)) {
             self.a.at_git_top |= raw.starts_with("\"$(git ");
             // `"$ROOT/src/a.rs"` of `ROOT=$(git rev-parse --show-toplevel)`: as the inline
             // form, `/src/a.rs` where git prints nothing.
-            if let Some(tail) = self.no_top_tail(raw) {
-                if !(tail.starts_with('/') && tail.bytes().all(plain_byte)) {
-                    return Resolved { word: Word::Dyn(raw.to_string()), unknown: None };
-                }
+            if let Some(tail) = no_top {
                 let fallback = tail.split('/').nth(1).map(|first| format!("/{first}")).unwrap_or_default();
                 self.a.no_top.push((format!(".{tail}"), fallback));
                 self.a.at_git_top = true;
@@ -6599,6 +6601,14 @@ impl Walker<'_> {
                 }
                 match skip_options(&words, spec, &mut unknown) {
                     Some(rest) if !rest.is_empty() || name == "xargs" => {
+                        // Under a wrapper that appends arguments (`xargs -r xargs`, `find -exec
+                        // xargs {} +`), an xargs without a command is given one at run time
+                        // (red team 76: `echo 'rm -f x' | xargs -r xargs` runs rm).
+                        if rest.is_empty() && open_args {
+                            unknown.get_or_insert_with(|| {
+                                "`xargs` without a command under arguments appended at run time runs them".into()
+                            });
+                        }
                         // xargs without a command runs `echo` (red team 51: `wc -l < F | xargs`).
                         let rest = if rest.is_empty() { vec![Word::Lit("echo".into())] } else { rest };
                         wrappers.push(Wrapper { words: words.clone(), kind: spec.kind });
@@ -7587,12 +7597,26 @@ impl Walker<'_> {
                             }
                         }
                     }
-                    expanded.extend(value.split_whitespace().map(|v| Word::Lit(v.to_string())));
+                    // (Split as git splits it, quotes and backslashes removed: red team 76's
+                    // `-c alias.x='grep "-Orm" ref'` runs `git grep -Orm ref`.)
+                    let Some(split) = git_split_cmdline(value) else {
+                        unknown.get_or_insert_with(|| format!("git cannot split the alias `{name}`: `{value}`"));
+                        continue;
+                    };
+                    expanded.extend(split.into_iter().map(Word::Lit));
                     expanded.extend(words[i + 1..].iter().cloned());
                     step = GitStep::Expanded(expanded);
                 } else if k == stored {
                     // `git config alias.x 'reset --hard'`: later `git x` runs git with these words.
-                    self.nested_run_by(&format!("git {value}"), words, wrappers);
+                    match git_split_cmdline(value) {
+                        Some(split) => {
+                            let text: Vec<String> = split.iter().map(|w| super::quote(w)).collect();
+                            self.nested_run_by(&format!("git {}", text.join(" ")), words, wrappers);
+                        }
+                        None => {
+                            unknown.get_or_insert_with(|| format!("git cannot split the alias `{name}`: `{value}`"));
+                        }
+                    }
                 }
             } else if tables::git_key_runs_code(&lower) && !tables::git_display_config(&c) {
                 let script = value.strip_prefix('!').unwrap_or(value);
@@ -8732,6 +8756,33 @@ fn env_assignment(s: &str) -> bool {
 
 /// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
 /// than gate, which reads it with bash's grammar, sees it.
+/// The words git splits a (non-`!`) alias's value into, as its `split_cmdline` does: blanks
+/// (C's `isspace`) part words outside quotes, `'...'` and `"..."` quote, a backslash outside
+/// single quotes takes the next character as it is. `None` where git refuses the value (an
+/// unclosed quote, a backslash at the end).
+fn git_split_cmdline(value: &str) -> Option<Vec<String>> {
+    let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r');
+    let mut words = vec![String::new()];
+    let mut quoted: Option<char> = None;
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        let word = words.last_mut()?;
+        if quoted.is_none() && space(c) {
+            while chars.next_if(|n| space(*n)).is_some() {}
+            words.push(String::new());
+        } else if quoted.is_none() && matches!(c, '\'' | '"') {
+            quoted = Some(c);
+        } else if quoted == Some(c) {
+            quoted = None;
+        } else if c == '\\' && quoted != Some('\'') {
+            word.push(chars.next()?);
+        } else {
+            word.push(c);
+        }
+    }
+    quoted.is_none().then_some(words)
+}
+
 fn posix_sh_note(runner: &str, text: &str) -> Option<String> {
     super::words::posix_sh_reads_otherwise(text)
         .map(|what| format!("{runner} runs it with a POSIX sh, which may not read {what} as bash does"))
@@ -10014,8 +10065,20 @@ fn plain_output(inner: &str) -> bool {
                     return plain_args(args);
                 }
                 return match sub {
-                    "rev-parse" | "rev-list" | "describe" | "merge-base" | "symbolic-ref" | "write-tree"
-                    | "hash-object" => {
+                    // (rev-list's formats print any text, `%x2f%x2a` is `/*`, and `--objects`
+                    // paths: only options that choose and order commits, red team 76.)
+                    "rev-list" => {
+                        plain_args(args)
+                            && args[1..].iter().all(|a| {
+                                !a.starts_with('-')
+                                    || a[1..].bytes().all(|b| b.is_ascii_digit())
+                                    || REV_LIST_PLAIN.iter().any(|o| match o.strip_suffix('=') {
+                                        Some(prefix) => a.starts_with(o) || *a == prefix,
+                                        None => a == o,
+                                    })
+                            })
+                    }
+                    "rev-parse" | "describe" | "merge-base" | "symbolic-ref" | "write-tree" | "hash-object" => {
                         plain_args(args) && !args.iter().any(|a| a.starts_with("--sq") || a.starts_with("--local-env"))
                     }
                     "ls-files" | "diff" | "status" | "branch" | "tag" => {
@@ -10036,6 +10099,45 @@ fn plain_output(inner: &str) -> bool {
     }
     false
 }
+
+/// rev-list's options that choose or order the commits it names, or count them, and print
+/// nothing else (`NAME=` takes a value glued): object names, `<`/`>`/`-` marks and counts.
+const REV_LIST_PLAIN: &[&str] = &[
+    "-n",
+    "--max-count=",
+    "--skip=",
+    "--max-parents=",
+    "--min-parents=",
+    "--no-merges",
+    "--merges",
+    "--first-parent",
+    "--reverse",
+    "--all",
+    "--branches",
+    "--tags",
+    "--remotes",
+    "--topo-order",
+    "--date-order",
+    "--author-date-order",
+    "--parents",
+    "--count",
+    "--abbrev-commit",
+    "--abbrev=",
+    "--no-walk",
+    "--since=",
+    "--until=",
+    "--after=",
+    "--before=",
+    "--author=",
+    "--committer=",
+    "--grep=",
+    "-i",
+    "--left-right",
+    "--cherry-pick",
+    "--cherry-mark",
+    "--boundary",
+    "--ancestry-path",
+];
 
 /// bash's variables that are read-only from the start: assigning one is an error.
 const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"];
