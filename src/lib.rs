@@ -12,6 +12,7 @@ pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod git_index;
 pub mod hook;
 pub mod hook_agents;
 pub mod hook_pi;

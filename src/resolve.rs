@@ -345,6 +345,55 @@ impl crate::policy::Edge for Resolver<'_> {
             .collect()
     }
 
+    fn git_index_names(&self, dir: &Path) -> Option<Vec<Vec<u8>>> {
+        // (Another index or repository named by the environment: not looked for.)
+        if ["GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_COMMON_DIR"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some())
+        {
+            return None;
+        }
+        let mut d = self.kernel_path(dir)?;
+        // (What is there may change: the decision is not remembered.)
+        self.incomplete();
+        let git_dir = loop {
+            let dot = d.join(".git");
+            match std::fs::metadata(&dot) {
+                Ok(m) if m.is_dir() => break dot,
+                // `gitdir: PATH` (a linked worktree, a submodule).
+                Ok(m) if m.is_file() => {
+                    let text = std::fs::read_to_string(&dot).ok()?;
+                    let to = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+                    break d.join(to);
+                }
+                Ok(_) => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    if !d.pop() {
+                        return None;
+                    }
+                }
+                Err(_) => return None,
+            }
+        };
+        // The object format is the common directory's (a linked worktree's `commondir`).
+        let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+            Ok(c) => git_dir.join(c.trim()),
+            Err(_) => git_dir.clone(),
+        };
+        let config = std::fs::read_to_string(common.join("config")).ok()?.to_ascii_lowercase();
+        let sha256 = config
+            .lines()
+            .any(|l| l.split_once('=').is_some_and(|(k, v)| k.trim() == "objectformat" && v.trim() == "sha256"));
+        let index = git_dir.join("index");
+        match std::fs::metadata(&index) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Vec::new()),
+            Ok(m) if m.is_file() && m.len() <= 64 << 20 => {
+                crate::git_index::index_names(&std::fs::read(&index).ok()?, if sha256 { 32 } else { 20 })
+            }
+            _ => None,
+        }
+    }
+
     fn exists(&self, written: &Path) -> bool {
         let Some(p) = self.kernel_path(written) else { return false };
         // (What is there may change: the decision is not remembered.)

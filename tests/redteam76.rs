@@ -255,3 +255,30 @@ fn negated_find_tests_and_xargs_replace() {
         ],
     );
 }
+
+/// Left by red teams 75 and 76 (over-asks of everyday listings): plain `git ls-files` handed to
+/// xargs, a `for` loop over `$(...)` or a `read -r` loop. The edge reads git's index (names
+/// not on disk included) and holds the call only where every name is plain; a tracked ` /etc/passwd`
+/// whose directory ` ` was deleted keeps it asked (xargs and read cut the blank).
+#[test]
+fn git_ls_files_names_read_from_the_index() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn main() {}\n");
+    let git = |script: &str| check_common::bash_stdout(ws.path(), script);
+    git("git add -A && git -c user.name=t -c user.email=t@t commit -qm x");
+    let everyday = [
+        "git ls-files '*.rs' | xargs wc -l",
+        "wc -l $(git ls-files)",
+        "for f in $(git ls-files docs); do wc -l \"$f\"; done",
+        "git ls-files docs | xargs sed -i 's/a/b/'",
+        "git ls-files '*.rs' | while read -r f; do wc -l \"$f\"; done",
+    ];
+    check_common::assert_in_dir(ws.path(), "allow", &everyday);
+    check_common::assert_in_dir(ws.path(), "deny", &["git ls-files | xargs sed -i s/a/b/"]);
+    // A tracked name with a blank, no longer on disk.
+    git("mkdir ' ' && echo x > ' /passwd' && git add -A && git -c user.name=t -c user.email=t@t commit -qm y && rm -r ' '");
+    assert!(git("git ls-files | xargs wc -l 2>&1").contains("/passwd"), "xargs cut the blank");
+    check_common::assert_in_dir(ws.path(), "ask", &everyday[..3]);
+    check_common::assert_in_dir(ws.path(), "ask", &["git ls-files | while read -r f; do wc -l \"$f\"; done"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["git ls-files -z | xargs -0 wc -l"]);
+}

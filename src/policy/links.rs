@@ -62,6 +62,12 @@ pub trait Edge {
     fn small_file(&self, _written: &Path) -> Option<String> {
         None
     }
+    /// The names in the index of the repository git run in `dir` (absolute, as written)
+    /// finds ([`crate::git_index`]); `None` where there is none, or its index cannot be read
+    /// whole.
+    fn git_index_names(&self, _dir: &Path) -> Option<Vec<Vec<u8>>> {
+        None
+    }
     /// Whether anything (a file, a directory, a link, dangling or not) is at `written`.
     fn exists(&self, _written: &Path) -> bool {
         false
@@ -722,6 +728,30 @@ impl Policy {
                                 &mut extra,
                                 format!("below `{root}` are more names than gate looks at"),
                             );
+                        }
+                    }
+                }
+                // `git ls-files` a name a line, to xargs or a loop: the index's names, which need
+                // not be on disk, each plain (red team 75: a tracked ` /etc/passwd`, its
+                // directory ` ` deleted, read whole by nothing that splits at blanks).
+                if !split_listings(&command).is_empty() {
+                    for dir in git_index_listings(&command) {
+                        let Some(p) = self.lexical(".", dir.as_deref()) else {
+                            not_known(&mut links, &mut extra, "`git ls-files` runs where gate cannot follow".into());
+                            continue;
+                        };
+                        match real.git_index_names(&p) {
+                            Some(names) if names.iter().all(|n| crate::git_index::plain_name(n)) => {}
+                            Some(_) => not_known(
+                                &mut links,
+                                &mut extra,
+                                "a name in git's index holds a blank, a quote, a backslash, a glob character or `=`, or starts with `-`, where xargs or the shell splits or reads it".into(),
+                            ),
+                            None => not_known(
+                                &mut links,
+                                &mut extra,
+                                "git's index, whose names `git ls-files` prints, cannot be read".into(),
+                            ),
                         }
                     }
                 }
@@ -1476,6 +1506,21 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
             if split != shell::Split::Whole || dir.lit() == Some(shell::BARE_NAMES) {
                 add(dir, &c.cwd, split);
             }
+        }
+    }
+    out
+}
+
+/// The directory each plain `git ls-files` (a name a line) runs in: the listings the edge
+/// holds to the index's names.
+fn git_index_listings(command: &str) -> Vec<Option<String>> {
+    let a = shell::analyze(command);
+    let mut out: Vec<Option<String>> = Vec::new();
+    for c in a.commands.iter().filter(|c| c.program() == Some("git")) {
+        let sub = c.words.get(1).and_then(Word::lit) == Some("ls-files");
+        let nul = c.words.iter().any(|w| w.lit() == Some("-z"));
+        if sub && !nul && !out.contains(&c.cwd) {
+            out.push(c.cwd.clone());
         }
     }
     out

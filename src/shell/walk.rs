@@ -8869,11 +8869,26 @@ const GIT_NUL_LISTING: &str = "git-ls-files-z";
 /// `read` loop takes it (read as `find .`).
 const GIT_LINE_LISTING: &str = "git-ls-files";
 
+/// The first word of the listing plain `git ls-files` gives (the words after it: its start
+/// points, `.` for none), a name a line: the edge reads the index and holds it only where
+/// every name there is plain, no blank, quote, backslash, glob character or `=`, and no part
+/// starts with `-` ([`crate::shell::GIT_INDEX_LISTED`]); then xargs, a `for` loop over
+/// `$(...)` and a `read` loop take each name whole (red team 76: `git ls-files '*.rs' | xargs
+/// wc -l` was asked).
+const GIT_INDEX_LISTING: &str = "git-ls-files-index";
+
 /// A listing as the words of the `find` that lists the same names: a `git ls-files` one as
 /// `find .`, for the edge to look at the links below.
 fn as_find(listing: &[Word]) -> Vec<Word> {
     match listing.first().and_then(Word::lit) {
         Some(GIT_NUL_LISTING | GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(super::BARE_NAMES.into())],
+        Some(GIT_INDEX_LISTING) => {
+            let starts = listing[1..].iter().map(|w| match w.lit() {
+                Some(".") => Word::Lit(super::BARE_NAMES.into()),
+                _ => w.clone(),
+            });
+            std::iter::once(Word::Lit("find".into())).chain(starts).collect()
+        }
         _ => listing.to_vec(),
     }
 }
@@ -8957,6 +8972,35 @@ fn line_filter(c: &SimpleCommand) -> bool {
 /// -- docs | xargs sed -i ...` was denied for the `.env` a walk of `./` found), or below a
 /// pattern's directory. Without one, or where one is `.` or a pattern with no directory
 /// (`'*.md'`), the bare names below `./`.
+/// The directories `git ls-files PATHSPEC...` prints names below: each pathspec named
+/// plainly (no glob character, `:` magic, `..`, leading `-` or `/`) with nothing after it but
+/// `/`; `None` where there is none, or one is not plain (then `.`).
+fn git_ls_files_starts(rest: &[Word]) -> Option<Vec<Word>> {
+    let mut dashes = false;
+    let mut starts = Vec::new();
+    for w in rest {
+        let a = w.lit()?;
+        if !dashes && a == "--" {
+            dashes = true;
+            continue;
+        }
+        if !dashes && a.starts_with('-') {
+            continue;
+        }
+        let a = a.trim_end_matches('/');
+        let plain = !a.is_empty()
+            && a != "."
+            && !a.contains(['*', '?', '[', ']', '\\', ':'])
+            && !a.starts_with(['-', '/', '~'])
+            && !a.split('/').any(|s| s == ".." || s == ".");
+        if !plain {
+            return None;
+        }
+        starts.push(Word::Lit(a.to_string()));
+    }
+    (!starts.is_empty()).then_some(starts)
+}
+
 fn git_grep_starts(rest: &[Word]) -> Option<Vec<Word>> {
     let bare = || Some(vec![Word::Lit(super::BARE_NAMES.into())]);
     let mut pattern_given = rest.iter().any(|w| w.lit() == Some("-e"));
@@ -9270,6 +9314,12 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                     l.push(Word::Lit("-print0".into()));
                 }
                 return Some(l);
+            }
+            // (Plain `git ls-files`: the index's names, below its pathspecs where they are
+            // directories named plainly.)
+            if sub == Some("ls-files") && listed && !z {
+                let starts = git_ls_files_starts(rest).unwrap_or_else(|| vec![Word::Lit(".".into())]);
+                return Some(std::iter::once(Word::Lit(GIT_INDEX_LISTING.into())).chain(starts).collect());
             }
             let first = match z {
                 true => GIT_NUL_LISTING,
