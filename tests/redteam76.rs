@@ -282,3 +282,36 @@ fn git_ls_files_names_read_from_the_index() {
     check_common::assert_in_dir(ws.path(), "ask", &["git ls-files | while read -r f; do wc -l \"$f\"; done"]);
     check_common::assert_in_dir(ws.path(), "allow", &["git ls-files -z | xargs -0 wc -l"]);
 }
+
+/// Left by red teams 75 and 76 (over-asks): an unquoted `$(...)` that prints one number is
+/// one word, never `-v NAME` for `test`; `git diff --name-only` without a revision lists the
+/// index's names, held by the edge as `git ls-files`' are.
+#[test]
+fn counts_and_index_diffs() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/lib.rs", "fn a() {}\n");
+    check_common::bash_stdout(ws.path(), "git add -A && git -c user.name=t -c user.email=t@t commit -qm x");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "[ $(git rev-list --count HEAD) -gt 0 ] && echo has-commits",
+            "test $(git status --porcelain | wc -l) -eq 0 && echo clean",
+            "if [ $(grep -c fn src/lib.rs) -gt 0 ]; then echo has; fi",
+            "git diff --name-only | xargs grep -n TODO",
+            "for f in $(git diff --name-only); do git diff -- \"$f\" | head -20; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "[ $(cat count.txt) -gt 0 ]",
+            "wc(){ echo -v; }; [ $(wc -l < src/lib.rs) ]",
+            "[ $(grep -c fn src/*.rs) -gt 0 ]",
+            "IFS=x; [ $(wc -l < src/lib.rs) -gt 0 ]",
+            "git diff --name-only HEAD~1 | xargs grep -n TODO",
+            "git diff --name-only --cached | xargs grep -n TODO",
+        ],
+    );
+}

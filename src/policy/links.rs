@@ -1511,13 +1511,17 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
     out
 }
 
-/// The directory each plain `git ls-files` (a name a line) runs in: the listings the edge
-/// holds to the index's names.
+/// The directory each plain `git ls-files` or `git diff --name-only` (a name a line) runs
+/// in: the listings the edge holds to the index's names.
 fn git_index_listings(command: &str) -> Vec<Option<String>> {
     let a = shell::analyze(command);
     let mut out: Vec<Option<String>> = Vec::new();
     for c in a.commands.iter().filter(|c| c.program() == Some("git")) {
-        let sub = c.words.get(1).and_then(Word::lit) == Some("ls-files");
+        let sub = match c.words.get(1).and_then(Word::lit) {
+            Some("ls-files") => true,
+            Some("diff") => c.words.iter().any(|w| w.lit() == Some("--name-only")),
+            _ => false,
+        };
         let nul = c.words.iter().any(|w| w.lit() == Some("-z"));
         if sub && !nul && !out.contains(&c.cwd) {
             out.push(c.cwd.clone());

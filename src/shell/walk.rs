@@ -4240,6 +4240,18 @@ impl Walker<'_> {
                 return Resolved { word: Word::Dyn(format!("{dir}/{{}}")), unknown: None };
             }
         }
+        // An unquoted `$(...)` that prints one number (`$(git rev-list --count HEAD)`, `$(grep
+        // -c fn f)`, `$(... | wc -l)`): one word where IFS holds only blanks, as quoted, never
+        // an option (red teams 75 and 76: `[ $(git rev-list --count HEAD) -gt 0 ]` was asked
+        // for a `-v NAME` it cannot split into). Not where a function takes the program's name.
+        if let Some(inner) = raw.strip_prefix("$(").and_then(|t| t.strip_suffix(')')) {
+            let program = inner.rsplit('|').next().and_then(|l| l.split_whitespace().next()).unwrap_or("");
+            let counted = numeric_output(inner) || counts_one_input(inner);
+            if counted && self.ifs().is_some() && !self.functions.iter().any(|f| f == program) && !self.assigning {
+                self.substitution(inner);
+                return Resolved { word: Word::Dyn(format!("\"{raw}\"")), unknown: None };
+            }
+        }
         // Unquoted `$PWD/x`, `$(pwd)/x`: one word, as quoted, where the directory's name has
         // only plain characters (the part the text named checked here, the start by the
         // policy: [`Analysis::plain_start`]) and IFS only blanks (red team 74).
@@ -9314,6 +9326,18 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                     l.push(Word::Lit("-print0".into()));
                 }
                 return Some(l);
+            }
+            // `git diff --name-only [-- PATHSPEC...]` (the work tree against the index, no
+            // revision, not `--cached`): names of the index too, from the top of the repository
+            // (below the directory it runs in, whatever the top: none climbs).
+            let index_diff = diff_names
+                && !rest.iter().any(|w| matches!(w.lit(), Some("--cached" | "--staged")))
+                && rest
+                    .iter()
+                    .take_while(|w| w.lit() != Some("--"))
+                    .all(|w| w.lit().is_some_and(|a| a.starts_with('-')));
+            if index_diff && c.wrappers.is_empty() && !z {
+                return Some(vec![Word::Lit(GIT_INDEX_LISTING.into()), Word::Lit(".".into())]);
             }
             // (Plain `git ls-files`: the index's names, below its pathspecs where they are
             // directories named plainly.)
