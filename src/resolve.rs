@@ -367,9 +367,10 @@ impl crate::policy::Edge for Resolver<'_> {
                     break d.join(to);
                 }
                 Ok(_) => return None,
+                // (No repository: git lists nothing.)
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     if !d.pop() {
-                        return None;
+                        return Some(Vec::new());
                     }
                 }
                 Err(_) => return None,

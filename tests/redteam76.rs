@@ -315,3 +315,85 @@ fn counts_and_index_diffs() {
         ],
     );
 }
+
+/// Red team 77C (12 bypasses): grep's options after its operands are options (GNU grep
+/// permutes: `grep -c x -H` prints `(standard input):0`, a name arithmetic evaluates), and
+/// `+=` to an integer variable evaluates its old value (`n='q[$(rm x)]'; declare -i n; n+=1`).
+#[test]
+fn counts_that_are_not_and_integer_appends() {
+    let ws = check_common::red_team_workspace(true);
+    assert_eq!(check_common::bash_stdout(ws.path(), "echo | grep -c x -H").trim(), "(standard input):0");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "standard='q[$(rm -f Cargo.toml)]'; n=$(echo | grep -c x -H); echo $((n))",
+            "standard='q[$(rm -f Cargo.toml)]'; echo $(( $(echo | grep -c x -H) ))",
+            "standard='q[$(rm -f Cargo.toml)]'; for n in $(echo | grep -c x -H); do echo $((n)); done",
+            "n='q[$(rm -f Cargo.toml)]'; declare -i n; n+=1",
+            "n='q[$(rm -f Cargo.toml)]'; declare -i n; declare n+=0",
+            "a=('q[$(rm -f Cargo.toml)]'); declare -i a; a[0]+=1",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd docs && n=$(grep -c x -r) && echo $((n))",
+            "echo 'q[$(cat /etc/passwd >&2)]' > docs/n.md; read -r n < docs/n.md; declare -i n; n+=1",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "declare -i count=0; count+=1; count+=2; echo $count",
+            "declare -i total=0; for f in docs/*.md; do total+=$(wc -l < \"$f\"); done; echo $total",
+            "n=$(grep -c ref docs/a.md); echo $((n + 1))",
+        ],
+    );
+}
+
+/// Red team 77A (23 bypasses): git runs its own command of a name and never an alias of
+/// it, so `git -c alias.rm=log rm Cargo.toml` is `git rm Cargo.toml`.
+#[test]
+fn an_alias_of_a_git_command_name_is_never_taken() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::bash_stdout(
+        ws.path(),
+        "touch zz && git -c alias.rm=log rm -q --cached zz 2>/dev/null; git -c alias.status='!rm zz' status >/dev/null",
+    );
+    assert!(ws.path().join("zz").exists(), "git ran its own status, not the alias");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "git -c alias.rm=log rm Cargo.toml",
+            "git -c Alias.rm=show rm Cargo.toml",
+            "git -c alias.rm=x -c alias.x=log rm Cargo.toml",
+            "git -c alias.rm=ls-files rm -f .env",
+            "git -c alias.checkout=log checkout HEAD -- .env",
+            "git -c alias.mv=log mv .gitignore .env.bak",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git -c alias.stash=status stash",
+            "git -c alias.tag=log tag v1",
+            "git -c alias.clone=log clone file:///tmp/x.git",
+            "git -c alias.push=log push https://example.com/x HEAD",
+            "git -c alias.daemon=status daemon",
+            "git -c alias.credential-store=log credential-store get",
+            "git -c alias.init=log init x",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        // (A `!` alias's script is decided wherever it is defined, used or not: `git -c
+        // alias.status='!rm zz' status` stays denied.)
+        &["git -c alias.s=status s", "git -c alias.l=log l -1"],
+    );
+}

@@ -734,14 +734,24 @@ impl Policy {
                 // `git ls-files` a name a line, to xargs or a loop: the index's names, which need
                 // not be on disk, each plain (red team 75: a tracked ` /etc/passwd`, its
                 // directory ` ` deleted, read whole by nothing that splits at blanks).
-                if !split_listings(&command).is_empty() {
+                // (Names taken whole, `IFS= read -r`, `xargs -0`: only none may start with `-`.)
+                let listings = split_listings(&command);
+                let whole = listings.iter().all(|(_, _, s)| *s == shell::Split::Whole);
+                let fits = |n: &Vec<u8>| {
+                    if whole {
+                        !n.split(|&b| b == b'/').any(|part| part.first() == Some(&b'-'))
+                    } else {
+                        crate::git_index::plain_name(n)
+                    }
+                };
+                if !listings.is_empty() {
                     for dir in git_index_listings(&command) {
                         let Some(p) = self.lexical(".", dir.as_deref()) else {
                             not_known(&mut links, &mut extra, "`git ls-files` runs where gate cannot follow".into());
                             continue;
                         };
                         match real.git_index_names(&p) {
-                            Some(names) if names.iter().all(|n| crate::git_index::plain_name(n)) => {}
+                            Some(names) if names.iter().all(fits) => {}
                             Some(_) => not_known(
                                 &mut links,
                                 &mut extra,

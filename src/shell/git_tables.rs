@@ -228,3 +228,42 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
     ("git-check-ref-format", "",
      "--allow-onelevel --branch -h --help --no-allow-onelevel --normalize --refspec-pattern"),
 ];
+
+/// git's own commands (builtins and the programs of its exec path, as `git --list-cmds=builtins,
+/// main,others` lists them for git 2.47, with newer releases' and common add-ons' names): git
+/// runs the command of such a name and never an alias of it (red team 77: `git -c
+/// alias.rm=log rm Cargo.toml` removes Cargo.toml).
+#[rustfmt::skip]
+pub(crate) static GIT_COMMANDS: &[&str] = &[
+    "absorb", "add", "am", "annex", "annotate", "apply", "archimport", "archive",
+    "backfill", "bisect", "blame", "branch", "branchless", "bugreport", "bundle", "cat-file",
+    "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout--worker", "checkout-index", "cherry",
+    "cherry-pick", "citool", "clean", "clone", "column", "commit", "commit-graph", "commit-tree",
+    "config", "count-objects", "credential", "credential-cache", "credential-cache--daemon", "credential-gcloud.sh", "credential-store", "crypt",
+    "cvsexportcommit", "cvsimport", "cvsserver", "daemon", "describe", "diagnose", "diff", "diff-files",
+    "diff-index", "diff-tree", "difftool", "difftool--helper", "extras", "fast-export", "fast-import", "fetch",
+    "fetch-pack", "filter-branch", "filter-repo", "flow", "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch",
+    "fsck", "fsck-objects", "fsmonitor--daemon", "gc", "get-tar-commit-id", "grep", "gui", "hash-object",
+    "help", "hook", "http-backend", "http-fetch", "http-push", "imap-send", "imerge", "index-pack",
+    "init", "init-db", "instaweb", "interpret-trailers", "last-modified", "lfs", "log", "ls-files",
+    "ls-remote", "ls-tree", "machete", "mailinfo", "mailsplit", "maintenance", "merge", "merge-base",
+    "merge-file", "merge-index", "merge-octopus", "merge-one-file", "merge-ours", "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs",
+    "merge-resolve", "merge-subtree", "merge-tree", "mergetool", "mktag", "mktree", "multi-pack-index", "mv",
+    "name-rev", "notes", "p4", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe",
+    "prune", "prune-packed", "pull", "push", "quiltimport", "range-diff", "read-tree", "rebase",
+    "receive-pack", "reflog", "refs", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps",
+    "remote-http", "remote-https", "repack", "replace", "replay", "repo", "request-pull", "rerere",
+    "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "secret", "send-email",
+    "send-pack", "sh-i18n--envsubst", "shell", "shortlog", "show", "show-branch", "show-index", "show-ref",
+    "sizer", "sparse-checkout", "stage", "stash", "status", "stripspace", "submodule", "submodule--helper",
+    "subrepo", "subtree", "survey", "svn", "switch", "symbolic-ref", "tag", "town",
+    "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info", "upload-archive", "upload-archive--writer", "upload-pack",
+    "var", "verify-commit", "verify-pack", "verify-tag", "version", "web--browse", "whatchanged", "worktree",
+    "write-tree",
+];
+
+/// Whether git runs its own command for `name` rather than an alias of that name: one of
+/// [`GIT_COMMANDS`], or a credential helper or remote helper it finds by prefix.
+pub(crate) fn is_git_command(name: &str) -> bool {
+    GIT_COMMANDS.contains(&name) || name.starts_with("credential-") || name.starts_with("remote-")
+}

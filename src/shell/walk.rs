@@ -3394,7 +3394,13 @@ impl Walker<'_> {
                     if git && !read_keeps_blanks(&w.0) {
                         return None;
                     }
-                    Some((name, loop_listing(&l, Some(nul))?))
+                    let mut wrapper = loop_listing(&l, Some(nul))?;
+                    // (The index's names read whole with `IFS=`: the edge then looks only for
+                    // one that starts with `-`.)
+                    if l.first().and_then(Word::lit) == Some(GIT_INDEX_LISTING) && read_keeps_blanks(&w.0) {
+                        wrapper.kind = WrapperKind::Listing(Split::Whole);
+                    }
+                    Some((name, wrapper))
                 });
                 match looped {
                     _ if object_name.is_some() => {
@@ -4247,7 +4253,14 @@ impl Walker<'_> {
         if let Some(inner) = raw.strip_prefix("$(").and_then(|t| t.strip_suffix(')')) {
             let program = inner.rsplit('|').next().and_then(|l| l.split_whitespace().next()).unwrap_or("");
             let counted = numeric_output(inner) || counts_one_input(inner);
-            if counted && self.ifs().is_some() && !self.functions.iter().any(|f| f == program) && !self.assigning {
+            // (Counts only: `$(seq ...)`, `$(date ...)` are computed where gate can.)
+            let counter = matches!(program, "wc" | "grep" | "egrep" | "fgrep" | "git");
+            if counted
+                && counter
+                && self.ifs().is_some()
+                && !self.functions.iter().any(|f| f == program)
+                && !self.assigning
+            {
                 self.substitution(inner);
                 return Resolved { word: Word::Dyn(format!("\"{raw}\"")), unknown: None };
             }
@@ -5484,6 +5497,8 @@ impl Walker<'_> {
                     };
                     let mut harmless_value = false;
                     let integer = this.is_integer(&name);
+                    // An integer variable given a number (or a count): it holds one after.
+                    let mut integer_number = false;
                     if matches!(a.value, ast::AssignmentValue::Array(_))
                         || matches!(a.name, ast::AssignmentName::ArrayElementName(..))
                     {
@@ -5617,8 +5632,17 @@ impl Walker<'_> {
                                 *unknown = r.unknown;
                             }
                             if integer {
-                                if let Some(u) = this.integer_value(&name, &r.word, &v.value) {
+                                let u = this.integer_value(&name, &r.word, &v.value);
+                                integer_number = u.is_none() && (!a.append || this.is_number(&name));
+                                if let Some(u) = u {
                                     *unknown = Some(u);
+                                }
+                                // `n+=1` evaluates n's value too (red team 77: `n='q[$(rm
+                                // x)]'; declare -i n; n+=1` runs rm).
+                                if a.append && !this.is_number(&name) {
+                                    *unknown = Some(format!(
+                                        "{name} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
+                                    ));
                                 }
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
@@ -5779,6 +5803,9 @@ impl Walker<'_> {
                             matches!(a.value, ast::AssignmentValue::Scalar(_)) && this.may_be_array(&name);
                         match value {
                             Some(v) if !integer && !scalar_of_array => this.bind(&name, v),
+                            _ if integer && integer_number && plain_name && scalar && !scalar_of_array => {
+                                this.bind_number(&name)
+                            }
                             _ => this.unbind(&name),
                         }
                         // `ROOT=$(pwd)`, `here=$PWD`: the directory it was run in, which a
@@ -7293,6 +7320,13 @@ impl Walker<'_> {
                         Some((n, v)) => (n.trim_end_matches('+'), Some(v)),
                         None => (a, None),
                     };
+                    // (`declare [-i] n+=0` of an integer n evaluates n's value too.)
+                    let appends = a.split_once('=').is_some_and(|(n, _)| n.ends_with('+'));
+                    if appends && (integer || self.is_integer(n)) && !self.is_number(n) {
+                        unknown.get_or_insert(format!(
+                            "{n} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
+                        ));
+                    }
                     if integer {
                         self.add_integers(vec![n.split('[').next().unwrap_or(n).to_string()]);
                     } else if let Some(v) = value.filter(|_| self.is_integer(n)) {
@@ -7548,7 +7582,9 @@ impl Walker<'_> {
             let Some((key, value)) = c.split_once('=') else { continue };
             let lower = key.to_ascii_lowercase();
             if let Some(name) = lower.strip_prefix("alias.") {
-                let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name));
+                // (git never takes an alias of its own command's name: `git -c alias.rm=log rm
+                // x` is `git rm x`, red team 77.)
+                let used = sub.is_some_and(|s| s.eq_ignore_ascii_case(name) && !super::git_tables::is_git_command(s));
                 if let Some(script) = value.strip_prefix('!') {
                     // git runs `sh -c 'SCRIPT "$@"' SCRIPT ARGS...`.
                     let mut u = posix_sh_note("git's `!` alias", script);
@@ -9954,7 +9990,9 @@ fn numeric_output(inner: &str) -> bool {
                         | "fixed-strings" | "perl-regexp" | "basic-regexp" | "no-messages" => {}
                         _ => return false,
                     },
-                    Some(bundle) if !bundle.is_empty() && operands == 0 => {
+                    // (An option after the operands is one too: GNU grep permutes, red team 77's
+                    // `grep -c x -H` prints `(standard input):0`.)
+                    Some(bundle) if !bundle.is_empty() => {
                         if !bundle.chars().all(|c| "civwxEFGPs".contains(c)) {
                             return false;
                         }
