@@ -317,8 +317,8 @@ fn names_git_ls_files_z_and_grep_l_print_are_a_listing_below_where_they_run() {
     check_common::assert_none_allowed_with(
         POLICY,
         &[
-            // Without NULs, the index may hold a name with a blank xargs splits.
-            "git ls-files | xargs cat",
+            // (Without NULs the index may hold a name with a blank xargs splits: the edge reads
+            // the index since red team 76, tests/redteam76.rs.)
             "git ls-files -z ':/' | xargs -0 cat",
             "git ls-files -z --full-name | xargs -0 cat",
             "grep -l x /etc/* | xargs cat",

@@ -60,7 +60,8 @@ fn a_loop_over_a_listing_reads_names_below_its_start_points() {
             "find src | { echo /etc/passwd; } | while read -r f; do cat \"$f\"; done",
             "find src | grep -o 'x.*' | while read -r f; do cat \"$f\"; done",
             "for f in $(find src; echo /etc/passwd); do cat \"$f\"; done",
-            "for f in $(git ls-files); do cat \"$f\"; done",
+            // (`for f in $(git ls-files)` is held by the index's names now: red team 76,
+            // tests/redteam76.rs.)
             "find src | while read -r f g; do cat \"$f\"; done",
             "find src | while read -u 3 f; do cat \"$f\"; done",
         ],

@@ -397,3 +397,16 @@ fn an_alias_of_a_git_command_name_is_never_taken() {
         &["git -c alias.s=status s", "git -c alias.l=log l -1"],
     );
 }
+
+/// Red team 76C A33 (over-ask): a `read` loop without `-r` over a listing (`ls docs | while
+/// read f; do wc -l "docs/$f"; done`) drops backslashes and trims blanks: held where the edge
+/// finds neither in a name below, as a `for` loop's split is.
+#[test]
+fn a_read_loop_without_r_over_plain_names() {
+    let ws = check_common::red_team_workspace(true);
+    let command = "ls docs | while read f; do wc -l \"docs/$f\"; done";
+    check_common::assert_in_dir(ws.path(), "allow", &[command]);
+    std::fs::write(ws.path().join("docs/a\\b.md"), "x").unwrap();
+    check_common::assert_in_dir(ws.path(), "ask", &[command]);
+    check_common::assert_in_dir(ws.path(), "allow", &["ls docs | while IFS= read -r f; do wc -l \"docs/$f\"; done"]);
+}

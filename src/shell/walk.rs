@@ -2499,9 +2499,9 @@ impl Walker<'_> {
 
     /// `read [-r] [-d ''] NAME` as the whole condition of a `while` loop, with no redirection
     /// and no assignment before it but an empty `IFS`: the name, and whether it reads
-    /// NUL-separated records (`-d ''`). With `raw`, only with `-r` (names may hold
-    /// backslashes; object names do not).
-    fn read_line_into(&self, cond: &ast::CompoundList, raw: bool) -> Option<(String, bool)> {
+    /// NUL-separated records (`-d ''`), and whether it keeps backslashes (`-r`; asked for
+    /// with `raw`: names may hold them, object names do not).
+    fn read_line_into(&self, cond: &ast::CompoundList, raw: bool) -> Option<(String, bool, bool)> {
         let [item] = cond.0.as_slice() else { return None };
         let l = &item.0;
         if !l.additional.is_empty() || l.first.bang {
@@ -2537,11 +2537,13 @@ impl Walker<'_> {
             k += 1;
         }
         // (Without `-r`, read drops each backslash: a listed `docs/.\./.\.` becomes
-        // `docs/../..`; review of red team 75. Object names hold none.)
+        // `docs/../..`; review of red team 75. Object names hold none. A listing's names are
+        // then split as a `for` loop's, [`Split::Blanks`], for the edge to look for a
+        // backslash.)
         if raw && !opts.iter().any(|o| o.starts_with("-r")) {
-            return None;
+            return Some((name.to_string(), nul, false));
         }
-        Some((name.to_string(), nul))
+        Some((name.to_string(), nul, true))
     }
 
     fn is_integer(&self, name: &str) -> bool {
@@ -3380,12 +3382,12 @@ impl Walker<'_> {
                 let object_name = objects
                     .then(|| self.read_line_into(&w.0, false))
                     .flatten()
-                    .filter(|(name, nul)| {
+                    .filter(|(name, nul, _)| {
                         !nul && !tables::is_dangerous_variable(name) && !self.is_integer(name) && self.ifs().is_some()
                     })
-                    .map(|(name, _)| name);
+                    .map(|(name, _, _)| name);
                 let looped = listing.and_then(|l| {
-                    let (name, nul) = self.read_line_into(&w.0, true)?;
+                    let (name, nul, kept) = self.read_line_into(&w.0, true)?;
                     // (git's names are bare, from the top: `read` without `IFS=` drops the
                     // blanks a name starts with, and ` /etc/passwd`, a directory ` ` in the
                     // index, becomes `/etc/passwd`; red team 75.)
@@ -3399,6 +3401,13 @@ impl Walker<'_> {
                     // one that starts with `-`.)
                     if l.first().and_then(Word::lit) == Some(GIT_INDEX_LISTING) && read_keeps_blanks(&w.0) {
                         wrapper.kind = WrapperKind::Listing(Split::Whole);
+                    }
+                    // (Without `-r`: no name may hold a backslash, nor a blank `read` trims.)
+                    if !kept {
+                        if git {
+                            return None;
+                        }
+                        wrapper.kind = WrapperKind::Listing(Split::Blanks);
                     }
                     Some((name, wrapper))
                 });
