@@ -340,6 +340,7 @@ fn counts_that_are_not_and_integer_appends() {
         "ask",
         &[
             "cd docs && n=$(grep -c x -r) && echo $((n))",
+            "n=$(grep -c -H ref < docs/a.md); echo $((n))",
             "echo 'q[$(cat /etc/passwd >&2)]' > docs/n.md; read -r n < docs/n.md; declare -i n; n+=1",
         ],
     );
@@ -350,6 +351,7 @@ fn counts_that_are_not_and_integer_appends() {
             "declare -i count=0; count+=1; count+=2; echo $count",
             "declare -i total=0; for f in docs/*.md; do total+=$(wc -l < \"$f\"); done; echo $total",
             "n=$(grep -c ref docs/a.md); echo $((n + 1))",
+            "n=$(grep -c ref < docs/a.md); echo $((n))",
         ],
     );
 }

@@ -9931,7 +9931,19 @@ fn numbers_substituted(text: &str) -> Option<String> {
 fn counts_one_input(inner: &str) -> bool {
     let Some((cmd, target)) = inner.split_once('<') else { return false };
     let words: Vec<&str> = cmd.split_whitespace().collect();
-    matches!(words.as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"])
+    // (Or `grep -c PATTERN < FILE`: one count of its input; red team 77.)
+    let grep_count = match words.as_slice() {
+        ["grep", flags, pattern] => {
+            flags.len() > 1
+                && flags.starts_with('-')
+                && flags[1..].contains('c')
+                && flags[1..].chars().all(|c| "civwxEFG".contains(c))
+                && !pattern.starts_with('-')
+                && pattern.chars().all(|c| c.is_ascii_alphanumeric() || "_.".contains(c))
+        }
+        _ => false,
+    };
+    (matches!(words.as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"]) || grep_count)
         && !target.trim().is_empty()
         && !target.contains(['<', '>', '|', ';', '&', '`', '(', ')', '\n'])
         && !target.trim().contains(char::is_whitespace)
