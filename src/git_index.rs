@@ -5,8 +5,9 @@
 //! tracked ` /etc/passwd`, a directory named by a blank).
 //!
 //! Pure: bytes in, names out. Anything it does not fully understand (a version other than 2
-//! to 4, a length that does not add up, a name holding a NUL) is `None`, never a partial list:
-//! the caller must then treat the names as unknown.
+//! to 4, a length that does not add up, a name holding a NUL, a split or sparse index, any
+//! extension a reader must understand) is `None`, never a partial list: the caller must then
+//! treat the names as unknown.
 
 /// The names, in index order, of the index `bytes` of a repository whose object names are
 /// `hash_len` bytes long (20 for SHA-1, 32 for SHA-256). `None` where the bytes are not an
@@ -28,6 +29,10 @@ pub fn index_names(bytes: &[u8], hash_len: usize) -> Option<Vec<Vec<u8>>> {
     let mut at = 12;
     for _ in 0..count {
         let start = at;
+        // A directory entry (`040000`) is a sparse index's folder, whose names are a tree's.
+        if word(start + 24)? >> 12 == 0o04 {
+            return None;
+        }
         let flags = u16::from_be_bytes(bytes.get(start + fixed..start + fixed + 2)?.try_into().ok()?);
         at = start + fixed + 2;
         if flags & 0x4000 != 0 {
@@ -65,7 +70,19 @@ pub fn index_names(bytes: &[u8], hash_len: usize) -> Option<Vec<Vec<u8>>> {
         previous.clone_from(&name);
         names.push(name);
     }
-    Some(names)
+    // The extensions, up to the closing hash: one a reader must understand (a lower-case
+    // signature: `link`, a split index whose names are in another file; `sdir`, a sparse
+    // one) is not read here (red team 78: a split index's file held no name at all).
+    let end = bytes.len().checked_sub(hash_len)?;
+    while at < end {
+        let signature = bytes.get(at..at + 4)?;
+        let size = word(at + 4)? as usize;
+        if signature[0].is_ascii_lowercase() {
+            return None;
+        }
+        at = at.checked_add(8)?.checked_add(size)?;
+    }
+    (at == end).then_some(names)
 }
 
 /// git's offset encoding (`decode_varint`): seven bits a byte, high bit set on all but the
@@ -140,6 +157,12 @@ mod tests {
             }
             let bytes = std::fs::read(d.join(".git/index")).expect("index");
             let parsed = index_names(&bytes, 20).expect("parsed");
+            // (With the optional extensions git writes: the cache tree after a commit.)
+            if version == "2" {
+                git(d, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]);
+                let bytes = std::fs::read(d.join(".git/index")).expect("index");
+                assert_eq!(index_names(&bytes, 20).as_ref(), Some(&parsed), "with a cache tree");
+            }
             let listed: Vec<Vec<u8>> =
                 git(d, &["ls-files", "-z"]).split(|&b| b == 0).filter(|n| !n.is_empty()).map(<[u8]>::to_vec).collect();
             assert_eq!(parsed, listed, "version {version}");
@@ -151,7 +174,33 @@ mod tests {
         assert_eq!(index_names(b"", 20), None);
         assert_eq!(index_names(b"DIRC\0\0\0\x05\0\0\0\0", 20), None);
         assert_eq!(index_names(b"DIRC\0\0\0\x02\0\0\0\x01", 20), None);
-        assert_eq!(index_names(b"DIRC\0\0\0\x02\0\0\0\0", 20), Some(Vec::new()));
+        let mut empty = b"DIRC\0\0\0\x02\0\0\0\0".to_vec();
+        empty.extend([0; 20]);
+        assert_eq!(index_names(&empty, 20), Some(Vec::new()));
+    }
+
+    /// A split index (its names in `sharedindex.*`) and a sparse one (folders for names):
+    /// not read (red team 78).
+    #[test]
+    fn split_and_sparse_indexes_are_not_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = dir.path();
+        git(d, &["init", "-q"]);
+        for n in ["src/a.rs", "docs/a.md", "lib/x.md"] {
+            let p = d.join(n);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+            std::fs::write(&p, "x").expect("file");
+        }
+        git(d, &["add", "-A"]);
+        git(d, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]);
+        git(d, &["update-index", "--split-index"]);
+        let bytes = std::fs::read(d.join(".git/index")).expect("index");
+        assert_eq!(index_names(&bytes, 20), None, "split");
+        git(d, &["update-index", "--no-split-index"]);
+        git(d, &["config", "index.sparse", "true"]);
+        git(d, &["sparse-checkout", "set", "--cone", "src"]);
+        let bytes = std::fs::read(d.join(".git/index")).expect("index");
+        assert_eq!(index_names(&bytes, 20), None, "sparse");
     }
 
     #[test]

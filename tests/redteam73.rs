@@ -451,19 +451,26 @@ fn an_unquoted_name_of_a_loop_over_a_listing() {
             "for f in $(ls src/*.rs); do head -3 $f; done",
             "for f in $(find docs -name '*.md'); do wc -l $f; done",
             "for f in $(find docs -name '*.md'); do echo x >> $f; done",
+            // (A `read` without `-r` splits as a `for` loop does since red team 76: held
+            // where no name below holds a blank, a backslash or a glob character.)
+            "find docs | while read f; do cat $f; done",
         ],
     );
     check_common::assert_in_dir(
         ws.path(),
         "ask",
         &[
-            "find docs | while read f; do cat $f; done",
+            "find docs | while read -r f; do cat $f; done",
             "for f in $(ls src/*.rs); do IFS=/; head -3 $f; done",
             "for f in $(find / -name '*.md'); do wc -l $f; done",
         ],
     );
     check_common::write_file(ws.path(), "src/b c.rs", "\n");
-    check_common::assert_in_dir(ws.path(), "ask", &["for f in $(ls src/*.rs); do head -3 $f; done"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["for f in $(ls src/*.rs); do head -3 $f; done", "find src | while read f; do cat $f; done"],
+    );
 }
 
 /// Found by red team 73 (over-asks): `printf x > docs/tmp.md && mv docs/tmp.md docs/final.md`:

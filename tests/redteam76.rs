@@ -412,3 +412,17 @@ fn a_read_loop_without_r_over_plain_names() {
     check_common::assert_in_dir(ws.path(), "ask", &[command]);
     check_common::assert_in_dir(ws.path(), "allow", &["ls docs | while IFS= read -r f; do wc -l \"docs/$f\"; done"]);
 }
+
+/// Red team 78A (11 bypasses): a split index (its names in `sharedindex.*`, the index file
+/// holding none) and a sparse index (folders for names) are not read: the listing is asked.
+#[test]
+fn split_and_sparse_indexes_keep_git_listings_asked() {
+    let ws = check_common::red_team_workspace(true);
+    let git = |script: &str| check_common::bash_stdout(ws.path(), script);
+    git("git add -A && git -c user.name=t -c user.email=t@t commit -qm x");
+    let blob = git("git hash-object -w docs/a.md");
+    git(&format!("git update-index --add --cacheinfo '100644,{},docs/x /etc/passwd'", blob.trim()));
+    check_common::assert_in_dir(ws.path(), "ask", &["git ls-files -- docs | xargs cat"]);
+    git("git update-index --split-index");
+    check_common::assert_in_dir(ws.path(), "ask", &["git ls-files -- docs | xargs cat", "git ls-files | xargs wc -l"]);
+}
