@@ -426,3 +426,32 @@ fn split_and_sparse_indexes_keep_git_listings_asked() {
     git("git update-index --split-index");
     check_common::assert_in_dir(ws.path(), "ask", &["git ls-files -- docs | xargs cat", "git ls-files | xargs wc -l"]);
 }
+
+/// Red team 79A (17 bypasses): a loop over names `printf` prints (`printf '%s\n' /etc/passwd |
+/// while read f; do cat "$f"; done`) reads below its start points, which no command read:
+/// they are decided as reads (the start point of a `find`, `ls` or `git` listing is read by
+/// that command already).
+#[test]
+fn a_printed_listing_reads_its_start_points() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "printf \"%s\\n\" /etc/passwd | while read f; do cat \"$f\"; done",
+            "printf \"%s\\n\" /etc/passwd | while IFS= read -r f; do cat \"$f\"; done",
+            "for f in $(printf \"%s\\n\" /etc/passwd); do cat \"$f\"; done",
+            "cd docs && printf \"%s\\n\" ../../../../etc/passwd | while read f; do cat \"$f\"; done",
+            "printf \"%s\\n\" docs/a.md /etc/passwd | sort | while read f; do grep -H . \"$f\"; done",
+            "printf \"%s\\n\" /etc/passwd | while read f; do wc -l < \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "printf '%s\\n' docs/*.md | while read -r f; do wc -l \"$f\"; done",
+            "for f in $(printf '%s\\n' docs/a.md); do cat \"$f\"; done",
+        ],
+    );
+}

@@ -1376,6 +1376,16 @@ impl Policy {
             // `-execdir` the command it wraps runs elsewhere.)
             let wrapper_reads =
                 c.wrappers.iter().filter(|w| w.program() != Some("find")).flat_map(|w| shell::read_targets(&w.words));
+            // A loop's listing (as the `find` of the same names) names its start points, which
+            // no command read where the listing is text a program printed: `printf '%s\n'
+            // /etc/passwd | while read f; do cat "$f"; done` reads /etc/passwd (red team 79).
+            let listing_starts = c
+                .wrappers
+                .iter()
+                .filter(|w| matches!(w.kind, WrapperKind::Listing(_)))
+                .flat_map(|w| shell::find_listing_dirs(&w.words))
+                .filter(|d| d.lit() != Some(shell::BARE_NAMES));
+            let wrapper_reads = wrapper_reads.chain(listing_starts);
             // Under `find`, `{}` is a path below find's start points, which are decided as
             // reads of the find wrapper.
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
