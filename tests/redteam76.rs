@@ -455,3 +455,17 @@ fn a_printed_listing_reads_its_start_points() {
         ],
     );
 }
+
+/// Review of red team 76: the index is read when gate decides, before an earlier part of the
+/// call runs; one that may change it (`git merge`, `git reset`, allowed by a rule) leaves the
+/// listing's names unknown.
+#[test]
+fn a_git_listing_after_a_command_that_may_change_the_index() {
+    let policy = "version: 1\npermissions:\n  allow: [ \"Bash(git merge *)\", \"Bash(git status)\" ]\n  deny: [ \"Bash(rm *)\" ]\n";
+    let ws = check_common::workspace(policy);
+    check_common::write_file(ws.path(), "docs/a.md", "# a\n");
+    let git = |script: &str| check_common::bash_stdout(ws.path(), script);
+    git("git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm x");
+    check_common::assert_in_dir(ws.path(), "allow", &["git status && git ls-files | xargs wc -l"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["git merge -q evil && git ls-files | xargs cat"]);
+}

@@ -2548,8 +2548,6 @@ fn scan_globs(command: &str) -> Vec<globset::GlobMatcher> {
         .collect()
 }
 
-/// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
-/// where NAME is unset (or set, for `+`).
 /// `text` with each quote that ends a string literal joined to the next one's opening quote
 /// where only blanks and a concatenation operator (`+`, `.`, `..`) stand between them:
 /// `"r" "m"` and `'r'+'m'` read `"rm"` and `'rm'`. (A conservative reading: an opening quote
@@ -2585,6 +2583,8 @@ fn literals_joined(text: &str) -> String {
     out
 }
 
+/// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
+/// where NAME is unset (or set, for `+`).
 fn defaults_inlined(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

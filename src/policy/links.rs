@@ -747,7 +747,11 @@ impl Policy {
                 if !listings.is_empty() {
                     for dir in git_index_listings(&command) {
                         let Some(p) = self.lexical(".", dir.as_deref()) else {
-                            not_known(&mut links, &mut extra, "`git ls-files` runs where gate cannot follow".into());
+                            not_known(
+                                &mut links,
+                                &mut extra,
+                                "`git ls-files` runs where gate cannot follow, or after a command that may change git's index".into(),
+                            );
                             continue;
                         };
                         match real.git_index_names(&p) {
@@ -1522,19 +1526,27 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
 }
 
 /// The directory each plain `git ls-files` or `git diff --name-only` (a name a line) runs
-/// in: the listings the edge holds to the index's names.
+/// in: the listings the edge holds to the index's names. `None` where it is not known, or a
+/// command before it may change the index.
 fn git_index_listings(command: &str) -> Vec<Option<String>> {
     let a = shell::analyze(command);
     let mut out: Vec<Option<String>> = Vec::new();
-    for c in a.commands.iter().filter(|c| c.program() == Some("git")) {
+    for (k, c) in a.commands.iter().enumerate().filter(|(_, c)| c.program() == Some("git")) {
         let sub = match c.words.get(1).and_then(Word::lit) {
             Some("ls-files") => true,
             Some("diff") => c.words.iter().any(|w| w.lit() == Some("--name-only")),
             _ => false,
         };
         let nul = c.words.iter().any(|w| w.lit() == Some("-z"));
-        if sub && !nul && !out.contains(&c.cwd) {
-            out.push(c.cwd.clone());
+        // A command before it that may change the index (`git merge -q evil && git ls-files |
+        // xargs cat`, review of red team 76): the index read now is not the one listed, so
+        // the directory is not known (`None`).
+        let changed = a.commands[..k]
+            .iter()
+            .any(|b| b.unknown.is_some() || !b.wrappers.is_empty() || !shell::is_read_only(&b.words, shell::Added::No));
+        let dir = if changed { None } else { c.cwd.clone() };
+        if sub && !nul && !out.contains(&dir) {
+            out.push(dir);
         }
     }
     out

@@ -232,7 +232,8 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
 /// git's own commands (builtins and the programs of its exec path, as `git --list-cmds=builtins,
 /// main,others` lists them for git 2.47, with newer releases' and common add-ons' names): git
 /// runs the command of such a name and never an alias of it (red team 77: `git -c
-/// alias.rm=log rm Cargo.toml` removes Cargo.toml).
+/// alias.rm=log rm Cargo.toml` removes Cargo.toml). (An add-on that is not installed leaves
+/// git taking the alias; gate then decides the subcommand as written, which it asks for.)
 #[rustfmt::skip]
 pub(crate) static GIT_COMMANDS: &[&str] = &[
     "absorb", "add", "am", "annex", "annotate", "apply", "archimport", "archive",

@@ -8811,8 +8811,6 @@ fn env_assignment(s: &str) -> bool {
     s.find('=').is_some_and(|i| i > 0)
 }
 
-/// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
-/// than gate, which reads it with bash's grammar, sees it.
 /// The words git splits a (non-`!`) alias's value into, as its `split_cmdline` does: blanks
 /// (C's `isspace`) part words outside quotes, `'...'` and `"..."` quote, a backslash outside
 /// single quotes takes the next character as it is. `None` where git refuses the value (an
@@ -8840,6 +8838,8 @@ fn git_split_cmdline(value: &str) -> Option<Vec<String>> {
     quoted.is_none().then_some(words)
 }
 
+/// Why text that `runner` has a POSIX `sh` run (dash is Debian's `/bin/sh`) may run otherwise
+/// than gate, which reads it with bash's grammar, sees it.
 fn posix_sh_note(runner: &str, text: &str) -> Option<String> {
     super::words::posix_sh_reads_otherwise(text)
         .map(|what| format!("{runner} runs it with a POSIX sh, which may not read {what} as bash does"))
@@ -9023,12 +9023,6 @@ fn line_filter(c: &SimpleCommand) -> bool {
     }
 }
 
-/// Where the names `git grep -l PATTERN -- PATHSPEC...` prints start (`rest`: its words
-/// after `grep`, each a flag of its names-only table or a plain word): below each plain
-/// pathspec after `--`, as typed and relative to the directory it runs in (red team 73: `git grep -l ref
-/// -- docs | xargs sed -i ...` was denied for the `.env` a walk of `./` found), or below a
-/// pattern's directory. Without one, or where one is `.` or a pattern with no directory
-/// (`'*.md'`), the bare names below `./`.
 /// The directories `git ls-files PATHSPEC...` prints names below: each pathspec named
 /// plainly (no glob character, `:` magic, `..`, leading `-` or `/`) with nothing after it but
 /// `/`; `None` where there is none, or one is not plain (then `.`).
@@ -9058,6 +9052,12 @@ fn git_ls_files_starts(rest: &[Word]) -> Option<Vec<Word>> {
     (!starts.is_empty()).then_some(starts)
 }
 
+/// Where the names `git grep -l PATTERN -- PATHSPEC...` prints start (`rest`: its words
+/// after `grep`, each a flag of its names-only table or a plain word): below each plain
+/// pathspec after `--`, as typed and relative to the directory it runs in (red team 73: `git grep -l ref
+/// -- docs | xargs sed -i ...` was denied for the `.env` a walk of `./` found), or below a
+/// pattern's directory. Without one, or where one is `.` or a pattern with no directory
+/// (`'*.md'`), the bare names below `./`.
 fn git_grep_starts(rest: &[Word]) -> Option<Vec<Word>> {
     let bare = || Some(vec![Word::Lit(super::BARE_NAMES.into())]);
     let mut pattern_given = rest.iter().any(|w| w.lit() == Some("-e"));
