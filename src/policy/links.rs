@@ -690,7 +690,9 @@ impl Policy {
                 // holding one hands xargs other paths (`docs/x /etc/passwd`: a red team); so
                 // does a `for` loop over `$(find ...)` (and globs them), and a `read` loop cuts
                 // a name at a newline.
-                for (start, dir, split) in split_listings(&command) {
+                // (Analysed once: the name checks below and the git index check share it.)
+                let listings = split_listings(&command);
+                for (start, dir, split) in listings.iter().cloned() {
                     let Some((root, p)) = self.walk_root(&start, dir.as_deref(), &mut links, &mut extra) else {
                         continue;
                     };
@@ -735,7 +737,6 @@ impl Policy {
                 // not be on disk, each plain (red team 75: a tracked ` /etc/passwd`, its
                 // directory ` ` deleted, read whole by nothing that splits at blanks).
                 // (Names taken whole, `IFS= read -r`, `xargs -0`: only none may start with `-`.)
-                let listings = split_listings(&command);
                 let whole = listings.iter().all(|(_, _, s)| *s == shell::Split::Whole);
                 let fits = |n: &Vec<u8>| {
                     if whole {
@@ -802,8 +803,7 @@ impl Policy {
                 // A name made in the call that a listing's split would cut (red team 51: `echo
                 // > 'docs/q -r .. x.md'; find docs -name '*.md' | xargs grep x` greps `..`):
                 // the names below were looked at before it was made.
-                if !odd_writes.is_empty() && split_listings(&command).iter().any(|(_, _, s)| *s != shell::Split::Whole)
-                {
+                if !odd_writes.is_empty() && listings.iter().any(|(_, _, s)| *s != shell::Split::Whole) {
                     for w in &odd_writes {
                         not_known(&mut links, &mut extra, format!("`{w}` creates a name a listing's split would cut"));
                     }
