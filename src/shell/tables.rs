@@ -3184,16 +3184,14 @@ fn find_parts(args: &[Word]) -> FindParts {
     let expression = &args[lead + given..];
     let action = |s: &str| matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir");
     let tests: Vec<&Word> = expression.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
-    // (Tests joined only by `-a`: a negated one only leaves names out, [`find_filters`].)
-    let plain = expression.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "(" | ")")));
+    let acts = tests.len() < expression.len();
+    // (Tests joined only by `-a`: a negated one only leaves names out, [`find_filters`]; after
+    // branches that only prune, the last branch's tests, [`find_pruned`].)
+    let filtering = find_pruned(expression).unwrap_or(expression);
+    let plain = filtering.iter().all(|w| w.lit().is_some_and(|s| !matches!(s, "-o" | "-or" | "," | "(" | ")")));
+    let tests: Vec<&Word> = filtering.iter().take_while(|w| w.lit().is_none_or(|s| !action(s))).collect();
     let (types, names) = plain.then(|| find_filters(&tests)).flatten().unwrap_or_default();
-    FindParts {
-        starts: find_starts(&args[lead..lead + given]),
-        follows,
-        acts: tests.len() < expression.len(),
-        types,
-        names,
-    }
+    FindParts { starts: find_starts(&args[lead..lead + given]), follows, acts, types, names }
 }
 
 /// [`walks_below`] for find's arguments.
@@ -3459,6 +3457,52 @@ const FIND_ONE_VALUE: &[&str] = &[
     "-context",
     "-fstype",
 ];
+
+/// The last branch of `PRUNING -prune -o TESTS ACTION` (red team 76: `find . -path
+/// ./node_modules -prune -o -name '*.md' -print | xargs sed -i ...`): where every earlier
+/// branch (`-o` at the top level) holds `-prune` and no action, and the last one holds an
+/// action, only what the last branch's tests let through reaches an action (the earlier
+/// branches print nothing, as find prints by default only where the expression has no action
+/// but `-prune`). `None` for any other expression, or a word gate does not read as a test.
+fn find_pruned(expression: &[Word]) -> Option<&[Word]> {
+    const ACTIONS: &[&str] = &[
+        "-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok",
+        "-okdir", "-delete", "-quit",
+    ];
+    let mut branches: Vec<(usize, usize)> = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0usize, 0usize);
+    while i < expression.len() {
+        let t = expression[i].lit()?;
+        match t {
+            "(" => depth += 1,
+            ")" => depth = depth.checked_sub(1)?,
+            "," => return None,
+            "-o" | "-or" if depth == 0 => {
+                branches.push((start, i));
+                start = i + 1;
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                // The command runs to `;` or `+` (the last of the expression's words here).
+                i += expression[i..].iter().position(|w| matches!(w.lit(), Some(";" | "+")))?;
+            }
+            "-fprintf" => i += 2,
+            _ if FIND_ONE_VALUE.contains(&t) || (t.len() == 8 && t.starts_with("-newer")) => i += 1,
+            _ if FIND_NO_VALUE.contains(&t) || matches!(t, "!" | "-not" | "-o" | "-or" | "-and" | "-a") => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    if depth != 0 || branches.is_empty() {
+        return None;
+    }
+    let last = &expression[start..];
+    let word_in = |range: &[Word], set: &[&str]| range.iter().any(|w| w.lit().is_some_and(|s| set.contains(&s)));
+    let pruning = branches.iter().all(|&(a, b)| {
+        let branch = &expression[a..b];
+        word_in(branch, &["-prune"]) && !word_in(branch, ACTIONS)
+    });
+    (pruning && word_in(last, ACTIONS) && !word_in(last, &["-prune"])).then_some(last)
+}
 
 /// The `-type`, `-name` and `-iname` values among find's tests, read test by test; `None` when
 /// a word is not a test gate knows (then they filter nothing).
