@@ -9253,6 +9253,18 @@ fn printed_listing(words: &[Word]) -> Option<Vec<Word>> {
     Some(dirs)
 }
 
+/// find's `-name GLOB` (`-iname` where `fold`) for a listing that keeps only the files whose
+/// name matches the one glob given (grep's `--include`, rg's `-g`); none for several (any of
+/// them may match), a glob with a `/` (matched against more than the name) or an empty one.
+fn one_name_filter(globs: &[(&str, bool)]) -> Vec<Word> {
+    match globs {
+        [(g, fold)] if !g.is_empty() && !g.contains('/') => {
+            vec![Word::Lit(if *fold { "-iname" } else { "-name" }.into()), Word::Lit((*g).into())]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Whether a listing is echo's, its names on one line ([`listing_of`]): only xargs and a
 /// `for` loop split it into names.
 fn echo_listing(listing: &[Word]) -> bool {
@@ -9300,7 +9312,28 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                 "--error-unmatch",
                 "--deduplicate",
             ];
-            let rest = c.words.get(2..)?;
+            // (git grep's flags bundled as parse-options reads them: `-lz` is `-l -z`, red team
+            // 76.)
+            let unbundled: Vec<Word> = match c.words.get(1).and_then(Word::lit) {
+                Some("grep") => c
+                    .words
+                    .get(2..)?
+                    .iter()
+                    .flat_map(|w| match w.lit() {
+                        Some(a)
+                            if a.len() > 2
+                                && a.starts_with('-')
+                                && !a.starts_with("--")
+                                && a[1..].chars().all(|l| "lLziwEFGPI".contains(l)) =>
+                        {
+                            a[1..].chars().map(|l| Word::Lit(format!("-{l}"))).collect()
+                        }
+                        _ => vec![w.clone()],
+                    })
+                    .collect(),
+                _ => c.words.get(2..)?.to_vec(),
+            };
+            let rest = unbundled.as_slice();
             let plain = |w: &Word| {
                 w.lit().is_some_and(|a| {
                     NAMES.contains(&a)
@@ -9469,8 +9502,6 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             let files_only = has(&["--files"]);
             if !(files_only || has(&["-l", "--files-with-matches", "--files-without-match"]))
                 || has(&[
-                    "-0",
-                    "--null",
                     "-c",
                     "--count",
                     "--count-matches",
@@ -9491,7 +9522,24 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             if paths.iter().any(|w| w.lit().is_none_or(|a| a.starts_with('-'))) {
                 return None;
             }
-            return files_of(if paths.is_empty() { vec![Word::Lit(super::BARE_NAMES.into())] } else { paths });
+            let mut l = files_of(if paths.is_empty() { vec![Word::Lit(super::BARE_NAMES.into())] } else { paths })?;
+            // One glob that names files (`-g '*.md'`; `!` ones only leave names out), as
+            // find's `-name` (red team 76: `rg --files -g '*.md' | xargs sed -i ...` was asked).
+            let fold = has(&["--glob-case-insensitive"]);
+            let globs: Vec<(&str, bool)> = p
+                .opts
+                .iter()
+                .filter(|f| matches!(f.opt.name, "-g" | "--glob" | "--iglob"))
+                .filter_map(|f| Some((f.value.as_ref()?.lit()?, fold || f.opt.name == "--iglob")))
+                .filter(|(g, _)| !g.starts_with('!'))
+                .collect();
+            l.extend(one_name_filter(&globs));
+            // `-0`: each name ends in a NUL, as find's `-print0` (red team 76: `rg -l0 ref docs
+            // | xargs -0 sed -i ...` was asked).
+            if has(&["-0", "--null"]) {
+                l.push(Word::Lit("-print0".into()));
+            }
+            return Some(l);
         }
         // `grep -l PATTERN DIR...` prints the names of files it read, below its operands.
         Some(g @ ("grep" | "egrep" | "fgrep")) => {
@@ -9528,7 +9576,20 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
                 true => None,
                 false => files_of(files),
             };
+            // One `--include` (its files only; `--exclude` only leaves names out), as find's
+            // `-name` (red team 76: `grep -rl ref --include='*.md' . | xargs sed -i ...` was
+            // asked).
+            let includes: Vec<(&str, bool)> = p
+                .opts
+                .iter()
+                .filter(|f| f.opt.name == "--include")
+                .filter_map(|f| Some((f.value.as_ref()?.lit()?, false)))
+                .collect();
+            let included = p.opts.iter().filter(|f| f.opt.name == "--include").count() == includes.len();
             return listing.map(|mut l| {
+                if included {
+                    l.extend(one_name_filter(&includes));
+                }
                 if nul {
                     l.push(Word::Lit("-print0".into()));
                 }
