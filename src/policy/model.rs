@@ -760,7 +760,7 @@ pub fn build(root: &SNode, origin: &str, env: &Env) -> Result<Model, Vec<PolicyE
             match k {
                 "allow" => m.allow = RuleSet::new(r),
                 "ask" => m.ask = RuleSet::new(r),
-                "deny" => m.deny = RuleSet::new(r),
+                "deny" => m.deny = RuleSet::new(r.into_iter().map(super::rules::Rule::anywhere).collect()),
                 _ => {}
             }
         }

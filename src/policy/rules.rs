@@ -641,6 +641,26 @@ pub struct Rule {
     pub unless: Unless,
 }
 
+impl Rule {
+    /// A deny rule's path glob without `/` (`Write(Cargo.toml)`, `Read(*.pem)`) names the file
+    /// at any depth (SPEC 3.1), outside the workspace too, as one starting with `**/` does
+    /// (red team 80: `echo x >> ../Cargo.toml` was only asked where `>> ../.env` was denied).
+    /// Only for deny rules: an allow rule keeps to the workspace.
+    pub fn anywhere(mut self) -> Rule {
+        if let Matcher::Path(forms) = &mut self.matcher {
+            let names: Vec<String> = forms
+                .iter()
+                .filter_map(|f| match f {
+                    PathGlob::Relative(g) if !g.contains('/') => Some(format!("/**/{g}")),
+                    _ => None,
+                })
+                .collect();
+            forms.extend(names.into_iter().map(PathGlob::Absolute));
+        }
+        self
+    }
+}
+
 /// What a call offers to be matched.
 pub enum Subject<'a> {
     /// A shell command. `loose`: match deny and ask patterns whatever the order of the

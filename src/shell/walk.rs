@@ -8938,8 +8938,9 @@ const GIT_INDEX_LISTING: &str = "git-ls-files-index";
 /// `find .`, for the edge to look at the links below.
 fn as_find(listing: &[Word]) -> Vec<Word> {
     match listing.first().and_then(Word::lit) {
-        Some(GIT_NUL_LISTING | GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(super::BARE_NAMES.into())],
-        Some(GIT_INDEX_LISTING) => {
+        Some(GIT_LINE_LISTING) => vec![Word::Lit("find".into()), Word::Lit(super::BARE_NAMES.into())],
+        // (`git ls-files -z PATHSPEC`: below its pathspecs, as the index listing.)
+        Some(GIT_INDEX_LISTING | GIT_NUL_LISTING) => {
             let starts = listing[1..].iter().map(|w| match w.lit() {
                 Some(".") => Word::Lit(super::BARE_NAMES.into()),
                 _ => w.clone(),
@@ -9029,6 +9030,20 @@ fn line_filter(c: &SimpleCommand) -> bool {
 fn git_ls_files_starts(rest: &[Word]) -> Option<Vec<Word>> {
     let mut dashes = false;
     let mut starts = Vec::new();
+    let specs: Vec<&str> = rest
+        .iter()
+        .filter_map(Word::lit)
+        .filter(|a| {
+            let spec = dashes || !a.starts_with('-');
+            dashes |= *a == "--";
+            spec
+        })
+        .collect();
+    // One pattern `DIR/*SUFFIX` (or `*SUFFIX`): below DIR, names ending in SUFFIX.
+    if let Some((dir, filter)) = pathspec_suffix(&specs) {
+        return Some(std::iter::once(Word::Lit(dir.unwrap_or(".").into())).chain(filter).collect());
+    }
+    let mut dashes = false;
     for w in rest {
         let a = w.lit()?;
         if !dashes && a == "--" {
@@ -9050,6 +9065,31 @@ fn git_ls_files_starts(rest: &[Word]) -> Option<Vec<Word>> {
         starts.push(Word::Lit(a.to_string()));
     }
     (!starts.is_empty()).then_some(starts)
+}
+
+/// The one pathspec of `specs` when it is a pattern `DIR/*SUFFIX` or `*SUFFIX` (SUFFIX with no
+/// glob character or `/`, DIR plain): git's `*` matches `/` too, so it names every path below
+/// DIR whose name ends in SUFFIX, as find's `-iname '*SUFFIX'` below DIR lists them (`-iname`:
+/// with `--icase-pathspecs` or its variable git ignores case; red team 80: `git ls-files
+/// '*.md' | xargs sed -i ...` was denied for the `.env` a walk of the whole tree found).
+fn pathspec_suffix<'a>(specs: &[&'a str]) -> Option<(Option<&'a str>, Vec<Word>)> {
+    let [spec] = specs else { return None };
+    let star = spec.find(['*', '?', '[', ']', '\\'])?;
+    let (dir, pattern) = match spec[..star].strip_suffix('/') {
+        Some(dir) => (Some(dir), &spec[star..]),
+        None if star == 0 => (None, *spec),
+        None => return None,
+    };
+    let suffix = pattern.strip_prefix('*')?;
+    let plain_dir = dir.is_none_or(|d| {
+        !d.is_empty()
+            && !d.contains(['*', '?', '[', ']', '\\', ':'])
+            && !d.starts_with(['-', '/', '~'])
+            && !d.split('/').any(|s| matches!(s, "" | "." | ".."))
+    });
+    let plain_suffix = !suffix.is_empty() && !suffix.contains(['*', '?', '[', ']', '\\', '/', '{', '}']);
+    (plain_dir && plain_suffix && !spec.starts_with(':'))
+        .then(|| (dir, vec![Word::Lit("-iname".into()), Word::Lit(pattern.to_string())]))
 }
 
 /// Where the names `git grep -l PATTERN -- PATHSPEC...` prints start (`rest`: its words
@@ -9095,6 +9135,10 @@ fn git_grep_starts(rest: &[Word]) -> Option<Vec<Word>> {
         let plain = !a.is_empty() && a != "." && !a.contains(['\\', ':', ']']) && !a.starts_with(['-', '/', '~']);
         plain.then(|| Word::Lit(a.to_string()))
     };
+    if let Some((dir, filter)) = pathspec_suffix(&specs) {
+        let dir = dir.map_or_else(|| Word::Lit(super::BARE_NAMES.into()), |d| Word::Lit(d.into()));
+        return Some(std::iter::once(dir).chain(filter).collect());
+    }
     match specs.into_iter().map(start).collect::<Option<Vec<Word>>>() {
         Some(starts) if !starts.is_empty() => Some(starts),
         _ => bare(),
@@ -9419,9 +9463,13 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             }
             // (Plain `git ls-files`: the index's names, below its pathspecs where they are
             // directories named plainly.)
-            if sub == Some("ls-files") && listed && !z {
+            // (With `-z`, the names on disk below them: one in the index only is not there to
+            // be read or written, and NULs end every name whole; red team 80: `git ls-files -z
+            // docs | xargs -0 sed -i ...` was denied for the `.env` a walk of `./` found.)
+            if sub == Some("ls-files") && listed {
                 let starts = git_ls_files_starts(rest).unwrap_or_else(|| vec![Word::Lit(".".into())]);
-                return Some(std::iter::once(Word::Lit(GIT_INDEX_LISTING.into())).chain(starts).collect());
+                let first = if z { GIT_NUL_LISTING } else { GIT_INDEX_LISTING };
+                return Some(std::iter::once(Word::Lit(first.into())).chain(starts).collect());
             }
             let first = match z {
                 true => GIT_NUL_LISTING,
