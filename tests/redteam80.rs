@@ -46,3 +46,126 @@ fn find_prune_branches() {
         ],
     );
 }
+
+/// Red team 80 (D B01-B03, bypasses): `ps --context axe` read `axe` as the value of a flag
+/// (procps's `--context` takes none, so `e` printed every environment); `cargo --help` and
+/// `rustc --help` were allowed, where rustup's proxy runs the toolchain a
+/// `rust-toolchain.toml` above the workspace names.
+#[test]
+fn ps_long_flags_and_rustup_help() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["ps --context axe", "ps --cumulative axe", "ps --bogus axe", "ps --cont axe", "cargo --help", "rustc --help"],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["ps --sort pid ax", "ps --format pid,cmd -e", "ps --forest -e"]);
+}
+
+/// Red team 80 (B D17): a deny rule's glob without `/` names the file at any depth (SPEC
+/// 3.1), outside the workspace too, as `**/.env*` does: `>> ../Cargo.toml` was only asked.
+/// An allow rule's stays in the workspace.
+#[test]
+fn a_slashless_deny_rule_holds_outside_the_workspace() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["echo x >> ../Cargo.toml", "echo x >> /tmp/Cargo.toml", "cp src/a.rs ../../Cargo.toml"],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["echo x >> ../xCargo.toml", "echo x >> ../docs/a.md"]);
+    let d = check_common::check_in_dir(
+        ws.path(),
+        "Write",
+        &serde_json::json!({"file_path": "/etc/Cargo.toml", "content": "x"}),
+    );
+    assert_eq!(d["decision"], "deny", "{d}");
+}
+
+/// Red teams 76 and 80 (C: over-asks and over-denies of everyday listings): grep's one
+/// `--include`, rg's one `-g`/`--iglob`, `rg -0`, git grep's bundled `-lz`, a git pathspec
+/// `*.md` or `docs/*.md` (git's `*` crosses `/`: every name ending in `.md` below), and
+/// `git ls-files -z DIR`. Several include globs, or one naming `Cargo.toml`, stay denied.
+#[test]
+fn listing_filters_of_grep_rg_and_git_pathspecs() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "docs/guide.md", "ref\n");
+    check_common::write_file(ws.path(), "docs/a.md", "ref\n");
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(ws.path()).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["add", "docs", "src", "Cargo.toml"]);
+    // git's `*` crosses `/`: `*.md` names docs/a.md.
+    assert!(check_common::bash_stdout(ws.path(), "git ls-files '*.md'").contains("docs/a.md"));
+    assert_eq!(
+        check_common::bash_stdout(ws.path(), "grep -rl ref --include='*.md' . | sort"),
+        "./docs/a.md\n./docs/guide.md\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "grep -rl ref --include='*.md' . | xargs sed -i 's/ref/Ref/g'",
+            "rg --files -g '*.md' | xargs sed -i 's/ref/Ref/'",
+            "rg --files --iglob '*.MD' | xargs sed -i 's/ref/Ref/'",
+            "rg -l0 ref docs | xargs -0 sed -i s/ref/Ref/",
+            "git grep -lz ref -- docs | xargs -0 sed -i s/ref/Ref/",
+            "git ls-files '*.md' | xargs sed -i 's/ref/Ref/'",
+            "git ls-files -- 'docs/*.md' | xargs sed -i 's/ref/Ref/'",
+            "git grep -l ref -- '*.md' | xargs sed -i s/ref/Ref/",
+            "git ls-files -z docs | xargs -0 sed -i s/ref/Ref/",
+            "git ls-files -z '*.md' | xargs -0 sed -i s/ref/Ref/",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "grep -rl ref --include='*.md' --include='*.toml' . | xargs sed -i 's/ref/Ref/g'",
+            "rg --files -g '*.md' -g '*.toml' | xargs sed -i 's/ref/Ref/'",
+            "git ls-files '*.toml' | xargs sed -i s/a/b/",
+            "git ls-files 'docs/*.md' '*.toml' | xargs sed -i s/a/b/",
+            "git ls-files -z | xargs -0 sed -i s/ref/Ref/",
+        ],
+    );
+}
+
+/// Red team 80 (A A01-A19, bypasses): a `-L`, `-l` or `--max-lines` after xargs's `-I R`
+/// cancels the replace string (GNU xargs warns and appends the names), so `R` in the command
+/// stands as written: `xargs -I .env -L1 sed -i s/a/b/ .env` rewrites `.env`.
+#[test]
+fn xargs_line_count_cancels_the_replace_string() {
+    let ws = check_common::red_team_workspace(true);
+    let printed = check_common::bash_stdout(ws.path(), "printf 'a\\n' | xargs -I R -L1 echo X R 2>/dev/null");
+    assert_eq!(printed, "X R a\n");
+    let printed = check_common::bash_stdout(ws.path(), "printf 'a\\n' | xargs -L1 -I R echo X R 2>/dev/null");
+    assert_eq!(printed, "X a\n");
+    let printed = check_common::bash_stdout(ws.path(), "printf 'a\\n' | xargs -I R -n1 echo X R 2>/dev/null");
+    assert_eq!(printed, "X a\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "find docs -name '*.md' | xargs -I .env -L1 sed -i s/K/J/ .env",
+            "find docs -name '*.md' | xargs -I .env --max-l=1 sed -i s/K/J/ .env",
+            "find docs -name '*.md' | xargs -i.env -l sed -i s/K/J/ .env",
+            "find docs -name '*.md' | xargs -rI .env -L1 tee .env",
+            "find docs -name '*.md' | xargs --replace=Cargo.toml -L 1 sed -i s/e/E/ Cargo.toml",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["find docs -name '*.md' | xargs -I src/a.rs -L1 sed -i s/f/g/ src/a.rs"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "find docs -name '*.md' | xargs -L1 -I {} sed -i s/f/g/ {}",
+            "find docs -name '*.md' | xargs -I {} -n1 sed -i s/f/g/ {}",
+        ],
+    );
+}
