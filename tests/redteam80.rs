@@ -169,3 +169,43 @@ fn xargs_line_count_cancels_the_replace_string() {
         ],
     );
 }
+
+/// Red team 80 (C O15-O21, over-asks): a glob beside variables gate knows (`"$DIR"/*.md` of
+/// `DIR=docs`, a loop's `"$d"/*.rs`, `src/*.$ext`) is the glob with their text, and
+/// `readonly D=docs` / `declare -r` bind D as `declare` does. A value that is not plain text
+/// (a blank, a glob character, `..` leading out) keeps it asked.
+#[test]
+fn globs_beside_known_variables_and_readonly_values() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "docs/guide.md", "# g\n");
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    assert_eq!(check_common::bash_stdout(ws.path(), "DIR=docs; echo \"$DIR\"/*.md"), "docs/a.md docs/guide.md\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "DIR=docs; wc -l \"$DIR\"/*.md",
+            "DIR=docs; wc -l $DIR/*.md",
+            "ext=rs; ls src/*.$ext",
+            "export DOCS_DIR=docs; ls \"$DOCS_DIR\"/*.md",
+            "DIR=docs; for f in \"$DIR\"/*.md; do wc -l \"$f\"; done",
+            "for d in src docs; do wc -l \"$d\"/*.*; done",
+            "D=docs; sed -i s/a/b/ \"$D\"/*.md",
+            "readonly D=docs; cat \"$D/a.md\"",
+            "declare -r D=docs; cat \"$D\"/*.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "D=/etc; cat $D/*",
+            "D=..; cat \"$D\"/*",
+            "D=\"a b\"; cat \"$D\"/*",
+            "readonly D=docs; D=/etc; cat \"$D/passwd\"",
+            "readonly D=/etc; readonly D=docs; cat \"$D/passwd\"",
+            "declare -ru D=docs; cat \"$D/a.md\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["D=.; sed -i s/a/b/ \"$D\"/.e*"]);
+}

@@ -1785,14 +1785,50 @@ fn npm_lists(args: &[&str]) -> bool {
 
 fn ps_lists(args: &[&str]) -> bool {
     // procps options whose value is the next word when not glued (`-o pid,cmd`, `--sort x`).
+    // (procps reads long options whole, no abbreviation; those `ps --help all` lists with a
+    // value, and no other: red team 80 found `ps --context axe`, a flag, allowed where `axe`
+    // was skipped as its value, and `e` prints every process's environment.)
+    const LONG_VALUE: &[&str] = &[
+        "cols",
+        "columns",
+        "format",
+        "group",
+        "Group",
+        "lines",
+        "pid",
+        "ppid",
+        "quick-pid",
+        "rows",
+        "sid",
+        "sort",
+        "tty",
+        "user",
+        "User",
+        "width",
+    ];
+    const LONG_FLAG: &[&str] = &[
+        "context",
+        "cumulative",
+        "deselect",
+        "forest",
+        "headers",
+        "no-headers",
+        "noheaders",
+        "help",
+        "info",
+        "version",
+    ];
+    let known_long = |a: &str| {
+        a.strip_prefix("--").is_none_or(|long| {
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            LONG_VALUE.contains(&name) || LONG_FLAG.contains(&long)
+        })
+    };
+    if !args.iter().all(|a| known_long(a)) {
+        return false;
+    }
     let takes = |a: &str| match a.strip_prefix("--") {
-        Some(long) => {
-            !long.contains('=')
-                && !matches!(
-                    long,
-                    "help" | "version" | "forest" | "headers" | "no-headers" | "info" | "deselect" | "cumulative"
-                )
-        }
+        Some(long) => LONG_VALUE.contains(&long),
         None => a
             .strip_prefix('-')
             .is_some_and(|l| l.ends_with(['C', 'G', 'g', 'o', 'O', 'p', 'q', 's', 't', 'U', 'u', 'D', 'k'])),
@@ -2177,8 +2213,10 @@ const VERSION_EXITS: &[&str] = &[
 ];
 
 /// `PROGRAM --help` that prints and exits, verified on each: no startup file, makefile or
-/// script is read (node 22, Python 3.11, GNU make 4.3; red team 63).
-const HELP_EXITS: &[&str] = &["node", "python3", "make", "npm", "git", "cargo", "rustc"];
+/// script is read (node 22, Python 3.11, GNU make 4.3; red team 63). Not cargo or rustc:
+/// rustup's proxies run the toolchain a `rust-toolchain.toml` in the directory or any parent
+/// names, a program anywhere (red team 80: `cargo --help` ran one outside the workspace).
+const HELP_EXITS: &[&str] = &["node", "python3", "make", "npm", "git"];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
 const SHORT_VERSION: &[(&str, &str)] = &[

@@ -18,7 +18,16 @@ pub(crate) fn xargs_replace_str(words: &[Word]) -> Option<String> {
         None => "{}".into(),
     };
     if let Some(Ok(p)) = grammar::grammar("xargs").map(|g| grammar::parse(g, &words[1..])) {
-        return p.opts.iter().rfind(|f| matches!(f.opt.name, "-I" | "-i" | "--replace")).map(replace);
+        // A later `-L`, `-l` or `--max-lines` cancels it: GNU xargs warns, drops the replace
+        // string and appends the names after the words, the replace string's own word
+        // standing as written (red team 80: `xargs -I .env -L1 sed -i s/a/b/ .env` rewrote
+        // `.env`). A later replace option cancels the line count in turn.
+        let last = |names: &[&str]| p.opts.iter().rposition(|f| names.contains(&f.opt.name));
+        let replaced = last(&["-I", "-i", "--replace"]);
+        if replaced < last(&["-L", "-l", "--max-lines"]) {
+            return None;
+        }
+        return replaced.map(|k| replace(&p.opts[k]));
     }
     // Words the table does not place (the part is unmodelled anyway): any word that could
     // give a replace string makes every text one completed at run time.

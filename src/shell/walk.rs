@@ -4368,7 +4368,12 @@ impl Walker<'_> {
                     dynamic = !names_as_glob(&mut buf, OBJECT_NAME, "*", &mut globs);
                 }
                 let word = if dynamic {
-                    self.positional(raw)
+                    // (A glob beside variables gate knows, `"$DIR"/*.md` of `DIR=docs`: the
+                    // glob with their text, red team 80.)
+                    match self.glob_of_known(&pieces).filter(|_| unknown.is_none()) {
+                        Some(g) => Word::Dyn(g),
+                        None => self.positional(raw),
+                    }
                 } else if globs.is_empty() {
                     Word::Lit(buf)
                 } else {
@@ -4587,6 +4592,37 @@ impl Walker<'_> {
     /// suffix removed `${x#x}`, a literal replaced `${x/x/}`, its case changed `${x^^}`), that
     /// expands to itself there: any inside double quotes; unquoted, only a non-empty one that
     /// no splitting or globbing changes.
+    /// The text of a word whose only expansions are an unquoted glob and variables gate
+    /// knows, each holding plain text (no blank, quote or glob character, so that neither
+    /// quoting nor splitting changes it): `"$DIR"/*.md` of `DIR=docs` is the glob `docs/*.md`
+    /// (red team 80: asked where `docs/*.md` was allowed). `None` for anything else.
+    fn glob_of_known(&self, pieces: &[WordPieceWithSource]) -> Option<String> {
+        let plain = |t: &str| t.bytes().all(plain_byte);
+        let mut out = String::new();
+        for p in pieces {
+            match &p.piece {
+                WordPiece::Text(t) if t.bytes().all(|b| plain_byte(b) || b"*?[]".contains(&b)) => out.push_str(t),
+                WordPiece::SingleQuotedText(t) if plain(t) => out.push_str(t),
+                WordPiece::DoubleQuotedSequence(inner) => {
+                    for q in inner {
+                        match &q.piece {
+                            WordPiece::Text(t) if plain(t) => out.push_str(t),
+                            WordPiece::ParameterExpansion(e) => {
+                                out.push_str(&self.known_piece(e, true).filter(|v| plain(v))?)
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                WordPiece::ParameterExpansion(e) if self.ifs().is_some() => {
+                    out.push_str(&self.known_piece(e, false).filter(|v| !v.is_empty() && plain(v))?)
+                }
+                _ => return None,
+            }
+        }
+        (expands(&out) && !out.is_empty()).then_some(out)
+    }
+
     fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
         use ParameterExpr as P;
         let v = match expr {
@@ -7764,6 +7800,7 @@ impl Walker<'_> {
         // `export ROOT=$PWD`: the directory it ran in, as `ROOT=$PWD` alone keeps it.
         let mut here: Vec<String> = Vec::new();
         let declared_here = std::mem::take(&mut self.declared_here);
+        let attributed0 = self.attributed.len();
         // `local f="$1"` in a function's body: f is the body's own from here (red team 69:
         // a loop over `f` calling it lost its `$f`).
         let global = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('g'));
@@ -8047,12 +8084,25 @@ impl Walker<'_> {
             }
             self.cwd_tilde = tilde;
         }
+        // `readonly D=docs`, `declare -r D=docs`: D holds the value given (red team 80: asked);
+        // only later assignments are refused. (Not a name read-only before it: bash refuses
+        // this one too. `-l`, `-u`, `-c` change the value.)
+        let changes = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains(['l', 'u', 'c']));
+        let added: Vec<String> = match changes {
+            true => Vec::new(),
+            false => {
+                let (before, new) = self.attributed.split_at(attributed0.min(self.attributed.len()));
+                new.iter().filter(|n| !before.contains(n)).cloned().collect()
+            }
+        };
+        self.attributed.retain(|n| !added.contains(n));
         // (A value given to an array's name replaces its first element only: red team 55.)
         for (n, v) in values {
             if !tables::is_dangerous_variable(&n) && !self.is_integer(&n) && !self.may_be_array(&n) {
                 self.bind(&n, vec![v]);
             }
         }
+        self.attributed.extend(added);
     }
 
     /// What an awk program or a sed script given on the command line writes, reads and runs
