@@ -209,3 +209,22 @@ fn globs_beside_known_variables_and_readonly_values() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["D=.; sed -i s/a/b/ \"$D\"/.e*"]);
 }
+
+/// Red team 80 (D W04-W07, over-asks): dd's `if=`/`of=` naming a device that only gives or
+/// swallows bytes (`/dev/zero`, `/dev/urandom`, `/dev/null`) reads or writes no file, as the
+/// same device in a redirection does; another device is still a path outside the workspace.
+#[test]
+fn dd_with_plain_devices() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "dd if=/dev/urandom bs=16 count=1 status=none | base64",
+            "dd if=docs/a.md of=/dev/null bs=1M status=none",
+            "dd if=/dev/zero of=docs/x.md bs=1 count=10",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["dd if=/dev/sda of=docs/y.md", "dd if=/etc/passwd of=/dev/null"]);
+    check_common::assert_in_dir(ws.path(), "deny", &["dd if=/dev/zero of=.env"]);
+}

@@ -1386,6 +1386,12 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
 
 /// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
 /// glob, brace, tilde or escape).
+/// The devices that only give bytes (zeros, random ones, none) or swallow them: reading or
+/// writing one touches no file.
+fn plain_device(p: &str) -> bool {
+    matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
+}
+
 pub(crate) fn plain_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)
 }
@@ -1822,7 +1828,9 @@ impl Walker<'_> {
             }
             _ => Vec::new(),
         };
-        for path in paths {
+        // (A device that only gives or swallows bytes names no file: `dd if=/dev/zero`, red
+        // team 80.)
+        for path in paths.into_iter().filter(|p| !p.lit().is_some_and(plain_device)) {
             self.a.reads.push(Write { path, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
         }
         // And the program may write it: a test harness's report file (`JEST_JUNIT_OUTPUT_FILE=
@@ -1830,7 +1838,8 @@ impl Walker<'_> {
         // and each text after `=` or `:` in the value, decided as a path handed on.
         if let Word::Lit(v) = value {
             let words: Vec<Word> = v.split_whitespace().map(|w| Word::Lit(w.to_string())).collect();
-            for path in super::writes::paths_in_words(&words) {
+            for path in super::writes::paths_in_words(&words).into_iter().filter(|p| !p.lit().is_some_and(plain_device))
+            {
                 self.a.writes.push(Write { path, kind: WriteKind::Handed, cwd: self.cwd.0.clone() });
             }
         }
@@ -6878,7 +6887,7 @@ impl Walker<'_> {
             }
         }
         let handed = super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words));
-        for target in handed {
+        for target in handed.filter(|t| !t.lit().is_some_and(plain_device)) {
             self.write(target, WriteKind::Handed);
         }
         for target in super::writes::made_parents(&words) {
