@@ -228,3 +228,17 @@ fn dd_with_plain_devices() {
     check_common::assert_in_dir(ws.path(), "ask", &["dd if=/dev/sda of=docs/y.md", "dd if=/etc/passwd of=/dev/null"]);
     check_common::assert_in_dir(ws.path(), "deny", &["dd if=/dev/zero of=.env"]);
 }
+
+/// Red team 80 (A C01): a program name a filter computes from a variable gate knows (`x=mr;
+/// $(rev <<< $x)`) is computed as from the constant itself, so `rm` spelled so is denied.
+#[test]
+fn filters_over_known_variables() {
+    let ws = check_common::red_team_workspace(true);
+    assert_eq!(check_common::bash_stdout(ws.path(), "x=mr; echo $(rev <<< $x)"), "rm\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["x=mr; $(rev <<< $x) victim", "x=mr; $(echo $x | rev) victim", "x=qm; $(sed s/q/r/ <<< \"$x\") victim"],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["x=ls; $(rev <<< $x) victim", "x=mr; $(rev <<< $y) victim"]);
+}

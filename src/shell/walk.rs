@@ -4862,9 +4862,14 @@ impl Walker<'_> {
         if let Some(out) = self.filtered_output(text) {
             return Some(out);
         }
-        // (`$(dirname "$DOC")` with DOC known: its value in its place, red team 62.)
+        // (`$(dirname "$DOC")` with DOC known: its value in its place, red team 62; and so
+        // through filters, `x=mr; $(rev <<< $x)`, red team 80.)
         let inlined = self.values_inlined(text)?;
+        let inlined_any = inlined != text;
         let text = inlined.as_str();
+        if let Some(out) = self.filtered_output(text).filter(|_| inlined_any) {
+            return Some(out);
+        }
         // (Looked at first, before a walk of its own: a `$(...)` inside is never constant.)
         let first = text.split_whitespace().next()?;
         // (Nor one with a `~`: gate writes `~+` relative, `.`, where bash gives the absolute
