@@ -3833,7 +3833,10 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 }
                 out.push((w[1].to_string(), *fold));
             }
-            let negation = if joined && !out.is_empty() {
+            // (Joined by `-a` with every name test negated: no filter of names at all, as
+            // find with no test lists, red team 80: `find docs -type f ! -name x.md | xargs
+            // sed -i ...` was denied for `Cargo.toml` anywhere.)
+            let negation = if joined {
                 false
             } else {
                 negated_only || lits.iter().any(|l| matches!(*l, "!" | "-not"))
@@ -3851,7 +3854,10 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             if negation || lits.iter().any(|l| matches!(*l, "-regex" | "-iregex")) {
                 everything(&mut out);
             }
-            let filtered = lits.iter().any(|l| l.contains("name") || l.contains("path") || l.contains("regex"));
+            let filtered = lits.iter().enumerate().any(|(k, l)| {
+                (l.contains("name") || l.contains("path") || l.contains("regex"))
+                    && !(joined && negated_only && k > 0 && matches!(lits[k - 1], "!" | "-not"))
+            });
             let starts: Vec<&str> = lits.iter().take_while(|l| !l.starts_with(['-', '(', '!'])).copied().collect();
             if !filtered && (starts.is_empty() || starts.iter().any(|s| matches!(*s, "." | "./"))) {
                 everything(&mut out);
