@@ -242,3 +242,56 @@ fn filters_over_known_variables() {
     );
     check_common::assert_in_dir(ws.path(), "ask", &["x=ls; $(rev <<< $x) victim", "x=mr; $(rev <<< $y) victim"]);
 }
+
+/// Red team 81 (C C01-C26, bypasses): `declare -A` (`typeset -A`, `local -A`) of bash's own
+/// indexed arrays (`GROUPS`, `FUNCNAME`, `DIRSTACK`, `BASH_ARGV`...) fails: bash refuses to
+/// convert them, and their subscripts stay arithmetic, which runs a `$(...)` in a key's value.
+#[test]
+fn bash_own_arrays_never_turn_associative() {
+    let ws = check_common::red_team_workspace(true);
+    let ran = check_common::bash_stdout(
+        ws.path(),
+        "declare -A GROUPS 2>/dev/null; k='a[$(echo RAN >> ran)]'; : \"${GROUPS[$k]}\"; declare -A h; : \"${h[$k]}\"; cat ran",
+    );
+    assert_eq!(ran, "RAN\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "declare -A GROUPS; x='a[$(rm -f docs/a.md)]'; echo \"${GROUPS[$x]}\"",
+            "declare -A DIRSTACK; k='a[$(echo x >> Cargo.toml)]'; DIRSTACK[$k]=1",
+            "typeset -A FUNCNAME; k='a[$(rm -f y)]'; echo \"${FUNCNAME[k]}\"",
+            "f(){ local -A GROUPS; k='a[$(rm -f docs/a.md)]'; echo \"${GROUPS[$k]}\"; }; f",
+            "declare -Ag BASH_ARGV; k='a[$(rm y)]'; : \"${BASH_ARGV[$k]}\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["declare -A h; k='a[$(rm y)]'; echo \"${h[$k]}\""]);
+}
+
+/// Red team 81 (B L01, L08, over-asks): the integer attribute given inside a function that is
+/// then called (`f(){ local -i c; c=$(grep -c fn "$1"); }; f src/a.rs`): every call gate sees
+/// walks the body with the attribute, so only a call gate cannot see (a command named at run
+/// time, `eval`) keeps it unknown.
+#[test]
+fn integer_attributes_inside_called_functions() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "lines() { declare -i n=0; while read -r _; do n+=1; done < \"$1\"; echo $n; }; lines docs/a.md",
+            "f() { local -i c; c=$(grep -c fn src/a.rs); echo \"$1: $c\"; }; f src/a.rs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["f() { local -i c; c=$(cat \"$1\"); }; f src/a.rs", "f(){ x=$(cat z); }; declare -i x; f"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["f(){ x='a[$(rm y)]'; }; declare -i x; f", "f(){ x='a[$(rm y)]'; }; declare -i x; eval \"$v\""],
+    );
+}

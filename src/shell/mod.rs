@@ -327,6 +327,11 @@ pub struct Analysis {
     /// named at run time, `source`, `eval` of run-time text). Read by [`analyze`].
     pub(crate) calls: Vec<String>,
     pub(crate) hidden_calls: bool,
+    /// Names given the integer attribute after functions were defined: a body that assigns
+    /// one was walked where it was defined, the name not an integer yet, so a call gate does
+    /// not see (`hidden_calls`) may evaluate its value as arithmetic unseen. Read by
+    /// [`analyze`].
+    pub(crate) late_integers: Vec<String>,
     /// Functions whose body is walked only where it is called, with the call's words as its
     /// positional parameters, where nothing may call one unseen (red team 41: `count_lines(){
     /// wc -l "$1"; }; count_lines src/a.rs` was asked, the body read with `$1` unknown).
@@ -387,6 +392,15 @@ pub fn analyze(text: &str) -> Analysis {
     // call only, with the call's words, not also where it is defined with its parameters
     // unknown. (A call with words gate does not know walks the body with its parameters
     // unknown, as its definition did.)
+    // (Every call seen, each walked with the attribute as it is there: nothing unseen.)
+    if a.hidden_calls {
+        if let Some(n) = a.late_integers.first() {
+            let reason = format!(
+                "{n} gets the integer attribute after functions were defined that may assign it, and a function may be called where gate does not see it"
+            );
+            a.unknown.push(reason);
+        }
+    }
     if !a.hidden_calls && !a.calls.is_empty() {
         let mut deferred = std::mem::take(&mut a.calls);
         deferred.sort();

@@ -3836,11 +3836,7 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             // (Joined by `-a` with every name test negated: no filter of names at all, as
             // find with no test lists, red team 80: `find docs -type f ! -name x.md | xargs
             // sed -i ...` was denied for `Cargo.toml` anywhere.)
-            let negation = if joined {
-                false
-            } else {
-                negated_only || lits.iter().any(|l| matches!(*l, "!" | "-not"))
-            };
+            let negation = if joined { false } else { negated_only || lits.iter().any(|l| matches!(*l, "!" | "-not")) };
             // find's `*` matches a leading dot too (red team 60: `-name '*env'` is `.env`), as
             // git's does (below); a regular expression may match any name.
             let dotted: Vec<(String, bool)> = out

@@ -1386,6 +1386,13 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
 
 /// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
 /// glob, brace, tilde or escape).
+/// bash's own indexed arrays, which `declare -A` (or `local -A` in a function, for most)
+/// does not turn associative: bash refuses, and their subscripts stay arithmetic (red team
+/// 81: `declare -A GROUPS; k='a[$(rm x)]'; echo "${GROUPS[$k]}"` ran `rm`). Checked with bash
+/// 5.2; the other special arrays convert.
+const BASH_INDEXED: &[&str] =
+    &["GROUPS", "FUNCNAME", "DIRSTACK", "BASH_ARGV", "BASH_ARGC", "BASH_LINENO", "BASH_SOURCE", "BASH_VERSINFO"];
+
 /// The devices that only give bytes (zeros, random ones, none) or swallow them: reading or
 /// writing one touches no file.
 fn plain_device(p: &str) -> bool {
@@ -1796,10 +1803,11 @@ impl Walker<'_> {
             if !self.integers.contains(&n) {
                 // A function defined before may assign it, and was walked when it was not an
                 // integer yet (sixth red team: `f(){ x='a[$(rm y)]'; }; declare -i x; f`).
+                // (Only where a call may be unseen, known once the whole text is walked:
+                // every call gate sees walks the body again with the attribute; red team 81:
+                // `f(){ local -i c; c=$(grep -c fn "$1"); }; f src/a.rs` was asked.)
                 if !self.functions.is_empty() {
-                    self.a.unknown.push(format!(
-                        "{n} gets the integer attribute after functions were defined that may assign it"
-                    ));
+                    self.a.late_integers.push(n.clone());
                 }
                 self.integers.push(n);
             }
@@ -2574,7 +2582,12 @@ impl Walker<'_> {
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_digit() || " +-*/%()".contains(c));
         // `total+=$(wc -l < "$f")`, `total+=$n`: a count (or nothing), or a number gate knows.
         let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-        let counted = numbers_substituted(unquoted).is_some_and(|t| t.trim() == "0");
+        // (With the values gate knows in place: `c=$(grep -c fn "$1")` in `f src/a.rs`.)
+        let inlined = self.values_inlined(unquoted);
+        let counted = [Some(unquoted), inlined.as_deref()]
+            .into_iter()
+            .flatten()
+            .any(|t| numbers_substituted(t).is_some_and(|t| t.trim() == "0"));
         let copied = referenced_variable(unquoted).is_some_and(|n| self.is_number(n));
         match value {
             Word::Dyn(_) if counted || copied => None,
@@ -4737,10 +4750,16 @@ impl Walker<'_> {
             };
             let name =
                 inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
-            if !is_identifier(name) || b.get(start).is_some_and(|c| *c == b'\'') {
+            if b.get(start).is_some_and(|c| *c == b'\'') {
                 return None;
             }
-            let value = self.known_value(&bword::Parameter::Named(name.to_string()))?;
+            // (A positional parameter a call gave, `"$1"` in `f src/a.rs`: red team 81.)
+            let parameter = match name.parse::<u32>() {
+                Ok(k) if (1..=9).contains(&k) && name.len() == 1 => bword::Parameter::Positional(k),
+                _ if is_identifier(name) => bword::Parameter::Named(name.to_string()),
+                _ => return None,
+            };
+            let value = self.known_value(&parameter)?;
             if !quoted && !stays_unquoted(value) {
                 return None;
             }
@@ -8029,7 +8048,13 @@ impl Walker<'_> {
                     && options.iter().all(|a| a[1..].chars().all(|c| "Agxrt".contains(c)));
                 if associative {
                     for n in &names {
-                        if !self.assigned.iter().any(|a| a == n) && !self.bound.iter().any(|(b, _)| b == n) {
+                        // (Not bash's own arrays: it refuses to convert `GROUPS`, `FUNCNAME`,
+                        // `DIRSTACK`, `BASH_ARGV`... and they stay indexed, their subscripts
+                        // arithmetic; red team 81.)
+                        if !self.assigned.iter().any(|a| a == n)
+                            && !self.bound.iter().any(|(b, _)| b == n)
+                            && !BASH_INDEXED.contains(&n.as_str())
+                        {
                             assoc.push(n.clone());
                         }
                     }
