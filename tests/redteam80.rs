@@ -295,3 +295,30 @@ fn integer_attributes_inside_called_functions() {
         &["f(){ x='a[$(rm y)]'; }; declare -i x; f", "f(){ x='a[$(rm y)]'; }; declare -i x; eval \"$v\""],
     );
 }
+
+/// Red team 81 (A F01-F26, bypasses): a find test after an action that prints (`-print`,
+/// `-print0`, `-fprint0 /dev/stdout`, `-ls`) filters nothing that action printed: `find .
+/// -type f -print -name '*.md'` prints every file, `.env` among them.
+#[test]
+fn find_tests_after_a_print_filter_nothing() {
+    let ws = check_common::red_team_workspace(true);
+    let printed = check_common::bash_stdout(ws.path(), "find . -name .git -prune -o -type f -print -name '*.md'");
+    assert!(printed.contains("./.env"), "{printed}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "find . -path ./.git -prune -o -type f -print -name '*.md' | xargs sed -i s/K/X/",
+            "find . -name .git -prune -o -type f -print0 -name '*.md' | xargs -0 sed -i s/K/X/",
+            "find . -name .git -prune -o -type f -fprint0 /dev/stdout -name '*.md' | xargs -0 sed -i s/K/X/",
+            "find . -type f -print -name '*.md' | xargs sed -i s/K/X/",
+            "find . -type f -print -a -iname '*.md' | xargs -I{} sed -i s/K/X/ {}",
+            "for f in $(find . -type f -print -name '*.md'); do sed -i s/K/X/ \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["find . -name .git -prune -o -type f -name 'a*.md' -print | xargs sed -i s/K/X/"],
+    );
+}

@@ -3425,6 +3425,10 @@ fn find_layout(args: &[Word]) -> (usize, usize) {
 /// find's tests that take no value, and those that take one (`-fprintf` takes two, `-newerXY`
 /// one): the tests before an action are read with these, and any other word makes them
 /// filter nothing (`-printf -type`: `-type` is the format).
+/// find's actions that print names (to standard output or a file, which may be
+/// `/dev/stdout`).
+const FIND_PRINTS: &[&str] = &["-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls"];
+
 const FIND_NO_VALUE: &[&str] = &[
     "-print",
     "-print0",
@@ -3550,6 +3554,11 @@ fn find_filters(tests: &[&Word]) -> Option<(Vec<String>, Vec<(String, bool)>)> {
     let mut i = 0;
     while i < tests.len() {
         let t = tests[i].lit()?;
+        // A test after an action that prints filters nothing it printed (red team 81: `find .
+        // -type f -print -name '*.md'` prints every file): the tests before it only.
+        if FIND_PRINTS.contains(&t) {
+            break;
+        }
         let value = || tests.get(i + 1).and_then(|w| w.lit()).map(str::to_string);
         match t {
             // A negated test in tests joined by `-a` only leaves names out: the names and types
@@ -3814,6 +3823,9 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             // test that is not negated says what the names are (red team 74: `find . -name
             // '*.md' -not -path './node_modules/*' | xargs ...` read `node_modules/*` as names
             // it lists, `Cargo.toml` among them).
+            // (A test after an action that prints filters nothing it printed: red team 81.)
+            let printed_at = lits.iter().position(|l| FIND_PRINTS.contains(l)).unwrap_or(lits.len());
+            let lits: Vec<&str> = lits[..printed_at].to_vec();
             let joined = !lits.iter().any(|l| matches!(*l, "-o" | "-or" | "," | "(" | ")"));
             const TESTS: &[(&str, bool)] = &[
                 ("-name", false),

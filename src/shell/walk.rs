@@ -8676,7 +8676,12 @@ impl Walker<'_> {
                 Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
                     // `env X=$(...) cmd`: an assignment with a dynamic value.
                     let name = d.split('=').next().unwrap_or("");
-                    if tables::is_dangerous_variable(name) {
+                    // (`PATH="$PATH"`, `HOME=$HOME`: the shell's own value, which the command
+                    // would have anyway; red team 81: `env -i PATH="$PATH" HOME="$HOME" git
+                    // status` was asked.)
+                    let value = d[name.len() + 1..].trim_matches('"');
+                    let own = [format!("${name}"), format!("${{{name}}}")].iter().any(|v| v == value);
+                    if tables::is_dangerous_variable(name) && !own {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
