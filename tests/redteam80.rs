@@ -322,3 +322,20 @@ fn find_tests_after_a_print_filter_nothing() {
         &["find . -name .git -prune -o -type f -name 'a*.md' -print | xargs sed -i s/K/X/"],
     );
 }
+
+/// Red team 81 (B L06, over-ask): env setting a variable to the shell's own value
+/// (`PATH="$PATH"`) changes nothing the command would not have anyway.
+#[test]
+fn env_keeps_the_shells_own_value() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["env -i PATH=\"$PATH\" git status", "env PATH=${PATH} git log -1"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["env -i PATH=\"$HOME\" git status", "env PATH=\"$PATH:/x\" git status", "env GIT_DIR=\"$X\" git status"],
+    );
+}

@@ -1386,6 +1386,15 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
 
 /// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
 /// glob, brace, tilde or escape).
+/// Whether an assignment's text gives a variable the shell's own value (`PATH="$PATH"`,
+/// `HOME=${HOME}`), which the command would have anyway (red team 81: `env -i PATH="$PATH"
+/// git status` was asked).
+fn own_value(assignment: &str) -> bool {
+    let Some((name, value)) = assignment.split_once('=') else { return false };
+    let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+    is_identifier(name) && (value == format!("${name}") || value == format!("${{{name}}}"))
+}
+
 /// bash's own indexed arrays, which `declare -A` (or `local -A` in a function, for most)
 /// does not turn associative: bash refuses, and their subscripts stay arithmetic (red team
 /// 81: `declare -A GROUPS; k='a[$(rm x)]'; echo "${GROUPS[$k]}"` ran `rm`). Checked with bash
@@ -5977,7 +5986,10 @@ impl Walker<'_> {
                             let v = Word::Lit(v.to_string());
                             this.path_value(&v);
                         }
-                        if tables::is_dangerous_variable(&name) && !value.is_some_and(|v| harmless_setting(&name, v)) {
+                        if tables::is_dangerous_variable(&name)
+                            && !value.is_some_and(|v| harmless_setting(&name, v))
+                            && !own_value(&w.value)
+                        {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
                             let traced = value.map_or_else(|| Word::Dyn(w.value.clone()), |v| Word::Lit(v.to_string()));
                             this.trace_file(&name, &traced);
@@ -8615,7 +8627,7 @@ impl Walker<'_> {
                             (n, harmless_setting(n, v))
                         }
                         Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
-                            (d.split('=').next().unwrap_or(""), false)
+                            (d.split('=').next().unwrap_or(""), own_value(d))
                         }
                         _ => break,
                     };
@@ -8676,12 +8688,7 @@ impl Walker<'_> {
                 Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
                     // `env X=$(...) cmd`: an assignment with a dynamic value.
                     let name = d.split('=').next().unwrap_or("");
-                    // (`PATH="$PATH"`, `HOME=$HOME`: the shell's own value, which the command
-                    // would have anyway; red team 81: `env -i PATH="$PATH" HOME="$HOME" git
-                    // status` was asked.)
-                    let value = d[name.len() + 1..].trim_matches('"');
-                    let own = [format!("${name}"), format!("${{{name}}}")].iter().any(|v| v == value);
-                    if tables::is_dangerous_variable(name) && !own {
+                    if tables::is_dangerous_variable(name) && !own_value(d) {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;
