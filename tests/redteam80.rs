@@ -339,3 +339,30 @@ fn env_keeps_the_shells_own_value() {
         &["env -i PATH=\"$HOME\" git status", "env PATH=\"$PATH:/x\" git status", "env GIT_DIR=\"$X\" git status"],
     );
 }
+
+/// Red team 80 (C O28, O34, over-asks): a `-print0` listing through `sort -z` (or `uniq -z`,
+/// `grep -z`) is still one, each NUL-ended record a name; a line listing through a NUL filter,
+/// or a NUL listing through a line filter, is none.
+#[test]
+fn nul_listings_through_nul_filters() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "find src -name '*.rs' -print0 | sort -z | xargs -0 -r wc -l",
+            "find docs -name '*.md' -print0 | sort -zu | xargs -0 sed -i 's/ref/Ref/'",
+            "find docs -print0 | grep -zv x | xargs -0 wc -l",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -name '*.md' | sort -z | xargs -0 sed -i 's/ref/Ref/'",
+            "find docs -name '*.md' -print0 | sort | xargs -0 sed -i 's/ref/Ref/'",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["find . -print0 | sort -zu | xargs -0 sed -i s/a/b/"]);
+}

@@ -2972,7 +2972,12 @@ impl Walker<'_> {
             if k + 1 < p.seq.len() && self.a.commands.len() == before + 1 && !merged {
                 let last = self.a.commands.last();
                 let filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(line_filter);
-                self.stdin_listing = last.and_then(listing_of).or_else(|| fed.filter(|l| filter && !nul_listing(l)));
+                // (A NUL-separated listing only through the filter's NUL form, `sort -z`: red
+                // team 80's `find ... -print0 | sort -z | xargs -0 ...` was asked.)
+                let nul_filter = matches!(c, ast::Command::Simple(_)) && last.is_some_and(nul_line_filter);
+                self.stdin_listing = last
+                    .and_then(listing_of)
+                    .or_else(|| fed.filter(|l| if nul_listing(l) { nul_filter } else { filter }));
                 // (Object names pass a line filter too: red team 71's `git rev-list --reverse
                 // HEAD | head -1 | xargs git show --stat`.)
                 self.stdin_objects = last.is_some_and(|c| self.lists_object_names(c)) || (filter && fed_objects);
@@ -9123,6 +9128,23 @@ fn line_filter(c: &SimpleCommand) -> bool {
         },
         _ => false,
     }
+}
+
+/// [`line_filter`] reading and writing NUL-ended records (`sort -z`, `uniq -z`, `grep -z`):
+/// what a `-print0` listing goes through whole, each record a name.
+fn nul_line_filter(c: &SimpleCommand) -> bool {
+    let mut plain = c.clone();
+    let mut z = false;
+    for w in plain.words.iter_mut().skip(1) {
+        if let Word::Lit(a) = w {
+            if a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains('z') {
+                z = true;
+                *a = a.replace('z', "");
+            }
+        }
+    }
+    plain.words.retain(|w| w.lit() != Some("-"));
+    z && matches!(c.program(), Some("sort" | "uniq" | "grep")) && line_filter(&plain)
 }
 
 /// The directories `git ls-files PATHSPEC...` prints names below: each pathspec named
