@@ -366,3 +366,28 @@ fn nul_listings_through_nul_filters() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["find . -print0 | sort -zu | xargs -0 sed -i s/a/b/"]);
 }
+
+/// Red team 82 (C A76, over-ask): `((count++)) || true` in a loop. A variable that held a
+/// number before an and-or list and holds one where a later part runs holds a number
+/// whichever way the list went; one the later part gives text to does not.
+#[test]
+fn counters_through_or_lists() {
+    let ws = check_common::red_team_workspace(true);
+    assert_eq!(
+        check_common::bash_stdout(ws.path(), "count=0; for f in a b; do ((count++)) || true; done; echo $count"),
+        "2\n"
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "count=0; for f in docs/*.md; do ((count++)) || true; done; echo \"$count\"",
+            "n=0; ((n++)) || :; ((n++)); echo $n",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["count=0; ((count++)) || count='a[$(touch /tmp/x)]'; ((count++))", "x=$(cat f); ((x++)) || true"],
+    );
+}

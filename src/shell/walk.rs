@@ -2744,6 +2744,9 @@ impl Walker<'_> {
     fn and_or(&mut self, l: &ast::AndOrList) {
         let before = self.cwd.clone();
         let log0 = self.assigned.len();
+        // (What held a number before the list and holds one where a later part runs holds a
+        // number whichever way the list went: `((count++)) || true`, red team 82.)
+        let bound0 = (!l.additional.is_empty()).then(|| self.bound.clone()).unwrap_or_default();
         self.pipeline(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
@@ -2823,7 +2826,12 @@ impl Walker<'_> {
                     } else if success != before {
                         self.cwd.forget();
                     }
+                    let numbers: Vec<String> =
+                        self.assigned[log0..].iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
                     self.unbind_since(log0);
+                    for n in numbers {
+                        self.bind_number(&n);
+                    }
                     self.pipeline(p);
                     let last = k + 1 == l.additional.len();
                     if last && ends_script(p, !self.defining.is_empty(), &self.functions) {
