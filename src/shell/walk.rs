@@ -2746,7 +2746,7 @@ impl Walker<'_> {
         let log0 = self.assigned.len();
         // (What held a number before the list and holds one where a later part runs holds a
         // number whichever way the list went: `((count++)) || true`, red team 82.)
-        let bound0 = (!l.additional.is_empty()).then(|| self.bound.clone()).unwrap_or_default();
+        let bound0 = if l.additional.is_empty() { Vec::new() } else { self.bound.clone() };
         self.pipeline(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
