@@ -391,3 +391,19 @@ fn counters_through_or_lists() {
         &["count=0; ((count++)) || count='a[$(touch /tmp/x)]'; ((count++))", "x=$(cat f); ((x++)) || true"],
     );
 }
+
+/// Red team 82 (B L02, L03, over-asks): `uniq IN -` writes to standard output, no file named
+/// `-`; `numfmt` (its own table) only reformats numbers.
+#[test]
+fn uniq_to_stdout_and_numfmt() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    assert_eq!(check_common::bash_stdout(ws.path(), "uniq src/a.rs -; ls -- -"), "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["uniq -c src/a.rs -", "numfmt --to=iec 1048576", "numfmt --from=si < docs/a.md"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["uniq -c src/a.rs .env"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["numfmt --frobnicate 1", "uniq src/a.rs ../x"]);
+}

@@ -1051,6 +1051,11 @@ static TABLE: &[(&str, &str, &str)] = &[
       --line-increment= -l: --join-blank-lines= -n: --number-format= -p --no-renumber -s: --number-separator= -v: \
       --starting-line-number= -w: --number-width= --help --version"),
     ("seq", "posix num", "-f: --format= -s: --separator= -w --equal-width --help --version"),
+    // Numbers from its operands or standard input, reformatted (coreutils 9.1): no file, no
+    // command (red team 82: `numfmt --to=iec 1048576` was asked).
+    ("numfmt", "num",
+     "--debug -d: --delimiter= --field= --format= --from= --from-unit= --grouping --header=? --invalid= \
+      --padding= --round= --suffix= --unit-separator= --to= --to-unit= -z --zero-terminated --help --version"),
     ("sleep", "", "--help --version"),
     ("jq", "after1 whole",
      "-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output --raw-output0 \

@@ -1683,7 +1683,7 @@ static SAFE: &[(&str, Args)] = &[
     ("dirname", Args::Any), ("realpath", Args::Any), ("readlink", Args::Any), ("stat", Args::Any),
     ("file", Args::Any), ("du", Args::Any), ("df", Args::Any), ("printenv", Args::Any),
     ("test", Args::Any), ("[", Args::Any), ("diff", Args::Any), ("cmp", Args::Any), ("cut", Args::Any), ("tr", Args::Any),
-    ("nl", Args::Any), ("seq", Args::Any), ("sleep", Args::Any), ("jq", Args::Any), ("md5sum", Args::Any),
+    ("nl", Args::Any), ("seq", Args::Any), ("numfmt", Args::Any), ("sleep", Args::Any), ("jq", Args::Any), ("md5sum", Args::Any),
     ("sha1sum", Args::Any), ("sha256sum", Args::Any), ("sha512sum", Args::Any), ("cksum", Args::Any), ("comm", Args::Any),
     ("sha224sum", Args::Any), ("sha384sum", Args::Any), ("b2sum", Args::Any), ("base32", Args::Any), ("fmt", Args::Any),
     ("iconv", Args::Any),

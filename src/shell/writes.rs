@@ -1070,7 +1070,8 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
             // nullglob): any operand may be the one written (red team 58: `uniq $nothing
             // docs/a.md Cargo.toml`).
             Some(Ok(p)) if p.operands.iter().any(grammar::could_be_several) => p.operands.clone(),
-            Some(Ok(p)) => p.operands.get(1).cloned().into_iter().collect(),
+            // (`-` is standard output: red team 82's `uniq -c src/a.rs -` wrote no file.)
+            Some(Ok(p)) => p.operands.get(1).filter(|w| w.lit() != Some("-")).cloned().into_iter().collect(),
             _ => placed(
                 args,
                 "fsw",
