@@ -30,6 +30,8 @@ fn find_prune_branches() {
             "find docs -name '*.rs' -prune -o -name 'g*.md' -exec sed -i 's/ref/Ref/' {} +",
             "find docs \\( -name x -o -name y \\) -prune -o -name 'a*.md' -print0 | xargs -0 sed -i 's/ref/Ref/'",
             "find . -path ./node_modules -prune -o -name '*.rs' -print | xargs wc -l",
+            // (The pruned branch's pattern is no name listed: red team 82 F05.)
+            "find docs -name '*.toml' -prune -o -name 'a*.md' -print | xargs sed -i s/a/b/",
         ],
     );
     check_common::assert_in_dir(
@@ -38,6 +40,8 @@ fn find_prune_branches() {
         &[
             // No action in the last branch: the pruned names are printed.
             "find docs -name '.env*' -prune -o -name 'a*' | xargs sed -i s/a/b/",
+            "find . -name '*.toml' -prune -o -name '*.md' | xargs sed -i s/a/b/",
+            "find . -name '*.md' -prune -o -name '*.toml' -print | xargs sed -i s/a/b/",
             // A branch after the printing one prints everything.
             "find docs -name x -prune -o -name 'a*' -print -o -print | xargs sed -i s/a/b/",
             "find docs -name x -prune -o -name 'a*' -print , -print | xargs sed -i s/a/b/",

@@ -3823,6 +3823,14 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             // test that is not negated says what the names are (red team 74: `find . -name
             // '*.md' -not -path './node_modules/*' | xargs ...` read `node_modules/*` as names
             // it lists, `Cargo.toml` among them).
+            // (After branches that only prune, the last branch's tests alone: red team 82's
+            // `find . -name '*.toml' -prune -o -name '*.md' -print` lists no `.toml`.)
+            let args = &words[1..];
+            let (lead, given) = find_layout(args);
+            let lits: Vec<&str> = match find_pruned(&args[lead + given..]) {
+                Some(last) => args[..lead + given].iter().chain(last).filter_map(Word::lit).collect(),
+                None => lits,
+            };
             // (A test after an action that prints filters nothing it printed: red team 81.)
             let printed_at = lits.iter().position(|l| FIND_PRINTS.contains(l)).unwrap_or(lits.len());
             let lits: Vec<&str> = lits[..printed_at].to_vec();
