@@ -388,11 +388,8 @@ pub fn analyze(text: &str) -> Analysis {
     }
     let mut a = Analysis::default();
     walk::analyze_into(text, 0, &mut a, &mut dirs::Cwd::start());
-    // A second reading where every call of a function was seen: its body walked at each
-    // call only, with the call's words, not also where it is defined with its parameters
-    // unknown. (A call with words gate does not know walks the body with its parameters
-    // unknown, as its definition did.)
-    // (Every call seen, each walked with the attribute as it is there: nothing unseen.)
+    // A name given the integer attribute after functions were defined, where a call may be
+    // unseen (where every call is seen, each walks the body with the attribute as it is).
     if a.hidden_calls {
         if let Some(n) = a.late_integers.first() {
             let reason = format!(
@@ -401,6 +398,10 @@ pub fn analyze(text: &str) -> Analysis {
             a.unknown.push(reason);
         }
     }
+    // A second reading where every call of a function was seen: its body walked at each
+    // call only, with the call's words, not also where it is defined with its parameters
+    // unknown. (A call with words gate does not know walks the body with its parameters
+    // unknown, as its definition did.)
     if !a.hidden_calls && !a.calls.is_empty() {
         let mut deferred = std::mem::take(&mut a.calls);
         deferred.sort();

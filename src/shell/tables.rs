@@ -2262,6 +2262,12 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("xargs", usize::MAX), ("git", usize::MAX),
 ];
 
+/// The devices that only give bytes (zeros, random ones, none) or swallow them: reading or
+/// writing one touches no file.
+pub(crate) fn plain_device(p: &str) -> bool {
+    matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
+}
+
 /// The file operands of a reading command (literal words only; options and the pattern are
 /// skipped). Empty for commands that do not read files by name.
 pub fn read_targets(words: &[Word]) -> Vec<Word> {
@@ -2271,12 +2277,7 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         // A tabled program: its own reading of its words says which are files.
         if let Ok(p) = grammar::parse(g, &words[1..]) {
             let mut out = p.reads(g);
-            out.retain(|w| {
-                !matches!(
-                    w.lit(),
-                    Some("-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random")
-                )
-            });
+            out.retain(|w| !w.lit().is_some_and(|p| matches!(p, "-" | "/dev/stdin") || plain_device(p)));
             return out;
         }
     }
@@ -2290,7 +2291,7 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         return words[1..]
             .iter()
             .filter_map(|w| w.lit().and_then(|a| a.strip_prefix("if=")))
-            .filter(|v| !v.is_empty() && !matches!(*v, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random"))
+            .filter(|v| !v.is_empty() && !plain_device(v))
             .map(|v| Word::Lit(v.to_string()))
             .collect();
     }
@@ -2380,7 +2381,7 @@ pub fn read_targets(words: &[Word]) -> Vec<Word> {
         if operands <= skip {
             continue;
         }
-        if !matches!(s, "-" | "/dev/null" | "/dev/stdin" | "/dev/zero" | "/dev/urandom" | "/dev/random") {
+        if !(matches!(s, "-" | "/dev/stdin") || plain_device(s)) {
             out.push(Word::Lit(s.to_string()));
         }
     }
@@ -3425,10 +3426,6 @@ fn find_layout(args: &[Word]) -> (usize, usize) {
 /// find's tests that take no value, and those that take one (`-fprintf` takes two, `-newerXY`
 /// one): the tests before an action are read with these, and any other word makes them
 /// filter nothing (`-printf -type`: `-type` is the format).
-/// find's actions that print names (to standard output or a file, which may be
-/// `/dev/stdout`).
-const FIND_PRINTS: &[&str] = &["-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls"];
-
 const FIND_NO_VALUE: &[&str] = &[
     "-print",
     "-print0",
@@ -3500,6 +3497,10 @@ const FIND_ONE_VALUE: &[&str] = &[
     "-fstype",
 ];
 
+/// find's actions that print names (to standard output or a file, which may be
+/// `/dev/stdout`).
+const FIND_PRINTS: &[&str] = &["-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls"];
+
 /// The last branch of `PRUNING -prune -o TESTS ACTION` (red team 76: `find . -path
 /// ./node_modules -prune -o -name '*.md' -print | xargs sed -i ...`): where every earlier
 /// branch (`-o` at the top level) holds `-prune` and no action, and the last one holds an
@@ -3507,10 +3508,9 @@ const FIND_ONE_VALUE: &[&str] = &[
 /// branches print nothing, as find prints by default only where the expression has no action
 /// but `-prune`). `None` for any other expression, or a word gate does not read as a test.
 fn find_pruned(expression: &[Word]) -> Option<&[Word]> {
-    const ACTIONS: &[&str] = &[
-        "-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok",
-        "-okdir", "-delete", "-quit",
-    ];
+    let action = |s: &str| {
+        FIND_PRINTS.contains(&s) || matches!(s, "-exec" | "-execdir" | "-ok" | "-okdir" | "-delete" | "-quit")
+    };
     let mut branches: Vec<(usize, usize)> = Vec::new();
     let (mut depth, mut start, mut i) = (0usize, 0usize, 0usize);
     while i < expression.len() {
@@ -3538,12 +3538,13 @@ fn find_pruned(expression: &[Word]) -> Option<&[Word]> {
         return None;
     }
     let last = &expression[start..];
-    let word_in = |range: &[Word], set: &[&str]| range.iter().any(|w| w.lit().is_some_and(|s| set.contains(&s)));
+    let any = |range: &[Word], test: &dyn Fn(&str) -> bool| range.iter().any(|w| w.lit().is_some_and(test));
+    let prunes = |s: &str| s == "-prune";
     let pruning = branches.iter().all(|&(a, b)| {
         let branch = &expression[a..b];
-        word_in(branch, &["-prune"]) && !word_in(branch, ACTIONS)
+        any(branch, &prunes) && !any(branch, &action)
     });
-    (pruning && word_in(last, ACTIONS) && !word_in(last, &["-prune"])).then_some(last)
+    (pruning && any(last, &action) && !any(last, &prunes)).then_some(last)
 }
 
 /// The `-type`, `-name` and `-iname` values among find's tests, read test by test; `None` when

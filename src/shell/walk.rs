@@ -1384,8 +1384,6 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
     true
 }
 
-/// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
-/// glob, brace, tilde or escape).
 /// Whether an assignment's text gives a variable the shell's own value (`PATH="$PATH"`,
 /// `HOME=${HOME}`), which the command would have anyway (red team 81: `env -i PATH="$PATH"
 /// git status` was asked).
@@ -1402,12 +1400,8 @@ fn own_value(assignment: &str) -> bool {
 const BASH_INDEXED: &[&str] =
     &["GROUPS", "FUNCNAME", "DIRSTACK", "BASH_ARGV", "BASH_ARGC", "BASH_LINENO", "BASH_SOURCE", "BASH_VERSINFO"];
 
-/// The devices that only give bytes (zeros, random ones, none) or swallow them: reading or
-/// writing one touches no file.
-fn plain_device(p: &str) -> bool {
-    matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
-}
-
+/// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
+/// glob, brace, tilde or escape).
 pub(crate) fn plain_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_./,:@%+=".contains(&b)
 }
@@ -1847,7 +1841,7 @@ impl Walker<'_> {
         };
         // (A device that only gives or swallows bytes names no file: `dd if=/dev/zero`, red
         // team 80.)
-        for path in paths.into_iter().filter(|p| !p.lit().is_some_and(plain_device)) {
+        for path in paths.into_iter().filter(|p| !p.lit().is_some_and(tables::plain_device)) {
             self.a.reads.push(Write { path, kind: WriteKind::Redirect, cwd: self.cwd.0.clone() });
         }
         // And the program may write it: a test harness's report file (`JEST_JUNIT_OUTPUT_FILE=
@@ -1855,7 +1849,8 @@ impl Walker<'_> {
         // and each text after `=` or `:` in the value, decided as a path handed on.
         if let Word::Lit(v) = value {
             let words: Vec<Word> = v.split_whitespace().map(|w| Word::Lit(w.to_string())).collect();
-            for path in super::writes::paths_in_words(&words).into_iter().filter(|p| !p.lit().is_some_and(plain_device))
+            for path in
+                super::writes::paths_in_words(&words).into_iter().filter(|p| !p.lit().is_some_and(tables::plain_device))
             {
                 self.a.writes.push(Write { path, kind: WriteKind::Handed, cwd: self.cwd.0.clone() });
             }
@@ -3840,10 +3835,7 @@ impl Walker<'_> {
                     K::Append => self.write(r.word, WriteKind::Append),
                     K::DuplicateOutput => self.write(r.word, WriteKind::Redirect),
                     // Reading a device that holds nothing reads nothing.
-                    K::Read
-                        if r.word.lit().is_some_and(|p| {
-                            matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
-                        }) => {}
+                    K::Read if r.word.lit().is_some_and(tables::plain_device) => {}
                     // `< "$f"` in a loop over a listing: a name the listing lists, below its
                     // start points, which are decided as its reads (as `cat "$f"` is: red
                     // team 49's D26 was asked).
@@ -4631,11 +4623,6 @@ impl Walker<'_> {
         }
     }
 
-    /// The text a `$name`/`${name}` piece of a word expands to, when gate knows the variable
-    /// holds one literal value (red team 45: also its substring `${x:1}`, a literal prefix or
-    /// suffix removed `${x#x}`, a literal replaced `${x/x/}`, its case changed `${x^^}`), that
-    /// expands to itself there: any inside double quotes; unquoted, only a non-empty one that
-    /// no splitting or globbing changes.
     /// The text of a word whose only expansions are an unquoted glob and variables gate
     /// knows, each holding plain text (no blank, quote or glob character, so that neither
     /// quoting nor splitting changes it): `"$DIR"/*.md` of `DIR=docs` is the glob `docs/*.md`
@@ -4667,6 +4654,11 @@ impl Walker<'_> {
         (expands(&out) && !out.is_empty()).then_some(out)
     }
 
+    /// The text a `$name`/`${name}` piece of a word expands to, when gate knows the variable
+    /// holds one literal value (red team 45: also its substring `${x:1}`, a literal prefix or
+    /// suffix removed `${x#x}`, a literal replaced `${x/x/}`, its case changed `${x^^}`), that
+    /// expands to itself there: any inside double quotes; unquoted, only a non-empty one that
+    /// no splitting or globbing changes.
     fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
         use ParameterExpr as P;
         let v = match expr {
@@ -6936,7 +6928,7 @@ impl Walker<'_> {
             }
         }
         let handed = super::writes::handed_paths(&words).into_iter().chain(super::writes::build_dirs(&words));
-        for target in handed.filter(|t| !t.lit().is_some_and(plain_device)) {
+        for target in handed.filter(|t| !t.lit().is_some_and(tables::plain_device)) {
             self.write(target, WriteKind::Handed);
         }
         for target in super::writes::made_parents(&words) {
