@@ -1393,6 +1393,15 @@ fn own_value(assignment: &str) -> bool {
     is_identifier(name) && (value == format!("${name}") || value == format!("${{{name}}}"))
 }
 
+/// Why `NAME+=VALUE` of an integer NAME whose value gate does not know to be a number is not
+/// modelled: bash evaluates the old value as arithmetic too (red team 77: `n='q[$(rm x)]';
+/// declare -i n; n+=1` runs rm).
+fn appends_to_integer(name: &str) -> String {
+    format!(
+        "{name} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
+    )
+}
+
 /// bash's own indexed arrays, which `declare -A` (or `local -A` in a function, for most)
 /// does not turn associative: bash refuses, and their subscripts stay arithmetic (red team
 /// 81: `declare -A GROUPS; k='a[$(rm x)]'; echo "${GROUPS[$k]}"` ran `rm`). Checked with bash
@@ -2586,12 +2595,9 @@ impl Walker<'_> {
         let plain = |t: &str| t.chars().all(|c| c.is_ascii_digit() || " +-*/%()".contains(c));
         // `total+=$(wc -l < "$f")`, `total+=$n`: a count (or nothing), or a number gate knows.
         let unquoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-        // (With the values gate knows in place: `c=$(grep -c fn "$1")` in `f src/a.rs`.)
-        let inlined = self.values_inlined(unquoted);
-        let counted = [Some(unquoted), inlined.as_deref()]
-            .into_iter()
-            .flatten()
-            .any(|t| numbers_substituted(t).is_some_and(|t| t.trim() == "0"));
+        // (Or with the values gate knows in place: `c=$(grep -c fn "$1")` in `f src/a.rs`.)
+        let count = |t: &str| numbers_substituted(t).is_some_and(|t| t.trim() == "0");
+        let counted = count(unquoted) || self.values_inlined(unquoted).is_some_and(|t| count(&t));
         let copied = referenced_variable(unquoted).is_some_and(|n| self.is_number(n));
         match value {
             Word::Dyn(_) if counted || copied => None,
@@ -5732,9 +5738,7 @@ impl Walker<'_> {
                                 // `n+=1` evaluates n's value too (red team 77: `n='q[$(rm
                                 // x)]'; declare -i n; n+=1` runs rm).
                                 if a.append && !this.is_number(&name) {
-                                    *unknown = Some(format!(
-                                        "{name} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
-                                    ));
+                                    *unknown = Some(appends_to_integer(&name));
                                 }
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
@@ -7418,9 +7422,7 @@ impl Walker<'_> {
                     // (`declare [-i] n+=0` of an integer n evaluates n's value too.)
                     let appends = a.split_once('=').is_some_and(|(n, _)| n.ends_with('+'));
                     if appends && (integer || self.is_integer(n)) && !self.is_number(n) {
-                        unknown.get_or_insert(format!(
-                            "{n} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
-                        ));
+                        unknown.get_or_insert(appends_to_integer(n));
                     }
                     if integer {
                         self.add_integers(vec![n.split('[').next().unwrap_or(n).to_string()]);
@@ -9105,18 +9107,38 @@ fn loop_listing(listing: &[Word], read_nul: Option<bool>) -> Option<Wrapper> {
 /// `uniq`, `head -n 5`, `tail -n +2`, `grep -v test`): a listing piped through it is still
 /// one.
 fn line_filter(c: &SimpleCommand) -> bool {
+    record_filter(c, false)
+}
+
+/// [`line_filter`] reading and writing NUL-ended records (`sort -z`, `uniq -z`, `grep -z`):
+/// what a `-print0` listing goes through whole, each record a name.
+fn nul_line_filter(c: &SimpleCommand) -> bool {
+    record_filter(c, true)
+}
+
+/// [`line_filter`] (`nul`: of NUL-ended records, with `-z` given, for sort, uniq and grep).
+fn record_filter(c: &SimpleCommand, nul: bool) -> bool {
     if c.unknown.is_some() || !c.wrappers.is_empty() || c.open_args {
         return false;
     }
     let Some(args) = c.words.get(1..).and_then(|a| a.iter().map(Word::lit).collect::<Option<Vec<&str>>>()) else {
         return false;
     };
-    let letters = |a: &str, of: &str| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|ch| of.contains(ch));
+    // (A lone `-` is standard input, for the NUL forms as before.)
+    let args: Vec<&str> = args.into_iter().filter(|a| !(nul && *a == "-")).collect();
+    let z = args.iter().any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains('z'));
+    if z != nul {
+        return false;
+    }
+    let zs = if nul { "z" } else { "" };
+    let letters = |a: &str, of: &str| {
+        a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|ch| of.contains(ch) || zs.contains(ch))
+    };
     let count = |n: &str| n.strip_prefix('+').unwrap_or(n).parse::<u64>().is_ok();
     match c.program() {
         Some("sort") => args.iter().all(|a| letters(a, "bdfhiMnrsuV")),
         Some("uniq") => args.iter().all(|a| letters(a, "diu")),
-        Some("head" | "tail") => match args.as_slice() {
+        Some("head" | "tail") if !nul => match args.as_slice() {
             [] => true,
             ["-n", n] => count(n),
             [a] => a.strip_prefix("-n").or_else(|| a.strip_prefix('-')).is_some_and(count),
@@ -9130,63 +9152,37 @@ fn line_filter(c: &SimpleCommand) -> bool {
     }
 }
 
-/// [`line_filter`] reading and writing NUL-ended records (`sort -z`, `uniq -z`, `grep -z`):
-/// what a `-print0` listing goes through whole, each record a name.
-fn nul_line_filter(c: &SimpleCommand) -> bool {
-    let mut plain = c.clone();
-    let mut z = false;
-    for w in plain.words.iter_mut().skip(1) {
-        if let Word::Lit(a) = w {
-            if a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains('z') {
-                z = true;
-                *a = a.replace('z', "");
-            }
-        }
-    }
-    plain.words.retain(|w| w.lit() != Some("-"));
-    z && matches!(c.program(), Some("sort" | "uniq" | "grep")) && line_filter(&plain)
-}
-
 /// The directories `git ls-files PATHSPEC...` prints names below: each pathspec named
 /// plainly (no glob character, `:` magic, `..`, leading `-` or `/`) with nothing after it but
 /// `/`; `None` where there is none, or one is not plain (then `.`).
 fn git_ls_files_starts(rest: &[Word]) -> Option<Vec<Word>> {
+    // The pathspecs: the words that are no option, and every word after `--`.
     let mut dashes = false;
-    let mut starts = Vec::new();
-    let specs: Vec<&str> = rest
-        .iter()
-        .filter_map(Word::lit)
-        .filter(|a| {
-            let spec = dashes || !a.starts_with('-');
-            dashes |= *a == "--";
-            spec
-        })
-        .collect();
-    // One pattern `DIR/*SUFFIX` (or `*SUFFIX`): below DIR, names ending in SUFFIX.
-    if let Some((dir, filter)) = pathspec_suffix(&specs) {
-        return Some(std::iter::once(Word::Lit(dir.unwrap_or(".").into())).chain(filter).collect());
-    }
-    let mut dashes = false;
+    let mut specs: Vec<&str> = Vec::new();
     for w in rest {
         let a = w.lit()?;
         if !dashes && a == "--" {
             dashes = true;
-            continue;
+        } else if dashes || !a.starts_with('-') {
+            specs.push(a);
         }
-        if !dashes && a.starts_with('-') {
-            continue;
-        }
-        let a = a.trim_end_matches('/');
-        let plain = !a.is_empty()
-            && a != "."
-            && !a.contains(['*', '?', '[', ']', '\\', ':'])
-            && !a.starts_with(['-', '/', '~'])
-            && !a.split('/').any(|s| s == ".." || s == ".");
-        if !plain {
-            return None;
-        }
-        starts.push(Word::Lit(a.to_string()));
     }
+    // One pattern `DIR/*SUFFIX` (or `*SUFFIX`): below DIR, names ending in SUFFIX.
+    if let Some((dir, filter)) = pathspec_suffix(&specs) {
+        return Some(std::iter::once(Word::Lit(dir.unwrap_or(".").into())).chain(filter).collect());
+    }
+    let starts = specs
+        .iter()
+        .map(|a| {
+            let a = a.trim_end_matches('/');
+            let plain = !a.is_empty()
+                && a != "."
+                && !a.contains(['*', '?', '[', ']', '\\', ':'])
+                && !a.starts_with(['-', '/', '~'])
+                && !a.split('/').any(|s| s == ".." || s == ".");
+            plain.then(|| Word::Lit(a.to_string()))
+        })
+        .collect::<Option<Vec<Word>>>()?;
     (!starts.is_empty()).then_some(starts)
 }
 
@@ -9750,15 +9746,15 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             // One `--include` (its files only; `--exclude` only leaves names out), as find's
             // `-name` (red team 76: `grep -rl ref --include='*.md' . | xargs sed -i ...` was
             // asked).
-            let includes: Vec<(&str, bool)> = p
+            // (`None` where one is only known at run time.)
+            let includes: Option<Vec<(&str, bool)>> = p
                 .opts
                 .iter()
                 .filter(|f| f.opt.name == "--include")
-                .filter_map(|f| Some((f.value.as_ref()?.lit()?, false)))
+                .map(|f| Some((f.value.as_ref()?.lit()?, false)))
                 .collect();
-            let included = p.opts.iter().filter(|f| f.opt.name == "--include").count() == includes.len();
             return listing.map(|mut l| {
-                if included {
+                if let Some(includes) = includes {
                     l.extend(one_name_filter(&includes));
                 }
                 if nul {
