@@ -427,9 +427,10 @@ fn class8_a_cd_that_can_fail_leaves_either_directory() {
     assert_all("deny", &["cd src && cat a.rs; cat secret.txt"]);
     // More than one way a list can stop part-way, or a fifth `cd` that may fail: unknown.
     assert_all("ask", &["cd src && cd docs && cat a.rs; cat x", "cd a; cd b; cd c; cd d; cd e; cat x"]);
-    // If `src` is missing, `cd ..` leaves the workspace (asked even where the directory is
-    // there now: red team 74's `cd src; ls; cd ..; ls docs` stays asked, see redteam74.rs).
-    assert_all("ask", &["cd src; cd ..; cat a.rs", "cd nosuch; cd ..; cat a.rs"]);
+    // If `src` is missing, `cd ..` leaves the workspace; where it is a directory when the
+    // call runs, the `cd` does not fail (red team 83, see redteam83.rs).
+    assert_all("ask", &["cd nosuch; cd ..; cat a.rs"]);
+    assert_all("allow", &["cd src; cd ..; cat a.rs"]);
 }
 
 const CLASS8_STEPS: &[&str] =

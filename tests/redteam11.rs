@@ -362,7 +362,7 @@ fn errexit_turned_off_by_eval_or_a_trap_is_not_relied_on() {
     // ignores it, so a failed `cd` goes on from where it was.
     check_common::assert_none_allowed_with(
         POLICY,
-        &["set -e; cd docs/sub; cat ../../x", "set -e; trap 'echo bye' EXIT; cd src; cat ../docs/a.md"],
+        &["set -e; cd docs/sub; cat ../../x", "set -e; trap 'echo bye' EXIT; cd nosuch; cat ../docs/a.md"],
     );
     assert_all("allow", &["set -e; cd docs/sub && cat ../../src/a.rs", "set -e; cd src || exit 1; cat ../docs/a.md"]);
 }

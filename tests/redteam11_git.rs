@@ -183,15 +183,16 @@ fn d1_git_writes_through_pathspec_magic_and_git_globs_are_denied() {
             "git stash -p -- '*.env'",
         ],
     );
+    assert_all("deny", &["git restore ':!src'"]);
     // A dry run removes nothing, `-f` or not (red team 43 made `git clean -n` read-only).
     assert_all("allow", &["git clean -fn .env", "git clean --dry-run .env"]);
-    // Exclusions write nothing they name (alone, git takes every other path: not known);
+    // Exclusions write nothing they name (alone, git takes every other path: denied as `git
+    // restore .` is, since red team 83 read pathspec magic);
     // `:(literal)` and `--literal-pathspecs` keep `*` literal; magic git refuses;
     // option values; `stash save`'s message.
     assert_all(
         "ask",
         &[
-            "git restore ':!src'",
             "git restore ':(exclude).env' src/a.rs",
             "git --literal-pathspecs restore '*.env'",
             "git clean -f -e .env",

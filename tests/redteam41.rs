@@ -141,7 +141,7 @@ fn a_bash_aliases_element_is_decided_as_the_alias_it_defines() {
 fn a_cd_that_may_fail_at_the_end_of_a_line_leaves_both_directories_to_the_next_line() {
     assert_all("allow", &["cd src\ngrep -n fn a.rs"]);
     // A `pushd` that fails leaves the shell's own stack for the `popd` (red team 59).
-    check_common::assert_none_allowed_with(POLICY, &["pushd src\ngrep -n fn a.rs\npopd\ngit status"]);
+    check_common::assert_none_allowed_with(POLICY, &["pushd nosuch\ngrep -n fn a.rs\npopd\ngit status"]);
     check_common::assert_none_allowed_with(POLICY, &["cd src\ncat ../../x", "cd docs\ncat ../../x"]);
     // Either way the write is `docs/.env` or `.env`: denied.
     assert_all("deny", &["cd docs\necho x > .env"]);
@@ -159,11 +159,12 @@ fn the_directory_stack_below_what_the_text_pushed_is_not_known() {
     assert_all("allow", &["pushd src && ls && popd && cat a.rs", "dirs -c; popd; cat src/a.rs", "popd -n; ls"]);
     // Unless its `pushd` may have failed: the `popd` then pops what the shell had (red team
     // 59: `pushd docs/nothere; popd; touch docs/x.md` wrote below an earlier command's
-    // directory).
+    // directory). (A `pushd` into a directory that is there does not fail: red team 83.)
     check_common::assert_none_allowed_with(
         POLICY,
-        &["pushd src; ls; popd; cat a.rs", "pushd src; ls; popd; pushd docs; ls; popd"],
+        &["pushd nosuch; ls; popd; cat a.rs", "pushd src; ls; popd; pushd nosuch; ls; popd"],
     );
+    assert_all("allow", &["pushd src; ls; popd; cat a.rs"]);
 }
 
 #[test]

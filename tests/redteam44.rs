@@ -208,9 +208,11 @@ fn a_package_managers_scripts_are_decided_where_they_really_are() {
             "pnpm -r test",
             // `cd -` back to the root cannot fail: not decided from vendor/pkg (which denied
             // it); asked only for the way where the first `cd` failed and OLDPWD is unknown.
-            "cd vendor/pkg; cd -; npm test",
+            "cd vendor/nosuch; cd -; npm test",
         ],
     );
+    // (A `cd` into a directory that is there does not fail: red team 83.)
+    assert_in(w, "allow", &["cd vendor/pkg; cd -; npm test"]);
     let d = decided_in(w, "Bash", json!({ "command": "npm test", "dir_path": "vendor/app" }));
     assert_eq!(d["decision"], "ask", "{d}");
     // The package's own scripts, where nothing shadows them.

@@ -248,17 +248,15 @@ fn unquoted_listed_object_names() {
 
 /// Red team 74 (over-asks) found `cd src; wc -l *.rs; cd ..; ls docs` asked though `src` is
 /// there; red team 63 wrote the same text as a bypass to be asked (where `src` is missing the
-/// `cd ..` leaves the workspace). What is on disk when gate decides is not what the shell
-/// meets when it runs, so it stays asked either way.
+/// `cd ..` leaves the workspace). Since red team 83 a `cd` into a directory that is there when
+/// the call runs (and that the call does not write) does not fail: asked only where it is
+/// missing.
 #[test]
 fn a_cd_that_may_fail_before_a_climb_stays_asked() {
     let ws = check_common::red_team_workspace(true);
     std::fs::create_dir_all(ws.path().join("src")).unwrap();
-    check_common::assert_in_dir(
-        ws.path(),
-        "ask",
-        &["cd src; wc -l *.rs; cd ..; ls docs", "cd src && ls; cd ..; ls", "cd nothere; cd ..; ls"],
-    );
+    check_common::assert_in_dir(ws.path(), "ask", &["cd nothere; cd ..; ls", "cd nothere && ls; cd ..; ls"]);
+    check_common::assert_in_dir(ws.path(), "allow", &["cd src; wc -l *.rs; cd ..; ls docs", "cd src && ls; cd ..; ls"]);
 }
 
 /// Found by red teams 69 and 71 (over-asks): `echo src/*.rs | xargs -n1 wc -l`. echo prints

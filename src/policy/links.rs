@@ -274,6 +274,10 @@ impl Policy {
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
+        // A `cd` into a directory that is there when the call runs does not fail: the whole
+        // decision reads the command that way (red teams 80-82: `pushd docs; ls; popd; ls`,
+        // `cd docs; cd ..; git status` were asked).
+        let _entering = self.entered_dirs_hold(call, real).then(shell::entering_dirs);
         let mut d = self.decide_with(call, ctx, Some(real));
         // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
         // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`);
@@ -500,6 +504,34 @@ impl Policy {
             return Some(PathBuf::from(raw));
         }
         Some(self.cwd.join(dir?).join(raw))
+    }
+
+    /// Whether a shell call's `cd`s whose failure bash would go past may be taken to succeed
+    /// ([`shell::analyze_entering`]): each enters a directory that is one now, and nothing in
+    /// the call writes that directory or one above it (`mv docs x; cd docs` may fail). Not
+    /// where it enters none.
+    fn entered_dirs_hold(&self, call: &Call, real: Real) -> bool {
+        let tools = &self.model.tools;
+        let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {
+            return false;
+        };
+        let Ok(Some(command)) = shell_text(call, spec.command.as_deref().unwrap_or("command")) else { return false };
+        let a = shell::analyze_entering(&command);
+        let lexical = |p: &str, cwd: Option<&str>| {
+            self.lexical(if p.is_empty() { "." } else { p }, cwd).map(|p| super::normalize_path(&p))
+        };
+        let written: Option<Vec<PathBuf>> = a
+            .writes
+            .iter()
+            .filter(|w| w.kind != shell::WriteKind::List)
+            .map(|w| lexical(w.path.lit()?, w.cwd.as_deref()))
+            .collect();
+        let Some(written) = written else { return false };
+        !a.entered.is_empty()
+            && a.entered.iter().all(|d| {
+                lexical(d, Some(""))
+                    .is_some_and(|dir| real.is_dir(&dir) == Some(true) && !written.iter().any(|w| dir.starts_with(w)))
+            })
     }
 
     fn resolved_call(&self, call: &Call, real: Real) -> Option<(Call, String)> {

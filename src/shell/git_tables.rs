@@ -102,7 +102,7 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --symbolic-full-name --tags=? --until= --verify"),
     ("git-ls-files", "",
      "--abbrev=? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol \
-      --error-unmatch --exclude --exclude-from= --exclude-per-directory= --exclude-standard -f --format= \
+      --error-unmatch --exclude= --exclude-from= --exclude-per-directory= --exclude-standard -f --format= \
       --full-name -h --help -i --ignored -k --killed -m --modified --no-abbrev --no-cached --no-debug \
       --no-deduplicate --no-deleted --no-directory --no-empty-directory --no-eol --no-error-unmatch \
       --no-exclude-per-directory --no-ignored --no-killed --no-modified --no-others \

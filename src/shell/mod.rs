@@ -360,6 +360,12 @@ pub struct Analysis {
     /// environment): `/src/a.rs`. The policy holds them only where nothing is at the latter's
     /// first name (`/src`), so that it reads nothing, and nothing in the call writes them.
     pub no_top: Vec<(String, String)>,
+    /// Read by [`analyze_entering`] only: the directories (relative to the start, or
+    /// absolute; `.` and `..` taken lexically) that a `cd`, `pushd` or `popd` whose failure
+    /// bash would go past was taken to enter. The policy holds that reading only where the
+    /// edge finds each a directory that the call does not write (otherwise it decides the
+    /// reading where each may fail, [`analyze`]'s).
+    pub entered: Vec<String>,
 }
 
 /// How a path git opens from the top of its work tree is shown, before the path as written
@@ -381,8 +387,11 @@ pub const MAX_DEPTH: usize = 16;
 /// Analyse shell text. Never panics on any input (fuzzed); what it cannot understand is
 /// reported in `unknown` or on the command concerned.
 pub fn analyze(text: &str) -> Analysis {
+    let entering = ENTERING.get() > 0;
     if KEEPING.get() > 0 {
-        if let Some(a) = KEPT.with_borrow(|k| k.as_ref().filter(|(t, _)| t == text).map(|(_, a)| a.clone())) {
+        if let Some(a) =
+            KEPT.with_borrow(|k| k.as_ref().filter(|(t, e, _)| t == text && *e == entering).map(|(_, _, a)| a.clone()))
+        {
             return a;
         }
     }
@@ -416,9 +425,41 @@ pub fn analyze(text: &str) -> Analysis {
     }
     through_made_links(&mut a);
     if KEEPING.get() > 0 {
-        KEPT.set(Some((text.to_string(), a.clone())));
+        KEPT.set(Some((text.to_string(), entering, a.clone())));
     }
     a
+}
+
+/// [`analyze`], where each `cd`, `pushd` or `popd` whose failure bash would go past (`cd docs;
+/// ls`, on its own in a list or on a line) is taken to succeed: what follows is walked from
+/// where it lands only, and the directory is listed in [`Analysis::entered`]. Sound only where
+/// each of those is a directory when the call runs, which the edge checks. (What the stack
+/// held before the call is still unknown: a `popd` past what the text pushed is not followed.)
+pub fn analyze_entering(text: &str) -> Analysis {
+    let _on = entering_dirs();
+    analyze(text)
+}
+
+/// While the returned guard lives, [`analyze`] on this thread reads as
+/// [`analyze_entering`] does: one decision whose entered directories the edge found holds it,
+/// so that every look at the command (as written, its paths resolved, its scripts) agrees.
+pub fn entering_dirs() -> Entering {
+    ENTERING.set(ENTERING.get() + 1);
+    Entering(std::marker::PhantomData)
+}
+
+/// See [`entering_dirs`]. Not `Send`: it must end on the thread that opened it.
+pub struct Entering(std::marker::PhantomData<*const ()>);
+
+impl Drop for Entering {
+    fn drop(&mut self) {
+        ENTERING.set(ENTERING.get().saturating_sub(1));
+    }
+}
+
+/// Whether [`analyze`] reads as [`analyze_entering`] (for the walker).
+pub(crate) fn entering() -> bool {
+    ENTERING.get() > 0
 }
 
 /// A write to a name the text itself makes a link (`ln -s ../.env docs/e.md && echo x >
@@ -567,12 +608,13 @@ fn dotted_globs(a: &mut Analysis) {
 
 thread_local! {
     static KEEPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    static KEPT: std::cell::RefCell<Option<(String, Analysis)>> = const { std::cell::RefCell::new(None) };
+    static KEPT: std::cell::RefCell<Option<(String, bool, Analysis)>> = const { std::cell::RefCell::new(None) };
+    static ENTERING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// While the returned guard lives, [`analyze`] on this thread keeps its last result and answers
 /// the same text again with a copy of it instead of parsing it twice. Sound because an
-/// analysis is a function of the text alone. One decision that looks at a command twice (as
+/// analysis is a function of the text alone (and of the reading, [`entering_dirs`]). One decision that looks at a command twice (as
 /// written, then for the paths in it) holds a guard; nothing outlives it.
 pub fn keep_last() -> KeepLast {
     KEEPING.set(KEEPING.get() + 1);

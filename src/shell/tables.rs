@@ -1812,8 +1812,14 @@ fn ps_lists(args: &[&str]) -> bool {
         "deselect",
         "forest",
         "headers",
+        "no-header",
         "no-headers",
+        "no-heading",
+        "no-headings",
+        "noheader",
         "noheaders",
+        "noheading",
+        "noheadings",
         "help",
         "info",
         "version",
@@ -1905,19 +1911,31 @@ fn sed_read_only(p: &grammar::Parsed) -> bool {
     if p.with('R').next().is_some() {
         return false; // a script file gate cannot see
     }
-    let mut scripts: Vec<&Word> = p.with('P').filter_map(|f| f.value.as_ref()).collect();
-    if scripts.is_empty() {
-        scripts.extend(p.operands.first());
-    }
-    !scripts.is_empty()
-        && scripts.iter().all(|w| {
-            w.lit().is_some_and(|s| {
-                // (Files its `w` commands write are decided as writes by the walker: red team 63
-                // found `sed -n '/fn/w docs/fns.md'` asked.)
-                let e = super::scripts::sed(s);
-                e.commands.is_empty() && e.unknown.is_none()
-            })
+    // (Files its `w` commands write are decided as writes by the walker: red team 63 found
+    // `sed -n '/fn/w docs/fns.md'` asked.)
+    sed_script(p).is_some_and(|w| {
+        w.lit().is_some_and(|s| {
+            let e = super::scripts::sed(s);
+            e.commands.is_empty() && e.unknown.is_none()
         })
+    })
+}
+
+/// The one script sed runs: its `-e` scripts joined by line ends, as GNU sed joins them (red
+/// team 83: `sed -e 'a\' -e 'w .env'` appends the text `w .env`, writing nothing), or its
+/// first operand (none with a script file, `-f`: then the `-e` scripts only); a run-time word
+/// where one is only known at run time.
+pub(crate) fn sed_script(p: &grammar::Parsed) -> Option<Word> {
+    let given: Vec<&Word> = p.with('P').filter_map(|f| f.value.as_ref()).collect();
+    match given.as_slice() {
+        [] if p.with('R').next().is_some() => None,
+        [] => p.operands.first().cloned(),
+        [one] => Some((*one).clone()),
+        several => Some(match several.iter().map(|w| w.lit()).collect::<Option<Vec<&str>>>() {
+            Some(lits) => Word::Lit(lits.join("\n")),
+            None => Word::Dyn(several.iter().map(|w| w.display()).collect::<Vec<_>>().join("\n")),
+        }),
+    }
 }
 
 /// awk is safe when its program, given on the command line, runs nothing: no `system()`,
@@ -2262,10 +2280,11 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("xargs", usize::MAX), ("git", usize::MAX),
 ];
 
-/// The devices that only give bytes (zeros, random ones, none) or swallow them: reading or
-/// writing one touches no file.
+/// The devices that only give bytes (zeros, random ones, none) or swallow them, and the
+/// command's own output (whose redirections are decided where they are made): reading or
+/// writing one touches no file (red team 83: `dd if=docs/a.md of=/dev/stdout` was asked).
 pub(crate) fn plain_device(p: &str) -> bool {
-    matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random")
+    matches!(p, "/dev/null" | "/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/stdout" | "/dev/stderr")
 }
 
 /// The file operands of a reading command (literal words only; options and the pattern are
@@ -3795,6 +3814,110 @@ fn prints_file_names(l: &str) -> bool {
         || (l.starts_with('-') && !l.starts_with("--") && l.contains(['l', 'L']))
 }
 
+/// A git pathspec's pattern with its magic read (`:(icase)X`, `:/X`, `:(top,glob)X`), and
+/// whether it matches in any case; `None` for one that only leaves names out (`:!X`, `:^X`,
+/// `:(exclude)X`). An empty pattern (`:`, `:/`, a magic gate cannot read) matches everything.
+fn pathspec_magic(spec: &str) -> Option<(&str, bool)> {
+    let Some(rest) = spec.strip_prefix(':') else { return Some((spec, false)) };
+    if let Some(long) = rest.strip_prefix('(') {
+        let Some((magic, p)) = long.split_once(')') else { return Some(("", false)) };
+        let words: Vec<&str> = magic.split(',').map(str::trim).collect();
+        if words.iter().any(|w| matches!(*w, "exclude" | "!" | "^")) {
+            return None;
+        }
+        return Some((p, words.contains(&"icase")));
+    }
+    let end = rest.find(|c: char| !matches!(c, '/' | '!' | '^')).unwrap_or(rest.len());
+    if rest[..end].contains(['!', '^']) {
+        return None;
+    }
+    let p = &rest[end..];
+    Some((p.strip_prefix(':').unwrap_or(p), false))
+}
+
+/// The types of rg's `-t`/`--type` gate knows, with their globs (`rg --type-list`, rg 14).
+const RG_TYPES: &[(&str, &[&str])] = &[
+    ("md", &["*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mdx", "*.mkd", "*.mkdn", "*.ron"]),
+    ("markdown", &["*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mdx", "*.mkd", "*.mkdn", "*.ron"]),
+    ("rust", &["*.rs"]),
+    ("toml", &["*.toml", "Cargo.lock"]),
+    ("json", &["*.json", "*.sarif", "composer.lock", ".jscsrc", ".jshintrc", ".jsbeautifyrc"]),
+    ("py", &["*.py", "*.pyi"]),
+    ("js", &["*.cjs", "*.js", "*.jsx", "*.mjs", "*.vue"]),
+    ("ts", &["*.cts", "*.mts", "*.ts", "*.tsx"]),
+    ("yaml", &["*.yaml", "*.yml"]),
+    ("txt", &["*.txt"]),
+];
+
+/// The name globs a grep or rg listing filters by, each with whether it matches in any case,
+/// and whether they filter (only names one of them matches are listed): grep's `--include`
+/// where it comes before any `--exclude` (a name neither matches is listed otherwise), rg's
+/// `-g`/`--glob`/`--iglob` that are not `!` globs (braces expanded, a leading `**/` taken off)
+/// and its `-t` of a type gate knows (`!` globs alone filter, by no pattern gate can give).
+/// `None` where the options are not in the table.
+pub(super) fn name_globs(program: &str, args: &[Word]) -> Option<(bool, Vec<(String, bool)>)> {
+    let g = super::grammar::grammar(program)?;
+    let p = super::grammar::parse(g, args).ok()?;
+    let has = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+    let value = |f: &super::grammar::Found| f.value.as_ref().and_then(Word::lit).map(str::to_string);
+    if program == "rg" {
+        let fold = has(&["--glob-case-insensitive"]);
+        let mut globs = Vec::new();
+        let (mut known, mut negated) = (true, false);
+        for f in &p.opts {
+            match f.opt.name {
+                "-g" | "--glob" | "--iglob" => {
+                    let Some(v) = value(f) else {
+                        known = false;
+                        continue;
+                    };
+                    if v.starts_with('!') {
+                        negated = true;
+                        continue;
+                    }
+                    let Some(each) = braces_expanded(&v) else {
+                        known = false;
+                        continue;
+                    };
+                    let folded = fold || f.opt.name == "--iglob";
+                    globs.extend(each.into_iter().map(|e| {
+                        let e = e.strip_prefix("**/").filter(|r| !r.contains('/')).map_or(e.clone(), str::to_string);
+                        (e, folded)
+                    }));
+                }
+                "-t" | "--type" => match value(f).and_then(|t| RG_TYPES.iter().find(|(n, _)| *n == t)) {
+                    Some((_, each)) => globs.extend(each.iter().map(|e| (e.to_string(), false))),
+                    None => known = false,
+                },
+                "--type-add" | "--type-clear" | "-T" | "--type-not" => known = false,
+                _ => {}
+            }
+        }
+        // (`!` globs alone: every name but theirs, which no pattern says; not everything
+        // either, `-g '!*.toml'` lists no Cargo.toml.)
+        return Some((known && (!globs.is_empty() || negated), globs));
+    }
+    let first = p.opts.iter().find(|f| matches!(f.opt.name, "--include" | "--exclude" | "--exclude-from"));
+    let include_first = first.is_some_and(|f| f.opt.name == "--include");
+    let globs: Vec<Option<String>> = p.opts.iter().filter(|f| f.opt.name == "--include").map(value).collect();
+    let all_known = globs.iter().all(Option::is_some);
+    Some((include_first && all_known, globs.into_iter().flatten().map(|v| (v, false)).collect()))
+}
+
+/// A glob's one level of `{A,B}` alternatives as the globs it stands for (`*.{md,toml}`:
+/// `*.md`, `*.toml`); itself without braces; `None` for nested or unbalanced ones.
+fn braces_expanded(glob: &str) -> Option<Vec<String>> {
+    let Some(open) = glob.find('{') else {
+        return (!glob.contains('}')).then(|| vec![glob.to_string()]);
+    };
+    let close = open + glob[open..].find('}')?;
+    let (head, inner, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
+    if inner.contains('{') || tail.contains(['{', '}']) {
+        return None;
+    }
+    Some(inner.split(',').map(|alt| format!("{head}{alt}{tail}")).collect())
+}
+
 /// The name patterns a listing filters its names by (`find -name '*.toml'`, `git ls-files
 /// '*.toml'`, `grep -rl --include='*.toml'`, `rg -g '*.toml'`), as shell globs relative to where
 /// it runs: `**/` before a pattern without a `/`, and a case-insensitive pattern with each
@@ -3888,9 +4011,25 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 matches!(*l, "--recursive" | "--dereference-recursive")
                     || (l.starts_with('-') && !l.starts_with("--") && l.contains(['r', 'R']))
             });
-            let included =
-                lits.iter().any(|l| l.starts_with("--include") || l.starts_with("-g") || l.starts_with("--glob"));
-            let tops = lits.iter().filter(|l| !l.starts_with('-')).skip(1).all(|l| matches!(*l, "." | "./"));
+            // The globs it filters names by, as its own table reads its options; `None` where
+            // they do not filter (red team 83: grep's `--exclude=zzz --include='*.md'` lists
+            // names neither matches, rg's `-g '!*.md'` alone every other name).
+            let (included, globs) = match name_globs(name, &words[1..]) {
+                Some((filters, globs)) => (filters, globs),
+                None => (false, Vec::new()),
+            };
+            out.extend(globs);
+            // (Its operands after the pattern, as its table reads them where it can.)
+            let parsed = super::grammar::grammar(name).and_then(|g| super::grammar::parse(g, &words[1..]).ok());
+            let tops = match &parsed {
+                Some(p) => {
+                    let pattern_given =
+                        p.opts.iter().any(|f| matches!(f.opt.name, "-e" | "--regexp" | "-f" | "--file" | "--files"));
+                    let mut paths = p.operands.iter().skip(usize::from(!pattern_given));
+                    paths.all(|w| matches!(w.lit(), Some("." | "./")))
+                }
+                None => lits.iter().filter(|l| !l.starts_with('-')).skip(1).all(|l| matches!(*l, "." | "./")),
+            };
             if names && (recursive || name == "rg") && !included && tops {
                 everything(&mut out);
             }
@@ -3903,15 +4042,19 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                     }
                 }
             }
-            for l in &lits {
-                for (prefix, fold) in [("--include=", false), ("--glob=", false), ("--iglob=", true), ("-g", false)] {
-                    if let Some(v) = l.strip_prefix(prefix).filter(|v| !v.is_empty()) {
-                        out.push((v.to_string(), fold));
+            // (Where the table cannot read them, every word that may be one.)
+            if name_globs(name, &words[1..]).is_none() {
+                for l in &lits {
+                    for (prefix, fold) in [("--include=", false), ("--glob=", false), ("--iglob=", true), ("-g", false)]
+                    {
+                        if let Some(v) = l.strip_prefix(prefix).filter(|v| !v.is_empty()) {
+                            out.push((v.to_string(), fold));
+                        }
                     }
                 }
+                after(&["--include", "-g", "--glob"], false, &mut out);
+                after(&["--iglob"], true, &mut out);
             }
-            after(&["--include", "-g", "--glob"], false, &mut out);
-            after(&["--iglob"], true, &mut out);
         }
         "fd" | "fdfind" => out.extend(lits.iter().filter(|l| !l.starts_with('-')).map(|l| (l.to_string(), false))),
         "git" => {
@@ -3924,12 +4067,18 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 .filter_map(Word::lit)
                 .filter(|l| !l.starts_with('-'))
                 .collect();
+            // (Pathspecs that only leave names out match everything where none other is given.)
+            let mut excluded_only = !specs.is_empty();
             for l in &specs {
-                // `:(icase)NAME` matches NAME in any case (red team 48).
-                let (p, fold) = match l.strip_prefix(":(icase)") {
-                    Some(p) => (p, true),
-                    None => (*l, false),
-                };
+                // `:(icase)NAME` matches NAME in any case (red team 48); `:!NAME`,
+                // `:(exclude)NAME` leave names out; `:`, `:/` match the whole tree (red team 83:
+                // `git ls-files '*.md' ':/' | xargs sed -i` rewrote `.env`).
+                let Some((p, fold)) = pathspec_magic(l) else { continue };
+                excluded_only = false;
+                if p.is_empty() {
+                    everything(&mut out);
+                    continue;
+                }
                 out.push((p.to_string(), fold));
                 // git's `*` matches a leading dot too (red team 50: `'*env'` is `.env`); not
                 // read so for a pattern of an extension (`'*.rs'`), whose dot names are no
@@ -3938,7 +4087,7 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                     out.push((format!(".{p}"), fold));
                 }
             }
-            if sub == "ls-files" && specs.is_empty() {
+            if sub == "ls-files" && specs.is_empty() || excluded_only {
                 everything(&mut out);
             }
             // Listings of names that take no pathspec: `git grep -l PATTERN`, `git ls-tree -r

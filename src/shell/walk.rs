@@ -1405,9 +1405,22 @@ fn appends_to_integer(name: &str) -> String {
 /// bash's own indexed arrays, which `declare -A` (or `local -A` in a function, for most)
 /// does not turn associative: bash refuses, and their subscripts stay arithmetic (red team
 /// 81: `declare -A GROUPS; k='a[$(rm x)]'; echo "${GROUPS[$k]}"` ran `rm`). Checked with bash
-/// 5.2; the other special arrays convert.
-const BASH_INDEXED: &[&str] =
-    &["GROUPS", "FUNCNAME", "DIRSTACK", "BASH_ARGV", "BASH_ARGC", "BASH_LINENO", "BASH_SOURCE", "BASH_VERSINFO"];
+/// 5.2; the other special arrays convert. `PIPESTATUS` is one once any command ran (red team
+/// 83: `true; declare -A PIPESTATUS; PIPESTATUS[x]=1` with `x='y[$(rm m)]'`),
+/// `BASH_REMATCH` once `[[ =~ ]]` ran, `COPROC` once `coproc` ran.
+const BASH_INDEXED: &[&str] = &[
+    "GROUPS",
+    "FUNCNAME",
+    "DIRSTACK",
+    "BASH_ARGV",
+    "BASH_ARGC",
+    "BASH_LINENO",
+    "BASH_SOURCE",
+    "BASH_VERSINFO",
+    "PIPESTATUS",
+    "BASH_REMATCH",
+    "COPROC",
+];
 
 /// A byte the shell treats as itself in a word, wherever it stands (no quote, expansion,
 /// glob, brace, tilde or escape).
@@ -2900,6 +2913,10 @@ impl Walker<'_> {
                     *self.cwd = self.cwd.merged(&before);
                 }
             } else if back {
+            } else if let Some(dir) = self.cwd.lexical().0.filter(|_| one_cd && super::entering()) {
+                // Taken to succeed: the edge holds this reading only where `dir` is a
+                // directory the call does not write.
+                self.a.entered.push(dir);
             } else if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
                 // (Where a `pushd` failed, the stack is still what the shell had: a `popd`
                 // after it pops that, which may be anywhere (red team 59: `pushd docs/nothere;
@@ -5742,7 +5759,9 @@ impl Walker<'_> {
                                 }
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
-                            harmless_value = r.word.lit().is_some_and(|v| harmless_setting(&name, v));
+                            // (Or the shell's own value, `PATH="$PATH" ls`: red team 83.)
+                            harmless_value =
+                                r.word.lit().is_some_and(|v| harmless_setting(&name, v)) || own_value(&a.to_string());
                             if !harmless_value {
                                 this.trace_file(&name, &r.word);
                             }
@@ -8183,10 +8202,7 @@ impl Walker<'_> {
             inputs = a.operands.into_iter().filter(|w| w.lit().is_none_or(|s| !s.contains('='))).collect();
         } else if name == "sed" {
             if let Some(Ok(p)) = grammar::grammar("sed").map(|g| grammar::parse(g, &words[1..])) {
-                texts.extend(p.with('P').filter_map(|f| f.value.clone()));
-                if texts.is_empty() && p.with('R').next().is_none() {
-                    texts.extend(p.operands.first().cloned());
-                }
+                texts.extend(tables::sed_script(&p));
             }
         } else {
             return;
@@ -9235,6 +9251,11 @@ fn git_grep_starts(rest: &[Word]) -> Option<Vec<Word>> {
             pattern_given = true;
         } else if dashes {
             specs.push(a);
+        } else if a.contains(['*', '?', '[']) && !a.contains([':', '^', '~', '@', '{', '}', '\\']) {
+            // A glob no revision can be (no ref name holds `*`, `?` or `[`), which git takes
+            // for a pathspec without `--` (red team 83: `git grep -l ref '*.md' | xargs sed
+            // -i` was asked).
+            specs.push(a);
         } else {
             // A word before `--` may be a revision, whose names git prints as `REV:PATH`
             // (`HEAD:docs/a.md`, where a link `HEAD:docs` may lead anywhere): no names of
@@ -9305,24 +9326,31 @@ pub(crate) fn below_a_start(word: &str, r: &str, args_from: &[Word]) -> bool {
 /// The listing xargs's input is, as the words of a `find` (`args_from`): a NUL-separated one
 /// only where xargs reads NUL-separated input (`-0`, `--null`).
 fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
-    // Names read from a file (`-a F`, `--arg-file=F`), or split at another delimiter (`-d .`
-    // splits `./.env` into `/`: red team 44): not the listing's lines.
-    let lits: Vec<&str> = xargs.iter().skip(1).filter_map(Word::lit).collect();
-    let other_input = lits.iter().any(|a| {
-        a.starts_with("--arg")
-            || a.starts_with("--del")
-            || (a.starts_with('-') && !a.starts_with("--") && a.contains(['a', 'd']))
-    });
-    let newline_delimiter = lits.windows(2).any(|w| w[0] == "-d" && matches!(w[1], "\\n" | "\n"))
-        || lits.iter().any(|a| matches!(*a, "-d\\n" | "--delimiter=\\n"));
-    if other_input && !newline_delimiter || xargs.iter().skip(1).any(|w| w.lit().is_none()) {
+    if xargs.iter().skip(1).any(|w| w.lit().is_none()) {
         return Vec::new();
     }
-    let nul = xargs
+    // xargs's options as its getopt reads them (red team 83: `--de=/`, an abbreviation of
+    // `--delimiter`, split `../ws/docs/a.md` into `..`).
+    let Some(Ok(p)) = super::grammar::grammar("xargs").map(|g| super::grammar::parse(g, &xargs[1..])) else {
+        return Vec::new();
+    };
+    // Names read from a file (`-a F`, `--arg-file=F`), or split at another delimiter (`-d .`
+    // splits `./.env` into `/`: red team 44): not the listing's lines.
+    let newline =
+        |f: &super::grammar::Found| f.value.as_ref().and_then(Word::lit).is_some_and(|v| matches!(v, "\\n" | "\n"));
+    let other_input = p.opts.iter().any(|f| {
+        matches!(f.opt.name, "-a" | "--arg-file") || (matches!(f.opt.name, "-d" | "--delimiter") && !newline(f))
+    });
+    if other_input {
+        return Vec::new();
+    }
+    // (The last of `-0` and `-d '\n'` sets the delimiter.)
+    let nul = p
+        .opts
         .iter()
-        .skip(1)
-        .filter_map(Word::lit)
-        .any(|a| a == "--null" || (a.starts_with('-') && !a.starts_with("--") && a.contains('0')));
+        .rev()
+        .find(|f| matches!(f.opt.name, "-0" | "--null" | "-d" | "--delimiter"))
+        .is_some_and(|f| matches!(f.opt.name, "-0" | "--null"));
     match listing {
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_NUL_LISTING) && !nul => Vec::new(),
         Some(l) if l.first().and_then(Word::lit) == Some(GIT_LINE_LISTING) => Vec::new(),
@@ -9419,10 +9447,10 @@ fn printed_listing(words: &[Word]) -> Option<Vec<Word>> {
 /// find's `-name GLOB` (`-iname` where `fold`) for a listing that keeps only the files whose
 /// name matches the one glob given (grep's `--include`, rg's `-g`); none for several (any of
 /// them may match), a glob with a `/` (matched against more than the name) or an empty one.
-fn one_name_filter(globs: &[(&str, bool)]) -> Vec<Word> {
+fn one_name_filter(globs: &[(String, bool)]) -> Vec<Word> {
     match globs {
         [(g, fold)] if !g.is_empty() && !g.contains('/') => {
-            vec![Word::Lit(if *fold { "-iname" } else { "-name" }.into()), Word::Lit((*g).into())]
+            vec![Word::Lit(if *fold { "-iname" } else { "-name" }.into()), Word::Lit(g.clone())]
         }
         _ => Vec::new(),
     }
@@ -9692,15 +9720,11 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             let mut l = files_of(if paths.is_empty() { vec![Word::Lit(super::BARE_NAMES.into())] } else { paths })?;
             // One glob that names files (`-g '*.md'`; `!` ones only leave names out), as
             // find's `-name` (red team 76: `rg --files -g '*.md' | xargs sed -i ...` was asked).
-            let fold = has(&["--glob-case-insensitive"]);
-            let globs: Vec<(&str, bool)> = p
-                .opts
-                .iter()
-                .filter(|f| matches!(f.opt.name, "-g" | "--glob" | "--iglob"))
-                .filter_map(|f| Some((f.value.as_ref()?.lit()?, fold || f.opt.name == "--iglob")))
-                .filter(|(g, _)| !g.starts_with('!'))
-                .collect();
-            l.extend(one_name_filter(&globs));
+            // (Read as the policy reads them, `tables::name_globs`: red team 83's `-g
+            // '*.{md,toml}'` lists Cargo.toml.)
+            if let Some((true, globs)) = tables::name_globs("rg", &c.words[1..]) {
+                l.extend(one_name_filter(&globs));
+            }
             // `-0`: each name ends in a NUL, as find's `-print0` (red team 76: `rg -l0 ref docs
             // | xargs -0 sed -i ...` was asked).
             if has(&["-0", "--null"]) {
@@ -9745,16 +9769,12 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
             };
             // One `--include` (its files only; `--exclude` only leaves names out), as find's
             // `-name` (red team 76: `grep -rl ref --include='*.md' . | xargs sed -i ...` was
-            // asked).
-            // (`None` where one is only known at run time.)
-            let includes: Option<Vec<(&str, bool)>> = p
-                .opts
-                .iter()
-                .filter(|f| f.opt.name == "--include")
-                .map(|f| Some((f.value.as_ref()?.lit()?, false)))
-                .collect();
+            // asked); only where `--include` comes before any `--exclude`: a name neither
+            // matches is listed unless the first of them is `--include` (red team 83:
+            // `--exclude=zzz --include='*.md'` listed Cargo.toml).
+            let includes = tables::name_globs(g, &c.words[1..]);
             return listing.map(|mut l| {
-                if let Some(includes) = includes {
+                if let Some((true, includes)) = includes {
                     l.extend(one_name_filter(&includes));
                 }
                 if nul {
@@ -10390,6 +10410,9 @@ fn plain_output(inner: &str) -> bool {
                 })
             }
             // Counts or the names of files that match.
+            // (Not `--label=TEXT`, the name it prints for its standard input: red team 83's
+            // `echo $(echo x | grep -l --label='/etc/pass*' x)` listed /etc.)
+            "grep" | "egrep" | "fgrep" if args.iter().any(|a| a.starts_with("--la")) => return false,
             "grep" | "egrep" | "fgrep" => {
                 return args.iter().any(|a| {
                     matches!(*a, "--count" | "--files-with-matches" | "--files-without-match")

@@ -1,0 +1,251 @@
+//! The red teams of the twenty-ninth session ("red team 83" in the code's comments, and the
+//! over-asks earlier blind rounds left open that this session fixed). Each regression goes
+//! through the real binary (`gate check --json`); where the answer rests on what bash or a
+//! program does, bash is asked.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// Left by blind red teams 80 B L20, 81 B L04/L07, 82 B L04, 82 C A66: `pushd docs
+/// >/dev/null; ...; popd`, `cd docs; cd ..; git status`. A `cd` whose failure bash goes past
+/// was followed from both directories, and where it failed a `popd` popped the stack the call
+/// started with, a `cd ..` left the workspace. A `cd` into a directory that is there when the
+/// call runs does not fail: the edge finds it, and the call is read with it entered.
+#[test]
+fn cd_into_a_directory_that_is_there() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "tests/t.rs", "\n");
+    // What bash does: the write lands in docs, and the shell is back where it started.
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "pushd docs >/dev/null; echo '# n' > n.md; popd >/dev/null; ls docs/n.md; rm docs/n.md",
+    );
+    assert_eq!(out, "docs/n.md\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "pushd docs >/dev/null; echo '# notes' > notes.md; popd >/dev/null",
+            "pushd docs >/dev/null; ls; popd >/dev/null; dirs -v",
+            "cd docs; cd ..; cd -; ls",
+            "cd tests; cd ..; git status",
+            "set -e\nfor d in src tests; do\n  pushd \"$d\" >/dev/null\n  ls\n  popd >/dev/null\ndone",
+            "cd docs\necho x > t.md",
+            "cd docs; cat ../src/a.rs",
+        ],
+    );
+    // Where the directory is not there (or is a file), or is a link out of the workspace,
+    // what follows may run from the start: `../x` is outside.
+    std::os::unix::fs::symlink("/etc", ws.path().join("lnk")).unwrap();
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd nothere; cat ../x",
+            "cd docs/a.md; cat ../x",
+            "pushd nothere; popd; cat docs/a.md",
+            "cd lnk; cat passwd",
+            "cd lnk; cd ..; cat docs/a.md",
+            "cd docs; cd ..; cat ../x",
+            "mkdir -p new; cd new; cat ../x",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["cd docs; rm x", "cd nothere; echo x > ../.env"]);
+}
+
+/// Red team 83 (D D01-D12, bypasses): xargs's `--de=/` and `--d .`, abbreviations of
+/// `--delimiter` that GNU getopt takes, were not seen: the listing's names were taken whole,
+/// but xargs cut `../ws/docs/a.md` into `..` (grep and ls there read the parent) and
+/// `./.gitignore` into `/`. xargs's options are now read by its table.
+#[test]
+fn xargs_abbreviated_delimiter_and_arg_file() {
+    let ws = check_common::red_team_workspace(true);
+    // What xargs does with `--de=/`: the pieces of the name.
+    let out = check_common::bash_stdout(ws.path(), "echo ./docs/a.md | xargs --de=/ printf '[%s]'");
+    assert_eq!(out, "[.][docs][a.md\n]");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs -name '*.md' | xargs --de=/ ls",
+            "find ./.gitignore | xargs --d . ls",
+            "echo ./.gitignore | xargs --de=. ls",
+            "find docs -name '*.md' | xargs -r --de / grep -r SECRET",
+            "find docs -name '*.md' | xargs --ar=/etc/passwd ls",
+            "find docs -name '*.md' | xargs -rd/ ls",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["find docs -name '*.md' | xargs --de='\\n' wc -l", "find docs -name '*.md' -print0 | xargs --nu wc -l"],
+    );
+}
+
+/// Red team 83 (D L01-L06, bypasses): `grep -l --label=GLOB` prints GLOB as the name of its
+/// standard input, and an unquoted `$(...)` of it is globbed: `echo $(echo x | grep -l
+/// --label='/etc/pass*' x)` listed /etc. Its output was taken for plain names.
+#[test]
+fn grep_label_is_no_plain_name() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "echo $(echo x | grep -l --label='/etc/host*' x)");
+    assert!(out.starts_with("/etc/host"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "echo $(echo x | grep -l --label='/etc/pass*' x)",
+            "for f in $(echo x | grep -l --lab='../*' x); do echo \"$f\"; done",
+            "a=($(echo x | grep -l --label='/home/*/.*' x)); echo ${#a[@]}",
+            "printf '%s\\n' $(echo x | grep -l --label='/root/.*' x)",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["echo $(grep -l a docs/a.md)"]);
+}
+
+/// Red team 83 (A A01-A06, bypasses): GNU grep lists a file that matches neither
+/// `--include` nor `--exclude` unless the first of them is `--include`; `--exclude=zzz
+/// --include='*.md'` listed `.env` and Cargo.toml, which the `sed -i` after it rewrote.
+/// (Abbreviated, `--incl=*.md` is the same option: red team 83 A O01, denied before.)
+#[test]
+fn grep_include_filters_only_as_the_first_of_include_and_exclude() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), ".env", "K=v\n");
+    let out = check_common::bash_stdout(ws.path(), "grep -rl K= --exclude=zzz --include='*.md' . | sort");
+    assert!(out.contains("./.env"), "{out}");
+    let out = check_common::bash_stdout(ws.path(), "grep -rl K= --include='*.md' --exclude=zzz . | sort");
+    assert!(!out.contains("./.env"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "grep -rl K= --exclude=zzz --include='*.md' . | xargs sed -i s/K=/X=/",
+            "grep -rl ws --exclude zzz --include '*.md' . | xargs sed -i s/ws/WS/",
+            "grep -rlZ ws --exclude=zzz --include='*.md' . | xargs -0 sed -i s/ws/WS/",
+            "grep -rl K= --exclude=zzz --include='*.md' . | while read -r f; do sed -i s/K=/X=/ \"$f\"; done",
+            "for f in $(grep -rl ws --exclude-from=x --include='*.md' .); do sed -i s/ws/WS/ \"$f\"; done",
+            "grep -rl ws --include='*.md' --inc='*.toml' . | xargs sed -i s/ws/WS/",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "grep -rl K= --include='*.md' --exclude=zzz . | xargs sed -i s/K=/X=/",
+            "grep -rl ref --incl='*.md' . | xargs sed -i s/zzz/y/",
+        ],
+    );
+}
+
+/// Red team 83 (A A13-A22, bypasses): once any command ran, `PIPESTATUS` is an indexed array
+/// bash refuses to make associative, so `declare -A PIPESTATUS` fails and its subscripts stay
+/// arithmetic: `x='y[$(rm -f m)]'; declare -A PIPESTATUS; PIPESTATUS[x]=1` ran `rm`. The same
+/// holds for `BASH_REMATCH` after `[[ =~ ]]` and `COPROC` after `coproc`.
+#[test]
+fn pipestatus_never_turns_associative() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "touch m; x='y[$(rm -f m)]'; declare -A PIPESTATUS 2>/dev/null; PIPESTATUS[x]=1; ls m 2>&1 | wc -l",
+    );
+    assert_eq!(out.trim(), "1");
+    assert!(!ws.path().join("m").exists());
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "x='y[$(rm -f marker)]'; declare -A PIPESTATUS; PIPESTATUS[x]=1",
+            "true; x='y[$(rm -f marker)]'; typeset -A PIPESTATUS; echo \"${PIPESTATUS[x]}\"",
+            "x='y[$(rm -f marker)]'; declare -gA PIPESTATUS; : \"${PIPESTATUS[x]}\"",
+            "[[ ab =~ (a) ]]; x='y[$(rm -f marker)]'; declare -A BASH_REMATCH; BASH_REMATCH[x]+=1",
+        ],
+    );
+}
+
+/// Red team 83 (A A08-A12, denied now; O03, O06, O07, O11, O12, allowed): what rg's globs and
+/// types and git's pathspec magic list. rg's `-g '*.{md,toml}'` (braces), a `-g` made
+/// case-insensitive by `--glob-case-insensitive` and a lone `!` glob list Cargo.toml; git's
+/// `':'` and `':/'` match the whole tree, `:!X` only leaves names out. A glob before `--` is a
+/// pathspec to `git grep` (no revision holds `*`).
+#[test]
+fn rg_globs_and_git_pathspec_magic() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "rg -l ws -g '*.{md,toml}' | xargs sed -i s/ws/WS/",
+            "rg -l ws --glob-case-insensitive -g '*.TOML' | xargs sed -i s/ws/WS/",
+            "rg -l ws -ttoml | xargs sed -i s/ws/WS/",
+            "git ls-files '*.md' ':' | xargs sed -i s/K=/X=/",
+            "git ls-files '*.md' ':/' | xargs sed -i s/K=/X=/",
+            "git ls-files ':!*.rs' | xargs sed -i s/K=/X=/",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "rg -l ref -g '**/*.md' | xargs sed -i s/zzz/y/",
+            "git grep -l ref '*.md' | xargs sed -i s/zzz/y/",
+            "git grep -lz ref '*.md' | xargs -0 sed -i s/zzz/y/",
+        ],
+    );
+    // (Not denied: the names are the markdown type's, and which of them are there is the
+    // edge's to find.)
+    // (A lone `!` glob lists every other name, which no pattern says: asked.)
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["rg -l ref -tmd | xargs sed -i s/zzz/y/", "rg -l ws -g '!*.md' | xargs sed -i s/ws/WS/"],
+    );
+}
+
+/// Red team 83 (A O08, O13-O18, over-asks): `git ls-files --exclude=GLOB` takes a value;
+/// procps's `ps` takes `--no-heading(s)`, `--noheader(s)`; `PATH="$PATH" ls` sets nothing new;
+/// `dd ... of=/dev/stdout` writes the command's own output.
+#[test]
+fn tables_of_ps_git_ls_files_dd_and_own_values() {
+    let ws = check_common::red_team_workspace(true);
+    for o in ["--no-heading", "--no-headings", "--noheader", "--no-header"] {
+        let out = check_common::bash_stdout(ws.path(), &format!("ps {o} -p $$ >/dev/null && echo ok"));
+        assert_eq!(out, "ok\n", "{o}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "git ls-files --others --exclude='*.log'",
+            "ps --no-heading -e",
+            "ps --noheader -o pid,comm -p 1",
+            "ps --no-headings -e",
+            "PATH=\"$PATH\" ls docs",
+            "dd if=docs/a.md of=/dev/stdout",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["PATH=\"$PATH:/tmp\" ls docs", "PATH=/tmp; PATH=\"$PATH\" ls"]);
+}
+
+/// Red team 83 (C L01, denied): GNU sed joins its `-e` scripts with line ends, so `sed -e
+/// 'a\' -e 'w .env'` appends the text `w .env` and writes nothing; each `-e` was read alone,
+/// the second a write of `.env`. (A `w` that really is one across `-e`s stays denied.)
+#[test]
+fn sed_scripts_joined_as_sed_joins_them() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "sed -e 'a\\' -e 'w .env' docs/a.md; cat .env");
+    assert_eq!(out, "# a\nw .env\nK=v\n");
+    check_common::assert_in_dir(ws.path(), "allow", &["sed -e 'a\\' -e 'w .env' docs/a.md"]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "sed -e 'a foo' -e 'w .env' docs/a.md",
+            "sed -e '/a/{' -e 'w .env' -e '}' docs/a.md",
+            "sed -f x -e 'w .env' docs/a.md",
+        ],
+    );
+}
