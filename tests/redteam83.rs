@@ -8,8 +8,8 @@
 
 mod check_common;
 
-/// Left by blind red teams 80 B L20, 81 B L04/L07, 82 B L04, 82 C A66: `pushd docs
-/// >/dev/null; ...; popd`, `cd docs; cd ..; git status`. A `cd` whose failure bash goes past
+/// Left by blind red teams 80 B L20, 81 B L04/L07, 82 B L04, 82 C A66: `pushd docs;
+/// ...; popd`, `cd docs; cd ..; git status`. A `cd` whose failure bash goes past
 /// was followed from both directories, and where it failed a `popd` popped the stack the call
 /// started with, a `cd ..` left the workspace. A `cd` into a directory that is there when the
 /// call runs does not fail: the edge finds it, and the call is read with it entered.
