@@ -56,6 +56,46 @@ fn cd_into_a_directory_that_is_there() {
     check_common::assert_in_dir(ws.path(), "deny", &["cd docs; rm x", "cd nothere; echo x > ../.env"]);
 }
 
+/// Red team 84 (A C01-C50, 50 bypasses of the above): the directory was checked after `..`
+/// was taken lexically, but bash refuses `cd docs/a.md/..` (`Not a directory`) and `cd
+/// docs/nothere/..`, and stays; it refuses `cd docs src`, `cd -Q docs`, `cd --help docs`
+/// too. A `cd` is taken to succeed only in its one plain shape, and only where every part
+/// before a `..` is a directory as well.
+#[test]
+fn cd_that_bash_refuses_is_not_taken_to_succeed() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    // What bash does: it stays where it was.
+    for cd in ["cd docs/a.md/..", "cd docs/nothere/..", "cd docs src", "cd -Q docs", "cd --help docs"] {
+        let out = check_common::bash_stdout(ws.path(), &format!("{cd} >/dev/null 2>&1; basename \"$PWD\""));
+        assert_eq!(out, check_common::bash_stdout(ws.path(), "basename \"$PWD\""), "{cd}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd docs/a.md/..; cat ../secret.txt",
+            "cd docs/a.md/..\ncat ../secret.txt",
+            "cd docs/nothere/.. || true; cat ../secret.txt",
+            "pushd docs/a.md/..; cat ../secret.txt",
+            "cd src/a.rs/../../docs; cat ../../secret.txt",
+            "cd docs src; cat ../secret.txt",
+            "cd -- docs src; cat ../secret.txt",
+            "cd docs ''; cat ../secret.txt",
+            "cd -Q docs; cat ../secret.txt",
+            "cd --help docs; cat ../secret.txt",
+            "cd docs/a.md/..; cd ..; ls",
+            "cd docs/a.md/..; cd ..; npm test",
+            "cd docs/a.md/..; echo x > ../docs/x.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["cd -P docs; cat ../src/a.rs", "cd -- docs; cat ../src/a.rs", "cd docs/../src; cat ../docs/a.md"],
+    );
+}
+
 /// Red team 83 (D D01-D12, bypasses): xargs's `--de=/` and `--d .`, abbreviations of
 /// `--delimiter` that GNU getopt takes, were not seen: the listing's names were taken whole,
 /// but xargs cut `../ws/docs/a.md` into `..` (grep and ls there read the parent) and
@@ -247,5 +287,40 @@ fn sed_scripts_joined_as_sed_joins_them() {
             "sed -e '/a/{' -e 'w .env' -e '}' docs/a.md",
             "sed -f x -e 'w .env' docs/a.md",
         ],
+    );
+}
+
+/// Red team 84 (C O77, B H10, A O06; over-asks): an item of an array of literal numbers in
+/// arithmetic is a number (`arr=(3 4); echo $(( ${arr[0]} * ${arr[1]} ))`); `git config
+/// --file F KEY` gets KEY (F is read, no operand); `export PATH="$PATH"` sets nothing new.
+#[test]
+fn number_arrays_git_config_file_and_exported_own_values() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "arr=(3 4); echo $(( ${arr[0]} * ${arr[1]} ))",
+            "arr=(3 -4); echo $(( arr[0] * arr[1] ))",
+            "git config --file .git/config core.bare",
+            "git config --file=.git/config core.bare",
+            "export PATH=\"$PATH\"; ls docs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "arr=(3 x); echo $(( arr[0] * arr[1] ))",
+            "declare -A arr=([a]=3); echo $(( arr[0] ))",
+            "git config --file .git/config core.bare true",
+            "git config -f /etc/passwd a.b",
+            "export PATH=\"$PATH:/tmp\"; ls docs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["arr=(3 4); x='y[$(rm m)]'; echo $(( arr[x] ))", "arr=(3 4); echo $(( arr[$(rm m)] ))"],
     );
 }

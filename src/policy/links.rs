@@ -527,10 +527,22 @@ impl Policy {
             .map(|w| lexical(w.path.lit()?, w.cwd.as_deref()))
             .collect();
         let Some(written) = written else { return false };
+        // (Each part before a `..` must be a directory too: bash refuses `cd docs/a.md/..`
+        // and `cd docs/nothere/..`, red team 84.)
+        let is_dir = |p: &Path| real.is_dir(p) == Some(true);
+        let climbs_through_dirs = |d: &str| {
+            let Some(raw) = self.lexical(if d.is_empty() { "." } else { d }, Some("")) else { return false };
+            let mut at = PathBuf::new();
+            raw.components().all(|c| {
+                let ok = c != std::path::Component::ParentDir || is_dir(&at);
+                at.push(c);
+                ok
+            }) && is_dir(&raw)
+        };
         !a.entered.is_empty()
             && a.entered.iter().all(|d| {
-                lexical(d, Some(""))
-                    .is_some_and(|dir| real.is_dir(&dir) == Some(true) && !written.iter().any(|w| dir.starts_with(w)))
+                climbs_through_dirs(d)
+                    && lexical(d, Some("")).is_some_and(|dir| !written.iter().any(|w| dir.starts_with(w)))
             })
     }
 

@@ -1336,6 +1336,19 @@ fn git_config_read_only(rest: &[&str]) -> bool {
                 return true;
             }
             // `git config KEY` (one operand, no value) reads, like `--get`. A key has a section.
+            // (The file it reads, `-f F`, `--file=F`, `--blob=B`, is no operand: decided as a
+            // read where the words are; red team 84: `git config --file .git/config core.bare`
+            // was asked.)
+            let mut kept: Vec<&str> = Vec::with_capacity(rest.len());
+            let mut it = rest.iter();
+            while let Some(a) = it.next() {
+                if matches!(*a, "-f" | "--file" | "--blob") {
+                    it.next();
+                } else if !(a.starts_with("--file=") || a.starts_with("--blob=")) {
+                    kept.push(a);
+                }
+            }
+            let rest = kept.as_slice();
             if rest.iter().filter(|a| !a.starts_with('-')).any(|a| !a.contains('.')) {
                 return false;
             }
@@ -3156,7 +3169,7 @@ pub(crate) fn builtin_state_change(words: &[Word]) -> Option<String> {
     };
     for w in &args {
         if let (true, Word::Dyn(d)) = (declares, w) {
-            if let Some(n) = named(d).filter(|n| is_dangerous_variable(n)) {
+            if let Some(n) = named(d).filter(|n| is_dangerous_variable(n) && !own_value(d)) {
                 return Some(format!("sets {n}, which changes what runs"));
             }
         }
@@ -3833,6 +3846,15 @@ fn pathspec_magic(spec: &str) -> Option<(&str, bool)> {
     }
     let p = &rest[end..];
     Some((p.strip_prefix(':').unwrap_or(p), false))
+}
+
+/// Whether an assignment's text gives a variable the shell's own value (`PATH="$PATH"`,
+/// `HOME=${HOME}`), which the command would have anyway (red team 81: `env -i PATH="$PATH"
+/// git status` was asked; red team 84: `export PATH="$PATH"`).
+pub(crate) fn own_value(assignment: &str) -> bool {
+    let Some((name, value)) = assignment.split_once('=') else { return false };
+    let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+    is_identifier(name) && (value == format!("${name}") || value == format!("${{{name}}}"))
 }
 
 /// The types of rg's `-t`/`--type` gate knows, with their globs (`rg --type-list`, rg 14).

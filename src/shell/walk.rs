@@ -1384,15 +1384,6 @@ fn names_as_glob(buf: &mut String, name: &str, glob: &str, globs: &mut Vec<(usiz
     true
 }
 
-/// Whether an assignment's text gives a variable the shell's own value (`PATH="$PATH"`,
-/// `HOME=${HOME}`), which the command would have anyway (red team 81: `env -i PATH="$PATH"
-/// git status` was asked).
-fn own_value(assignment: &str) -> bool {
-    let Some((name, value)) = assignment.split_once('=') else { return false };
-    let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
-    is_identifier(name) && (value == format!("${name}") || value == format!("${{{name}}}"))
-}
-
 /// Why `NAME+=VALUE` of an integer NAME whose value gate does not know to be a number is not
 /// modelled: bash evaluates the old value as arithmetic too (red team 77: `n='q[$(rm x)]';
 /// declare -i n; n+=1` runs rm).
@@ -1400,6 +1391,32 @@ fn appends_to_integer(name: &str) -> String {
     format!(
         "{name} has the integer attribute: `+=` evaluates its value, which gate does not know to be a number, as arithmetic, which can run code"
     )
+}
+
+/// Whether a `cd`, `pushd` or `popd` has the one shape whose only way to fail is a directory
+/// that is not there: `cd [-L|-P|-e]... [--] DIR`, `pushd DIR`, `popd` (red team 84: bash
+/// refuses `cd docs src`, `cd -Q docs`, `cd --help docs` and stays where it was).
+fn plain_dir_change(c: &SimpleCommand) -> bool {
+    if !c.wrappers.is_empty() || c.unknown.is_some() {
+        return false;
+    }
+    let args: Vec<Option<&str>> = c.words[1..].iter().map(Word::lit).collect();
+    let operand = |a: &Option<&str>| a.is_some_and(|a| !a.is_empty() && !a.starts_with(['-', '+']));
+    match c.program() {
+        Some("cd") => {
+            let options = args.iter().take_while(|a| a.is_some_and(|a| a.len() > 1 && a.starts_with('-'))).count();
+            let valid =
+                args[..options].iter().flatten().all(|a| *a == "--" || a[1..].chars().all(|c| "LPe".contains(c)));
+            let dashes = args[..options].iter().flatten().filter(|a| **a == "--").count();
+            valid
+                && dashes <= 1
+                && args[..options].last().is_none_or(|a| dashes == 0 || *a == Some("--"))
+                && matches!(&args[options..], [one] if operand(one))
+        }
+        Some("pushd") => matches!(args.as_slice(), [one] if operand(one)),
+        Some("popd") => args.is_empty(),
+        _ => false,
+    }
 }
 
 /// bash's own indexed arrays, which `declare -A` (or `local -A` in a function, for most)
@@ -2913,9 +2930,14 @@ impl Walker<'_> {
                     *self.cwd = self.cwd.merged(&before);
                 }
             } else if back {
-            } else if let Some(dir) = self.cwd.lexical().0.filter(|_| one_cd && super::entering()) {
-                // Taken to succeed: the edge holds this reading only where `dir` is a
-                // directory the call does not write.
+            } else if let Some(dir) = self
+                .cwd
+                .0
+                .clone()
+                .filter(|_| one_cd && super::entering() && self.a.commands.last().is_some_and(plain_dir_change))
+            {
+                // Taken to succeed: the edge holds this reading only where `dir`, as written
+                // (each part before a `..` too), is a directory the call does not write.
                 self.a.entered.push(dir);
             } else if one_cd && self.rewalks < MAX_REWALKS && before.0.is_some() && self.cwd.0.is_some() {
                 // (Where a `pushd` failed, the stack is still what the shell had: a `popd`
@@ -3628,8 +3650,10 @@ impl Walker<'_> {
         // `$(wc -l < "$f")`, `$(grep -c x f)`: a count, or nothing (the command itself is
         // decided where it runs).
         let Some(expr) = numbers_substituted(expr) else { return false };
-        // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`.
-        let mut text = lengths_as_numbers(&expr);
+        // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`; so is an item
+        // of an array of literal numbers (red team 84: `arr=(3 4); echo $(( ${arr[0]} *
+        // ${arr[1]} ))` was asked).
+        let mut text = self.number_items_as_numbers(&lengths_as_numbers(&expr));
         if text.contains('[') {
             return false;
         }
@@ -3658,6 +3682,61 @@ impl Walker<'_> {
             assigned.extend(targets);
         }
         !text.contains(['$', '`', '['])
+    }
+
+    /// `expr` with each item of an indexed array whose every item is a literal decimal number
+    /// (`${a[1]}`, `a[0]`, the index literal digits) as `0`: a number, or nothing where the
+    /// index is past the end. Other subscripts are left as they are.
+    fn number_items_as_numbers(&self, expr: &str) -> String {
+        let numbers = |name: &str| {
+            !self.is_associative(name)
+                && self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| {
+                    !v.is_empty()
+                        && v.iter().all(|w| {
+                            w.lit().is_some_and(|t| {
+                                let d = t.strip_prefix('-').unwrap_or(t);
+                                !d.is_empty()
+                                    && d.bytes().all(|b| b.is_ascii_digit())
+                                    && (d == "0" || !d.starts_with('0'))
+                            })
+                        })
+                })
+        };
+        let b = expr.as_bytes();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let mut out = String::with_capacity(expr.len());
+        let mut i = 0;
+        while i < b.len() {
+            // An identifier (not a number's letters: `0x1f`) followed by `[DIGITS]`, maybe
+            // inside `${...}`.
+            if (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !ident(b[i - 1])) {
+                let end = (i..b.len()).find(|&k| !ident(b[k])).unwrap_or(b.len());
+                let name = &expr[i..end];
+                let close = (b.get(end) == Some(&b'['))
+                    .then(|| (end + 1..b.len()).find(|&k| !b[k].is_ascii_digit()))
+                    .flatten()
+                    .filter(|&k| k > end + 1 && b[k] == b']');
+                if let Some(k) = close.filter(|_| numbers(name)) {
+                    let braced = i >= 2 && &expr[i - 2..i] == "${" && b.get(k + 1) == Some(&b'}');
+                    if braced {
+                        out.truncate(out.len() - 2);
+                        out.push('0');
+                        i = k + 2;
+                    } else {
+                        out.push('0');
+                        i = k + 1;
+                    }
+                    continue;
+                }
+                out.push_str(name);
+                i = end;
+                continue;
+            }
+            let ch = expr[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+        out
     }
 
     /// The value of arithmetic gate can compute: decimal literals and variables bound to one
@@ -5760,8 +5839,8 @@ impl Walker<'_> {
                             }
                             // A pager that only copies, or git's lock hint: nothing runs.
                             // (Or the shell's own value, `PATH="$PATH" ls`: red team 83.)
-                            harmless_value =
-                                r.word.lit().is_some_and(|v| harmless_setting(&name, v)) || own_value(&a.to_string());
+                            harmless_value = r.word.lit().is_some_and(|v| harmless_setting(&name, v))
+                                || tables::own_value(&a.to_string());
                             if !harmless_value {
                                 this.trace_file(&name, &r.word);
                             }
@@ -6016,7 +6095,7 @@ impl Walker<'_> {
                         }
                         if tables::is_dangerous_variable(&name)
                             && !value.is_some_and(|v| harmless_setting(&name, v))
-                            && !own_value(&w.value)
+                            && !tables::own_value(&w.value)
                         {
                             *unknown = Some(format!("sets {name}, which changes what runs"));
                             let traced = value.map_or_else(|| Word::Dyn(w.value.clone()), |v| Word::Lit(v.to_string()));
@@ -8650,7 +8729,7 @@ impl Walker<'_> {
                             (n, harmless_setting(n, v))
                         }
                         Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
-                            (d.split('=').next().unwrap_or(""), own_value(d))
+                            (d.split('=').next().unwrap_or(""), tables::own_value(d))
                         }
                         _ => break,
                     };
@@ -8711,7 +8790,7 @@ impl Walker<'_> {
                 Word::Dyn(d) if d.contains('=') && !d.starts_with('$') => {
                     // `env X=$(...) cmd`: an assignment with a dynamic value.
                     let name = d.split('=').next().unwrap_or("");
-                    if tables::is_dangerous_variable(name) && !own_value(d) {
+                    if tables::is_dangerous_variable(name) && !tables::own_value(d) {
                         unknown.get_or_insert_with(|| format!("sets {name}, which changes what runs"));
                     }
                     i += 1;

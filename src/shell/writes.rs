@@ -1410,7 +1410,21 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             ];
             return match grammar::git_config(rest) {
                 Some(Ok(p)) => {
+                    // (`git config -f F KEY`, one key and no value, gets it: red team 84.)
+                    const EDITS: &[&str] = &[
+                        "--add",
+                        "--unset",
+                        "--unset-all",
+                        "--replace-all",
+                        "--rename-section",
+                        "--remove-section",
+                        "-e",
+                        "--edit",
+                    ];
+                    let one_key = matches!(p.operands.as_slice(), [Word::Lit(k)] if k.contains('.'))
+                        && !p.opts.iter().any(|f| EDITS.contains(&f.opt.name));
                     let reads = p.opts.iter().any(|f| READS.contains(&f.opt.name))
+                        || one_key
                         || matches!(p.operands.first().and_then(Word::lit), Some("get" | "list" | "get-color"));
                     if reads {
                         Vec::new()
