@@ -324,3 +324,94 @@ fn number_arrays_git_config_file_and_exported_own_values() {
         &["arr=(3 4); x='y[$(rm m)]'; echo $(( arr[x] ))", "arr=(3 4); echo $(( arr[$(rm m)] ))"],
     );
 }
+
+/// Red team 83 (D O01) and 82 (C A08, A58), over-asks: `mapfile -t a < <(find docs -name
+/// '*.md'); sed -i s/a/b/ "${a[@]}"`. The array was taken for the listing's names only where
+/// it was emptied first, since mapfile does not run where its process substitution fails;
+/// that takes descriptors run out, which a text that opens none (`exec 3<f`, `ulimit -n`)
+/// cannot bring about.
+#[test]
+fn mapfile_of_a_listing_without_emptying_first() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "mapfile -t a < <(find docs -name '*.md'); sed -i s/a/b/ \"${a[@]}\"",
+            "mapfile -t rs < <(find src -name '*.rs')\nfor f in \"${rs[@]}\"; do\n  wc -l \"$f\"\ndone",
+            "mapfile -t mds < <(ls docs/*.md); for f in \"${mds[@]}\"; do head -1 \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "exec 3<docs/a.md; mapfile -t a < <(find docs -name '*.md'); sed -i s/a/b/ \"${a[@]}\"",
+            "mapfile -t rs < <(find /etc -name '*.conf'); for f in \"${rs[@]}\"; do wc -l \"$f\"; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["mapfile -t a < <(find . -name '.env*'); sed -i s/a/b/ \"${a[@]}\""],
+    );
+}
+
+/// Red team 85 (B D17, only asked): `git reset --hard` sets every tracked file to the commit
+/// (Cargo.toml among them), as `git checkout .` does, which was denied.
+#[test]
+fn git_reset_hard_writes_every_tracked_file() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "git add -A && git -c user.name=t -c user.email=t@t commit -qm x && echo '[broken' > Cargo.toml && git reset -q --hard HEAD && cat Cargo.toml",
+    );
+    assert_eq!(out, "[package]\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["git reset -q --hard HEAD", "git reset --hard", "git reset --merge HEAD~1"],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["git reset --soft HEAD~1", "git reset HEAD docs/a.md"]);
+}
+
+/// Red team 85 (A C01-C36, 34 bypasses): `cd -P` hands its operand to chdir as written, which
+/// fails past PATH_MAX (`File name too long`) though the directory is there: `cd -P
+/// docs/./././...` stayed where it was. A `cd` is taken to succeed only with an operand of at
+/// most 1024 bytes. (And G01-G03: `git grep`'s pattern is no pathspec, so `git grep -l ws --
+/// ':!docs'` lists every other name; O05-O06: an array item under an index holding a number.)
+#[test]
+fn long_cd_operands_grep_exclusions_and_number_indices() {
+    let ws = check_common::red_team_workspace(true);
+    let long = format!("docs/{}", "./".repeat(2100));
+    let out = check_common::bash_stdout(ws.path(), &format!("cd -P {long} 2>/dev/null; basename \"$PWD\""));
+    assert_eq!(out, check_common::bash_stdout(ws.path(), "basename \"$PWD\""));
+    let cases = [
+        format!("cd -P {long}; cat ../secret.txt"),
+        format!("cd -P -- {long}\ncd ..; ls"),
+        format!("pushd {long}; cat ../secret.txt"),
+    ];
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    check_common::assert_in_dir(ws.path(), "ask", &cases);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "git grep -l ws -- ':(exclude)docs' | xargs sed -i s/ws/XX/",
+            "git grep -l ws -- ':^docs/*' | xargs sed -i s/ws/XX/",
+            "git grep -l ws -- ':!docs' | xargs sed -i s/ws/XX/",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "a=(1 2 3); for i in 0 1 2; do echo $((a[i] * 2)); done",
+            "a=(1 2 3); i=1; echo $(( a[i] ))",
+            "cd docs && ls; cd ..; ls src",
+            "cd docs && wc -l a.md; cd ..; git status",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["a=(1 2 3); i=$1; echo $(( a[i] ))"]);
+}

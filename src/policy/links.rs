@@ -532,6 +532,9 @@ impl Policy {
         let is_dir = |p: &Path| real.is_dir(p) == Some(true);
         let climbs_through_dirs = |d: &str| {
             let Some(raw) = self.lexical(if d.is_empty() { "." } else { d }, Some("")) else { return false };
+            if raw.as_os_str().len() >= 4000 {
+                return false;
+            }
             let mut at = PathBuf::new();
             raw.components().all(|c| {
                 let ok = c != std::path::Component::ParentDir || is_dir(&at);

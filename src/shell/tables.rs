@@ -4082,13 +4082,26 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
         "git" => {
             let at = git_subcommand_at(&words[1..]);
             let sub = words.get(at + 1).and_then(Word::lit).unwrap_or("");
-            let specs: Vec<&str> = words
+            let mut specs: Vec<&str> = words
                 .get(at + 2..)
                 .unwrap_or_default()
                 .iter()
                 .filter_map(Word::lit)
                 .filter(|l| !l.starts_with('-'))
                 .collect();
+            // (`git grep`'s pattern is no pathspec: what follows `--`, or the words after the
+            // pattern; red team 85's `git grep -l ws -- ':!docs'` lists every other name.)
+            if sub == "grep" {
+                let after: Vec<&str> = words.get(at + 2..).unwrap_or_default().iter().filter_map(Word::lit).collect();
+                let pattern_given = after.iter().take_while(|l| **l != "--").any(|l| matches!(*l, "-e" | "-f"));
+                match after.iter().position(|l| *l == "--") {
+                    Some(k) => specs = after[k + 1..].to_vec(),
+                    None if !pattern_given && !specs.is_empty() => {
+                        specs.remove(0);
+                    }
+                    None => {}
+                }
+            }
             // (Pathspecs that only leave names out match everything where none other is given.)
             let mut excluded_only = !specs.is_empty();
             for l in &specs {
@@ -4121,10 +4134,10 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
             let unspecified = match sub {
                 "grep" => {
                     let names = lits.iter().any(|l| *l == "--name-only" || prints_file_names(l));
-                    let pattern_given = has(&["-e", "-f"]);
                     let pathspecs = match after_dd {
                         Some(after) => after.len(),
-                        None => specs.len().saturating_sub(usize::from(!pattern_given)),
+                        // (The pattern is out of `specs` already.)
+                        None => specs.len(),
                     };
                     names && pathspecs == 0
                 }

@@ -1394,14 +1394,17 @@ fn appends_to_integer(name: &str) -> String {
 }
 
 /// Whether a `cd`, `pushd` or `popd` has the one shape whose only way to fail is a directory
-/// that is not there: `cd [-L|-P|-e]... [--] DIR`, `pushd DIR`, `popd` (red team 84: bash
-/// refuses `cd docs src`, `cd -Q docs`, `cd --help docs` and stays where it was).
+/// that is not there: `cd [-L|-P|-e]... [--] DIR`, `pushd DIR`, `popd`, DIR at most 1024
+/// bytes (red team 84: bash refuses `cd docs src`, `cd -Q docs`, `cd --help docs` and stays
+/// where it was).
 fn plain_dir_change(c: &SimpleCommand) -> bool {
     if !c.wrappers.is_empty() || c.unknown.is_some() {
         return false;
     }
     let args: Vec<Option<&str>> = c.words[1..].iter().map(Word::lit).collect();
-    let operand = |a: &Option<&str>| a.is_some_and(|a| !a.is_empty() && !a.starts_with(['-', '+']));
+    // (Short enough for the kernel to take whole: red team 85's `cd -P docs/./././...`, past
+    // PATH_MAX, failed with `File name too long`.)
+    let operand = |a: &Option<&str>| a.is_some_and(|a| !a.is_empty() && !a.starts_with(['-', '+']) && a.len() <= 1024);
     match c.program() {
         Some("cd") => {
             let options = args.iter().take_while(|a| a.is_some_and(|a| a.len() > 1 && a.starts_with('-'))).count();
@@ -2779,6 +2782,8 @@ impl Walker<'_> {
         // number whichever way the list went: `((count++)) || true`, red team 82.)
         let bound0 = if l.additional.is_empty() { Vec::new() } else { self.bound.clone() };
         self.pipeline(&l.first);
+        // (The command the first pipeline ran last: the `cd` where it is one.)
+        let first_cd = self.a.commands.last().cloned();
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
         let bound_first = (!l.additional.is_empty()).then(|| self.bound.clone());
@@ -2934,7 +2939,7 @@ impl Walker<'_> {
                 .cwd
                 .0
                 .clone()
-                .filter(|_| one_cd && super::entering() && self.a.commands.last().is_some_and(plain_dir_change))
+                .filter(|_| one_cd && super::entering() && first_cd.as_ref().is_some_and(plain_dir_change))
             {
                 // Taken to succeed: the edge holds this reading only where `dir`, as written
                 // (each part before a `..` too), is a directory the call does not write.
@@ -3685,8 +3690,9 @@ impl Walker<'_> {
     }
 
     /// `expr` with each item of an indexed array whose every item is a literal decimal number
-    /// (`${a[1]}`, `a[0]`, the index literal digits) as `0`: a number, or nothing where the
-    /// index is past the end. Other subscripts are left as they are.
+    /// (`${a[1]}`, `a[0]`, `a[i]`; the index literal digits or a name holding a number) as
+    /// `0`: a number, or nothing where the index is past the end. Other subscripts are left as
+    /// they are.
     fn number_items_as_numbers(&self, expr: &str) -> String {
         let numbers = |name: &str| {
             !self.is_associative(name)
@@ -3712,10 +3718,17 @@ impl Walker<'_> {
             if (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !ident(b[i - 1])) {
                 let end = (i..b.len()).find(|&k| !ident(b[k])).unwrap_or(b.len());
                 let name = &expr[i..end];
+                // (The index digits, or a name holding a number: red team 85's `for i in 0 1
+                // 2; do echo $((a[i] * 2)); done`.)
                 let close = (b.get(end) == Some(&b'['))
-                    .then(|| (end + 1..b.len()).find(|&k| !b[k].is_ascii_digit()))
+                    .then(|| (end + 1..b.len()).find(|&k| b[k] == b']'))
                     .flatten()
-                    .filter(|&k| k > end + 1 && b[k] == b']');
+                    .filter(|&k| {
+                        let index = &expr[end + 1..k];
+                        let index = index.strip_prefix('$').unwrap_or(index);
+                        (!index.is_empty() && index.bytes().all(|c| c.is_ascii_digit()))
+                            || (is_identifier(index) && self.is_number(index))
+                    });
                 if let Some(k) = close.filter(|_| numbers(name)) {
                     let braced = i >= 2 && &expr[i - 2..i] == "${" && b.get(k + 1) == Some(&b'}');
                     if braced {
@@ -5569,7 +5582,14 @@ impl Walker<'_> {
         // A process substitution may fail (no descriptor left: `exec 3<f 4<f ...`), and
         // mapfile then does not run: NAME keeps what it held, which must be known to be
         // nothing (`rs=(); mapfile -t rs < <(...)`), or an earlier command's value is read.
-        if let Some((name, listing, nul)) = listed.filter(|(n, _, _)| !fallible || emptied.contains(n)) {
+        // (A process substitution fails only where descriptors run out, which takes a text
+        // that opens them, `exec 3<f ...`, or lowers the limit, `ulimit -n`: red team 83's
+        // `mapfile -t a < <(find docs -name '*.md'); sed -i ... "${a[@]}"` was asked.)
+        let opens_descriptors =
+            || self.a.commands.iter().any(|c| matches!(c.program(), Some("exec" | "ulimit")) || c.unknown.is_some());
+        if let Some((name, listing, nul)) =
+            listed.filter(|(n, _, _)| !fallible || emptied.contains(n) || !opens_descriptors())
+        {
             self.listings.push((listing, nul));
             let k = self.listings.len() - 1;
             self.bind(&name, vec![Word::Dyn(format!("{LISTED_ARRAY}{k}"))]);

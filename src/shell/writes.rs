@@ -1498,6 +1498,17 @@ fn git_writes(args: &[Word]) -> Vec<Word> {
             Some(a) if a.starts_with('-') => git_operands(rest, "m", &["--message", "--pathspec-from-file"]),
             _ => Vec::new(),
         },
+        // `git reset --hard` (`--merge`, `--keep`) sets every tracked file to the commit, as
+        // `git checkout .` does (red team 85: `git reset --hard HEAD` rewrote Cargo.toml).
+        "reset"
+            if rest
+                .iter()
+                .take(dd.unwrap_or(rest.len()))
+                .filter_map(Word::lit)
+                .any(|a| ["--hard", "--merge", "--keep"].iter().any(|o| a.len() > 3 && spells_option(a, o))) =>
+        {
+            vec![Word::Lit(".".into())]
+        }
         "checkout" => match dd {
             Some(k) => rest[k + 1..].to_vec(),
             // Without `--`, every operand after the first may be a path (`git checkout REV
