@@ -415,3 +415,31 @@ fn long_cd_operands_grep_exclusions_and_number_indices() {
     );
     check_common::assert_in_dir(ws.path(), "ask", &["a=(1 2 3); i=$1; echo $(( a[i] ))"]);
 }
+
+/// Red team 86 (A A01-A20, 20 bypasses): a `cd` whose own redirections fail is skipped, and
+/// bash goes on where it was: in `cd docs >&- 2>&1` the copy from the closed descriptor fails
+/// (`Bad file descriptor`). A `cd` is taken to succeed only where none of its redirections
+/// can fail (`/dev/null`, copies of open standard descriptors) and none closes one.
+#[test]
+fn cd_with_redirections_that_fail_is_not_taken_to_succeed() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "cd docs >&- 2>&1; basename \"$PWD\"");
+    assert_eq!(out, check_common::bash_stdout(ws.path(), "basename \"$PWD\""));
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd docs >&- 2>&1; cat ../secret.txt",
+            "cd docs 1>&- 2>&1; echo pwn > ../docs/n.md",
+            "cd -- docs 2>&- >&2; cat ../secret.txt",
+            "pushd docs >&- 2>&1; cat ../secret.txt",
+            "cd docs <&- 3<&0; cat ../secret.txt",
+            "cd docs 2>&9; cat ../secret.txt",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["cd docs >/dev/null 2>&1; cat ../README.md", "pushd docs >/dev/null; ls; popd >/dev/null"],
+    );
+}

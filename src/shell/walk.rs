@@ -2732,6 +2732,21 @@ impl Walker<'_> {
             .then_some(w.value.as_str())
     }
 
+    /// Whether none of a lone `cd`'s redirections can fail (red team 86: in `cd docs >&-
+    /// 2>&1` the copy from the closed descriptor fails, bash skips the `cd` and goes on where
+    /// it was): none but `/dev/null` and copies of open standard descriptors, and no close.
+    fn redirections_hold(&self, p: &ast::Pipeline) -> bool {
+        let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
+        sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())).all(|it| match it {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
+                let closes =
+                    matches!(io, ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Duplicate(w)) if w.value == "-");
+                !closes && !may_fail(io, self.std_closed)
+            }
+            _ => true,
+        })
+    }
+
     /// Whether a condition is one plain `cd`, `pushd` or `popd` and nothing else (not negated,
     /// not in the background): its branches run where it moved or where it failed.
     fn is_cd_condition(&self, item: &ast::CompoundListItem) -> bool {
@@ -2935,12 +2950,12 @@ impl Walker<'_> {
                     *self.cwd = self.cwd.merged(&before);
                 }
             } else if back {
-            } else if let Some(dir) = self
-                .cwd
-                .0
-                .clone()
-                .filter(|_| one_cd && super::entering() && first_cd.as_ref().is_some_and(plain_dir_change))
-            {
+            } else if let Some(dir) = self.cwd.0.clone().filter(|_| {
+                one_cd
+                    && super::entering()
+                    && first_cd.as_ref().is_some_and(plain_dir_change)
+                    && self.redirections_hold(&l.first)
+            }) {
                 // Taken to succeed: the edge holds this reading only where `dir`, as written
                 // (each part before a `..` too), is a directory the call does not write.
                 self.a.entered.push(dir);
