@@ -443,3 +443,45 @@ fn cd_with_redirections_that_fail_is_not_taken_to_succeed() {
         &["cd docs >/dev/null 2>&1; cat ../README.md", "pushd docs >/dev/null; ls; popd >/dev/null"],
     );
 }
+
+/// Red team 87 (A B01-B37, 37 bypasses): a copy of a standard descriptor on the `cd` (`cd
+/// docs >&2`) fails where the shell closed it, by a move (`exec 3>&2-`), a quoted `-`
+/// (`2>&"-"`) or a compound command's redirection walked after its body (`{ cd docs >&2;
+/// cat ../x; } 2>&-`); bash skips the `cd`. A `cd` is taken to succeed only with redirections
+/// to `/dev/null` and copies of those. (And C P01-P06: git's `*` matches nothing and `?` the
+/// dot, so `*.env` and `':(icase)?ENV'` list `.env`; A09: `PIPESTATUS` items are numbers.)
+#[test]
+fn cd_copies_of_descriptors_pathspec_dot_names_and_pipestatus() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "exec 3>&2-; cd docs >&2; basename \"$PWD\"");
+    assert_eq!(out, check_common::bash_stdout(ws.path(), "basename \"$PWD\""));
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "exec 3>&2-; cd docs >&2; cat ../x",
+            "exec 4>&1-; cd docs 2>&1; cat ../x",
+            "c=-; exec 2>&\"$c\"; cd docs >&2; cat ../x",
+            "{ cd docs >&2; cat ../x; } 2>&-",
+            "( cd docs >&2; cat ../x ) 2>&-",
+            "f() { cd docs >&2; cat ../x; }; f 2>&-",
+            "if true; then cd docs >&2; cat ../x; fi >&-",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["cd docs >/dev/null 2>&1; cat a.md", "true | false; echo $(( PIPESTATUS[1] + 1 ))"],
+    );
+    check_common::write_file(ws.path(), ".env", "K=v\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "git ls-files ':(icase)*.ENV' | xargs sed -i s/K/Z/",
+            "git ls-files '*.env' | xargs sed -i s/K/Z/",
+            "git ls-files ':(icase)?ENV' | xargs sed -i s/K/Z/",
+            "git grep -l K -- ':(icase)*.ENV' | xargs sed -i s/K/Z/",
+        ],
+    );
+}

@@ -516,6 +516,10 @@ impl Policy {
             return false;
         };
         let Ok(Some(command)) = shell_text(call, spec.command.as_deref().unwrap_or("command")) else { return false };
+        // (A text with no directory builtin's name enters none: not read twice.)
+        if !["cd", "pushd", "popd"].iter().any(|b| command.contains(b)) {
+            return false;
+        }
         let a = shell::analyze_entering(&command);
         let lexical = |p: &str, cwd: Option<&str>| {
             self.lexical(if p.is_empty() { "." } else { p }, cwd).map(|p| super::normalize_path(&p))

@@ -4121,6 +4121,14 @@ pub fn listing_patterns(words: &[Word]) -> Vec<String> {
                 if p.starts_with(['*', '?', '[']) && !p[1..].contains('.') {
                     out.push((format!(".{p}"), fold));
                 }
+                // (And a `*` matches nothing, a `?` the dot itself: `*.env` lists `.env`,
+                // `':(icase)?ENV'` too; red team 87.)
+                if let Some(rest) = p.strip_prefix('*').filter(|r| r.starts_with('.') && r.len() > 1) {
+                    out.push((format!("**/{rest}"), fold));
+                }
+                if let Some(rest) = p.strip_prefix('?').filter(|r| !r.is_empty() && !r.contains('/')) {
+                    out.push((format!("**/.{rest}"), fold));
+                }
             }
             if sub == "ls-files" && specs.is_empty() || excluded_only {
                 everything(&mut out);

@@ -2732,19 +2732,32 @@ impl Walker<'_> {
             .then_some(w.value.as_str())
     }
 
-    /// Whether none of a lone `cd`'s redirections can fail (red team 86: in `cd docs >&-
-    /// 2>&1` the copy from the closed descriptor fails, bash skips the `cd` and goes on where
-    /// it was): none but `/dev/null` and copies of open standard descriptors, and no close.
+    /// Whether none of a lone `cd`'s redirections can fail: each sends a descriptor to
+    /// `/dev/null`, or copies one an earlier of them sent there (`>/dev/null 2>&1`). A copy of
+    /// any other descriptor may fail where the shell closed it, which a compound command's
+    /// redirection walked after its body does, a move (`2>&1-`) or a quoted `-` (red teams 86
+    /// and 87: `cd docs >&- 2>&1`, `{ cd docs >&2; cat ../x; } 2>&-`), and bash then skips the
+    /// `cd` and goes on where it was.
     fn redirections_hold(&self, p: &ast::Pipeline) -> bool {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
         let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
-        sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())).all(|it| match it {
-            ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
-                let closes =
-                    matches!(io, ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Duplicate(w)) if w.value == "-");
-                !closes && !may_fail(io, self.std_closed)
+        let mut opened: Vec<u32> = Vec::new();
+        let null = |w: &ast::Word| w.value == "/dev/null";
+        for it in sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())) {
+            let ast::CommandPrefixOrSuffixItem::IoRedirect(io) = it else { continue };
+            match io {
+                ast::IoRedirect::File(fd, kind, T::Filename(w)) if null(w) => {
+                    let fd = fd.map_or(if matches!(kind, K::Read) { 0 } else { 1 }, |f| f as u32);
+                    opened.push(fd);
+                }
+                ast::IoRedirect::File(_, _, T::Duplicate(w))
+                    if w.value.parse::<u32>().is_ok_and(|from| opened.contains(&from)) => {}
+                ast::IoRedirect::OutputAndError(w, _) if null(w) => opened.extend([1, 2]),
+                _ => return false,
             }
-            _ => true,
-        })
+        }
+        true
     }
 
     /// Whether a condition is one plain `cd`, `pushd` or `popd` and nothing else (not negated,
@@ -3709,19 +3722,22 @@ impl Walker<'_> {
     /// `0`: a number, or nothing where the index is past the end. Other subscripts are left as
     /// they are.
     fn number_items_as_numbers(&self, expr: &str) -> String {
+        // (`PIPESTATUS` holds exit statuses where the text gave it nothing: red team 87.)
+        let statuses = |name: &str| name == "PIPESTATUS" && !self.assigned.iter().any(|a| a == name);
         let numbers = |name: &str| {
-            !self.is_associative(name)
-                && self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| {
-                    !v.is_empty()
-                        && v.iter().all(|w| {
-                            w.lit().is_some_and(|t| {
-                                let d = t.strip_prefix('-').unwrap_or(t);
-                                !d.is_empty()
-                                    && d.bytes().all(|b| b.is_ascii_digit())
-                                    && (d == "0" || !d.starts_with('0'))
+            !self.is_associative(name) && statuses(name)
+                || !self.is_associative(name)
+                    && self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| {
+                        !v.is_empty()
+                            && v.iter().all(|w| {
+                                w.lit().is_some_and(|t| {
+                                    let d = t.strip_prefix('-').unwrap_or(t);
+                                    !d.is_empty()
+                                        && d.bytes().all(|b| b.is_ascii_digit())
+                                        && (d == "0" || !d.starts_with('0'))
+                                })
                             })
-                        })
-                })
+                    })
         };
         let b = expr.as_bytes();
         let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
