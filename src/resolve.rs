@@ -309,6 +309,12 @@ impl crate::policy::Edge for Resolver<'_> {
         self.nested_repo(dir, root)
     }
 
+    fn enterable(&self, written: &Path) -> bool {
+        // (As written: the kernel walks every directory on the way, `..` after a link too.)
+        self.incomplete();
+        rustix::fs::access(written, rustix::fs::Access::EXEC_OK).is_ok()
+    }
+
     fn is_dir(&self, written: &Path) -> Option<bool> {
         let p = self.kernel_path(written)?;
         // (What is there may change: the decision is not remembered.)

@@ -77,6 +77,11 @@ pub trait Edge {
     fn is_dir(&self, _written: &Path) -> Option<bool> {
         None
     }
+    /// Whether the process may enter the directory `written` (absolute, as written): search
+    /// permission on it and on every directory on the way (`cd` into one without fails).
+    fn enterable(&self, _written: &Path) -> bool {
+        false
+    }
     /// The names starting with `-` that the first glob segment of `written` (absolute, as
     /// written) matches in its directory: a shell word that starts with that glob becomes such
     /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory
@@ -545,6 +550,7 @@ impl Policy {
                 at.push(c);
                 ok
             }) && is_dir(&raw)
+                && real.enterable(&raw)
         };
         !a.entered.is_empty()
             && a.entered.iter().all(|d| {
