@@ -485,3 +485,26 @@ fn cd_copies_of_descriptors_pathspec_dot_names_and_pipestatus() {
         ],
     );
 }
+
+/// Red team 87 (B L08, L13; over-asks): `c=0; for f in src/*.rs; do c=$(( ${c:-0} + 1 ));
+/// done` keeps a number (`${c:-0}` is c's value or 0); `git difftool --tool-help` only lists
+/// tools.
+#[test]
+fn arithmetic_defaults_and_difftool_tool_help() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "c=0; for f in docs/*.md; do c=$(( ${c:-0} + 1 )); done; echo $c",
+            "c=0; echo $(( ${c:-0} + 1 ))",
+            "git difftool --tool-help | head -20",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["echo $(( ${c:-0} + 1 ))", "c=0; echo $(( ${c:-x} + 1 ))", "git difftool --tool-help docs"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["c=0; echo $(( ${c:-0$(rm m)} + 1 ))"]);
+}

@@ -898,6 +898,8 @@ fn git_read_only(args: &[&str]) -> bool {
         return !has(bad) && !has(&["--ext-diff", "--textconv", "--open-files-in-pager"]);
     }
     match *sub {
+        // `--tool-help` alone lists the diff and merge tools git knows (red team 87).
+        "difftool" | "mergetool" => matches!(rest, ["--tool-help"]),
         // Listing with filters and patterns: `--merged main`, `-l 'feat*'`. Without a
         // listing option an operand creates a branch.
         "branch" => branch_listing(rest),

@@ -3686,7 +3686,7 @@ impl Walker<'_> {
         // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`; so is an item
         // of an array of literal numbers (red team 84: `arr=(3 4); echo $(( ${arr[0]} *
         // ${arr[1]} ))` was asked).
-        let mut text = self.number_items_as_numbers(&lengths_as_numbers(&expr));
+        let mut text = self.number_items_as_numbers(&lengths_as_numbers(&defaults_as_names(&expr)));
         if text.contains('[') {
             return false;
         }
@@ -5817,7 +5817,7 @@ impl Walker<'_> {
                                 .and_then(|t| t.strip_suffix("))"))
                                 .filter(|t| !t.contains("))"))
                                 .and_then(numbers_substituted)
-                                .map(|t| lengths_as_numbers(&t))
+                                .map(|t| names_unbraced(&lengths_as_numbers(&defaults_as_names(&t))))
                                 .filter(|t| !t.contains(['\'', '"', '`', '$']));
                             let arith = inner.is_some();
                             let sure = inner.is_some_and(|t| {
@@ -8904,6 +8904,61 @@ fn mapfile_callback(args: &[Word]) -> Option<String> {
 
 /// `${#name}`, `${#name[@]}` and `${#name[*]}` replaced by `0`: bash expands each to a
 /// plain number (any other subscript is evaluated, and stays).
+/// `${NAME:-DIGITS}` and `${NAME-DIGITS}` in arithmetic as `NAME`'s reference where the
+/// default is a decimal number: the value is NAME's or that number (red team 87's `c=$((
+/// ${c:-0} + 1 ))` with `c=0` before it was asked).
+fn defaults_as_names(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+        let (name, tail) = after.split_at(name_len);
+        let default = tail.strip_prefix(":-").or_else(|| tail.strip_prefix('-'));
+        let digits = default.and_then(|d| d.split_once('}')).filter(|(d, _)| {
+            !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) && (*d == "0" || !d.starts_with('0'))
+        });
+        match digits.filter(|_| is_identifier(name)) {
+            Some((_, after_close)) => {
+                out.push_str("${");
+                out.push_str(name);
+                out.push('}');
+                rest = after_close;
+            }
+            None => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `${NAME}` in arithmetic as `NAME` (the same value read the same way, where NAME is a
+/// plain name).
+fn names_unbraced(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        match after.split_once('}').filter(|(n, _)| is_identifier(n)) {
+            Some((name, tail)) => {
+                out.push_str(name);
+                rest = tail;
+            }
+            None => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn lengths_as_numbers(expr: &str) -> String {
     let mut out = String::with_capacity(expr.len());
     let mut rest = expr;
