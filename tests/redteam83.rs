@@ -499,12 +499,19 @@ fn arithmetic_defaults_and_difftool_tool_help() {
             "c=0; for f in docs/*.md; do c=$(( ${c:-0} + 1 )); done; echo $c",
             "c=0; echo $(( ${c:-0} + 1 ))",
             "git difftool --tool-help | head -20",
+            // (B L09: the substitution runs before the assignment, and assigns nothing.)
+            "t=0; for f in docs/*.md; do (( t += $(wc -l < \"$f\") )); done; echo $t",
         ],
     );
     check_common::assert_in_dir(
         ws.path(),
         "ask",
-        &["echo $(( ${c:-0} + 1 ))", "c=0; echo $(( ${c:-x} + 1 ))", "git difftool --tool-help docs"],
+        &[
+            "echo $(( ${c:-0} + 1 ))",
+            "c=0; echo $(( ${c:-x} + 1 ))",
+            "git difftool --tool-help docs",
+            "x=docs; (( t += $((x=5)) )); cat $x/a.md",
+        ],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["c=0; echo $(( ${c:-0$(rm m)} + 1 ))"]);
 }

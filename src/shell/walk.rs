@@ -3589,10 +3589,12 @@ impl Walker<'_> {
     fn arithmetic(&mut self, expr: &str) {
         let known = self.arithmetic_known(expr);
         self.values_evaluated(expr);
-        self.arithmetic_assigns(expr);
+        // (bash runs the substitutions before it assigns: `(( t += $(wc -l < "$f") ))` reads
+        // the loop's `f`, red team 87.)
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
+        self.arithmetic_assigns(expr);
         if !known {
             self.a.unknown.push(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
@@ -3630,7 +3632,9 @@ impl Walker<'_> {
                     })
                     .collect()
             };
-            for n in identifiers(expr) {
+            // (Not the names inside a substitution's text, which runs apart: `(( t += $(wc -l
+            // < "$f") ))` assigns t, not f; red team 87.)
+            for n in identifiers(&without_command_substitutions(expr)) {
                 // `((IFS=0))` splits later words on `0` (sixth red team).
                 if tables::is_dangerous_variable(&n) || n == "IFS" {
                     self.a
@@ -4756,10 +4760,10 @@ impl Walker<'_> {
                     *dynamic = true;
                     let known = self.arithmetic_known(&e.value);
                     self.values_evaluated(&e.value);
-                    self.arithmetic_assigns(&e.value);
                     if e.value.contains("$(") || e.value.contains('`') {
                         self.substitutions_in(&e.value);
                     }
+                    self.arithmetic_assigns(&e.value);
                     if !known {
                         *unknown =
                             Some(format!("arithmetic `{}` evaluates variables, which can run code", e.value.trim()));
@@ -5533,10 +5537,12 @@ impl Walker<'_> {
     fn arithmetic_in_word(&mut self, expr: &str, unknown: &mut Option<String>) {
         let known = self.arithmetic_known(expr);
         self.values_evaluated(expr);
-        self.arithmetic_assigns(expr);
+        // (bash runs the substitutions before it assigns: `(( t += $(wc -l < "$f") ))` reads
+        // the loop's `f`, red team 87.)
         if expr.contains("$(") || expr.contains('`') {
             self.substitutions_in(expr);
         }
+        self.arithmetic_assigns(expr);
         if !known {
             *unknown = Some(format!("arithmetic `{}` evaluates variables, which can run code", expr.trim()));
         }
@@ -8933,6 +8939,48 @@ fn defaults_as_names(expr: &str) -> String {
         }
     }
     out.push_str(rest);
+    out
+}
+
+/// `expr` with the text of each command substitution (`$(...)`, not arithmetic `$((`, whose
+/// assignments count; backquotes) as `0`; an unbalanced one leaves the rest as it is.
+fn without_command_substitutions(expr: &str) -> String {
+    let b = expr.as_bytes();
+    let mut out = String::with_capacity(expr.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' && b.get(i + 1) == Some(&b'(') && b.get(i + 2) != Some(&b'(') {
+            let mut depth = 0usize;
+            let mut k = i + 1;
+            while k < b.len() {
+                match b[k] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            if k < b.len() {
+                out.push('0');
+                i = k + 1;
+                continue;
+            }
+        } else if b[i] == b'`' {
+            if let Some(end) = expr[i + 1..].find('`') {
+                out.push('0');
+                i += end + 2;
+                continue;
+            }
+        }
+        let ch = expr[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
     out
 }
 
