@@ -515,3 +515,38 @@ fn arithmetic_defaults_and_difftool_tool_help() {
     );
     check_common::assert_in_dir(ws.path(), "deny", &["c=0; echo $(( ${c:-0$(rm m)} + 1 ))"]);
 }
+
+/// Red team 88 (A C01-C15, A01-A17; 32 bypasses): a redirection of a descriptor past the
+/// limit fails even to `/dev/null` (`cd docs 1048577>/dev/null` skips the `cd`), so only the
+/// standard descriptors count; and `a[$1]` is no number index: bash evaluates `$1`'s text again
+/// as arithmetic (`set -- i` with `i='z[$(rm -f m)]'`). (B C3-07: `declare -i n=5; n=n+1`
+/// evaluates names that hold numbers.)
+#[test]
+fn cd_redirections_of_standard_descriptors_and_positional_indices() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "cd docs 1048577>/dev/null; cat ../x",
+            "cd docs >/dev/null 1048577>&1; cat ../x",
+            "pushd docs 65536</dev/null; cat ../x",
+            "cd docs 3>/dev/null; cat ../x",
+            "declare -i n=5; n=m+1; echo $n",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "a=(1 2); i='z[$(rm -f m)]'; set -- i; echo $(( a[$1] ))",
+            "a=(1 2); f() { echo $(( a[$1] )); }; i='z[$(rm -f m)]'; f i",
+            "i='z[$(rm -f m)]'; set -- i; (( PIPESTATUS[$1] ))",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["cd docs 2>/dev/null; cat a.md", "declare -i n=5; n=n+1; echo $n", "a=(1 2); i=1; echo $(( a[$i] ))"],
+    );
+}

@@ -2635,6 +2635,14 @@ impl Walker<'_> {
         match value {
             Word::Dyn(_) if counted || copied => None,
             Word::Lit(v) if plain(v) => None,
+            // (Names that hold numbers: `declare -i n=5; n=n+1`, red team 88.)
+            Word::Lit(v)
+                if !v.contains(['$', '`', '[', '\'', '"', '\\'])
+                    && identifiers(v).iter().all(|n| self.is_number(n))
+                    && v.chars().all(|c| c.is_ascii_alphanumeric() || " _+-*/%()".contains(c)) =>
+            {
+                None
+            }
             Word::Lit(v) => Some(format!(
                 "{name} has the integer attribute: bash evaluates `{v}` as arithmetic, which can run code"
             )),
@@ -2747,12 +2755,15 @@ impl Walker<'_> {
         for it in sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())) {
             let ast::CommandPrefixOrSuffixItem::IoRedirect(io) = it else { continue };
             match io {
-                ast::IoRedirect::File(fd, kind, T::Filename(w)) if null(w) => {
+                // (Standard descriptors only: one past the limit fails, red team 88's `cd docs
+                // 1048577>/dev/null`.)
+                ast::IoRedirect::File(fd, kind, T::Filename(w)) if null(w) && fd.is_none_or(|f| f <= 2) => {
                     let fd = fd.map_or(if matches!(kind, K::Read) { 0 } else { 1 }, |f| f as u32);
                     opened.push(fd);
                 }
-                ast::IoRedirect::File(_, _, T::Duplicate(w))
-                    if w.value.parse::<u32>().is_ok_and(|from| opened.contains(&from)) => {}
+                ast::IoRedirect::File(fd, _, T::Duplicate(w))
+                    if fd.is_none_or(|f| f <= 2) && w.value.parse::<u32>().is_ok_and(|from| opened.contains(&from)) => {
+                }
                 ast::IoRedirect::OutputAndError(w, _) if null(w) => opened.extend([1, 2]),
                 _ => return false,
             }
@@ -3759,10 +3770,16 @@ impl Walker<'_> {
                     .then(|| (end + 1..b.len()).find(|&k| b[k] == b']'))
                     .flatten()
                     .filter(|&k| {
+                        // (`$1` is a positional parameter, whose text bash evaluates again:
+                        // red team 88's `a[$1]` with `set -- i`, `i='z[$(rm -f m)]'`.)
                         let index = &expr[end + 1..k];
-                        let index = index.strip_prefix('$').unwrap_or(index);
-                        (!index.is_empty() && index.bytes().all(|c| c.is_ascii_digit()))
-                            || (is_identifier(index) && self.is_number(index))
+                        match index.strip_prefix('$') {
+                            Some(name) => is_identifier(name) && self.is_number(name),
+                            None => {
+                                (!index.is_empty() && index.bytes().all(|c| c.is_ascii_digit()))
+                                    || (is_identifier(index) && self.is_number(index))
+                            }
+                        }
                     });
                 if let Some(k) = close.filter(|_| numbers(name)) {
                     let braced = i >= 2 && &expr[i - 2..i] == "${" && b.get(k + 1) == Some(&b'}');
