@@ -547,6 +547,13 @@ fn cd_redirections_of_standard_descriptors_and_positional_indices() {
     check_common::assert_in_dir(
         ws.path(),
         "allow",
-        &["cd docs 2>/dev/null; cat a.md", "declare -i n=5; n=n+1; echo $n", "a=(1 2); i=1; echo $(( a[$i] ))"],
+        &[
+            "cd docs 2>/dev/null; cat a.md",
+            "declare -i n=5; n=n+1; echo $n",
+            "a=(1 2); i=1; echo $(( a[$i] ))",
+            // (B C2-05: `-h` is `--help` to these, measured to print and exit.)
+            "node -h",
+            "make -h",
+        ],
     );
 }

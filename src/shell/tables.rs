@@ -2046,7 +2046,8 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     // and exit): red team 30 found `sed --help` asked.
     if !open_args
         && words.len() == 2
-        && words[1].lit() == Some("--help")
+        && (words[1].lit() == Some("--help")
+            || words[1].lit() == Some("-h") && matches!(name, "node" | "python3" | "make"))
         && (HELP_EXITS.contains(&name)
             || SAFE.iter().any(|(n, _)| *n == name)
                 && grammar::grammar(name).is_some_and(|g| g.opts.iter().any(|o| o.name == "--help")))
@@ -2246,7 +2247,8 @@ const VERSION_EXITS: &[&str] = &[
 ];
 
 /// `PROGRAM --help` that prints and exits, verified on each: no startup file, makefile or
-/// script is read (node 22, Python 3.11, GNU make 4.3; red team 63). Not cargo or rustc:
+/// script is read (node 22, Python 3.11, GNU make 4.3; red team 63); `-h` too for node,
+/// python3 and make (red team 88). Not cargo or rustc:
 /// rustup's proxies run the toolchain a `rust-toolchain.toml` in the directory or any parent
 /// names, a program anywhere (red team 80: `cargo --help` ran one outside the workspace).
 const HELP_EXITS: &[&str] = &["node", "python3", "make", "npm", "git"];
