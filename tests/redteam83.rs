@@ -532,6 +532,8 @@ fn cd_redirections_of_standard_descriptors_and_positional_indices() {
             "cd docs >/dev/null 1048577>&1; cat ../x",
             "pushd docs 65536</dev/null; cat ../x",
             "cd docs 3>/dev/null; cat ../x",
+            // (Red team 89's lead: descriptors run out, then even `/dev/null` fails.)
+            "exec 3<. 4<.; cd docs 2>/dev/null; cat ../x",
             "declare -i n=5; n=m+1; echo $n",
         ],
     );

@@ -2750,6 +2750,19 @@ impl Walker<'_> {
         use ast::IoFileRedirectKind as K;
         use ast::IoFileRedirectTarget as T;
         let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
+        // (Even `/dev/null` cannot be opened once descriptors run out, which a text that
+        // opens them may bring about: `exec 3<. 4<. ...`, `ulimit -n`; red team 89.)
+        let opens =
+            self.a.commands.iter().any(|c| matches!(c.program(), Some("exec" | "ulimit")) || c.unknown.is_some());
+        let redirected = sc
+            .prefix
+            .iter()
+            .flat_map(|x| x.0.iter())
+            .chain(sc.suffix.iter().flat_map(|x| x.0.iter()))
+            .any(|it| matches!(it, ast::CommandPrefixOrSuffixItem::IoRedirect(_)));
+        if opens && redirected {
+            return false;
+        }
         let mut opened: Vec<u32> = Vec::new();
         let null = |w: &ast::Word| w.value == "/dev/null";
         for it in sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())) {
