@@ -2586,34 +2586,20 @@ fn literals_joined(text: &str) -> String {
 /// `text` with each `${NAME:-WORD}` (`-`, `=`, `:=`, `+`, `:+`) as its WORD: what the text is
 /// where NAME is unset (or set, for `+`).
 fn defaults_inlined(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(k) = rest.find("${") {
-        out.push_str(&rest[..k]);
-        let after = &rest[k + 2..];
+    shell::braced_rewritten(text, |after| {
         let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
         let op = &after[name_len..];
-        let word_at =
-            ["::-", ":-", ":=", ":+", "-", "=", "+"].iter().find(|o| op.starts_with(**o)).map(|o| name_len + o.len());
-        match (name_len > 0, word_at) {
-            (true, Some(at)) => match after[at..].find('}') {
-                Some(end) => {
-                    out.push_str(&after[at..at + end]);
-                    rest = &after[at + end + 1..];
-                }
-                None => {
-                    out.push_str(&after[at..]);
-                    rest = "";
-                }
-            },
-            _ => {
-                out.push_str("${");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+        let at = ["::-", ":-", ":=", ":+", "-", "=", "+"]
+            .iter()
+            .find(|o| op.starts_with(**o))
+            .map(|o| name_len + o.len())
+            .filter(|_| name_len > 0)?;
+        // (Without its `}` the word runs to the end.)
+        Some(match after[at..].find('}') {
+            Some(end) => (after[at..at + end].to_string(), &after[at + end + 1..]),
+            None => (after[at..].to_string(), ""),
+        })
+    })
 }
 
 /// What may be a value glued to a short option's word (`-fo.env`, `-erm`): the rest of the

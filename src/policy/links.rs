@@ -512,9 +512,10 @@ impl Policy {
     }
 
     /// Whether a shell call's `cd`s whose failure bash would go past may be taken to succeed
-    /// ([`shell::analyze_entering`]): each enters a directory that is one now, and nothing in
-    /// the call writes that directory or one above it (`mv docs x; cd docs` may fail). Not
-    /// where it enters none.
+    /// ([`shell::analyze_entering`]): each enters, as written, a directory that is one now
+    /// (each part before a `..` too) and that the process may enter, and nothing in the call
+    /// writes that directory or one above it (`mv docs x; cd docs` may fail). Not where it
+    /// enters none.
     fn entered_dirs_hold(&self, call: &Call, real: Real) -> bool {
         let tools = &self.model.tools;
         let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {
@@ -526,37 +527,32 @@ impl Policy {
             return false;
         }
         let a = shell::analyze_entering(&command);
-        let lexical = |p: &str, cwd: Option<&str>| {
-            self.lexical(if p.is_empty() { "." } else { p }, cwd).map(|p| super::normalize_path(&p))
-        };
+        let absolute = |p: &str, cwd: Option<&str>| self.lexical(if p.is_empty() { "." } else { p }, cwd);
         let written: Option<Vec<PathBuf>> = a
             .writes
             .iter()
             .filter(|w| w.kind != shell::WriteKind::List)
-            .map(|w| lexical(w.path.lit()?, w.cwd.as_deref()))
+            .map(|w| absolute(w.path.lit()?, w.cwd.as_deref()).map(|p| super::normalize_path(&p)))
             .collect();
         let Some(written) = written else { return false };
-        // (Each part before a `..` must be a directory too: bash refuses `cd docs/a.md/..`
-        // and `cd docs/nothere/..`, red team 84.)
         let is_dir = |p: &Path| real.is_dir(p) == Some(true);
-        let climbs_through_dirs = |d: &str| {
-            let Some(raw) = self.lexical(if d.is_empty() { "." } else { d }, Some("")) else { return false };
+        let holds = |d: &str| {
+            let Some(raw) = absolute(d, Some("")) else { return false };
             if raw.as_os_str().len() >= 4000 {
                 return false;
             }
+            // (Each part before a `..` must be a directory too: bash refuses `cd
+            // docs/a.md/..` and `cd docs/nothere/..`, red team 84.)
             let mut at = PathBuf::new();
-            raw.components().all(|c| {
+            let climbs = raw.components().all(|c| {
                 let ok = c != std::path::Component::ParentDir || is_dir(&at);
                 at.push(c);
                 ok
-            }) && is_dir(&raw)
-                && real.enterable(&raw)
+            });
+            let dir = super::normalize_path(&raw);
+            climbs && is_dir(&raw) && real.enterable(&raw) && !written.iter().any(|w| dir.starts_with(w))
         };
-        !a.entered.is_empty()
-            && a.entered.iter().all(|d| {
-                climbs_through_dirs(d)
-                    && lexical(d, Some("")).is_some_and(|dir| !written.iter().any(|w| dir.starts_with(w)))
-            })
+        !a.entered.is_empty() && a.entered.iter().all(|d| holds(d))
     }
 
     fn resolved_call(&self, call: &Call, real: Real) -> Option<(Call, String)> {

@@ -31,7 +31,7 @@ pub use tables::{
 pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program, PWD_SPELLINGS};
 pub(crate) use unwrap::xargs_replace_str;
 pub(crate) use walk::{below_a_start, plain_byte};
-pub(crate) use words::brace_expand;
+pub(crate) use words::{brace_expand, braced_rewritten};
 
 /// One word of a command after quoting and escapes are resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -361,10 +361,10 @@ pub struct Analysis {
     /// first name (`/src`), so that it reads nothing, and nothing in the call writes them.
     pub no_top: Vec<(String, String)>,
     /// Read by [`analyze_entering`] only: the directories (relative to the start, or
-    /// absolute; `.` and `..` taken lexically) that a `cd`, `pushd` or `popd` whose failure
-    /// bash would go past was taken to enter. The policy holds that reading only where the
-    /// edge finds each a directory that the call does not write (otherwise it decides the
-    /// reading where each may fail, [`analyze`]'s).
+    /// absolute; as written, `..` kept) that a `cd`, `pushd` or `popd` whose failure bash
+    /// would go past was taken to enter. The policy holds that reading only where the edge
+    /// finds each a directory the process may enter and the call does not write (otherwise it
+    /// decides the reading where each may fail, [`analyze`]'s).
     pub entered: Vec<String>,
 }
 

@@ -8,8 +8,8 @@ use super::dirs::Cwd;
 use super::grammar;
 use super::tables::{self, harmless_setting, is_identifier, WrapperSpec};
 use super::unwrap::{option_commands, script_flag, skip_options, split_find, xargs_replace_str};
-use super::words::Braces;
 use super::words::{arithmetic_reads_variables, decode_ansi_c, expands, nesting_depth};
+use super::words::{braced_rewritten, Braces};
 use super::{
     program_name, Analysis, SimpleCommand, Split, Word, Wrapper, WrapperKind, Write, WriteKind, ADDED_AT_RUN_TIME,
     MAX_DEPTH,
@@ -556,25 +556,19 @@ fn may_move_stdin(io: &ast::IoRedirect) -> bool {
 /// (`> f`, `1>> f`, `&> f`, `>& f`), not a copy of another descriptor (`>&2`).
 fn sends_stdout(sc: &ast::SimpleCommand) -> bool {
     use ast::IoFileRedirectKind as K;
-    let items = sc.prefix.iter().flat_map(|p| p.0.iter()).chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
-    items
-        .filter_map(|it| match it {
-            ast::CommandPrefixOrSuffixItem::IoRedirect(io) => Some(io),
-            _ => None,
-        })
-        .any(|io| match io {
-            ast::IoRedirect::OutputAndError(..) => true,
-            ast::IoRedirect::File(fd, kind, target) => {
-                fd.is_none_or(|f| f == 1)
-                    && match kind {
-                        K::Write | K::Append | K::Clobber => true,
-                        K::ReadAndWrite => *fd == Some(1),
-                        K::DuplicateOutput => matches!(target, ast::IoFileRedirectTarget::Filename(_)),
-                        _ => false,
-                    }
-            }
-            _ => false,
-        })
+    redirects_of(sc).into_iter().any(|io| match io {
+        ast::IoRedirect::OutputAndError(..) => true,
+        ast::IoRedirect::File(fd, kind, target) => {
+            fd.is_none_or(|f| f == 1)
+                && match kind {
+                    K::Write | K::Append | K::Clobber => true,
+                    K::ReadAndWrite => *fd == Some(1),
+                    K::DuplicateOutput => matches!(target, ast::IoFileRedirectTarget::Filename(_)),
+                    _ => false,
+                }
+        }
+        _ => false,
+    })
 }
 
 /// Commands that never read their standard input.
@@ -1393,6 +1387,19 @@ fn appends_to_integer(name: &str) -> String {
     )
 }
 
+/// A simple command's redirections, in the order bash makes them.
+fn redirects_of(sc: &ast::SimpleCommand) -> Vec<&ast::IoRedirect> {
+    sc.prefix
+        .iter()
+        .flat_map(|p| p.0.iter())
+        .chain(sc.suffix.iter().flat_map(|s| s.0.iter()))
+        .filter_map(|it| match it {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(io) => Some(io),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether a `cd`, `pushd` or `popd` has the one shape whose only way to fail is a directory
 /// that is not there: `cd [-L|-P|-e]... [--] DIR`, `pushd DIR`, `popd`, DIR at most 1024
 /// bytes (red team 84: bash refuses `cd docs src`, `cd -Q docs`, `cd --help docs` and stays
@@ -1873,7 +1880,7 @@ impl Walker<'_> {
             // src/a.rs)"` is a count, red team 63.)
             Word::Dyn(d)
                 if {
-                    let own = without_substitutions(d);
+                    let own = without_substitutions(d, true);
                     (own.contains('/') || own.contains('~')) && !own.contains("://")
                 } =>
             {
@@ -2740,6 +2747,13 @@ impl Walker<'_> {
             .then_some(w.value.as_str())
     }
 
+    /// Whether a command walked so far may have opened descriptors until they run out (`exec
+    /// 3<f ...`, `ulimit -n`, a command gate cannot see): then opening even `/dev/null`, or a
+    /// process substitution, may fail.
+    fn may_open_descriptors(&self) -> bool {
+        self.a.commands.iter().any(|c| matches!(c.program(), Some("exec" | "ulimit")) || c.unknown.is_some())
+    }
+
     /// Whether none of a lone `cd`'s redirections can fail: each sends a descriptor to
     /// `/dev/null`, or copies one an earlier of them sent there (`>/dev/null 2>&1`). A copy of
     /// any other descriptor may fail where the shell closed it, which a compound command's
@@ -2750,23 +2764,15 @@ impl Walker<'_> {
         use ast::IoFileRedirectKind as K;
         use ast::IoFileRedirectTarget as T;
         let [ast::Command::Simple(sc)] = p.seq.as_slice() else { return false };
+        let redirects = redirects_of(sc);
         // (Even `/dev/null` cannot be opened once descriptors run out, which a text that
         // opens them may bring about: `exec 3<. 4<. ...`, `ulimit -n`; red team 89.)
-        let opens =
-            self.a.commands.iter().any(|c| matches!(c.program(), Some("exec" | "ulimit")) || c.unknown.is_some());
-        let redirected = sc
-            .prefix
-            .iter()
-            .flat_map(|x| x.0.iter())
-            .chain(sc.suffix.iter().flat_map(|x| x.0.iter()))
-            .any(|it| matches!(it, ast::CommandPrefixOrSuffixItem::IoRedirect(_)));
-        if opens && redirected {
+        if !redirects.is_empty() && self.may_open_descriptors() {
             return false;
         }
         let mut opened: Vec<u32> = Vec::new();
         let null = |w: &ast::Word| w.value == "/dev/null";
-        for it in sc.prefix.iter().flat_map(|x| x.0.iter()).chain(sc.suffix.iter().flat_map(|x| x.0.iter())) {
-            let ast::CommandPrefixOrSuffixItem::IoRedirect(io) = it else { continue };
+        for io in redirects {
             match io {
                 // (Standard descriptors only: one past the limit fails, red team 88's `cd docs
                 // 1048577>/dev/null`.)
@@ -2834,8 +2840,13 @@ impl Walker<'_> {
         // number whichever way the list went: `((count++)) || true`, red team 82.)
         let bound0 = if l.additional.is_empty() { Vec::new() } else { self.bound.clone() };
         self.pipeline(&l.first);
-        // (The command the first pipeline ran last: the `cd` where it is one.)
-        let first_cd = self.a.commands.last().cloned();
+        // (Whether the first pipeline is a `cd` that fails only where its directory is
+        // missing, read while it is the last command walked; only in the reading that takes
+        // such a `cd` to succeed.)
+        let plain_cd = super::entering()
+            && self.is_one_cd(&l.first)
+            && self.a.commands.last().is_some_and(plain_dir_change)
+            && self.redirections_hold(&l.first);
         let after_first = self.cwd.clone();
         let first_log = self.assigned.len();
         let bound_first = (!l.additional.is_empty()).then(|| self.bound.clone());
@@ -2987,12 +2998,7 @@ impl Walker<'_> {
                     *self.cwd = self.cwd.merged(&before);
                 }
             } else if back {
-            } else if let Some(dir) = self.cwd.0.clone().filter(|_| {
-                one_cd
-                    && super::entering()
-                    && first_cd.as_ref().is_some_and(plain_dir_change)
-                    && self.redirections_hold(&l.first)
-            }) {
+            } else if let Some(dir) = self.cwd.0.clone().filter(|_| one_cd && plain_cd) {
                 // Taken to succeed: the edge holds this reading only where `dir`, as written
                 // (each part before a `..` too), is a directory the call does not write.
                 self.a.entered.push(dir);
@@ -3658,7 +3664,7 @@ impl Walker<'_> {
             };
             // (Not the names inside a substitution's text, which runs apart: `(( t += $(wc -l
             // < "$f") ))` assigns t, not f; red team 87.)
-            for n in identifiers(&without_command_substitutions(expr)) {
+            for n in identifiers(&without_substitutions(expr, false)) {
                 // `((IFS=0))` splits later words on `0` (sixth red team).
                 if tables::is_dangerous_variable(&n) || n == "IFS" {
                     self.a
@@ -5614,17 +5620,7 @@ impl Walker<'_> {
     }
 
     fn simple_words(&mut self, sc: &ast::SimpleCommand) {
-        use ast::CommandPrefixOrSuffixItem as I;
-        let redirects: Vec<&ast::IoRedirect> = sc
-            .prefix
-            .iter()
-            .flat_map(|p| p.0.iter())
-            .chain(sc.suffix.iter().flat_map(|s| s.0.iter()))
-            .filter_map(|it| match it {
-                I::IoRedirect(io) => Some(io),
-                _ => None,
-            })
-            .collect();
+        let redirects = redirects_of(sc);
         let fallible = redirects.iter().any(|io| may_fail(io, self.std_closed));
         let start = fallible.then(|| self.may_not_happen_start());
         let own = redirects.iter().any(|io| stdin_redirect(io, &|n| self.listed_name(n)));
@@ -5652,10 +5648,8 @@ impl Walker<'_> {
         // (A process substitution fails only where descriptors run out, which takes a text
         // that opens them, `exec 3<f ...`, or lowers the limit, `ulimit -n`: red team 83's
         // `mapfile -t a < <(find docs -name '*.md'); sed -i ... "${a[@]}"` was asked.)
-        let opens_descriptors =
-            || self.a.commands.iter().any(|c| matches!(c.program(), Some("exec" | "ulimit")) || c.unknown.is_some());
         if let Some((name, listing, nul)) =
-            listed.filter(|(n, _, _)| !fallible || emptied.contains(n) || !opens_descriptors())
+            listed.filter(|(n, _, _)| !fallible || emptied.contains(n) || !self.may_open_descriptors())
         {
             self.listings.push((listing, nul));
             let k = self.listings.len() - 1;
@@ -8938,129 +8932,44 @@ fn mapfile_callback(args: &[Word]) -> Option<String> {
     found
 }
 
-/// `${#name}`, `${#name[@]}` and `${#name[*]}` replaced by `0`: bash expands each to a
-/// plain number (any other subscript is evaluated, and stays).
+/// The name at the start of `text` (letters, digits, `_`; not checked to be an identifier)
+/// and what follows it.
+fn name_split(text: &str) -> (&str, &str) {
+    text.split_at(text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len()))
+}
+
 /// `${NAME:-DIGITS}` and `${NAME-DIGITS}` in arithmetic as `NAME`'s reference where the
 /// default is a decimal number: the value is NAME's or that number (red team 87's `c=$((
 /// ${c:-0} + 1 ))` with `c=0` before it was asked).
 fn defaults_as_names(expr: &str) -> String {
-    let mut out = String::with_capacity(expr.len());
-    let mut rest = expr;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
-        let (name, tail) = after.split_at(name_len);
-        let default = tail.strip_prefix(":-").or_else(|| tail.strip_prefix('-'));
-        let digits = default.and_then(|d| d.split_once('}')).filter(|(d, _)| {
-            !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) && (*d == "0" || !d.starts_with('0'))
-        });
-        match digits.filter(|_| is_identifier(name)) {
-            Some((_, after_close)) => {
-                out.push_str("${");
-                out.push_str(name);
-                out.push('}');
-                rest = after_close;
-            }
-            None => {
-                out.push_str("${");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// `expr` with the text of each command substitution (`$(...)`, not arithmetic `$((`, whose
-/// assignments count; backquotes) as `0`; an unbalanced one leaves the rest as it is.
-fn without_command_substitutions(expr: &str) -> String {
-    let b = expr.as_bytes();
-    let mut out = String::with_capacity(expr.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'$' && b.get(i + 1) == Some(&b'(') && b.get(i + 2) != Some(&b'(') {
-            let mut depth = 0usize;
-            let mut k = i + 1;
-            while k < b.len() {
-                match b[k] {
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                k += 1;
-            }
-            if k < b.len() {
-                out.push('0');
-                i = k + 1;
-                continue;
-            }
-        } else if b[i] == b'`' {
-            if let Some(end) = expr[i + 1..].find('`') {
-                out.push('0');
-                i += end + 2;
-                continue;
-            }
-        }
-        let ch = expr[i..].chars().next().unwrap_or(' ');
-        out.push(ch);
-        i += ch.len_utf8();
-    }
-    out
+    braced_rewritten(expr, |after| {
+        let (name, tail) = name_split(after);
+        let default = tail.strip_prefix(":-").or_else(|| tail.strip_prefix('-'))?;
+        let (digits, after_close) = default.split_once('}')?;
+        let number = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'));
+        (number && is_identifier(name)).then(|| (format!("${{{name}}}"), after_close))
+    })
 }
 
 /// `${NAME}` in arithmetic as `NAME` (the same value read the same way, where NAME is a
 /// plain name).
 fn names_unbraced(expr: &str) -> String {
-    let mut out = String::with_capacity(expr.len());
-    let mut rest = expr;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        match after.split_once('}').filter(|(n, _)| is_identifier(n)) {
-            Some((name, tail)) => {
-                out.push_str(name);
-                rest = tail;
-            }
-            None => {
-                out.push_str("${");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    braced_rewritten(expr, |after| {
+        after.split_once('}').filter(|(n, _)| is_identifier(n)).map(|(name, tail)| (name.to_string(), tail))
+    })
 }
 
+/// `${#name}`, `${#name[@]}` and `${#name[*]}` replaced by `0`: bash expands each to a
+/// plain number (any other subscript is evaluated, and stays).
 fn lengths_as_numbers(expr: &str) -> String {
-    let mut out = String::with_capacity(expr.len());
-    let mut rest = expr;
-    while let Some(i) = rest.find("${#") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 3..];
-        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
-        let name = &after[..name_len];
-        let tail = &after[name_len..];
+    braced_rewritten(expr, |after| {
+        let (name, tail) = name_split(after.strip_prefix('#')?);
         let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-        let close = ["}", "[@]}", "[*]}"].into_iter().find(|c| tail.starts_with(c));
-        match close.filter(|_| valid) {
-            Some(c) => {
-                out.push('0');
-                rest = &tail[c.len()..];
-            }
-            None => {
-                out.push_str("${#");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+        let close = ["}", "[@]}", "[*]}"].into_iter().find(|c| tail.starts_with(c)).filter(|_| valid)?;
+        Some(("0".to_string(), &tail[close.len()..]))
+    })
 }
 
 /// The names a comma-free arithmetic expression assigns with a plain `=` at its front
@@ -10096,33 +10005,18 @@ fn date_sample(format: &str) -> Option<String> {
 }
 
 /// `text` without the text of its command substitutions (`$(...)`, balanced, and backquoted):
-/// what the shell itself reads of it. Unbalanced text is kept whole.
-fn without_substitutions(text: &str) -> String {
+/// what the shell itself reads of it. With `arithmetic`, `$((...))` goes too; without, its
+/// text stays (an assignment there counts: `$((x=5))`) and only the substitutions in it go.
+/// Unbalanced text is kept whole.
+fn without_substitutions(text: &str, arithmetic: bool) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'$' && b.get(i + 1) == Some(&b'(') {
-            let mut depth = 0usize;
-            let mut j = i + 1;
-            while j < b.len() {
-                match b[j] {
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            if j >= b.len() {
-                return text.to_string();
-            }
+        if b[i] == b'$' && b.get(i + 1) == Some(&b'(') && (arithmetic || b.get(i + 2) != Some(&b'(')) {
+            let Some(end) = super::words::paren_end(b, i + 1) else { return text.to_string() };
             out.push_str("$()");
-            i = j + 1;
+            i = end;
             continue;
         }
         if b[i] == b'`' {

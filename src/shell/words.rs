@@ -361,6 +361,48 @@ fn skip_quoted_at(b: &[u8], i: usize, depth: usize) -> Option<Option<usize>> {
     Some(Some(end.min(b.len())))
 }
 
+/// `expr` with each `${...}` that `rewrite` reads replaced: it is given the text after `${`
+/// and gives the replacement and the text after the expansion; `None` keeps the expansion.
+pub(crate) fn braced_rewritten<'a>(expr: &'a str, rewrite: impl Fn(&'a str) -> Option<(String, &'a str)>) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        match rewrite(after) {
+            Some((by, tail)) => {
+                out.push_str(&by);
+                rest = tail;
+            }
+            None => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The index just past the `)` that closes the `(` at `open`, counting parentheses only (no
+/// quotes, as a reader that does not know them counts); `None` where none closes it.
+pub(super) fn paren_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// From just inside an opening bracket, the index after its matching close, skipping quoted
 /// and substituted spans.
 fn skip_nested(b: &[u8], j: usize, open: u8, close: u8) -> Option<usize> {
@@ -613,26 +655,7 @@ pub(crate) fn parser_reads_otherwise(text: &str) -> Option<&'static str> {
                 return Some("more extended-glob groups than gate checks");
             }
             let Some(aware) = skip_nested(b, i + 2, b'(', b')') else { return Some(UNMATCHED) };
-            let naive = {
-                let mut depth = 0usize;
-                let mut k = i + 1;
-                let mut end = None;
-                while k < b.len() {
-                    match b[k] {
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                end = Some(k + 1);
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                end
-            };
+            let naive = paren_end(b, i + 1);
             if naive != Some(aware) {
                 return Some("a parenthesis in quotes inside an extended glob");
             }
