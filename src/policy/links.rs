@@ -1594,9 +1594,13 @@ fn git_index_listings(command: &str) -> Vec<Option<String>> {
         // A command before it that may change the index (`git merge -q evil && git ls-files |
         // xargs cat`, review of red team 76): the index read now is not the one listed, so
         // the directory is not known (`None`).
+        // (A read-only command find or xargs runs changes nothing either: red team 90's `find
+        // src -exec wc -l {} + && git ls-files | xargs wc -c` was asked.)
+        let wrapped =
+            |b: &shell::SimpleCommand| b.wrappers.iter().any(|w| !matches!(w.program(), Some("find" | "xargs")));
         let changed = a.commands[..k]
             .iter()
-            .any(|b| b.unknown.is_some() || !b.wrappers.is_empty() || !shell::is_read_only(&b.words, shell::Added::No));
+            .any(|b| b.unknown.is_some() || wrapped(b) || !shell::is_read_only(&b.words, shell::Added::No));
         let dir = if changed { None } else { c.cwd.clone() };
         if sub && !nul && !out.contains(&dir) {
             out.push(dir);

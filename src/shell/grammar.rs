@@ -236,12 +236,18 @@ impl Parsed {
         let recursive = match g.program {
             _ if grep => given(&["-r", "--recursive", "-R", "--dereference-recursive"]) || recurse_action,
             "diff" => given(&["-r", "--recursive"]),
+            // (tar's archive of directories holds all below: red team 84's `tar -cf - src`.)
+            "tar" => given(&["-c", "--create"]) && !given(&["--no-recursion"]),
             _ => false,
         };
         if !recursive {
             return Vec::new();
         }
-        let links = if grep { given(&["-R", "--dereference-recursive"]) } else { !given(&["--no-dereference"]) };
+        let links = match g.program {
+            _ if grep => given(&["-R", "--dereference-recursive"]),
+            "tar" => given(&["-h", "--dereference"]),
+            _ => !given(&["--no-dereference"]),
+        };
         let skip = match g.files {
             Files::None => return Vec::new(),
             Files::All => 0,
@@ -276,7 +282,7 @@ fn walks_links(g: &Grammar, f: &Found) -> bool {
     f.value.is_none()
         && matches!(
             g.program,
-            "ls" | "dir" | "vdir" | "grep" | "egrep" | "fgrep" | "rg" | "du" | "diff" | "tree" | "zcat"
+            "ls" | "dir" | "vdir" | "grep" | "egrep" | "fgrep" | "rg" | "du" | "diff" | "tree" | "zcat" | "tar"
         )
 }
 
@@ -1057,6 +1063,31 @@ static TABLE: &[(&str, &str, &str)] = &[
      "--debug -d: --delimiter= --field= --format= --from= --from-unit= --grouping --header=? --invalid= \
       --padding= --round= --suffix= --unit-separator= --to= --to-unit= -z --zero-terminated --help --version"),
     ("sleep", "", "--help --version"),
+    // A calculator (GNU bc 1.07: no shell escape), its files read; numbers factored; lines
+    // shuffled (`-o F` a write the walker decides); a user's groups; the CPUs (`-s DIR` reads
+    // another root); the sockets (`-K` closes them, `-D F` writes, `-N` enters a namespace).
+    // Red team 83's over-asks.
+    ("bc", "files", "-h --help -i --interactive -l --mathlib -w --warn -s --standard -q --quiet -v --version"),
+    ("factor", "", "-h --exponents --help --version"),
+    ("shuf", "files",
+     "-e --echo -i: --input-range= -n: --head-count= -o:/W --output=/W --random-source=/R -r --repeat -z \
+      --zero-terminated --help --version"),
+    ("groups", "", "--help --version"),
+    ("lscpu", "",
+     "-a --all -b --online -B --bytes -C:: --caches=? -c --offline -J --json -e:: --extended=? -p:: --parse=? \
+      -s:/R --sysroot=/R -x --hex -y --physical --output-all -h --help -V --version"),
+    ("ss", "",
+     "-h --help -V -v --version -n --numeric -r --resolve -a --all -l --listening -o --options -e --extended -m \
+      --memory -p --processes -T --threads -i --info --tipcinfo -s --summary --tos --cgroup -b --bpf -E --events -Z \
+      --context -z --contexts -N:/U --net=/U -4 --ipv4 -6 --ipv6 -0 --packet -t --tcp -M --mptcp -S --sctp -u --udp \
+      -d --dccp -w --raw -x --unix --tipc --vsock --xdp -f: --family= -K/U --kill/U -H --no-header -O --oneline \
+      --inet-sockopt -A: --query= --socket= -D:/W --diag=/W -F:/R --filter=/R"),
+    // gzip 1.12: read-only only where it writes to standard output, lists or tests (the
+    // walker decides the files it writes otherwise).
+    ("gzip|gunzip", "files",
+     "-a --ascii -c --stdout --to-stdout -d --decompress --uncompress -f --force -h --help -k --keep -l --list -L \
+      --license -n --no-name -N --name -q --quiet -r/L --recursive/L --rsyncable -S: --suffix= --synchronous -t \
+      --test -v --verbose -V --version -1 --fast -2 -3 -4 -5 -6 -7 -8 -9 --best"),
     ("jq", "after1 whole",
      "-c --compact-output -n --null-input -e --exit-status -s --slurp -r --raw-output -j --join-output --raw-output0 \
       -a --ascii-output -S --sort-keys -C --color-output -M --monochrome-output -R --raw-input --tab --indent= \
@@ -1180,7 +1211,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --ignore-zeros --record-size= -H: --format= --old-archive --portability --pax-option= --posix -V: --label= \
       -a --auto-compress -I:/CX --use-compress-program=/CX -j --bzip2 -J --xz --lzip --lzma --lzop \
       --no-auto-compress --zstd -z --gzip --gunzip --ungzip -Z --compress --uncompress --backup=?/U \
-      --hard-dereference -h --dereference -K: --starting-file= --newer-mtime=/R -N:/R --newer=/R --after-date=/R \
+      --hard-dereference -h/L --dereference/L -K: --starting-file= --newer-mtime=/R -N:/R --newer=/R --after-date=/R \
       --one-file-system -P --absolute-names --suffix= --strip-components= --transform= --xform= --checkpoint=? \
       --checkpoint-action=/CX --full-time --index-file=/W -l --check-links --no-quote-chars= --quote-chars= \
       --quoting-style= -R --block-number --show-defaults --show-omitted-dirs --show-snapshot-field-ranges \

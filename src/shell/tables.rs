@@ -182,6 +182,10 @@ const DANGEROUS_EXACT: &[&str] = &[
     // file's magic files, a `:` list like `file -m` (sixth red team): file prints what it
     // cannot parse of them, so `MAGIC=/outside/secret file x` shows the secret's lines.
     "MAGIC",
+    // Files the safe list's programs read besides their operands: bc's `BC_ENV_ARGS` holds
+    // options and script files it runs first; ss reads `/proc` below `PROC_ROOT`, each table
+    // from its `PROC_NET_*` file, and a dump from `TCPDIAG_FILE` (red team 91).
+    "BC_ENV_ARGS", "PROC_ROOT", "TCPDIAG_FILE",
 ];
 
 /// Build tools and compiler flags that build scripts hand to the compiler they run (the cc
@@ -214,7 +218,7 @@ const DANGEROUS_PREFIXES: &[&str] = &[
     "CCC_",
     // Version managers' shims choose the program and run hooks from these
     // (`PYENV_HOOK_PATH=docs python3 --version`: eleventh red team); man's and groff's own.
-    "PYENV_", "RBENV_", "NODENV_", "GOENV_", "ASDF_", "MISE_", "VOLTA_", "MAN_", "GROFF_",
+    "PYENV_", "RBENV_", "NODENV_", "GOENV_", "ASDF_", "MISE_", "VOLTA_", "MAN_", "GROFF_", "PROC_NET_",
 ];
 
 /// Variables under a dangerous prefix that only change presentation.
@@ -1712,7 +1716,9 @@ static SAFE: &[(&str, Args)] = &[
     ("read", Args::Any), ("wait", Args::Any), ("shopt", Args::Any), ("hash", Args::Any), ("getopts", Args::Any),
     ("let", Args::Any), ("mapfile", Args::Any), ("readarray", Args::Any),
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
-    ("sort", Args::Any), ("uniq", Args::Any),
+    ("sort", Args::Any), ("uniq", Args::Any), ("yes", Args::Any),
+    ("bc", Args::Any), ("factor", Args::Any), ("shuf", Args::Any), ("groups", Args::Any), ("lscpu", Args::Any),
+    ("ss", Args::Any), ("gzip", Args::Any), ("gunzip", Args::Any),
     // Writers of the files they name, each write decided by the write rules.
     ("touch", Args::Any), ("truncate", Args::Any), ("mkdir", Args::Any), ("cp", Args::Any), ("mv", Args::Any),
     // (`-fprint F`, `-fprint0 F`, `-fprintf F FMT`, `-fls F` write F: decided as writes.)
@@ -1858,12 +1864,20 @@ fn ps_lists(args: &[&str]) -> bool {
     // it read the whole line again as BSD options, where `e` anywhere prints environments
     // (red team 41: `ps -eaux`, `ps -eaf -x`).
     const UNIX: &str = "AaCcdeFfGgHjLlMmNOoPpqsTtUuVwXyZDkr";
-    let bsd_again = args.iter().any(|a| {
-        // (A value glued to its letter counts too: `-aux` is read as BSD when no user `x`.)
-        a.strip_prefix('-')
-            .filter(|l| !l.starts_with('-'))
-            .is_some_and(|letters| letters.chars().any(|c| !UNIX.contains(c)))
-    });
+    // (A value glued to its letter counts too: `-aux` is read as BSD when no user `x`; so is
+    // one of UNIX letters, `-ue`, `-ge`, `-se`, when no user, group or session `e` exists:
+    // red team 90. A list of numbers, `-p123`, is not read again.)
+    const VALUED: &str = "CGgpqstUuDkoO";
+    let read_again = |letters: &str| {
+        // The letters up to the first that takes a value, and that value.
+        let (flags, value) = match letters.char_indices().find(|(_, c)| VALUED.contains(*c)) {
+            Some((i, c)) => letters.split_at(i + c.len_utf8()),
+            None => (letters, ""),
+        };
+        flags.chars().any(|c| !UNIX.contains(c))
+            || !value.is_empty() && !value.chars().all(|d| d.is_ascii_digit() || d == ',')
+    };
+    let bsd_again = args.iter().any(|a| a.strip_prefix('-').filter(|l| !l.starts_with('-')).is_some_and(read_again));
     if bsd_again && args.iter().any(|a| !a.starts_with("--") && a.contains('e')) {
         return false;
     }
@@ -2075,10 +2089,25 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
             "sed" => f.opt.name == "-i" || f.opt.name == "--in-place",
             _ => f.value.is_some() && super::writes::output_option(name, f.opt.name),
         };
-        if p.opts.iter().any(|f| !written(f) && f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
+        let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
+        // (tar extracting to standard output writes no member: `tar -xOzf a.tgz m`, red team
+        // 83's over-ask.)
+        let to_stdout = name == "tar" && given(&["-O", "--to-stdout"]);
+        // (Nor one creating it there, `tar -cf - src | wc -c`: its operands are read whole,
+        // [`reads_below`].)
+        let archive_out = name == "tar"
+            && p.opts.iter().filter(|f| matches!(f.opt.name, "-f" | "--file")).count() == 1
+            && p.opts.iter().any(|f| {
+                matches!(f.opt.name, "-f" | "--file")
+                    && f.value.as_ref().and_then(Word::lit).is_some_and(|v| matches!(v, "-" | "/dev/stdout"))
+            });
+        let extract = |f: &grammar::Found| {
+            to_stdout && matches!(f.opt.name, "-x" | "--extract" | "--get")
+                || archive_out && matches!(f.opt.name, "-c" | "--create")
+        };
+        if p.opts.iter().any(|f| !written(f) && !extract(f) && f.opt.eff.chars().any(|c| "WCXUD".contains(c))) {
             return false;
         }
-        let given = |names: &[&str]| p.opts.iter().any(|f| names.contains(&f.opt.name));
         // (Operands added at run time could be options or files it writes.)
         let counted = matches!(
             name,
@@ -2138,13 +2167,16 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                 "hostname" | "env" => p.operands.is_empty(),
                 // Listing only, and an archive on this machine (`host:file` runs rsh).
                 "tar" => {
-                    given(&["-t", "--list"])
+                    (given(&["-t", "--list"])
+                        || to_stdout && given(&["-x", "--extract", "--get"])
+                        || archive_out && given(&["-c", "--create"]))
                         && p.with('R').filter(|f| f.opt.name == "-f" || f.opt.name == "--file").all(|f| {
                             given(&["--force-local"])
                                 || f.value.as_ref().and_then(Word::lit).is_some_and(|v| !v.contains(':'))
                         })
                 }
                 "command" => given(&["-v", "-V"]),
+                "gzip" | "gunzip" => given(&["-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"]),
                 // Listing or resetting; an action is decided by the walker as if it ran.
                 "trap" => {
                     given(&["-l", "-p", "-P"])
@@ -2294,7 +2326,7 @@ static FILE_READERS: &[(&str, usize)] = &[
     ("base32", 0), ("expand", 0), ("unexpand", 0), ("rev", 0), ("tac", 0), ("column", 0),
     ("tree", 0), ("jq", 1), ("sort", 0), ("uniq", 0), ("sed", 1), ("find", 0), ("readlink", 0), ("realpath", 0),
     ("less", 0), ("more", 0), ("xxd", 0), ("unzip", 0), ("zipinfo", 0), ("awk", 1), ("source", 0), (".", 0), ("date", usize::MAX),
-    ("xargs", usize::MAX), ("git", usize::MAX),
+    ("xargs", usize::MAX), ("git", usize::MAX), ("bc", 0), ("shuf", 0), ("gzip", 0), ("gunzip", 0), ("tar", 0),
 ];
 
 /// The devices that only give bytes (zeros, random ones, none) or swallow them, and the
@@ -4316,10 +4348,16 @@ pub fn glob_base(raw: &str) -> Option<String> {
         };
         let Some(end) = body.get(1..).and_then(|r| r.find(']')).map(|k| k + 1) else { return false };
         let set = &body[..end];
+        // (A range between letters or digits, `.[a-z]*`, never holds `.`, which sorts before
+        // them in every locale bash ranges use: red team 90.)
+        let b = set.as_bytes();
+        let ranges_plain = (1..b.len().saturating_sub(1))
+            .filter(|&k| b[k] == b'-')
+            .all(|k| b[k - 1].is_ascii_alphanumeric() && b[k + 1].is_ascii_alphanumeric());
         if negated {
             set.contains('.')
         } else {
-            !set.contains(['.', '-', '[', '\\'])
+            !set.contains(['.', '[', '\\']) && ranges_plain
         }
     };
     // (And `..?*`, which dotglob's spelling of `*` uses: it needs a third letter.)

@@ -81,6 +81,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
+        restricted: false,
         read_fds: Vec::new(),
         globbed: false,
         assigning: false,
@@ -263,6 +264,10 @@ struct Walker<'a> {
     command_env: Vec<(String, Vec<Word>)>,
     /// A redirection closed a standard descriptor (`exec 2>&-`): duplicating it can fail.
     std_closed: bool,
+    /// `set -r` turned on the restricted shell: every output redirection fails, even to
+    /// `/dev/null`, and `cd` is refused (red team 90: `set -r; cd docs; cat ../x` read the
+    /// directory above the workspace).
+    restricted: bool,
     /// Descriptors a redirection opened on a file for reading (`3<Cargo.toml`, `<.env` for
     /// 0), with the file: one put where the standard output or error go (`>&3`) is a file a
     /// program that opens `/dev/stdout` by name writes (red team 50: `tee /dev/stdout >&3`).
@@ -1789,6 +1794,7 @@ impl Walker<'_> {
             listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
+            restricted: self.restricted,
             read_fds: self.read_fds.clone(),
             globbed: false,
             assigning: false,
@@ -2767,7 +2773,7 @@ impl Walker<'_> {
         let redirects = redirects_of(sc);
         // (Even `/dev/null` cannot be opened once descriptors run out, which a text that
         // opens them may bring about: `exec 3<. 4<. ...`, `ulimit -n`; red team 89.)
-        if !redirects.is_empty() && self.may_open_descriptors() {
+        if !redirects.is_empty() && self.may_open_descriptors() || self.restricted {
             return false;
         }
         let mut opened: Vec<u32> = Vec::new();
@@ -3124,7 +3130,9 @@ impl Walker<'_> {
                 // A redirection that fails (`<&9` on a closed descriptor, a missing file) skips
                 // the whole command: what it changes may not have happened (eleventh round:
                 // `x=rm; { x=echo; } <&9; $x y` ran rm).
-                let fallible = redirects.as_ref().is_some_and(|r| r.0.iter().any(|io| may_fail(io, self.std_closed)));
+                let fallible = redirects
+                    .as_ref()
+                    .is_some_and(|r| r.0.iter().any(|io| may_fail(io, self.std_closed, self.restricted)));
                 let start = fallible.then(|| self.may_not_happen_start());
                 // With a redirection of its input it may not be the listing piped in (`find src
                 // | while read -r f; do ...; done < names`); one of its output keeps it (red
@@ -5621,7 +5629,7 @@ impl Walker<'_> {
 
     fn simple_words(&mut self, sc: &ast::SimpleCommand) {
         let redirects = redirects_of(sc);
-        let fallible = redirects.iter().any(|io| may_fail(io, self.std_closed));
+        let fallible = redirects.iter().any(|io| may_fail(io, self.std_closed, self.restricted));
         let start = fallible.then(|| self.may_not_happen_start());
         let own = redirects.iter().any(|io| stdin_redirect(io, &|n| self.listed_name(n)));
         // Its own input is not the listing piped in (red team 44: `find src | xargs cat <<<
@@ -6815,7 +6823,10 @@ impl Walker<'_> {
                             self.cwd.forget();
                             c
                         });
-                        self.unwrap(e, w, true, None);
+                        // (A command without `{}` is handed no names: `-exec touch
+                        // docs/x.md \;` runs just that, red team 82's over-ask.)
+                        let names = e.iter().any(|w| matches!(w, Word::Dyn(d) if d.contains("{}")));
+                        self.unwrap(e, w, names, None);
                         if let Some(c) = cwd {
                             *self.cwd = c;
                         }
@@ -7353,6 +7364,12 @@ impl Walker<'_> {
                                     'e' => self.errexit = on && ERREXIT_HOLDS,
                                     'o' => o_on = Some(on),
                                     'H' | 'k' | 'P' if on => changed(&format!("-{c}"), &mut unknown),
+                                    // (bash takes `-r`, the restricted shell, though `set
+                                    // --help` leaves it out: red team 90.)
+                                    'r' if on => {
+                                        self.restricted = true;
+                                        changed("-r", &mut unknown);
+                                    }
                                     // A letter `set` does not take, or a long option (`--help`):
                                     // it fails and changes nothing (red team 47: `set -L a.md`
                                     // left `$1` as it was).
@@ -8527,6 +8544,7 @@ impl Walker<'_> {
                 listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
+                restricted: self.restricted,
                 read_fds: self.read_fds.clone(),
                 globbed: false,
                 assigning: false,
@@ -10208,9 +10226,13 @@ fn arith_unary(t: &[Arith], at: &mut usize) -> Option<i64> {
 }
 
 /// Whether a redirection can fail, so that bash skips its command: anything but `/dev/null`,
-/// the standard descriptors (unless the text closed one), here-documents and here-strings.
-fn may_fail(io: &ast::IoRedirect, std_closed: bool) -> bool {
+/// the standard descriptors (unless the text closed one), here-documents and here-strings;
+/// in the restricted shell, any redirection but a here-document or here-string.
+fn may_fail(io: &ast::IoRedirect, std_closed: bool, restricted: bool) -> bool {
     use ast::IoFileRedirectTarget as T;
+    if restricted && !matches!(io, ast::IoRedirect::HereDocument(..) | ast::IoRedirect::HereString(..)) {
+        return true;
+    }
     let null = |w: &ast::Word| w.value == "/dev/null";
     match io {
         ast::IoRedirect::File(_, _, T::Filename(w)) => !null(w),
@@ -10373,9 +10395,24 @@ fn numeric_output(inner: &str) -> bool {
         ["wc", flag] => matches!(*flag, "-l" | "-c" | "-w" | "-m"),
         // `date +%s`: seconds since the epoch (red team 43); `date +%Y`, `+%Y%m%d`: numbers
         // (red team 50); `%F`, `%T`, `%R`: numbers with `-` and `:` (red team 60).
+        // (Of a file's time, `date -r FILE +%s`: red team 90; the file is decided as read
+        // where date runs, and one not there prints nothing.)
         ["date", rest @ ..] => {
-            rest.iter().filter(|a| a.starts_with('+')).count() == 1
-                && rest.iter().all(|a| {
+            let mut words: Vec<&str> = Vec::new();
+            let mut it = rest.iter();
+            while let Some(a) = it.next() {
+                match *a {
+                    "-r" | "--reference" => {
+                        if it.next().is_none_or(|f| f.starts_with(['-', '+'])) {
+                            return false;
+                        }
+                    }
+                    a if a.starts_with("--reference=") => {}
+                    a => words.push(a),
+                }
+            }
+            words.iter().filter(|a| a.starts_with('+')).count() == 1
+                && words.iter().all(|a| {
                     matches!(*a, "-u" | "--utc")
                         || a.strip_prefix('+').is_some_and(|f| numeric_format(f, "YmdHMSsjuwyCGgVUWNeklFTR"))
                 })
@@ -10435,9 +10472,12 @@ fn numeric_output(inner: &str) -> bool {
             }
             count && (1..=2).contains(&operands)
         }
+        // (Pathspecs after `--` count only their commits: `git rev-list --count HEAD -- docs`,
+        // red team 90.)
         ["git", "rev-list", rest @ ..] => {
-            rest.contains(&"--count")
-                && rest.iter().all(|a| {
+            let ended = rest.iter().position(|a| *a == "--").unwrap_or(rest.len());
+            rest[..ended].contains(&"--count")
+                && rest[..ended].iter().all(|a| {
                     matches!(*a, "--count" | "--all" | "--no-merges" | "--first-parent") || !a.starts_with('-')
                 })
         }
@@ -10608,9 +10648,10 @@ fn plain_output(inner: &str) -> bool {
                 return match sub {
                     // (rev-list's formats print any text, `%x2f%x2a` is `/*`, and `--objects`
                     // paths: only options that choose and order commits, red team 76.)
+                    // (Pathspecs after `--` only choose commits: red team 90.)
                     "rev-list" => {
                         plain_args(args)
-                            && args[1..].iter().all(|a| {
+                            && args[1..].iter().take_while(|a| **a != "--").all(|a| {
                                 !a.starts_with('-')
                                     || a[1..].bytes().all(|b| b.is_ascii_digit())
                                     || REV_LIST_PLAIN.iter().any(|o| match o.strip_suffix('=') {
@@ -10742,7 +10783,10 @@ fn may_abort_line(text: &str, readonly: &[String], failglob: bool) -> bool {
             let rest = &text[i..];
             let assigns = rest.starts_with('=') || rest.starts_with("+=");
             let ro = READONLY_VARIABLES.contains(&name) || readonly.iter().any(|r| r == name);
-            if ro && (assigns || rest.starts_with('[') || text[..start].trim_end().ends_with(" -v")) {
+            // (A declaration builtin's own assignment fails without ending the line: `readonly
+            // OUT=docs/x.md` on its line, where the text makes OUT read-only, red team 91.)
+            let declared = assigns && !READONLY_VARIABLES.contains(&name) && declaration_word(&text[..start]);
+            if ro && !declared && (assigns || rest.starts_with('[') || text[..start].trim_end().ends_with(" -v")) {
                 return true;
             }
             if ro && (text[..start].trim_end().ends_with("for") || text[..start].contains("read ")) {
@@ -10769,6 +10813,17 @@ fn may_abort_line(text: &str, readonly: &[String], failglob: bool) -> bool {
         i += 1;
     }
     false
+}
+
+/// Whether the simple command a text ends inside is a declaration builtin (`readonly`,
+/// `declare`, `typeset`, `local`, `export`) whose words so far are options or assignments of
+/// plain words: an assignment there is the builtin's, which fails without ending the line.
+fn declaration_word(before: &str) -> bool {
+    let start = before.rfind([';', '&', '|', '\n', '(', ')', '{', '}', '`', '$', '"', '\'', '\\']).map_or(0, |k| k + 1);
+    let mut words = before[start..].split_whitespace().skip_while(|w| matches!(*w, "then" | "do" | "else" | "!"));
+    let Some(first) = words.next() else { return false };
+    matches!(first, "readonly" | "declare" | "typeset" | "local" | "export")
+        && words.all(|w| w.starts_with('-') || w.split_once('=').is_some_and(|(n, _)| tables::is_identifier(n)))
 }
 
 /// Whether arithmetic in a text (`$((...))`, `$[...]`, `((...))`, `let ...`) can fail:
