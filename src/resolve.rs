@@ -315,6 +315,22 @@ impl crate::policy::Edge for Resolver<'_> {
         rustix::fs::access(written, rustix::fs::Access::EXEC_OK).is_ok()
     }
 
+    fn skips_dot_names(&self) -> bool {
+        // (Asked of `bash` once a process: `bash -c 'shopt -q globskipdots'` succeeds only
+        // where the option exists and is on; a bash that cannot run skips nothing.)
+        static SKIPS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *SKIPS.get_or_init(|| {
+            std::process::Command::new("bash")
+                .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
+                .env_remove("BASH_ENV")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+    }
+
     fn is_dir(&self, written: &Path) -> Option<bool> {
         let p = self.kernel_path(written)?;
         // (What is there may change: the decision is not remembered.)

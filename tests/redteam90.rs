@@ -148,11 +148,7 @@ fn numbers_dot_ranges_yes_and_index_listings_after_find() {
     check_common::assert_in_dir(
         ws.path(),
         "ask",
-        &[
-            "grep -r x .[--0]*",
-            "echo $(( $(date -r src/a.rs +%s%n) ))",
-            "find src -exec git add {} + ; git ls-files | xargs wc -c",
-        ],
+        &["echo $(( $(date -r src/a.rs +%s%n) ))", "find src -exec git add {} + ; git ls-files | xargs wc -c"],
     );
 }
 
@@ -216,4 +212,31 @@ fn readonly_declarations_on_their_own_line() {
             "f=.env; readonly f\ndeclare f=docs/a.md\necho x > \"$f\"",
         ],
     );
+}
+
+/// Blind red teams 82 B L05, 90 B B36, 90 C I01, 91 B A17: `ls -d .*` was asked, as if `.*`
+/// could match `..`. Under bash 5.2's `globskipdots` (on by default) no glob matches `.` or
+/// `..`; gate asks this machine's bash whether the option is on, and reads globs so only where
+/// it is. A text that turns it off, a POSIX `sh` running such a glob (dash matches `..`) and
+/// a literal `..` still climb.
+#[test]
+fn dot_globs_where_bash_skips_dot_names() {
+    let ws = check_common::red_team_workspace(true);
+    let skips = std::process::Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
+        .status()
+        .is_ok_and(|s| s.success());
+    let listed = check_common::bash_stdout(ws.path(), "echo .*");
+    assert_eq!(skips, !listed.split_whitespace().any(|n| n == ".."), "{listed}");
+    check_common::assert_in_dir(
+        ws.path(),
+        if skips { "allow" } else { "ask" },
+        &["ls -d .*", "ls -ld .*", "du -sh .*", "for f in .*; do echo \"$f\"; done", "ls -d .?*"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["shopt -u globskipdots; grep -r x .*", "sh -c 'grep -r x .*'", "ls -d ../.*", "cat .* > docs/x.md; cat ../x"],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["sed -i s/a/b/ .*", "touch .*", "tee .* < docs/a.md"]);
 }

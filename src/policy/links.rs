@@ -82,6 +82,11 @@ pub trait Edge {
     fn enterable(&self, _written: &Path) -> bool {
         false
     }
+    /// Whether the bash on this machine has `globskipdots` on when it starts (bash 5.2 and
+    /// later): then no glob matches `.` or `..` ([`shell::skipping_dots`]).
+    fn skips_dot_names(&self) -> bool {
+        false
+    }
     /// The names starting with `-` that the first glob segment of `written` (absolute, as
     /// written) matches in its directory: a shell word that starts with that glob becomes such
     /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory
@@ -283,6 +288,8 @@ impl Policy {
         // decision reads the command that way (red teams 80-82: `pushd docs; ls; popd; ls`,
         // `cd docs; cd ..; git status` were asked).
         let _entering = self.entered_dirs_hold(call, real).then(shell::entering_dirs);
+        // Globs as this machine's bash reads them: `.*` never `..` where globskipdots is on.
+        let _dots = self.dot_globs_skip(call, real).then(shell::skipping_dots);
         let mut d = self.decide_with(call, ctx, Some(real));
         // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
         // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`);
@@ -516,6 +523,17 @@ impl Policy {
     /// (each part before a `..` too) and that the process may enter, and nothing in the call
     /// writes that directory or one above it (`mv docs x; cd docs` may fail). Not where it
     /// enters none.
+    /// Whether a shell call holds a glob starting with `.` and the edge says bash skips `.` and
+    /// `..` in globs (asked only then: it runs bash once).
+    fn dot_globs_skip(&self, call: &Call, real: Real) -> bool {
+        let tools = &self.model.tools;
+        let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {
+            return false;
+        };
+        let Ok(Some(command)) = shell_text(call, spec.command.as_deref().unwrap_or("command")) else { return false };
+        shell::has_dot_glob(&command) && real.skips_dot_names()
+    }
+
     fn entered_dirs_hold(&self, call: &Call, real: Real) -> bool {
         let tools = &self.model.tools;
         let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {

@@ -387,7 +387,7 @@ pub const MAX_DEPTH: usize = 16;
 /// Analyse shell text. Never panics on any input (fuzzed); what it cannot understand is
 /// reported in `unknown` or on the command concerned.
 pub fn analyze(text: &str) -> Analysis {
-    let entering = ENTERING.get() > 0;
+    let entering = (ENTERING.get() > 0, SKIPPING_DOTS.get() > 0);
     if KEEPING.get() > 0 {
         if let Some(a) =
             KEPT.with_borrow(|k| k.as_ref().filter(|(t, e, _)| t == text && *e == entering).map(|(_, _, a)| a.clone()))
@@ -460,6 +460,41 @@ impl Drop for Entering {
 /// Whether [`analyze`] reads as [`analyze_entering`] (for the walker).
 pub(crate) fn entering() -> bool {
     ENTERING.get() > 0
+}
+
+/// While the returned guard lives, [`analyze`] on this thread reads globs as a bash whose
+/// `globskipdots` is on (bash 5.2's default) expands them: no pattern matches `.` or `..`, so
+/// `ls -d .*` names only the dot files where it runs. The edge opens it where the bash on this
+/// machine has that option on ([`crate::policy::Edge::skips_dot_names`]); a text that turns it
+/// off (`shopt -u globskipdots`) is unmodelled anyway, and one run by a POSIX `sh` that holds
+/// such a glob too.
+pub fn skipping_dots() -> SkippingDots {
+    SKIPPING_DOTS.set(SKIPPING_DOTS.get() + 1);
+    SkippingDots(std::marker::PhantomData)
+}
+
+/// See [`skipping_dots`]. Not `Send`: it must end on the thread that opened it.
+pub struct SkippingDots(std::marker::PhantomData<*const ()>);
+
+impl Drop for SkippingDots {
+    fn drop(&mut self) {
+        SKIPPING_DOTS.set(SKIPPING_DOTS.get().saturating_sub(1));
+    }
+}
+
+/// Whether globs are read as [`skipping_dots`] says.
+pub(crate) fn skips_dots() -> bool {
+    SKIPPING_DOTS.get() > 0
+}
+
+/// Whether a text holds a glob segment that starts with `.` and a wildcard or bracket (`.*`,
+/// `.?`, `.[...]`), which a bash without `globskipdots` matches with `.` and `..`: only such
+/// a text asks the edge whether this machine's bash skips them.
+pub fn has_dot_glob(text: &str) -> bool {
+    text.match_indices('.').any(|(i, _)| {
+        text[i + 1..].starts_with(['*', '?', '['])
+            && (i == 0 || text[..i].ends_with(|c: char| c == '/' || c.is_whitespace() || "'\"=(\\".contains(c)))
+    })
 }
 
 /// A write to a name the text itself makes a link (`ln -s ../.env docs/e.md && echo x >
@@ -606,10 +641,15 @@ fn dotted_globs(a: &mut Analysis) {
     a.reads.extend(reads);
 }
 
+/// The last analysis [`keep_last`] keeps: its text, how it was read ([`entering_dirs`],
+/// [`skipping_dots`]), and the result.
+type Kept = (String, (bool, bool), Analysis);
+
 thread_local! {
     static KEEPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    static KEPT: std::cell::RefCell<Option<(String, bool, Analysis)>> = const { std::cell::RefCell::new(None) };
+    static KEPT: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
     static ENTERING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static SKIPPING_DOTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// While the returned guard lives, [`analyze`] on this thread keeps its last result and answers

@@ -4361,9 +4361,13 @@ pub fn glob_base(raw: &str) -> Option<String> {
         }
     };
     // (And `..?*`, which dotglob's spelling of `*` uses: it needs a third letter.)
+    // (Under globskipdots no pattern matches `.` or `..`: only a literal `..` climbs. Red teams
+    // 82, 90 and 91 found `ls -d .*` asked.)
+    let skips = super::skips_dots();
     let climbs = |s: &str| {
         s == ".."
-            || s.starts_with('.')
+            || !skips
+                && s.starts_with('.')
                 && s[1..].chars().next().is_none_or(|c| c == '.' || "*?[{\\".contains(c))
                 && !s[1..].strip_prefix('[').is_some_and(no_dot_bracket)
                 && !(s.len() > 2 && s.starts_with("..") && s[2..].starts_with('?'))

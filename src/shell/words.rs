@@ -691,6 +691,10 @@ pub(crate) fn posix_sh_reads_otherwise(text: &str) -> Option<&'static str> {
     if double_paren {
         return Some("`((`");
     }
+    // (dash's `.*` matches `.` and `..`, where bash 5.2's does not.)
+    if super::has_dot_glob(text) {
+        return Some("a glob starting with `.`, which matches `.` and `..`");
+    }
     BASH_ONLY.iter().find(|(pat, _)| text.contains(pat)).map(|(_, what)| *what)
 }
 

@@ -1186,14 +1186,31 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         "unzip" => unzip_writes(args),
         // Compressors replace each file with its (de)compressed form, unless writing to stdout.
         "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd" | "unzstd" | "lz4" => {
-            if has(&["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"]) {
+            // (gzip's words read by its table where it has one: `--suf .toml` too.)
+            let parsed = tabled(name, args);
+            let stdout = ["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"];
+            let to_stdout = match &parsed {
+                Some(p) => p.opts.iter().any(|f| stdout.contains(&f.opt.name)),
+                None => has(&stdout),
+            };
+            if to_stdout {
                 return Vec::new();
             }
             let mut t = Vec::new();
             // `-S SUF` names the result FILE.SUF (or FILE without SUF): red team 62's `gzip -S
             // .toml Cargo` writes `Cargo.toml`. A suffix known only at run time may make any.
-            let suffixes = flagged(&["-S", "--suffix"]);
-            for w in operands(args, "SbTo") {
+            let (suffixes, files) = match &parsed {
+                Some(p) => (
+                    p.opts
+                        .iter()
+                        .filter(|f| matches!(f.opt.name, "-S" | "--suffix"))
+                        .filter_map(|f| f.value.clone())
+                        .collect(),
+                    p.operands.iter().collect(),
+                ),
+                None => (flagged(&["-S", "--suffix"]), operands(args, "SbTo")),
+            };
+            for w in files {
                 t.push(w.clone());
                 for sfx in &suffixes {
                     match (w, sfx) {
