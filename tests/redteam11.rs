@@ -592,14 +592,12 @@ fn everyday_forms_that_only_read_are_allowed() {
     assert_all("deny", &["for f in .e*; do echo x > \"$f\"; done", "exec 3>.env", "exec rm x"]);
     check_common::assert_none_allowed_with(
         POLICY,
-        &[
-            "for f in /etc/*; do cat \"$f\"; done",
-            "for f in *; do [ -f $f ]; done",
-            "echo .*",
-            "ls .*",
-            "exec 1>/tmp/x",
-        ],
+        &["for f in /etc/*; do cat \"$f\"; done", "for f in *; do [ -f $f ]; done", "ls ../.*", "exec 1>/tmp/x"],
     );
+    // (`.*` matches `..` only where bash's globskipdots is off: red team 90.)
+    if !check_common::bash_skips_dots() {
+        check_common::assert_none_allowed_with(POLICY, &["echo .*", "ls .*"]);
+    }
     let d = command_in_linked_ws("for f in */passwd; do cat \"$f\"; done");
     assert_eq!(d["decision"], "ask", "{d}");
 }

@@ -445,7 +445,10 @@ fn more_listings_whose_found_names_are_written() {
 fn a_dot_glob_ending_in_a_letter_does_not_climb() {
     let ws = check_common::red_team_workspace(false);
     check_common::assert_in_dir(ws.path(), "allow", &["ls -la .*rc", "echo .*.d"]);
-    check_common::assert_in_dir(ws.path(), "ask", &["ls .*", "cat .*/passwd", "ls .?", "cat ../.*rc"]);
+    check_common::assert_in_dir(ws.path(), "ask", &["cat ../.*rc"]);
+    // (They match `..` only where bash's globskipdots is off: red team 90.)
+    let skips = check_common::bash_skips_dots();
+    check_common::assert_in_dir(ws.path(), if skips { "allow" } else { "ask" }, &["ls .*", "cat .*/passwd", "ls .?"]);
     let glob = check_common::check_in_dir(ws.path(), "Glob", &serde_json::json!({ "pattern": ".*rc" }));
     assert_eq!(glob["decision"], "allow", "{glob}");
 }

@@ -222,10 +222,7 @@ fn readonly_declarations_on_their_own_line() {
 #[test]
 fn dot_globs_where_bash_skips_dot_names() {
     let ws = check_common::red_team_workspace(true);
-    let skips = std::process::Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
-        .status()
-        .is_ok_and(|s| s.success());
+    let skips = check_common::bash_skips_dots();
     let listed = check_common::bash_stdout(ws.path(), "echo .*");
     assert_eq!(skips, !listed.split_whitespace().any(|n| n == ".."), "{listed}");
     check_common::assert_in_dir(
@@ -239,4 +236,58 @@ fn dot_globs_where_bash_skips_dot_names() {
         &["shopt -u globskipdots; grep -r x .*", "sh -c 'grep -r x .*'", "ls -d ../.*", "cat .* > docs/x.md; cat ../x"],
     );
     check_common::assert_in_dir(ws.path(), "deny", &["sed -i s/a/b/ .*", "touch .*", "tee .* < docs/a.md"]);
+}
+
+/// Blind red team 91 C O03: `mapfile -t lines < f; for i in "${!lines[@]}"` (each `$((i +
+/// 1))`) was asked: only an array the text filled with words was known to be indexed. Any
+/// name the text never makes associative (`declare -A`, `readonly -A`, a nameref, a run-time
+/// option word) is an indexed array or a scalar, whose keys are numbers; bash's `BASH_CMDS`
+/// and `BASH_ALIASES` are associative.
+#[test]
+fn keys_of_arrays_the_text_never_makes_associative() {
+    let ws = check_common::red_team_workspace(false);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    let out = check_common::bash_stdout(ws.path(), "readonly -A h=([ab]=1); echo \"${!h[@]}\"");
+    assert_eq!(out, "ab\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["mapfile -t lines < src/a.rs\nfor i in \"${!lines[@]}\"; do\n  printf '%3d %s\\n' \"$((i + 1))\" \"${lines[$i]}\"\ndone"],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "readonly -A h=([ab]=1); for i in \"${!h[@]}\"; do echo $((i+1)); done",
+            "readonly -A h; h[x]=1; for i in \"${!h[@]}\"; do echo $((i+1)); done",
+            "declare -A h; h[x]=1; for i in \"${!h[@]}\"; do echo $((i+1)); done",
+            "for i in \"${!BASH_CMDS[@]}\"; do echo $((i+1)); done",
+        ],
+    );
+}
+
+/// Red team 92 (A01-A20, T01-T06: 26 bypasses of a build of this session): `bash +O
+/// globskipdots -c 'cat .*/x'` turns the option off in the shell it starts, where gate took
+/// turning any shell option off as harmless; and tar's `-L N` (`--tape-length`) makes it
+/// multi-volume, prompting on its input for the next volume, where `!` starts a shell.
+#[test]
+fn shell_options_turned_off_and_tar_tape_length() {
+    let ws = check_common::red_team_workspace(false);
+    let out = check_common::bash_stdout(ws.path(), "bash +O globskipdots -c 'echo .*'");
+    assert!(out.split_whitespace().any(|n| n == ".."), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "bash +O globskipdots -c 'cat .*/secret.txt'",
+            "bash +O globskipdots -c 'ls -d .*'",
+            "timeout 5 bash +O globskipdots -c 'du -sh .*'",
+            "bash +O patsub_replacement -c 'x=a; echo ${x/a/&}'",
+            "bash -r -c 'cd docs; cat ../x'",
+            "tar -cf - -b 1 -L 1 src | wc -c",
+            "tar -cf - -b 1 --tape-length=1 src | wc -c",
+            "tar cfbL - 1 1 src | wc -c",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["tar -cf - src | wc -c", "bash -O extglob -c 'ls -d src/*'"]);
 }

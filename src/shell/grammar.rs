@@ -1206,7 +1206,7 @@ static TABLE: &[(&str, &str, &str)] = &[
       --no-delay-directory-restore --no-same-owner --no-same-permissions --numeric-owner --owner= --owner-map=/R \
       -p --preserve-permissions --same-permissions --same-owner --sort= -s --preserve-order --same-order --acls \
       --no-acls --no-selinux --no-xattrs --selinux --xattrs --xattrs-exclude= --xattrs-include= --force-local \
-      -f:/R --file=/R -F:/CX --info-script=/CX --new-volume-script=/CX -L: --tape-length= -M/U --multi-volume/U \
+      -f:/R --file=/R -F:/CX --info-script=/CX --new-volume-script=/CX -L:/U --tape-length=/U -M/U --multi-volume/U \
       --rmt-command=/X --rsh-command=/X --volno-file=/W -b: --blocking-factor= -B --read-full-records -i \
       --ignore-zeros --record-size= -H: --format= --old-archive --portability --pax-option= --posix -V: --label= \
       -a --auto-compress -I:/CX --use-compress-program=/CX -j --bzip2 -J --xz --lzip --lzma --lzop \

@@ -2460,8 +2460,12 @@ impl Walker<'_> {
             let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(&t).to_string();
             t.strip_prefix("${!").and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}"))).is_some_and(
                 |n| {
+                    // (Any other name is an indexed array or a scalar, whose one key is `0`:
+                    // only the text makes an associative array, and bash's own two hold
+                    // command and alias names; red team 91's `mapfile -t lines < f; for i in
+                    // "${!lines[@]}"` was asked.)
                     is_identifier(n)
-                        && (self.plain.iter().any(|p| p == n) || self.bound.iter().any(|(b, _)| b == n))
+                        && !matches!(n, "BASH_CMDS" | "BASH_ALIASES")
                         && !self.is_associative(n)
                         && !self.keyed.iter().any(|k| k == n || k == "*")
                 },
@@ -8194,10 +8198,13 @@ impl Walker<'_> {
                     }
                 }
                 // (A run-time word may be `-A`: every name's keys may be words, `*`.)
-                if matches!(name, "declare" | "typeset" | "local") && args.iter().any(|w| matches!(w, Word::Dyn(_))) {
+                if matches!(name, "declare" | "typeset" | "local" | "readonly")
+                    && args.iter().any(|w| matches!(w, Word::Dyn(_)))
+                {
                     self.add_keyed(vec!["*".to_string()]);
                 }
-                if matches!(name, "declare" | "typeset" | "local")
+                // (`readonly -A h` too.)
+                if matches!(name, "declare" | "typeset" | "local" | "readonly")
                     && args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains(['A', 'n']))
                 {
                     let keyed: Vec<String> = args
@@ -8638,7 +8645,8 @@ impl Walker<'_> {
                         });
                     }
                     let on = s.starts_with('-');
-                    if on && flags.contains(['k', 'H', 'P']) {
+                    // (`-r`: the restricted shell, where `cd` and redirections fail: red team 90.)
+                    if on && flags.contains(['k', 'H', 'P', 'r']) {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
                     }
                     // -o OPTION / +O shopt take a value.
@@ -8647,7 +8655,9 @@ impl Walker<'_> {
                         let harmless = if flags.ends_with('o') {
                             tables::harmless_set_option(value, on)
                         } else {
-                            !on || tables::harmless_shopt(value)
+                            // (Off too: `bash +O globskipdots -c 'cat .*/x'` matches `..` again,
+                            // red team 92; `+O patsub_replacement` changes `${x/a/&}`.)
+                            tables::harmless_shopt(value)
                         };
                         if !harmless {
                             unknown.get_or_insert_with(|| {

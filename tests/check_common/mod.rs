@@ -74,6 +74,15 @@ pub fn assert_calls_with(policy: &str, expect: &str, calls: &[(&str, Value)]) {
     }
 }
 
+/// Whether this machine's bash has `globskipdots` on (bash 5.2's default): then gate reads no
+/// glob as matching `.` or `..` (`ls -d .*`), and asks of them otherwise.
+pub fn bash_skips_dots() -> bool {
+    Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// No command is allowed (each is asked or denied).
 pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
     for c in commands {
