@@ -67,16 +67,17 @@ fn umask_setting_a_mode_reads_writes_and_runs_nothing() {
 
 #[test]
 fn the_keys_of_an_indexed_array_filled_with_literals_are_numbers() {
-    assert_all("allow", &["arr=(a b); for i in \"${!arr[@]}\"; do echo \"$i ${arr[i]}\"; done"]);
-    // An associative array's keys are words, which arithmetic evaluates as names; an array
-    // read at run time is not known to be indexed... or to hold what gate saw.
+    // (And one `read -a` fills: any array the text never makes associative is indexed, red
+    // team 91.)
     assert_all(
-        "ask",
+        "allow",
         &[
-            "declare -A m=([x]=1); for i in \"${!m[@]}\"; do echo $((i)); done",
+            "arr=(a b); for i in \"${!arr[@]}\"; do echo \"$i ${arr[i]}\"; done",
             "read -a arr; for i in \"${!arr[@]}\"; do echo $((i)); done",
         ],
     );
+    // An associative array's keys are words, which arithmetic evaluates as names.
+    assert_all("ask", &["declare -A m=([x]=1); for i in \"${!m[@]}\"; do echo $((i)); done"]);
 }
 
 #[test]

@@ -291,3 +291,34 @@ fn shell_options_turned_off_and_tar_tape_length() {
     );
     check_common::assert_in_dir(ws.path(), "allow", &["tar -cf - src | wc -c", "bash -O extglob -c 'ls -d src/*'"]);
 }
+
+/// Blind red team 87 B L12: `for f in $(git diff --name-only HEAD); do git log -1 --format=%h
+/// -- "$f"; done` was asked as a read of a path only known at run time. After `--`, git's
+/// history commands match each word against the repository's paths: a path outside it is an
+/// error, and no file on disk is read. Where the workspace is the repository's top and the
+/// command runs there, such a pathspec is a path in the workspace, decided by the read rules;
+/// `git diff` is not one of them (a path outside makes it `--no-index`, which reads files).
+#[test]
+fn git_history_pathspecs_known_only_at_run_time() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "git log -1 --format=%h -- /etc/passwd 2>&1 | grep -c outside");
+    assert_eq!(out, "1\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for f in $(git diff --name-only HEAD); do\n  printf '%s last touched in ' \"$f\"\n  git log -1 --format=%h -- \"$f\"\ndone",
+            "f=$(cat x); git log -1 --format=%h -- \"$f\"",
+            "git log -p -- \"$f\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["cd docs; git log -1 -- \"$f\"", "git -C /etc log -- \"$f\"", "git diff -- \"$f\"", "git log \"$f\""],
+    );
+    // A read rule that could match a name in the workspace decides it.
+    let policy = "version: 1\npermissions:\n  deny: [\"Read(**/.env*)\"]\n";
+    std::fs::write(ws.path().join("host.yaml"), policy).unwrap();
+    check_common::assert_in_dir(ws.path(), "deny", &["git log -p -- \"$f\""]);
+}

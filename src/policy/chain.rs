@@ -1429,7 +1429,9 @@ impl Policy {
             // A file git opens from the top of the work tree: the start where it is that top
             // (it holds `.git`, the command runs there, no `-C`), as the edge finds it.
             // (Asked only where such a file is named: what the edge looks at is not remembered.)
-            let from_top = paths.iter().any(|p| matches!(p, Word::Dyn(d) if d.starts_with(shell::FROM_GIT_TOP)));
+            let from_top = paths
+                .iter()
+                .any(|p| matches!(p, Word::Dyn(d) if d.starts_with(shell::FROM_GIT_TOP) || d == shell::GIT_PATHSPEC));
             let at_top = from_top
                 && c.cwd.as_deref() == Some("")
                 && dirs.iter().all(|d| *d == c.cwd)
@@ -1442,6 +1444,18 @@ impl Policy {
             });
             let reads = paths.map(|p| (p, from.clone()));
             for (path, dir) in reads.chain(wrapper_reads.map(|p| (p, c.cwd.clone()))) {
+                // A pathspec of a repository whose top is the workspace names a path in it:
+                // only a read rule that could match a name there decides it.
+                if at_top && matches!(&path, Word::Dyn(d) if d == shell::GIT_PATHSPEC) {
+                    let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read);
+                    let held = read.and_then(|r| {
+                        ["**/*", "**/.*", "*", ".*"].iter().find_map(|g| self.glob_rules(&r.name, g, Some("")))
+                    });
+                    if let Some(v) = held {
+                        parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
+                    }
+                    continue;
+                }
                 if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }

@@ -2586,6 +2586,11 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
             None if !after_dd && log_like && git_short_with_runtime_value(w) => {}
             Some("-" | "/dev/null") => {}
             _ if skip_pattern => skip_pattern = false,
+            // (Not diff's: a path outside the work tree makes it `--no-index`, which reads
+            // the files; red team 87's `git log -1 -- "$f"` in a loop was asked.)
+            None if after_dd && matches!(sub, "log" | "show" | "whatchanged" | "shortlog" | "rev-list") => {
+                out.push(Word::Dyn(super::GIT_PATHSPEC.into()))
+            }
             _ => out.push(w.clone()),
         }
     }
