@@ -322,3 +322,42 @@ fn git_history_pathspecs_known_only_at_run_time() {
     std::fs::write(ws.path().join("host.yaml"), policy).unwrap();
     check_common::assert_in_dir(ws.path(), "deny", &["git log -p -- \"$f\""]);
 }
+
+/// Red team 93 (B01-B11: 11 bypasses): git's log family reads `--decorate-refs X`,
+/// `--decorate-refs-exclude X` and `-L X` with its own option parser before it looks for
+/// `--`, so `git log --decorate-refs -- --output=Cargo.toml` takes `--` as the value and
+/// writes Cargo.toml; gate took that `--` to end the options (and, this session, a run-time
+/// word after it as a pathspec).
+#[test]
+fn git_log_options_whose_value_may_be_the_double_dash() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "git log -L -- --output=docs/o.txt >/dev/null 2>&1; test -e docs/o.txt && echo written; rm -f docs/o.txt",
+    );
+    assert_eq!(out, "written\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "git log --decorate-refs -- --output=Cargo.toml",
+            "git log --decorate-refs-exclude -- --output=.env",
+            "git log -L -- --output=Cargo.toml",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "git show --decorate-refs -- --output=/tmp/x",
+            "git whatchanged --decorate-refs -- --output=docs/x.txt",
+            "f=--output=/tmp/x; git log --decorate-refs -- \"$f\"",
+            "while read -r f; do git log -1 --decorate-refs -- \"$f\"; done < docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["git log --decorate-refs x -- --output=.env", "git log -1 -- \"$f\""],
+    );
+}

@@ -1390,6 +1390,17 @@ impl Policy {
             // reads of the find wrapper.
             let under_find = c.wrappers.iter().any(|w| w.program() == Some("find"));
             let mut paths = shell::read_targets(&c.words);
+            // git's history pathspecs known only at run time (`git log -- "$f"`): read as the
+            // words they are, unless the repository is the workspace (below).
+            let mut pathspecs: Vec<Word> = Vec::new();
+            for p in paths.iter_mut() {
+                if let Word::Dyn(d) = p {
+                    if let Some(word) = d.strip_prefix(shell::GIT_PATHSPEC) {
+                        *p = Word::Dyn(word.to_string());
+                        pathspecs.push(p.clone());
+                    }
+                }
+            }
             // A program that reads the directory it runs in without being told (`ls`, `grep
             // -r PAT`, `rg PAT`, `du`, `tree`, `find -name x`): that directory, which after a
             // `cd` gate cannot follow (`pushd -n /etc; pushd +1; ls`), or `-execdir` from the
@@ -1431,11 +1442,23 @@ impl Policy {
             // (Asked only where such a file is named: what the edge looks at is not remembered.)
             let from_top = paths
                 .iter()
-                .any(|p| matches!(p, Word::Dyn(d) if d.starts_with(shell::FROM_GIT_TOP) || d == shell::GIT_PATHSPEC));
+                .any(|p| matches!(p, Word::Dyn(d) if d.starts_with(shell::FROM_GIT_TOP)) || pathspecs.contains(p));
             let at_top = from_top
                 && c.cwd.as_deref() == Some("")
                 && dirs.iter().all(|d| *d == c.cwd)
                 && edge.is_some_and(|e| self.written_path(".git", "").is_ok_and(|g| e.exists(&g)));
+            // A pathspec of a repository whose top is the workspace names a path in it: only a
+            // read rule that could match a name there decides it.
+            if at_top && paths.iter().any(|p| pathspecs.contains(p)) {
+                paths.retain(|p| !pathspecs.contains(p));
+                let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read);
+                let held = read.and_then(|r| {
+                    ["**/*", "**/.*", "*", ".*"].iter().find_map(|g| self.glob_rules(&r.name, g, Some("")))
+                });
+                if let Some(v) = held {
+                    parts.push(part(format!("reads {}", pathspecs[0].display()), PartKind::Read, v));
+                }
+            }
             let paths = paths.into_iter().map(|p| match &p {
                 Word::Dyn(d) if at_top => {
                     d.strip_prefix(shell::FROM_GIT_TOP).map_or(p.clone(), |r| Word::Lit(r.into()))
@@ -1444,18 +1467,6 @@ impl Policy {
             });
             let reads = paths.map(|p| (p, from.clone()));
             for (path, dir) in reads.chain(wrapper_reads.map(|p| (p, c.cwd.clone()))) {
-                // A pathspec of a repository whose top is the workspace names a path in it:
-                // only a read rule that could match a name there decides it.
-                if at_top && matches!(&path, Word::Dyn(d) if d == shell::GIT_PATHSPEC) {
-                    let read = self.model.tools.specs.values().find(|t| t.kind == ToolKind::Read);
-                    let held = read.and_then(|r| {
-                        ["**/*", "**/.*", "*", ".*"].iter().find_map(|g| self.glob_rules(&r.name, g, Some("")))
-                    });
-                    if let Some(v) = held {
-                        parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
-                    }
-                    continue;
-                }
                 if let Some(v) = self.decide_read(&path, dir.as_deref(), ctx, session) {
                     parts.push(part(format!("reads {}", path.display()), PartKind::Read, v));
                 }

@@ -372,11 +372,11 @@ pub struct Analysis {
 /// (`git blame --contents=F`): the policy knows where that top is only from the edge.
 pub const FROM_GIT_TOP: &str = "(the repository's top)/";
 
-/// How a pathspec only known at run time after `--` of git's history commands (`git log -1 --
-/// "$f"`) is shown: git matches it against the repository's paths, never a file outside the
-/// repository, and reads no file from the disk for it (the policy decides it where the
-/// repository is the workspace).
-pub const GIT_PATHSPEC: &str = "(a pathspec only known at run time)";
+/// Before a word only known at run time after `--` of git's history commands (`git log -1 --
+/// "$f"`): git matches it against the repository's paths, never a file outside the
+/// repository, and reads no file from the disk for it (the policy decides it so where the
+/// repository is the workspace, and as the word read anywhere else).
+pub const GIT_PATHSPEC: &str = "(a pathspec of the repository) ";
 
 /// How a path xargs adds to a command at run time is shown.
 pub const ADDED_AT_RUN_TIME: &str = "(paths added at run time)";

@@ -2589,7 +2589,7 @@ fn git_reads(args: &[Word]) -> Vec<Word> {
             // (Not diff's: a path outside the work tree makes it `--no-index`, which reads
             // the files; red team 87's `git log -1 -- "$f"` in a loop was asked.)
             None if after_dd && matches!(sub, "log" | "show" | "whatchanged" | "shortlog" | "rev-list") => {
-                out.push(Word::Dyn(super::GIT_PATHSPEC.into()))
+                out.push(Word::Dyn(format!("{}{}", super::GIT_PATHSPEC, w.display())))
             }
             _ => out.push(w.clone()),
         }

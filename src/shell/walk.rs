@@ -6539,6 +6539,7 @@ impl Walker<'_> {
         let mut steps = 0;
         loop {
             steps += 1;
+            words = git_values_glued(std::mem::take(&mut words));
             let name = match words.first() {
                 // A file that is only called like a wrapper or a shell (`./bash -c ls`,
                 // `/tmp/x/timeout 1 ls`): what runs is that file, whatever its arguments say.
@@ -10233,6 +10234,42 @@ fn arith_unary(t: &[Arith], at: &mut usize) -> Option<i64> {
         }
         Arith::Op(_) => None,
     }
+}
+
+/// git's log family reads `--decorate-refs X`, `--decorate-refs-exclude X` and `-L X` with its
+/// own option parser before it looks for `--`, so X may be `--` itself and the word after it
+/// an option (red team 93: `git log --decorate-refs -- --output=Cargo.toml` writes
+/// Cargo.toml): each such value glued to its option, as git reads it, before anything looks
+/// for git's `--`.
+fn git_values_glued(words: Vec<Word>) -> Vec<Word> {
+    if words.first().and_then(Word::lit).map(program_name) != Some("git") {
+        return words;
+    }
+    let at = 1 + tables::git_subcommand_at(&words[1..]);
+    if !matches!(words.get(at).and_then(Word::lit), Some("log" | "show" | "whatchanged" | "reflog")) {
+        return words;
+    }
+    let mut out: Vec<Word> = words[..=at].to_vec();
+    let mut rest = words[at + 1..].iter();
+    while let Some(w) = rest.next() {
+        match w.lit() {
+            Some("--") => {
+                out.push(w.clone());
+                out.extend(rest.cloned());
+                break;
+            }
+            Some(o @ ("--decorate-refs" | "--decorate-refs-exclude" | "-L")) => {
+                let glue = if o == "-L" { "" } else { "=" };
+                out.push(match rest.next() {
+                    Some(Word::Lit(v)) => Word::Lit(format!("{o}{glue}{v}")),
+                    Some(Word::Dyn(v)) => Word::Dyn(format!("{o}{glue}{v}")),
+                    None => w.clone(),
+                });
+            }
+            _ => out.push(w.clone()),
+        }
+    }
+    out
 }
 
 /// Whether a redirection can fail, so that bash skips its command: anything but `/dev/null`,
