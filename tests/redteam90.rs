@@ -36,6 +36,9 @@ fn find_exec_without_names_and_more_read_only_programs() {
             "ss -ltn",
             "ss -tulpn state listening",
             "factor 12",
+            "less --version",
+            "less -V",
+            "arch",
             "shuf -n 2 docs/a.md",
             "groups",
             "tar -cf - src docs | wc -c",
@@ -48,6 +51,8 @@ fn find_exec_without_names_and_more_read_only_programs() {
         &[
             "find src -exec touch {}x \\;",
             "bc /etc/passwd",
+            "LESS=x less --version",
+            "less docs/a.md",
             "gzip src/a.rs",
             "gzip -c /etc/passwd",
             "tar -xOzf /etc/x.tgz",

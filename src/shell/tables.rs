@@ -1716,7 +1716,7 @@ static SAFE: &[(&str, Args)] = &[
     ("read", Args::Any), ("wait", Args::Any), ("shopt", Args::Any), ("hash", Args::Any), ("getopts", Args::Any),
     ("let", Args::Any), ("mapfile", Args::Any), ("readarray", Args::Any),
     ("date", Args::Any), ("hostname", Args::Any), ("env", Args::Any),
-    ("sort", Args::Any), ("uniq", Args::Any), ("yes", Args::Any),
+    ("sort", Args::Any), ("uniq", Args::Any), ("yes", Args::Any), ("arch", Args::Any),
     ("bc", Args::Any), ("factor", Args::Any), ("shuf", Args::Any), ("groups", Args::Any), ("lscpu", Args::Any),
     ("ss", Args::Any), ("gzip", Args::Any), ("gunzip", Args::Any),
     // Writers of the files they name, each write decided by the write rules.
@@ -2276,6 +2276,9 @@ const VERSION_EXITS: &[&str] = &[
     "script", "zip",
     // Checked (sqlite 3.40): prints and exits, `~/.sqliterc` unread (red team 63).
     "sqlite3",
+    // Checked (less 590): prints and exits before it opens a file or the terminal (red team
+    // 92; `LESS` set by the text is a dangerous variable).
+    "less",
 ];
 
 /// `PROGRAM --help` that prints and exits, verified on each: no startup file, makefile or
@@ -2287,6 +2290,7 @@ const HELP_EXITS: &[&str] = &["node", "python3", "make", "npm", "git"];
 
 /// `PROGRAM FLAG` that prints the version and exits, as `--version` does, verified on each.
 const SHORT_VERSION: &[(&str, &str)] = &[
+    ("less", "-V"),
     ("node", "-v"),
     ("npm", "-v"),
     ("python", "-V"),
