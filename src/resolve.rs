@@ -316,18 +316,28 @@ impl crate::policy::Edge for Resolver<'_> {
     }
 
     fn skips_dot_names(&self) -> bool {
-        // (Asked of `bash` once a process: `bash -c 'shopt -q globskipdots'` succeeds only
-        // where the option exists and is on; a bash that cannot run skips nothing.)
+        // (Asked once a process: `bash -c 'shopt -q globskipdots'` succeeds only where the
+        // option exists and is on; a bash that cannot run skips nothing. Of the `bash` on the
+        // PATH and of `/bin/bash` and `/usr/bin/bash` where they are, which agents name
+        // (codex-acp runs `/bin/bash -lc`): a macOS `/bin/bash` 3.2 beside a newer one on the
+        // PATH matches `..`.)
         static SKIPS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *SKIPS.get_or_init(|| {
-            std::process::Command::new("bash")
-                .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
-                .env_remove("BASH_ENV")
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
+            let skips = |bash: &str| {
+                std::process::Command::new(bash)
+                    .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
+                    .env_remove("BASH_ENV")
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .map(|s| s.success())
+            };
+            skips("bash").is_ok_and(|s| s)
+                && ["/bin/bash", "/usr/bin/bash"].iter().all(|b| match skips(b) {
+                    Ok(s) => s,
+                    Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+                })
         })
     }
 
