@@ -75,12 +75,15 @@ pub fn assert_calls_with(policy: &str, expect: &str, calls: &[(&str, Value)]) {
 }
 
 /// Whether this machine's bash has `globskipdots` on (bash 5.2's default): then gate reads no
-/// glob as matching `.` or `..` (`ls -d .*`), and asks of them otherwise.
+/// glob as matching `.` or `..` (`ls -d .*`), and asks of them otherwise. As gate asks it: the
+/// PATH's bash, and `/bin/bash` and `/usr/bin/bash` where they are.
 pub fn bash_skips_dots() -> bool {
-    Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"])
-        .status()
-        .is_ok_and(|s| s.success())
+    let skips = |bash: &str| Command::new(bash).args(["--norc", "--noprofile", "-c", "shopt -q globskipdots"]).status();
+    skips("bash").is_ok_and(|s| s.success())
+        && ["/bin/bash", "/usr/bin/bash"].iter().all(|b| match skips(b) {
+            Ok(s) => s.success(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        })
 }
 
 /// No command is allowed (each is asked or denied).
