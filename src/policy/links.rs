@@ -284,12 +284,16 @@ impl Policy {
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
+        let command = self.shell_command(call).map(|(_, text)| text);
+        // Globs as this machine's bash reads them: `.*` never `..` where globskipdots is on
+        // (the edge asked only for a text with a glob starting with `.`: it runs bash once).
+        // First, so that every reading below, the `cd`s' too, reads globs so.
+        let skips = |c: &str| shell::has_dot_glob(c) && real.skips_dot_names();
+        let _dots = command.as_deref().is_some_and(skips).then(shell::skipping_dots);
         // A `cd` into a directory that is there when the call runs does not fail: the whole
         // decision reads the command that way (red teams 80-82: `pushd docs; ls; popd; ls`,
         // `cd docs; cd ..; git status` were asked).
-        let _entering = self.entered_dirs_hold(call, real).then(shell::entering_dirs);
-        // Globs as this machine's bash reads them: `.*` never `..` where globskipdots is on.
-        let _dots = self.dot_globs_skip(call, real).then(shell::skipping_dots);
+        let _entering = command.as_deref().is_some_and(|c| self.entered_dirs_hold(c, real)).then(shell::entering_dirs);
         let mut d = self.decide_with(call, ctx, Some(real));
         // `npm run clean` runs package.json's `clean`: a deny rule that matches what it runs
         // denies the call (red team 43: `Bash(npm run *)` allowed `"clean": "rm -rf dist"`);
@@ -322,12 +326,7 @@ impl Policy {
         if depth > SCRIPT_DEPTH {
             return None;
         }
-        let spec = self.model.tools.spec(self.model.tools.canonical(&call.tool))?;
-        if spec.kind != ToolKind::Shell {
-            return None;
-        }
-        let field = spec.command.as_deref().unwrap_or("command");
-        let command = shell_text(call, field).ok()??;
+        let (field, command) = self.shell_command(call)?;
         for c in shell::analyze(&command).commands {
             let names = package_scripts(&c.words);
             if names.is_empty() {
@@ -518,33 +517,26 @@ impl Policy {
         Some(self.cwd.join(dir?).join(raw))
     }
 
+    /// A shell tool's command field and the call's text there; `None` for any other tool, or
+    /// a command that is not there or not text.
+    fn shell_command(&self, call: &Call) -> Option<(&str, String)> {
+        let tools = &self.model.tools;
+        let spec = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell)?;
+        let field = spec.command.as_deref().unwrap_or("command");
+        Some((field, shell_text(call, field).ok()??))
+    }
+
     /// Whether a shell call's `cd`s whose failure bash would go past may be taken to succeed
     /// ([`shell::analyze_entering`]): each enters, as written, a directory that is one now
     /// (each part before a `..` too) and that the process may enter, and nothing in the call
     /// writes that directory or one above it (`mv docs x; cd docs` may fail). Not where it
     /// enters none.
-    /// Whether a shell call holds a glob starting with `.` and the edge says bash skips `.` and
-    /// `..` in globs (asked only then: it runs bash once).
-    fn dot_globs_skip(&self, call: &Call, real: Real) -> bool {
-        let tools = &self.model.tools;
-        let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {
-            return false;
-        };
-        let Ok(Some(command)) = shell_text(call, spec.command.as_deref().unwrap_or("command")) else { return false };
-        shell::has_dot_glob(&command) && real.skips_dot_names()
-    }
-
-    fn entered_dirs_hold(&self, call: &Call, real: Real) -> bool {
-        let tools = &self.model.tools;
-        let Some(spec) = tools.spec(tools.canonical(&call.tool)).filter(|s| s.kind == ToolKind::Shell) else {
-            return false;
-        };
-        let Ok(Some(command)) = shell_text(call, spec.command.as_deref().unwrap_or("command")) else { return false };
+    fn entered_dirs_hold(&self, command: &str, real: Real) -> bool {
         // (A text with no directory builtin's name enters none: not read twice.)
         if !["cd", "pushd", "popd"].iter().any(|b| command.contains(b)) {
             return false;
         }
-        let a = shell::analyze_entering(&command);
+        let a = shell::analyze_entering(command);
         let absolute = |p: &str, cwd: Option<&str>| self.lexical(if p.is_empty() { "." } else { p }, cwd);
         let written: Option<Vec<PathBuf>> = a
             .writes
@@ -579,11 +571,9 @@ impl Policy {
         let spec = tools.spec(tools.canonical(&call.tool));
         match spec.map(|s| s.kind) {
             Some(ToolKind::Shell) => {
-                let spec = spec?;
-                let field = spec.command.as_deref().unwrap_or("command");
                 // The text as decided, moved by the tool's directory field: its `cd` word and
                 // every word after it resolved from where they are used.
-                let mut command = shell_text(call, field).ok()??;
+                let (field, mut command) = self.shell_command(call)?;
                 let mut extra = String::new();
                 // The links below a directory the command walks following them, each read where
                 // it leads (`find . -exec cat {} +` through `docs/pw` -> `/etc/passwd`).

@@ -449,17 +449,28 @@ pub fn analyze_entering(text: &str) -> Analysis {
 /// While the returned guard lives, [`analyze`] on this thread reads as
 /// [`analyze_entering`] does: one decision whose entered directories the edge found holds it,
 /// so that every look at the command (as written, its paths resolved, its scripts) agrees.
-pub fn entering_dirs() -> Entering {
-    ENTERING.set(ENTERING.get() + 1);
-    Entering(std::marker::PhantomData)
+pub fn entering_dirs() -> Reading {
+    Reading::open(&ENTERING)
 }
 
-/// See [`entering_dirs`]. Not `Send`: it must end on the thread that opened it.
-pub struct Entering(std::marker::PhantomData<*const ()>);
+/// A way of reading that [`analyze`] on this thread follows while the guard lives
+/// ([`entering_dirs`], [`skipping_dots`]): it counts itself in that reading's counter and out
+/// again when dropped. Not `Send`: it must end on the thread that opened it.
+pub struct Reading {
+    counter: &'static std::thread::LocalKey<std::cell::Cell<u32>>,
+    _thread: std::marker::PhantomData<*const ()>,
+}
 
-impl Drop for Entering {
+impl Reading {
+    fn open(counter: &'static std::thread::LocalKey<std::cell::Cell<u32>>) -> Reading {
+        counter.set(counter.get() + 1);
+        Reading { counter, _thread: std::marker::PhantomData }
+    }
+}
+
+impl Drop for Reading {
     fn drop(&mut self) {
-        ENTERING.set(ENTERING.get().saturating_sub(1));
+        self.counter.set(self.counter.get().saturating_sub(1));
     }
 }
 
@@ -474,18 +485,8 @@ pub(crate) fn entering() -> bool {
 /// machine has that option on ([`crate::policy::Edge::skips_dot_names`]); a text that turns it
 /// off (`shopt -u globskipdots`) is unmodelled anyway, and one run by a POSIX `sh` that holds
 /// such a glob too.
-pub fn skipping_dots() -> SkippingDots {
-    SKIPPING_DOTS.set(SKIPPING_DOTS.get() + 1);
-    SkippingDots(std::marker::PhantomData)
-}
-
-/// See [`skipping_dots`]. Not `Send`: it must end on the thread that opened it.
-pub struct SkippingDots(std::marker::PhantomData<*const ()>);
-
-impl Drop for SkippingDots {
-    fn drop(&mut self) {
-        SKIPPING_DOTS.set(SKIPPING_DOTS.get().saturating_sub(1));
-    }
+pub fn skipping_dots() -> Reading {
+    Reading::open(&SKIPPING_DOTS)
 }
 
 /// Whether globs are read as [`skipping_dots`] says.

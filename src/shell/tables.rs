@@ -2095,12 +2095,13 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
         let to_stdout = name == "tar" && given(&["-O", "--to-stdout"]);
         // (Nor one creating it there, `tar -cf - src | wc -c`: its operands are read whole,
         // [`reads_below`].)
-        let archive_out = name == "tar"
-            && p.opts.iter().filter(|f| matches!(f.opt.name, "-f" | "--file")).count() == 1
-            && p.opts.iter().any(|f| {
-                matches!(f.opt.name, "-f" | "--file")
-                    && f.value.as_ref().and_then(Word::lit).is_some_and(|v| matches!(v, "-" | "/dev/stdout"))
-            });
+        let archives: Vec<Option<&str>> = p
+            .opts
+            .iter()
+            .filter(|f| matches!(f.opt.name, "-f" | "--file"))
+            .map(|f| f.value.as_ref().and_then(Word::lit))
+            .collect();
+        let archive_out = name == "tar" && matches!(archives.as_slice(), [Some("-" | "/dev/stdout")]);
         let extract = |f: &grammar::Found| {
             to_stdout && matches!(f.opt.name, "-x" | "--extract" | "--get")
                 || archive_out && matches!(f.opt.name, "-c" | "--create")
@@ -2176,7 +2177,7 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
                         })
                 }
                 "command" => given(&["-v", "-V"]),
-                "gzip" | "gunzip" => given(&["-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"]),
+                "gzip" | "gunzip" => given(super::writes::NO_FILE_WRITTEN),
                 // Listing or resetting; an action is decided by the walker as if it ran.
                 "trap" => {
                     given(&["-l", "-p", "-P"])

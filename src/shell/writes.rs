@@ -117,6 +117,9 @@ const WRITE_TABLED: &[&str] = &[
     "ptx",
 ];
 
+/// A compressor's options that write no file: to standard output, a listing, a test.
+pub(crate) const NO_FILE_WRITTEN: &[&str] = &["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"];
+
 /// Whether gate models which files `name` writes (its own arm or output options).
 pub(crate) fn models_writes(name: &str) -> bool {
     WRITE_TABLED.contains(&name) || OUTPUT_OPTIONS.iter().any(|(n, _)| *n == name)
@@ -1188,10 +1191,9 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Word> {
         "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma" | "zstd" | "unzstd" | "lz4" => {
             // (gzip's words read by its table where it has one: `--suf .toml` too.)
             let parsed = tabled(name, args);
-            let stdout = ["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"];
             let to_stdout = match &parsed {
-                Some(p) => p.opts.iter().any(|f| stdout.contains(&f.opt.name)),
-                None => has(&stdout),
+                Some(p) => p.opts.iter().any(|f| NO_FILE_WRITTEN.contains(&f.opt.name)),
+                None => has(NO_FILE_WRITTEN),
             };
             if to_stdout {
                 return Vec::new();
