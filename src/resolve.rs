@@ -315,6 +315,21 @@ impl crate::policy::Edge for Resolver<'_> {
         rustix::fs::access(written, rustix::fs::Access::EXEC_OK).is_ok()
     }
 
+    fn wc_quotes_names(&self) -> bool {
+        // (Asked once a process: `wc --version` of GNU coreutils 8.25 or later, whose NEWS
+        // says "wc now ensures a single line per file for counts on standard output, by
+        // quoting names containing '\n' characters".)
+        static QUOTES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *QUOTES.get_or_init(|| {
+            let out = std::process::Command::new("wc")
+                .arg("--version")
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output();
+            out.is_ok_and(|o| o.status.success() && gnu_wc_quotes(&String::from_utf8_lossy(&o.stdout)))
+        })
+    }
+
     fn skips_dot_names(&self) -> bool {
         // (Asked once a process: `bash -c 'shopt -q globskipdots'` succeeds only where the
         // option exists and is on; a bash that cannot run skips nothing. Of the `bash` on the
@@ -663,4 +678,13 @@ impl Resolver<'_> {
         }
         Some(cur)
     }
+}
+
+/// Whether `wc --version` printed `wc (GNU coreutils) X.Y` with X.Y at least 8.25 (the first
+/// that quotes a name holding a line end).
+fn gnu_wc_quotes(version: &str) -> bool {
+    let first = version.lines().next().unwrap_or("");
+    let Some(v) = first.strip_prefix("wc (GNU coreutils) ") else { return false };
+    let mut parts = v.trim().split('.').map(|p| p.parse::<u32>().ok());
+    matches!((parts.next().flatten(), parts.next().flatten()), (Some(major), Some(minor)) if (major, minor) >= (8, 25))
 }

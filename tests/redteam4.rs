@@ -298,10 +298,9 @@ fn review_nested_extended_globs_are_not_quadratic() {
 
 #[test]
 fn attributes_and_special_variables_keep_values_gate_cannot_believe() {
-    assert_all(
-        "ask",
-        &["declare -l f; f=docs/.ENVx.md; echo hi > \"$f\"", "declare -u f; f=docs/a.md; echo hi > \"$f\""],
-    );
+    assert_all("ask", &["declare -u f; f=docs/a.md; echo hi > \"$f\""]);
+    // (bash stores `docs/.envx.md`, which the deny rule matches: red team 100's D02.)
+    assert_all("deny", &["declare -l f; f=docs/.ENVx.md; echo hi > \"$f\""]);
     // Their text holds a deny rule's words: what runs unseen could match it.
     assert_all(
         "deny",

@@ -87,6 +87,11 @@ pub trait Edge {
     fn skips_dot_names(&self) -> bool {
         false
     }
+    /// Whether the `wc` on the PATH quotes a name holding a line end, so that it prints one
+    /// line a file (GNU coreutils 8.25 and later: [`shell::wc_quoting`]).
+    fn wc_quotes_names(&self) -> bool {
+        false
+    }
     /// The names starting with `-` that the first glob segment of `written` (absolute, as
     /// written) matches in its directory: a shell word that starts with that glob becomes such
     /// a name, which the program reads as an option (red team 50: `wc -c *` in a directory
@@ -290,6 +295,12 @@ impl Policy {
         // First, so that every reading below, the `cd`s' too, reads globs so.
         let skips = |c: &str| shell::has_dot_glob(c) && real.skips_dot_names();
         let _dots = command.as_deref().is_some_and(skips).then(shell::skipping_dots);
+        // (And `wc`'s lines as this machine's wc prints them: asked only of a text that may
+        // `read` them.)
+        let _wc = command
+            .as_deref()
+            .is_some_and(|c| shell::reads_wc_lines(c) && real.wc_quotes_names())
+            .then(shell::wc_quoting);
         // A `cd` into a directory that is there when the call runs does not fail: the whole
         // decision reads the command that way (red teams 80-82: `pushd docs; ls; popd; ls`,
         // `cd docs; cd ..; git status` were asked).

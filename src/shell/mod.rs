@@ -8,6 +8,7 @@
 //! records redirections and `tee` targets as writes. Anything it does not fully understand is
 //! reported as unknown, never guessed: the policy must not allow an unknown part.
 
+mod abort;
 pub mod compose;
 mod computed;
 mod dirs;
@@ -393,7 +394,7 @@ pub const MAX_DEPTH: usize = 16;
 /// Analyse shell text. Never panics on any input (fuzzed); what it cannot understand is
 /// reported in `unknown` or on the command concerned.
 pub fn analyze(text: &str) -> Analysis {
-    let entering = (ENTERING.get() > 0, SKIPPING_DOTS.get() > 0);
+    let entering = (ENTERING.get() > 0, SKIPPING_DOTS.get() > 0, QUOTING_WC.get() > 0);
     if KEEPING.get() > 0 {
         if let Some(a) =
             KEPT.with_borrow(|k| k.as_ref().filter(|(t, e, _)| t == text && *e == entering).map(|(_, _, a)| a.clone()))
@@ -492,6 +493,27 @@ pub fn skipping_dots() -> Reading {
 /// Whether globs are read as [`skipping_dots`] says.
 pub(crate) fn skips_dots() -> bool {
     SKIPPING_DOTS.get() > 0
+}
+
+/// While the returned guard lives, [`analyze`] on this thread reads `wc`'s output as GNU wc
+/// 8.25 and later prints it: one line a file, a name holding a line end quoted (`'a'$'\n''b'`),
+/// so the first field of each line is a count (`while read -r n _; do total=$((total + n));
+/// done < <(wc -l src/*.rs)`). The edge opens it where the `wc` on the PATH is such a one
+/// ([`crate::policy::Edge::wc_quotes_names`]); elsewhere (BSD, BusyBox) a line may be the
+/// rest of a name, which arithmetic would evaluate.
+pub fn wc_quoting() -> Reading {
+    Reading::open(&QUOTING_WC)
+}
+
+/// Whether `wc`'s output is read as [`wc_quoting`] says.
+pub(crate) fn quotes_wc() -> bool {
+    QUOTING_WC.get() > 0
+}
+
+/// Whether a text may read `wc`'s output with `read` (only such a text asks the edge which
+/// `wc` this machine has).
+pub fn reads_wc_lines(text: &str) -> bool {
+    text.contains("wc ") && text.contains("read")
 }
 
 /// Whether a text holds a glob segment that starts with `.` and a wildcard or bracket (`.*`,
@@ -649,14 +671,15 @@ fn dotted_globs(a: &mut Analysis) {
 }
 
 /// The last analysis [`keep_last`] keeps: its text, how it was read ([`entering_dirs`],
-/// [`skipping_dots`]), and the result.
-type Kept = (String, (bool, bool), Analysis);
+/// [`skipping_dots`], [`wc_quoting`]), and the result.
+type Kept = (String, (bool, bool, bool), Analysis);
 
 thread_local! {
     static KEEPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     static KEPT: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
     static ENTERING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     static SKIPPING_DOTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static QUOTING_WC: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// While the returned guard lives, [`analyze`] on this thread keeps its last result and answers

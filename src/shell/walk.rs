@@ -4,6 +4,7 @@
 use brush_parser::ast;
 use brush_parser::word::{self as bword, ParameterExpr, WordPiece, WordPieceWithSource};
 
+use super::abort;
 use super::dirs::Cwd;
 use super::grammar;
 use super::tables::{self, harmless_setting, is_identifier, WrapperSpec};
@@ -37,7 +38,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         dollar_underscore: None,
         simple_last: None,
         stdin_listing: None,
-        stdin_objects: false,
+        stdin_lines: Lines::Other,
         fed_args: Vec::new(),
         params: None,
         next_params: None,
@@ -49,6 +50,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         readonly: Vec::new(),
         failglob: false,
         abort_possible: false,
+        integer_names: Vec::new(),
         conditional: 0,
         last_line_at: 0,
         same_shell: false,
@@ -69,6 +71,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         counters: Vec::new(),
         untrusted_values: false,
         attributed: Vec::new(),
+        cased: Vec::new(),
         plain: Vec::new(),
         keyed: Vec::new(),
         arrays: Vec::new(),
@@ -132,9 +135,10 @@ struct Walker<'a> {
     /// The command being walked reads, on its standard input, the listing this `find` prints
     /// (its words: `find src | xargs ...`): what xargs appends is paths under its start points.
     stdin_listing: Option<Vec<Word>>,
-    /// The command being walked reads, on its standard input, the object names git lists one
-    /// a line (`git log --format=%H -n 3 | while read -r sha`): red team 67.
-    stdin_objects: bool,
+    /// What the lines the command being walked reads on its standard input are known to be:
+    /// object names git lists one a line (`git log --format=%H -n 3 | while read -r sha`: red
+    /// team 67), or `wc`'s counts.
+    stdin_lines: Lines,
     /// The listing a command's last word substitutes (`wc -l $(find src -name '*.rs')`), as
     /// the `find` xargs would hand its names on from: taken by the next [`Walker::unwrap`].
     fed_args: Vec<Word>,
@@ -163,6 +167,8 @@ struct Walker<'a> {
     /// Whether the text holds anything that can abort a line at all (most texts do not: no
     /// line is then looked at again).
     abort_possible: bool,
+    /// The names the whole text may give the integer attribute ([`integer_names`]).
+    integer_names: Vec<String>,
     /// Where in `a.commands` the commands of the last top-level line of the text this walker
     /// (or, after a nested walk, the nested one) walked begin.
     last_line_at: usize,
@@ -224,6 +230,9 @@ struct Walker<'a> {
     /// Names given an attribute that changes or blocks later assignments (`readonly`, `-r`,
     /// `-l`, `-u`): a later `x=VALUE` may fail or store another value (fifth red team).
     attributed: Vec<String>,
+    /// Names given `-l`, `-u` or `-c` (and not `-r`), with the letter: a literal value given
+    /// later is stored in that case ([`Walker::bind`]).
+    cased: Vec<(String, char)>,
     /// Variables assigned here whose value is unknown but holds no text the command could have
     /// written in (a number, a commit id, names a listing printed): an unquoted expansion of
     /// one is split and globbed like any, but globs only names where they came from. Any
@@ -703,12 +712,34 @@ const NO_TOP: &str = "%no-top%";
 /// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
 const MAX_PRODUCED: usize = 4096;
 
+/// What the lines a command reads on its standard input are known to be
+/// ([`Walker::stdin_lines`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Lines {
+    /// Anything.
+    #[default]
+    Other,
+    /// Object names git lists, one a line.
+    Objects,
+    /// `wc`'s lines: a count first.
+    Counts,
+}
+
 /// What gate binds an array to that `mapfile` filled with a listing's names, before the
 /// listing's index in [`Walker::listings`].
 const LISTED_ARRAY: &str = "(names mapfile read from a listing) #";
 
-/// The value gate binds a variable to that holds a number it does not know.
+/// What gate binds a variable to that holds the names a listing printed (`f=$(ls src/*.rs |
+/// head -1)`), before the listing's index in [`Walker::listings`] ([`Walker::listed_value`]).
+const LISTED_VALUE: &str = "(names a listing printed) #";
+
+/// The value gate binds a variable to that holds a number it does not know: maybe several,
+/// one a line, or with `.`, `-` or `:` in it (`date +%F`), which arithmetic may refuse.
 const NUMBER: &str = "$((number))";
+
+/// The value gate binds a variable to that holds one integer, or nothing: what arithmetic
+/// that cannot fail gives, a count of one input, a count `read` takes from `wc`'s line.
+const INTEGER: &str = "$((integer))";
 
 /// The value gate binds a variable to that holds what `git merge-base`, `git rev-parse`...
 /// print ([`git_prints_object_names`]): an object name, or nothing.
@@ -732,7 +763,7 @@ fn number_value(v: &[Word]) -> bool {
     match v {
         [Word::Lit(x)] => !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()),
         // (`n=$#`, `pid=$!`, `len=${#x}`: a number, or nothing, which arithmetic reads as 0.)
-        [Word::Dyn(d)] => d == NUMBER || tables::number_parameter(d),
+        [Word::Dyn(d)] => d == NUMBER || d == INTEGER || tables::number_parameter(d),
         _ => false,
     }
 }
@@ -1691,8 +1722,14 @@ impl Walker<'_> {
         match parsed {
             Ok(Ok(program)) => {
                 self.readonly.extend(readonly_names(text));
+                self.integer_names.extend(integer_names(text));
+                // A bad substitution (`${ x}`) ends the line where bash meets it; the parser
+                // reads it as good (red team 101).
+                if let Some(bad) = abort::bad_substitution(text) {
+                    self.a.unknown.push(format!("`{bad}` is a bad substitution, which ends the line it is on"));
+                }
                 self.failglob |= text.contains("failglob");
-                self.abort_possible = may_abort_line(text, &self.readonly, self.failglob);
+                self.abort_possible = self.may_abort(text);
                 self.lines(&program.complete_commands)
             }
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
@@ -1750,7 +1787,7 @@ impl Walker<'_> {
             dollar_underscore: None,
             simple_last: None,
             stdin_listing: None,
-            stdin_objects: false,
+            stdin_lines: Lines::Other,
             fed_args: Vec::new(),
             params,
             next_params: None,
@@ -1762,6 +1799,7 @@ impl Walker<'_> {
             readonly: self.readonly.clone(),
             failglob: self.failglob,
             abort_possible: false,
+            integer_names: self.integer_names.clone(),
             conditional: self.conditional,
             last_line_at: 0,
             same_shell: false,
@@ -1782,6 +1820,7 @@ impl Walker<'_> {
             counters: Vec::new(),
             untrusted_values: self.untrusted_values,
             attributed: self.attributed.clone(),
+            cased: self.cased.clone(),
             plain: self.plain.clone(),
             keyed: self.keyed.clone(),
             arrays: self.arrays.clone(),
@@ -1943,6 +1982,92 @@ impl Walker<'_> {
         self.bound.iter().rev().find(|(b, _)| b == name).is_some_and(|(_, v)| number_value(v))
     }
 
+    /// `sed -n "${n}p" F`, `sed -n "$(( $(wc -l < F) - 2 )),\$p" F` (red teams 80, 100): a sed
+    /// script whose only run-time parts are numbers is read with each number as `1`; a number
+    /// there is an address, a count or a flag whatever its digits (empty, it drops out; `-1`
+    /// at the start makes an option sed refuses). Only the word sed reads as its script
+    /// (where it reads one word): a file operand stays a path known only at run time.
+    fn sed_number_scripts(&self, mut words: Vec<Word>) -> Vec<Word> {
+        let sed =
+            words.first().and_then(Word::lit).is_some_and(|p| p == "sed") && !self.functions.iter().any(|f| f == "sed");
+        if !sed {
+            return words;
+        }
+        let templated: Vec<Option<String>> = words
+            .iter()
+            .map(|w| match w {
+                Word::Dyn(d) => self.number_template(d),
+                Word::Lit(_) => None,
+            })
+            .collect();
+        if templated.iter().all(Option::is_none) {
+            return words;
+        }
+        let trial: Vec<Word> =
+            words.iter().zip(&templated).map(|(w, t)| t.clone().map(Word::Lit).unwrap_or_else(|| w.clone())).collect();
+        let Some(Ok(parsed)) = grammar::grammar("sed").map(|g| grammar::parse(g, &trial[1..])) else { return words };
+        let Some(script) = tables::sed_script(&parsed) else { return words };
+        if let Some(k) = (1..trial.len()).find(|&k| templated[k].is_some() && trial[k] == script) {
+            words[k] = trial[k].clone();
+        }
+        words
+    }
+
+    /// A double-quoted word whose only expansions are numbers (`"${n}p"`, `"$((n - 2)),\$p"`,
+    /// `"$(wc -l < f)d"`), with each as `1`; `None` otherwise.
+    fn number_template(&self, raw: &str) -> Option<String> {
+        let t = raw.strip_prefix('"')?.strip_suffix('"')?;
+        let mut out = String::new();
+        let mut numbers = 0;
+        let mut rest = t;
+        while let Some(c) = rest.chars().next() {
+            if let Some(after) = rest.strip_prefix("$((") {
+                let end = after.find("))")?;
+                rest = &after[end + 2..];
+            } else if let Some(after) = rest.strip_prefix("$(") {
+                let end = after.find(')')?;
+                let inner = &after[..end];
+                if inner.contains('(') || !(numeric_output(inner) || counts_one_input(inner)) {
+                    return None;
+                }
+                rest = &after[end + 1..];
+            } else if let Some(after) = rest.strip_prefix('$') {
+                let (name, tail) = match after.strip_prefix('{') {
+                    Some(b) => {
+                        let e = b.find('}')?;
+                        (&b[..e], &b[e + 1..])
+                    }
+                    None => {
+                        let e = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+                        (&after[..e], &after[e..])
+                    }
+                };
+                if !is_identifier(name) || !self.is_number(name) {
+                    return None;
+                }
+                rest = tail;
+            } else if let Some(after) = rest.strip_prefix('\\') {
+                // In double quotes a backslash escapes `$`, `` ` ``, `"`, `\` and a line end.
+                let e = after.chars().next()?;
+                if !matches!(e, '$' | '`' | '"' | '\\') {
+                    out.push('\\');
+                }
+                out.push(e);
+                rest = &after[e.len_utf8()..];
+                continue;
+            } else if c == '`' {
+                return None;
+            } else {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            out.push('1');
+            numbers += 1;
+        }
+        (numbers > 0).then_some(out)
+    }
+
     /// Whether `declare -A` made `name` an associative array in this scope.
     fn is_associative(&self, name: &str) -> bool {
         self.bound.iter().any(|(b, _)| b.strip_prefix(ASSOCIATIVE) == Some(name))
@@ -1993,11 +2118,25 @@ impl Walker<'_> {
     fn bind(&mut self, name: &str, values: Vec<Word>) {
         self.unbind(name);
         // bash sets `$_` to the last word of every command: a value given to it does not last.
-        if self.cwd_tilde
-            || self.untrusted_values
-            || UNBINDABLE.contains(&name)
-            || self.attributed.iter().any(|n| n == name)
-        {
+        if self.cwd_tilde || self.untrusted_values || UNBINDABLE.contains(&name) {
+            return;
+        }
+        if self.attributed.iter().any(|n| n == name) {
+            // `declare -c f; f=cargo.toml`: f holds `Cargo.toml` (red team 100: a write of
+            // `$f` was asked, not denied). Bound as unknown with that default, which a write
+            // is decided by too (where the attribute ended with a function, the value as
+            // given: unknown either way).
+            let case = self.cased.iter().rev().find(|(n, _)| n == name).map(|(_, c)| *c);
+            if let (Some(case), [Word::Lit(v)]) = (case, values.as_slice()) {
+                if !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "-_./,+@".contains(c)) {
+                    let changed = match case {
+                        'l' => v.to_lowercase(),
+                        'u' => v.to_uppercase(),
+                        _ => v[..1].to_uppercase() + &v[1..].to_lowercase(),
+                    };
+                    self.bound.push((name.to_string(), vec![Word::Dyn(format!("${{{name}:-{changed}}}"))]));
+                }
+            }
             return;
         }
         self.bound.push((name.to_string(), values));
@@ -2074,9 +2213,20 @@ impl Walker<'_> {
         if matches!(values.as_slice(), [Word::Dyn(d)] if d == OBJECT_LISTED) {
             return Some(Word::Lit(LISTED_NAME.to_string()));
         }
-        if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER) {
+        if matches!(values.as_slice(), [Word::Dyn(d)] if d == NUMBER || d == INTEGER) {
             // A number: one word, never an option or a glob.
             return Some(Word::Dyn(format!("\"{inner}\"")));
+        }
+        // (A value a case attribute changed, `${f:-Cargo.toml}` ([`Walker::bind`]): plain
+        // characters, the same one word unquoted where IFS is blanks.)
+        if let [Word::Dyn(d)] = values.as_slice() {
+            if !quoted
+                && self.ifs().is_some()
+                && d.starts_with(&format!("${{{name}:-"))
+                && self.cased.iter().any(|(n, _)| n == name)
+            {
+                return Some(Word::Dyn(d.clone()));
+            }
         }
         match values.first()? {
             w @ Word::Lit(v) if quoted || stays_unquoted(v) => Some(w.clone()),
@@ -2513,16 +2663,97 @@ impl Walker<'_> {
             _ => None,
         }?;
         let cmds = self.a.commands.get(before..)?;
+        // (`done < <(git ls-files | xargs wc -l | head -n -1)`: counts, whatever wc counts;
+        // red team 100.)
+        if !merged && cmds.len() == stages && self.counts_lines(cmds) {
+            self.stdin_lines = Lines::Counts;
+            return None;
+        }
         let (first, rest) = cmds.split_first()?;
         if merged || cmds.len() != stages || !rest.iter().all(line_filter) {
             return None;
         }
         // (Object names git lists, through filters, for a `while read` loop: red team 69H's
         // `done < <(git rev-list --all | sort)`.)
-        let objects = self.lists_object_names(first);
         let listing = listing_of(first).filter(|l| rest.is_empty() || !nul_listing(l));
-        self.stdin_objects = objects;
+        self.stdin_lines = if self.lists_object_names(first) { Lines::Objects } else { Lines::Other };
         listing
+    }
+
+    /// Whether the stages of a pipeline gate walked print `wc`'s counts, as this machine's wc
+    /// prints them ([`super::quotes_wc`]: one line a file): the last stage but line filters
+    /// is `wc` with only counting options (`-l`, `-c`, `-w`, `-m`, `-L`), run by the shell or
+    /// by `xargs`, wc no function here; what feeds it does not matter. Each line's first field
+    /// is then a number.
+    fn counts_lines(&self, cmds: &[SimpleCommand]) -> bool {
+        if !super::quotes_wc() || self.functions.iter().any(|f| f == "wc" || f == "xargs") {
+            return false;
+        }
+        let Some(at) = cmds.iter().rposition(|c| !line_filter(c)) else { return false };
+        let c = &cmds[at];
+        if c.unknown.is_some() || !c.wrappers.iter().all(|w| w.program() == Some("xargs")) || c.program() != Some("wc")
+        {
+            return false;
+        }
+        // (A word known only at run time is one name where it starts with a plain character:
+        // `src/*.rs` is no option.)
+        fn plain(w: &Word) -> Option<&str> {
+            match w {
+                Word::Lit(a) => Some(a.as_str()),
+                Word::Dyn(d) => {
+                    d.starts_with(|c: char| c.is_ascii_alphanumeric() || "_./".contains(c)).then_some("name")
+                }
+            }
+        }
+        let Some(args) = c.words.get(1..).and_then(|a| a.iter().map(plain).collect::<Option<Vec<&str>>>()) else {
+            return false;
+        };
+        let mut ended = false;
+        let mut counts = false;
+        for a in args {
+            match a.strip_prefix('-') {
+                _ if ended => {}
+                Some("-") => ended = true,
+                Some(flags) if !flags.is_empty() => {
+                    if !flags.chars().all(|f| "lcwmL".contains(f)) {
+                        return false;
+                    }
+                    counts = true;
+                }
+                _ => {}
+            }
+        }
+        counts
+    }
+
+    /// `read [-r] NAME REST...` as the whole condition of a `while` loop, with no redirection
+    /// and no assignment before it and IFS splitting at blanks: NAME, the first field of each
+    /// line (of `wc`'s output, a count: [`Walker::counts_lines`]).
+    fn read_count_into(&self, cond: &ast::CompoundList) -> Option<String> {
+        let [item] = cond.0.as_slice() else { return None };
+        let l = &item.0;
+        if !l.additional.is_empty() || l.first.bang || !self.ifs().is_some_and(|i| i.contains(' ')) {
+            return None;
+        }
+        let [ast::Command::Simple(sc)] = l.first.seq.as_slice() else { return None };
+        if sc.word_or_name.as_ref()?.value != "read"
+            || self.functions.iter().any(|f| f == "read")
+            || sc.prefix.is_some()
+        {
+            return None;
+        }
+        let mut words = Vec::new();
+        for it in sc.suffix.as_ref().map(|s| s.0.as_slice()).unwrap_or_default() {
+            let ast::CommandPrefixOrSuffixItem::Word(w) = it else { return None };
+            words.push(w.value.as_str());
+        }
+        let names = words.strip_prefix(&["-r"]).unwrap_or(&words);
+        let [name, rest @ ..] = names else { return None };
+        (!rest.is_empty()
+            && names.iter().all(|n| is_identifier(n))
+            && !tables::is_dangerous_variable(name)
+            && !self.is_integer(name))
+        .then(|| name.to_string())
     }
 
     /// Whether a command gate walked is `git` listing object names one a line
@@ -2669,6 +2900,46 @@ impl Walker<'_> {
         }
     }
 
+    /// Whether a text may end the line it is on ([`abort::may_abort_line`]), read with what
+    /// the walk knows here.
+    fn may_abort(&self, text: &str) -> bool {
+        let integer = |n: &str| self.is_integer(n) || self.integer_names.iter().any(|i| i == n || i == "*");
+        let held = |n: &str| self.held(n);
+        // (The bodies' text only where the text may call one.)
+        let bodies: Vec<(String, String)> = if self.bodies.iter().any(|(n, _, _)| text.contains(n.as_str())) {
+            self.bodies.iter().map(|(n, b, _)| (n.clone(), b.to_string())).collect()
+        } else {
+            Vec::new()
+        };
+        let reading = abort::Reading {
+            readonly: &self.readonly,
+            failglob: self.failglob,
+            integer: &integer,
+            held: &held,
+            bodies: &bodies,
+        };
+        abort::may_abort_line(text, &reading)
+    }
+
+    /// What a name holds as arithmetic reads it ([`abort::Held`]).
+    fn held(&self, name: &str) -> abort::Held {
+        use abort::Held;
+        let plain = |x: &str| {
+            let d = x.strip_prefix('-').unwrap_or(x);
+            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && (d == "0" || !d.starts_with('0'))
+        };
+        match self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()) {
+            // (Negative: `$n` in `$((1 -$n))` makes `--`, and an assigned subscript fails.)
+            Some([Word::Lit(x)]) if plain(x) && !x.starts_with('-') => Held::Number,
+            Some([Word::Lit(x)]) if x.is_empty() || plain(x) => Held::NumberOrNothing,
+            Some([Word::Dyn(d)]) if d == INTEGER => Held::NumberOrNothing,
+            Some([Word::Dyn(d)]) if tables::number_parameter(d) && !d.contains('!') => Held::Number,
+            Some([Word::Dyn(d)]) if tables::number_parameter(d) => Held::NumberOrNothing,
+            None if NUMERIC_SPECIALS.contains(&name) && !self.assigned.iter().any(|n| n == name) => Held::Number,
+            _ => Held::Other,
+        }
+    }
+
     /// The script's top-level lines in order. A `cd` that may fail at the end of one leaves
     /// the lines after it to run from either directory, as within a line (red team 41:
     /// `cd src` and `grep -n fn a.rs` on two lines was asked, `cd src; grep ...` allowed).
@@ -2677,7 +2948,7 @@ impl Walker<'_> {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
             // (Looked for item by item only where the line's text may hold such an error.)
-            let may_abort = self.abort_possible && may_abort_line(&list.to_string(), &self.readonly, self.failglob);
+            let may_abort = self.abort_possible && self.may_abort(&list.to_string());
             let in_line0 = std::mem::replace(&mut self.in_line, may_abort);
             let abort0 = self.line_abort.take();
             self.compound_list(list);
@@ -2710,10 +2981,10 @@ impl Walker<'_> {
     fn items(&mut self, items: &[ast::CompoundListItem]) {
         let keep_alt = std::mem::take(&mut self.keep_alt);
         for (k, item) in items.iter().enumerate() {
-            if self.in_line
-                && self.line_abort.is_none()
-                && may_abort_line(&item.0.to_string(), &self.readonly, self.failglob)
-            {
+            // (Defining a function runs nothing: a call may end the line, [`Walker::may_abort`].)
+            let defines =
+                matches!(item.0.first.seq.as_slice(), [ast::Command::Function(_)]) && item.0.additional.is_empty();
+            if self.in_line && self.line_abort.is_none() && !defines && self.may_abort(&item.0.to_string()) {
                 self.line_abort = Some(self.may_not_happen_start());
                 self.unsure += 1;
             }
@@ -3086,7 +3357,7 @@ impl Walker<'_> {
                 moved |= *self.cwd != *cwd0;
             }
             let fed = self.stdin_listing.take();
-            let fed_objects = std::mem::take(&mut self.stdin_objects);
+            let fed_lines = std::mem::take(&mut self.stdin_lines);
             // A stage that only lists paths (`find src -name '*.rs'`) feeds the next one
             // paths under its start points; so does one that passes on some of the lines of
             // a listing it is fed (`| sort`, `| head -n 5`, `| grep -v test`).
@@ -3101,11 +3372,17 @@ impl Walker<'_> {
                     .or_else(|| fed.filter(|l| if nul_listing(l) { nul_filter } else { filter }));
                 // (Object names pass a line filter too: red team 71's `git rev-list --reverse
                 // HEAD | head -1 | xargs git show --stat`.)
-                self.stdin_objects = last.is_some_and(|c| self.lists_object_names(c)) || (filter && fed_objects);
+                // (And `wc`'s counts: `wc -l src/*.rs | head -n -1 | while read -r n _`.)
+                self.stdin_lines = match last {
+                    Some(c) if self.lists_object_names(c) => Lines::Objects,
+                    Some(c) if self.counts_lines(std::slice::from_ref(c)) => Lines::Counts,
+                    _ if filter => fed_lines,
+                    _ => Lines::Other,
+                };
             }
         }
         self.stdin_listing = None;
-        self.stdin_objects = false;
+        self.stdin_lines = Lines::Other;
         self.unsure -= usize::from(staged);
         if staged {
             self.errexit = errexit0 && self.errexit;
@@ -3143,7 +3420,7 @@ impl Walker<'_> {
                 // team 67: `... | while read -r f; do ...; done > docs/heads.md`).
                 if redirects.as_ref().is_some_and(|r| r.0.iter().any(may_move_stdin)) {
                     self.stdin_listing = None;
-                    self.stdin_objects = false;
+                    self.stdin_lines = Lines::Other;
                 }
                 let moved0 = self.stdin_moved;
                 let listed = |n: &str| self.listed_name(n);
@@ -3441,8 +3718,11 @@ impl Walker<'_> {
                 // (`for d in ~+`: an absolute path bash gives, relative here: not bound.)
                 let words = words.filter(|_| !std::mem::take(&mut self.cwd_tilde));
                 // `for f in $(find src -name '*.rs')`: each pass's `$f` is a name it prints.
+                // (Or `for f in $files` of `files=$(LISTING)`.)
                 let listing = match f.values.as_deref() {
-                    Some([v]) => self.substituted_listing(&v.value, pushed),
+                    Some([v]) => self
+                        .substituted_listing(&v.value, pushed)
+                        .or_else(|| self.listed_value(&v.value).filter(|(_, q)| !q).map(|(l, _)| l)),
                     _ => None,
                 };
                 // `for rev in $(git rev-list -n 5 HEAD)`: each pass's `$rev` is an object name
@@ -3537,7 +3817,13 @@ impl Walker<'_> {
                 let listing = self.stdin_listing.take().filter(|l| matches!(cc, C::WhileClause(_)) && !echo_listing(l));
                 // `git log --format=%H -n 3 | while read -r sha; do git show "$sha"`: each
                 // pass's `$sha` is an object name (red team 67).
-                let objects = std::mem::take(&mut self.stdin_objects) && matches!(cc, C::WhileClause(_));
+                let lines = std::mem::take(&mut self.stdin_lines);
+                let objects = lines == Lines::Objects && matches!(cc, C::WhileClause(_));
+                // `while read -r n _; do total=$((total + n)); done < <(wc -l src/*.rs)`: each
+                // pass's `$n` is a count (red teams 82, 84, 91, 100).
+                let count_name = (lines == Lines::Counts && matches!(cc, C::WhileClause(_)))
+                    .then(|| self.read_count_into(&w.0))
+                    .flatten();
                 let object_name = objects
                     .then(|| self.read_line_into(&w.0, false))
                     .flatten()
@@ -3571,6 +3857,15 @@ impl Walker<'_> {
                     Some((name, wrapper))
                 });
                 match looped {
+                    _ if count_name.is_some() => {
+                        let name = count_name.unwrap_or_default();
+                        self.compound_list(&w.0);
+                        self.loop_body(&|x: &mut Self| {
+                            x.bind(&name, vec![Word::Dyn(INTEGER.into())]);
+                            x.compound_list(&w.1.list);
+                        });
+                        self.unbind(&name);
+                    }
                     _ if object_name.is_some() => {
                         let name = object_name.unwrap_or_default();
                         self.compound_list(&w.0);
@@ -5611,7 +5906,12 @@ impl Walker<'_> {
         if self.params != params0 {
             self.params = None;
         }
-        let changed: Vec<String> = self.assigned[log0..].to_vec();
+        // (A log shorter than at the start (a function's scope ended in between): every name
+        // bound then or now may have changed.)
+        let changed: Vec<String> = match self.assigned.get(log0..) {
+            Some(log) => log.to_vec(),
+            None => before.iter().chain(&self.bound).map(|(n, _)| n.clone()).collect(),
+        };
         self.forget_changed(changed, &before);
         self.errexit = errexit0 && self.errexit;
         if *self.cwd != cwd0 {
@@ -5640,7 +5940,7 @@ impl Walker<'_> {
         // /etc/passwd`, `find src | sort < names | while read -r f`).
         if own {
             self.stdin_listing = None;
-            self.stdin_objects = false;
+            self.stdin_lines = Lines::Other;
         }
         let own0 = std::mem::replace(&mut self.own_stdin, own);
         let pushed = self.a.commands.len();
@@ -5729,6 +6029,23 @@ impl Walker<'_> {
         })
     }
 
+    /// The listing a word `"$NAME"` (quoted: `true`) or `$NAME` gives the names of, where
+    /// NAME holds what a listing printed ([`LISTED_VALUE`]): the word is that substitution.
+    fn listed_value(&self, raw: &str) -> Option<(Vec<Word>, bool)> {
+        let (inner, quoted) = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(i) => (i, true),
+            None => (raw, false),
+        };
+        let name = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
+        if !is_identifier(name) {
+            return None;
+        }
+        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        let [Word::Dyn(d)] = values.as_slice() else { return None };
+        let (listing, _) = self.listings.get(d.strip_prefix(LISTED_VALUE)?.parse::<usize>().ok()?)?;
+        Some((listing.clone(), quoted))
+    }
+
     fn simple_inner(&mut self, sc: &ast::SimpleCommand) {
         self.cwd_tilde = false;
         // (A redirection of its own replaces what the stage before writes.)
@@ -5812,6 +6129,7 @@ impl Walker<'_> {
                     match &a.value {
                         ast::AssignmentValue::Scalar(v) => {
                             plain_value = plain_text(&v.value);
+                            let pushed = this.a.commands.len();
                             this.assigning = true;
                             let r = this.word(&v.value);
                             this.assigning = false;
@@ -5873,15 +6191,38 @@ impl Walker<'_> {
                                 .and_then(|t| t.strip_suffix(')'))
                                 .is_some_and(|inner| numeric_output(inner) || counts_one_input(inner));
                             let keeps_number = (arith && this.is_number(&name)) || sure || copied || counted;
+                            // (One integer where arithmetic cannot fail, or a count of one input;
+                            // other numbers may be several, or `2026-08-01`.)
+                            let one_integer = sure
+                                || text
+                                    .strip_prefix("$(")
+                                    .and_then(|t| t.strip_suffix(')'))
+                                    .is_some_and(counts_one_input)
+                                || (arith && this.held(&name) != abort::Held::Other);
                             let object = text
                                 .strip_prefix("$(")
                                 .and_then(|t| t.strip_suffix(')'))
                                 .is_some_and(|inner| this.constant_output(inner).as_deref() == Some(OBJECT_NAME));
+                            // `f=$(ls src/*.rs | head -1)`, `files=$(git ls-files '*.rs')`: the
+                            // names a listing printed, which `cat "$f"` and `wc -l $files` read
+                            // as they would read the substitution in place (red team 94).
+                            let listed =
+                                (!a.append && !integer && matches!(a.name, ast::AssignmentName::VariableName(_)))
+                                    .then(|| this.substituted_listing(text, pushed))
+                                    .flatten()
+                                    .filter(|_| r.unknown.is_none() && r.word.lit().is_none());
                             resolved = match (quoted, &r.word) {
                                 // (A value gate knows is kept as it is: `d=$(date +%F)` is one
                                 // of that shape, red team 63.)
+                                _ if keeps_number && one_integer && r.word.lit().is_none() => {
+                                    Some(vec![Word::Dyn(INTEGER.into())])
+                                }
                                 _ if keeps_number && r.word.lit().is_none() => Some(vec![Word::Dyn(NUMBER.into())]),
                                 _ if object && r.word.lit().is_none() => Some(vec![Word::Dyn(OBJECT_VALUE.into())]),
+                                _ if listed.is_some() => {
+                                    this.listings.extend(listed.map(|l| (l, false)));
+                                    Some(vec![Word::Dyn(format!("{LISTED_VALUE}{}", this.listings.len() - 1))])
+                                }
                                 (Some(w), _) => Some(vec![w]),
                                 (None, w @ Word::Lit(_)) => Some(vec![w.clone()]),
                                 // `pid=$!`: one number or nothing, never an option (`wait $pid`).
@@ -6285,8 +6626,11 @@ impl Walker<'_> {
                     // names whole, as xargs hands them on.)
                     let array = self.listed_array(&w.value).map(|l| l.words);
                     let from_array = array.is_some();
+                    // (`cat "$f"`, `wc -l $files` of `f=$(LISTING)`: as the substitution.)
+                    let value = self.listed_value(&w.value);
                     let listing = match quoted {
                         _ if from_array => array,
+                        _ if value.is_some() => value.filter(|(_, q)| !q || reader()).map(|(l, _)| l),
                         Some(inner) if reader() => self.substituted_listing(inner, pushed),
                         Some(_) => None,
                         None => self.substituted_listing(&w.value, pushed),
@@ -6352,6 +6696,7 @@ impl Walker<'_> {
         // (What the shell passed: xargs's own input or a wrapper's run changes nothing.)
         // (Not where a listing's names were taken off the end: `wc -l $(find ...)`.)
         self.simple_last = words.last().and_then(Word::lit).filter(|_| unknown.is_none() && !open).map(str::to_string);
+        let words = self.sed_number_scripts(words);
         self.unwrap(words, Vec::new(), open, unknown);
         if let Some(c) = self.cwd_after.take() {
             *self.cwd = c;
@@ -6981,7 +7326,7 @@ impl Walker<'_> {
                             (None, _) => true,
                         };
                         let objects = name == "xargs"
-                            && self.stdin_objects
+                            && self.stdin_lines == Lines::Objects
                             && rest.first().and_then(Word::lit) == Some("git")
                             && rest.iter().all(whole)
                             && words[..words.len() - rest.len()].iter().all(|w| {
@@ -7011,7 +7356,7 @@ impl Walker<'_> {
                             objects_are_operands(&named)
                         };
                         if objects {
-                            self.stdin_objects = false;
+                            self.stdin_lines = Lines::Other;
                             words = match &replace {
                                 Some(r) => rest
                                     .into_iter()
@@ -8248,6 +8593,32 @@ impl Walker<'_> {
                             .iter()
                             .filter_map(Word::lit)
                             .any(|a| a.starts_with('-') && a.contains(['r', 'l', 'u', 'c'])));
+                // (Which case a value is changed to: the last of `-l`, `-u`, `-c` given, where
+                // nothing makes the name read-only.)
+                let case = (name != "readonly")
+                    .then(|| {
+                        let flags: String = args
+                            .iter()
+                            .filter_map(Word::lit)
+                            .filter(|a| a.starts_with('-') && !a.starts_with("--"))
+                            .flat_map(|a| a.chars().skip(1))
+                            .collect();
+                        // (One of them only: bash 5.2 leaves `-lc` values as given, makes `-cu`
+                        // ones lower case.)
+                        let cases: Vec<char> = flags.chars().filter(|c| matches!(c, 'l' | 'u' | 'c')).collect();
+                        (!flags.contains('r') && cases.windows(2).all(|p| p[0] == p[1]))
+                            .then(|| cases.first().copied())
+                            .flatten()
+                    })
+                    .flatten();
+                if let Some(case) = case {
+                    self.cased.extend(
+                        args.iter()
+                            .filter_map(Word::lit)
+                            .filter(|a| !a.starts_with(['-', '+']))
+                            .map(|a| (a.split('=').next().unwrap_or(a).to_string(), case)),
+                    );
+                }
                 if attributes {
                     // (Every name given: `readonly x` keeps x's value and refuses later ones.)
                     self.attributed.extend(
@@ -8503,7 +8874,7 @@ impl Walker<'_> {
                 dollar_underscore: None,
                 simple_last: None,
                 stdin_listing: None,
-                stdin_objects: false,
+                stdin_lines: Lines::Other,
                 fed_args: Vec::new(),
                 params: self.next_params.take(),
                 next_params: None,
@@ -8518,6 +8889,7 @@ impl Walker<'_> {
                 readonly: self.readonly.clone(),
                 failglob: self.failglob,
                 abort_possible: false,
+                integer_names: self.integer_names.clone(),
                 conditional: self.conditional,
                 last_line_at: 0,
                 same_shell: false,
@@ -8540,6 +8912,7 @@ impl Walker<'_> {
                 counters: Vec::new(),
                 untrusted_values: self.untrusted_values,
                 attributed: self.attributed.clone(),
+                cased: self.cased.clone(),
                 plain: self.plain.clone(),
                 keyed: self.keyed.clone(),
                 arrays: self.arrays.clone(),
@@ -9351,7 +9724,8 @@ fn record_filter(c: &SimpleCommand, nul: bool) -> bool {
     let letters = |a: &str, of: &str| {
         a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|ch| of.contains(ch) || zs.contains(ch))
     };
-    let count = |n: &str| n.strip_prefix('+').unwrap_or(n).parse::<u64>().is_ok();
+    // (`head -n -1`: all but the last line.)
+    let count = |n: &str| n.strip_prefix(['+', '-']).unwrap_or(n).parse::<u64>().is_ok();
     match c.program() {
         Some("sort") => args.iter().all(|a| letters(a, "bdfhiMnrsuV")),
         Some("uniq") => args.iter().all(|a| letters(a, "diu")),
@@ -10424,6 +10798,9 @@ fn counts_one_input(inner: &str) -> bool {
 }
 
 fn numeric_output(inner: &str) -> bool {
+    if du_sizes(inner) || jq_length(inner) {
+        return true;
+    }
     if !plain_output(inner) && !git_prints_times(inner) {
         return false;
     }
@@ -10530,6 +10907,49 @@ fn numeric_output(inner: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `du -s NAME... | cut -f1` (`-k`, `-m`, `-b`, `-c` beside `-s`): a size a line, each
+/// operand one literal name (a name a glob matched may hold a line end, which du prints as it
+/// is, and `-a` lists the names below: red team 92's `size=$(du -sk src | cut -f1)`).
+fn du_sizes(inner: &str) -> bool {
+    let Some((du, cut)) = inner.split_once('|') else { return false };
+    if !matches!(cut.split_whitespace().collect::<Vec<_>>().as_slice(), ["cut", "-f1"] | ["cut", "-f", "1"]) {
+        return false;
+    }
+    let Some(("du", rest)) = du.trim().split_once(' ') else { return false };
+    let mut summarized = false;
+    let mut operands = 0;
+    for w in rest.split_whitespace() {
+        match w.strip_prefix('-') {
+            Some(flags) if !flags.is_empty() && flags.chars().all(|c| "skmbc".contains(c)) => {
+                summarized |= flags.contains('s')
+            }
+            Some(_) => return false,
+            None if w.chars().all(|c| c.is_ascii_alphanumeric() || "_./-+,@".contains(c)) => operands += 1,
+            None => return false,
+        }
+    }
+    summarized && operands > 0
+}
+
+/// `jq 'PATH | length' FILE...`: numbers, where the filter is a path (names, `.`, brackets) and
+/// builtins without arguments piped at the top into `length`, which prints a number or fails
+/// (red team 92's `count=$(jq '.scripts | length' package.json)`). No `,` (whose outputs
+/// `length` would not see), no quote, no `$`, no parenthesis: nothing else reaches the output.
+fn jq_length(inner: &str) -> bool {
+    let Some(rest) = inner.trim().strip_prefix("jq ") else { return false };
+    let Some((opts, after)) = rest.split_once('\'') else { return false };
+    let Some((filter, files)) = after.split_once('\'') else { return false };
+    let opts_known = opts.split_whitespace().all(|o| {
+        matches!(o, "-r" | "-c" | "-e" | "-M" | "-S" | "-s" | "--raw-output" | "--compact-output" | "--slurp")
+    });
+    let filter_known = filter.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]| ".contains(c))
+        && filter.rsplit('|').next().is_some_and(|last| last.trim() == "length");
+    let files_known = files
+        .split_whitespace()
+        .all(|f| !f.starts_with('-') && f.chars().all(|c| c.is_ascii_alphanumeric() || "_./-+,@".contains(c)));
+    opts_known && filter_known && files_known
 }
 
 /// Whether a `date` or `stat` format prints only numbers: each conversion one of `specs`,
@@ -10768,159 +11188,45 @@ const REV_LIST_PLAIN: &[&str] = &[
     "--ancestry-path",
 ];
 
-/// bash's variables that are read-only from the start: assigning one is an error.
-const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"];
-
 /// The names a text makes read-only: the operands of `readonly`, and of `declare`, `typeset`,
 /// `local` or `export` with an `r` among their flags.
 fn readonly_names(text: &str) -> Vec<String> {
+    flagged_names(text, 'r')
+}
+
+/// The names a text may give the integer attribute: the operands of a declaration builtin
+/// with an `i` among its flags (for [`abort::may_abort_line`], which reads every line with
+/// them, before the walk reaches the declaration).
+fn integer_names(text: &str) -> Vec<String> {
+    flagged_names(text, 'i')
+}
+
+/// The operands of `declare`, `typeset`, `local`, `export` (and, for `r`, `readonly`) with
+/// `flag` among their flags.
+fn flagged_names(text: &str, flag: char) -> Vec<String> {
     const DECLARERS: [&str; 5] = ["readonly", "declare", "typeset", "local", "export"];
     let mut out = Vec::new();
     if !DECLARERS.iter().any(|d| text.contains(d)) {
         return out;
     }
     for stmt in text.split(['\n', ';', '&', '|', '(', ')', '{', '}']) {
-        let words: Vec<&str> = stmt.split_whitespace().collect();
-        let Some(k) = words.iter().position(|w| DECLARERS.contains(w)) else {
+        // (Quotes and backslashes dropped: `"declare" -i "n"` is `declare -i n`, red team 101.)
+        let words: Vec<String> = stmt.split_whitespace().map(|w| w.replace(['"', '\'', '\\'], "")).collect();
+        let Some(k) = words.iter().position(|w| DECLARERS.contains(&w.as_str())) else {
             continue;
         };
         let rest = &words[k + 1..];
-        let flagged = words[k] == "readonly"
-            || rest.iter().any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('r'));
+        let flagged = (words[k] == "readonly" && flag == 'r')
+            || rest.iter().any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains(flag));
         if flagged {
             for w in rest.iter().filter(|w| !w.starts_with(['-', '+'])) {
                 let name = w.split(['=', '[']).next().unwrap_or(w);
-                if tables::is_identifier(name) {
-                    out.push(name.to_string());
-                }
+                // (A name known only at run time may be any: `*`.)
+                out.push(if tables::is_identifier(name) { name.to_string() } else { "*".to_string() });
             }
         }
     }
     out
-}
-
-/// Whether a command (as text) can raise an error that makes bash skip the rest of the line
-/// it is on (bash's non-POSIX mode goes on with the next line; red team 52): arithmetic
-/// that can divide by zero, raise to a negative power or read an invalid number (`$((1/0))`,
-/// `$((08))`); an assignment to a read-only variable (`UID=`, a `readonly` name) or through a
-/// subscript not known to be a plain index (`a[-1]=x`); `${x?}` of an unset name; any glob
-/// under `failglob`. (A text a command substitution or subshell runs counts too: erring on
-/// the side of the line not running on.)
-fn may_abort_line(text: &str, readonly: &[String], failglob: bool) -> bool {
-    if failglob && text.contains(['*', '?', '[']) {
-        return true;
-    }
-    if text.contains(":?") || text.contains("?}") {
-        return true;
-    }
-    if arithmetic_may_fail(text) {
-        return true;
-    }
-    // Assignments: NAME=, NAME+=, NAME[SUB]=, `for NAME`, `read ... NAME`, `-v NAME`.
-    let b = text.as_bytes();
-    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut i = 0;
-    while i < b.len() {
-        if is_name(b[i]) && (i == 0 || !is_name(b[i - 1]) && !matches!(b[i - 1], b'$' | b'{' | b'-' | b'.' | b'/')) {
-            let start = i;
-            while i < b.len() && is_name(b[i]) {
-                i += 1;
-            }
-            let name = &text[start..i];
-            let rest = &text[i..];
-            let assigns = rest.starts_with('=') || rest.starts_with("+=");
-            let ro = READONLY_VARIABLES.contains(&name) || readonly.iter().any(|r| r == name);
-            // (A declaration builtin's own assignment fails without ending the line: `readonly
-            // OUT=docs/x.md` on its line, where the text makes OUT read-only, red team 91.)
-            let declared = assigns && !READONLY_VARIABLES.contains(&name) && declaration_word(&text[..start]);
-            if ro && !declared && (assigns || rest.starts_with('[') || text[..start].trim_end().ends_with(" -v")) {
-                return true;
-            }
-            if ro && (text[..start].trim_end().ends_with("for") || text[..start].contains("read ")) {
-                return true;
-            }
-            if let Some(sub) = rest.strip_prefix('[') {
-                if let Some(end) = sub.find(']') {
-                    let after = &sub[end + 1..];
-                    // A subscript that can be negative or empty: one computed at run time, a
-                    // `-`, or a name the text gives a negative value (`k=-1; a[k]=x`).
-                    let inner = &sub[..end];
-                    let may_be_bad = inner.is_empty()
-                        || inner.trim_start().starts_with('-')
-                        || inner.contains(['$', '`', '(', '-'])
-                        || tables::is_identifier(inner) && text.contains(&format!("{inner}=-"));
-                    if (after.starts_with('=') || after.starts_with("+=")) && may_be_bad && tables::is_identifier(name)
-                    {
-                        return true;
-                    }
-                }
-            }
-            continue;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether the simple command a text ends inside is a declaration builtin (`readonly`,
-/// `declare`, `typeset`, `local`, `export`) whose words so far are options or assignments of
-/// plain words: an assignment there is the builtin's, which fails without ending the line.
-fn declaration_word(before: &str) -> bool {
-    let start = before.rfind([';', '&', '|', '\n', '(', ')', '{', '}', '`', '$', '"', '\'', '\\']).map_or(0, |k| k + 1);
-    let mut words = before[start..].split_whitespace().skip_while(|w| matches!(*w, "then" | "do" | "else" | "!"));
-    let Some(first) = words.next() else { return false };
-    matches!(first, "readonly" | "declare" | "typeset" | "local" | "export")
-        && words.all(|w| w.starts_with('-') || w.split_once('=').is_some_and(|(n, _)| tables::is_identifier(n)))
-}
-
-/// Whether arithmetic in a text (`$((...))`, `$[...]`, `((...))`, `let ...`) can fail:
-/// `/` or `%` by what is not a literal non-zero number, `**`, a number with a leading zero and
-/// an 8 or 9 in it (not octal), or a base (`#`).
-fn arithmetic_may_fail(text: &str) -> bool {
-    let mut segments: Vec<&str> = Vec::new();
-    for (open, close) in [("((", "))"), ("$[", "]")] {
-        let mut rest = text;
-        while let Some(k) = rest.find(open) {
-            let after = &rest[k + open.len()..];
-            let end = after.find(close).unwrap_or(after.len());
-            segments.push(&after[..end]);
-            rest = &after[end..];
-        }
-    }
-    for stmt in text.split(['\n', ';', '&', '|']) {
-        let t = stmt.trim_start();
-        if let Some(args) = t.strip_prefix("let ") {
-            segments.push(args);
-        }
-    }
-    segments.iter().any(|seg| {
-        let b = seg.as_bytes();
-        if seg.contains("**") || seg.contains('#') {
-            return true;
-        }
-        for (k, &c) in b.iter().enumerate() {
-            if c == b'/' || c == b'%' {
-                let rest = seg[k + 1..].trim_start_matches('=').trim_start();
-                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                let next = rest[digits.len()..].chars().next();
-                let literal = !digits.is_empty()
-                    && !digits.starts_with('0')
-                    && next.is_none_or(|n| !n.is_ascii_alphanumeric() && n != '_' && n != '.');
-                if !literal {
-                    return true;
-                }
-            }
-        }
-        // A literal with a leading zero is octal: 8 and 9 are not digits there.
-        seg.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|tok| {
-            tok.len() > 1
-                && tok.starts_with('0')
-                && !tok.starts_with("0x")
-                && !tok.starts_with("0X")
-                && tok.contains(['8', '9'])
-                && tok.bytes().all(|c| c.is_ascii_digit())
-        })
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,344 @@
+//! The red teams of the thirty-first session ("red team 100" in the code's comments, and the
+//! over-asks earlier blind rounds left open that this session fixed). Each regression goes
+//! through the real binary (`gate check --json`); where the answer rests on what bash or a
+//! program does, bash is asked first.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+/// What bash prints running `script` from a file in `dir` (as a script file or standard input
+/// runs it: an expansion error ends the line, and the next line runs; under `-c` some end the
+/// whole text).
+fn bash_script_stdout(dir: &std::path::Path, script: &str) -> String {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), script).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(file.path())
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// Red team 100 A B01-B17: an expansion error ends the line it is on and bash goes on with
+/// the next one, so what the rest of the line would have done (a `cd`, an assignment, a
+/// function) did not happen. gate knew only division by zero, bad octal numbers, `**` and
+/// `#`; a syntax error (`$((1 2))`, `$[1 2]`, `$((1+))`), an assignment to a number
+/// (`$((1=2))`), a constant bash refuses (`$((1e3))`) and a negative substring length
+/// (`${x:0:-5}`) were read as if the line ran on. Now an expansion may fail unless gate proves
+/// it cannot: arithmetic of plain numbers, names holding them and operators that cannot err;
+/// literal substring bounds; plain subscripts.
+#[test]
+fn expansion_errors_that_end_the_line() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    // What bash does: the rest of the line is skipped, the next line runs.
+    for err in ["$((1 2))", "$[1 2]", "$((1+))", "$((1=2))", "$((1e3))", "${x:0:-5}", "$((08))", "${a[1 2]}"] {
+        let out = bash_script_stdout(ws.path(), &format!("x=ab; : {err}; echo same\necho next"));
+        assert_eq!(out, "next\n", "{err}");
+    }
+    let out = bash_script_stdout(ws.path(), "declare -i n; n='1 2'; echo same\necho next");
+    assert_eq!(out, "next\n");
+    let out = bash_script_stdout(ws.path(), "f() { : $((1 2)); echo in; }; f; echo same\necho next");
+    assert_eq!(out, "next\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            ": $((1 2)); cd src\nls ..",
+            ": $((1 2)); cd src\ncat ../Cargo.toml",
+            ": $((1=2)); cd src\nls ..",
+            ": $((1+)); cd src\nls -la ..",
+            ": $[1 2]; cd src\nls ..",
+            ": $((1e3)); cd src\nls ..",
+            "x=ab; : ${x:0:-5}; cd src\nls ..",
+            "f=/etc\n: $((1 2)); f=docs\nls \"$f\"",
+            "f=/etc\n: $((1 2)); f=docs\ncat \"$f/passwd\"",
+            "echo $((1 2)); cd src\ngrep -rn fn ..",
+            ": $((1 2)); cd src\necho x >> ../docs/x.md",
+            "d=..\n: $((1 2)); d=docs\nls $d",
+            "a=(1 2); : ${a[1 2]}; cd src\nls ..",
+            "x=abc; : ${x:1 2}; cd src\nls ..",
+            "declare -i n; n='1 2'; cd src\nls ..",
+            "declare -i n=\"1 2\"; cd src\nls ..",
+            "OPTIND='1 2'; cd src\nls ..",
+            "x=a; : ${!x}; cd src\nls ..",
+            "a=a; : $((a)); cd src\nls ..",
+            "m=08; : $((m)); cd src\nls ..",
+            "f() { : $((1 2)); }\nf; cd src\nls ..",
+            "test -v 'a[1 2]'; cd src\nls ..",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "c=rm\n: $((1 2)); c=echo\n$c -f docs/a.md",
+            ": $((1 2)); rm() { echo \"$@\"; }\nrm -f docs/a.md",
+            "c=curl\n: $((1 2)); c=echo\n$c -s -o /dev/null file:///etc/hostname",
+            ": $((1 2)); curl() { echo \"$@\"; }\ncurl -s file:///etc/hostname",
+            "c=sudo\n: $((1 2)); c=echo\n$c -n true",
+        ],
+    );
+    // Arithmetic gate proves cannot fail leaves the line running on.
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "n=3; echo $((n * 2 + 1)); cd src\nls",
+            "echo $(( (1 + 2) * 3 / 2 )); cd src\ncat a.rs",
+            "x=abcdef; echo ${x:1:2} ${x: -2}; cd src\nls",
+            "a=(1 2); echo ${a[1]} ${#a[@]}; cd src\nls",
+            "f() { echo $((1 + 2)); }; f; cd src\nls",
+        ],
+    );
+}
+
+/// Red team 100 A D01, D02: `declare -c` capitalises what a name is given and `-l` lowers
+/// it, so `f=cargo.toml` stores `Cargo.toml` and `f=.ENV` stores `.env`; a write of `$f` was
+/// asked where a deny rule matches what is written.
+#[test]
+fn case_attributes_change_the_value_written() {
+    let ws = check_common::red_team_workspace(false);
+    let out = check_common::bash_stdout(ws.path(), "declare -c f; f=cargo.toml; declare -l g; g=.ENV; echo $f $g");
+    assert_eq!(out, "Cargo.toml .env\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "declare -c f; f=cargo.toml; echo x >> $f",
+            "declare -l f; f=.ENV; echo x >> $f",
+            "declare -l f; f=.ENV; echo x >> \"$f\"",
+            "typeset -u f; f=cargo.toml; declare -c f; f=cargo.toml; echo x > \"$f\"",
+        ],
+    );
+    // A read-only name keeps the value it had: still decided by it.
+    check_common::assert_in_dir(ws.path(), "deny", &["readonly f=Cargo.toml; f=docs/a.md; echo x > \"$f\""]);
+    check_common::assert_in_dir(ws.path(), "ask", &["declare -u f; f=docs/a.md; echo x >> \"$f\""]);
+}
+
+/// Red teams 94 C C9-01..C9-03 and 100 B C9-01, C9-02: a listing's names kept in a variable
+/// (`f=$(ls src/*.rs | head -1); cat "$f"`, `files=$(git ls-files '*.rs'); wc -l $files`)
+/// were asked where the same substitution in place was allowed. The variable is now that
+/// substitution, for the commands that read it where it is used.
+#[test]
+fn listing_names_held_in_a_variable() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "src/lib.rs", "fn lib() {}\n");
+    let out = std::process::Command::new("git").args(["add", "."]).current_dir(ws.path()).output().unwrap();
+    assert!(out.status.success());
+    let out = check_common::bash_stdout(ws.path(), "files=$(git ls-files '*.rs'); wc -l $files | tail -1");
+    assert_eq!(out.trim(), "2 total");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "f=$(ls src/*.rs | head -1); cat \"$f\"",
+            "f=$(ls src/*.rs | head -1)\ncat \"$f\"",
+            "files=$(git ls-files '*.rs'); wc -l $files",
+            "latest=$(ls -t docs/*.md | head -1); cat \"$latest\"",
+            "f=$(find src -name '*.rs' | head -1); wc -l \"$f\"",
+            "files=$(git ls-files '*.rs'); for f in $files; do grep -c fn \"$f\"; done",
+            "f=$(ls src/*.rs | head -1) && head -5 \"${f}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f=$(ls src/*.rs | head -1); cat \"$f.bak\"",
+            "f=$(ls src/*.rs | head -1); f=/etc/passwd; cat \"$f\"",
+            "f=$(ls src/*.rs | head -1); sed -i s/a/b/ \"$f\"",
+            "f=$(ls ../ | head -1); cat \"$f\"",
+            "f=$(find / -name passwd | head -1); cat \"$f\"",
+            "f=$(find src -print0); cat \"$f\"",
+            "x() { f=/etc/passwd; }; f=$(ls src/*.rs | head -1); x; cat \"$f\"",
+            "f=$(ls -a | head -1); cat \"$f\"",
+            "f=$(ls src/*.rs | head -1); cd /etc; cat \"$f\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["f=$(ls src/*.rs | head -1); rm \"$f\""]);
+    // Through a link out of the workspace, as the substitution in place.
+    std::os::unix::fs::symlink("/etc/passwd", ws.path().join("lnk")).unwrap();
+    check_common::write_file(ws.path(), "src/lnk", "");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["f=$(ls src | head -1); cat \"$f\"", "f=$(ls src | tail -1); cat $f"],
+    );
+}
+
+/// Whether this machine's `wc` is GNU coreutils 8.25 or later, which quotes a name holding a
+/// line end (one line a file): gate reads `wc`'s first field as a count only there.
+fn gnu_wc_quotes() -> bool {
+    let out = std::process::Command::new("wc").arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(v) = text.lines().next().and_then(|l| l.strip_prefix("wc (GNU coreutils) ")) else { return false };
+    let mut parts = v.trim().split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (8, 25)
+}
+
+/// Red teams 82 C A67, 84 C O48, 91 C O08, 100 C C3-06 (denied there): `while read -r n _;
+/// do total=$((total + n)); done < <(wc -l src/*.rs)` was asked, as arithmetic over a value
+/// read at run time. wc prints a count first on every line (GNU wc quotes a name holding a
+/// line end, so a name never starts a line of its own): the first name `read` fills is a
+/// number.
+#[test]
+fn counts_read_from_wc() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "src/lib.rs", "fn lib() {}\n\n");
+    // What wc prints for a name holding a line end: quoted, on one line.
+    check_common::write_file(ws.path(), "src/x\n[$(id)].rs", "\n");
+    let out = check_common::bash_stdout(ws.path(), "wc -l src/*.rs | while read -r n _; do echo \"<$n>\"; done");
+    if gnu_wc_quotes() {
+        assert_eq!(out, "<1>\n<2>\n<1>\n<4>\n");
+    }
+    std::fs::remove_file(ws.path().join("src/x\n[$(id)].rs")).unwrap();
+    let counted = [
+        "total=0; while read -r c _; do total=$((total + c)); done < <(git ls-files | xargs wc -l | head -n -1); echo \"total lines: $total\"",
+        "total=0\nwhile read -r n _; do\n  total=$(( total + n ))\ndone < <(wc -l src/*.rs | head -n -1)\necho \"$total\"",
+        "wc -l src/*.rs | while read -r n f; do echo $((n * 2)) \"$f\"; done",
+    ];
+    let expect = if gnu_wc_quotes() { "allow" } else { "ask" };
+    check_common::assert_in_dir(ws.path(), expect, &counted);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // (The whole line, name and all.)
+            "total=0; while read -r n; do total=$((total + n)); done < <(wc -l src/*.rs)",
+            "total=0; while IFS=/ read -r n _; do total=$((total + n)); done < <(wc -l src/*.rs)",
+            "total=0; while read -r n _; do total=$((total + n)); done < <(wc -l src/*.rs 2>&1)",
+            "total=0; while read -r n _; do total=$((total + n)); done < <(wc -l src/*.rs | sort -k2)",
+            "total=0; while read -r n f; do cat \"$f\"; done < <(wc -l src/*.rs)",
+            "total=0; while read -r n _; do total=$((total + n)); done < <(cat docs/a.md)",
+        ],
+    );
+}
+
+/// Red teams 92 B O05, O06 and 94 B A21: `size=$(du -sk src | cut -f1)` and `count=$(jq
+/// '.scripts | length' package.json)` are numbers, which arithmetic reads without running
+/// anything.
+#[test]
+fn numbers_du_and_jq_print() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "package.json", "{\"scripts\": {\"a\": \"x\", \"b\": \"y\"}}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "size=$(du -sk src | cut -f1); echo \"$((size / 4)) blocks\"",
+            "x=$(du -s src | cut -f1); (( x > 0 )) && echo nonempty",
+            "count=$(jq '.scripts | length' package.json); echo $((count + 1))",
+            "n=$(jq '.scripts | keys | length' package.json); echo $((n))",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            // (A glob's names may hold a line end, which du prints as it is; `-h` prints `4.0K`.)
+            "x=$(du -s src/* | cut -f1); (( x > 0 )) && echo nonempty",
+            "x=$(du -sh src | cut -f1); (( x > 0 )) && echo nonempty",
+            "x=$(du -sa src | cut -f1); echo $((x))",
+            // (`,` makes outputs `length` does not see.)
+            "x=$(jq '.a | length, \"b\"' package.json); echo $((x))",
+            "x=$(jq -f f.jq package.json); echo $((x))",
+            "x=$(jq '.a | length' /etc/passwd); echo $((x))",
+        ],
+    );
+}
+
+/// Red team 101 A (the attack of this session's first changes): `${ x}` is a bad
+/// substitution that ends the line (the parser reads it as `${x}`); `du -sc`, two du
+/// operands, `jq '.[] | length'`, two jq files and `date +%s.%N` print several numbers or a
+/// decimal, which arithmetic refuses (a bare name held one number, or nothing, only where gate
+/// knows it is one integer); `k="-9"; a[k]=x` is a bad subscript; `declare -i "n"` is
+/// `declare -i n`. Each ended a line gate read as running on. And bash 5.2 keeps a `-lc`
+/// value as given.
+#[test]
+fn more_errors_that_end_the_line() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "package.json", "{\"scripts\": {\"a\": \"x\"}, \"b\": [1, 2]}\n");
+    for line in [
+        ": ${ x}",
+        "n=$(du -sc src | cut -f1); : $((n + 1))",
+        "n=$(jq '.[] | length' package.json); : $((n + 1))",
+        "n=$(date -r src/a.rs +%s.%N); : $((n + 1))",
+        "k=\"-9\"; a[k]=x",
+        "declare -i \"n\"; n=\"1 2\"",
+    ] {
+        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        assert_eq!(out, "next\n", "{line}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            ": ${ x}; cd src\nls ..",
+            ": \"${ x}\"; cd src\nls ..",
+            "n=$(du -sc src | cut -f1); : $((n + 1)); cd src\nls ..",
+            "n=$(du -s src docs | cut -f1); : $((n + 1)); cd src\nls ..",
+            "n=$(jq '.[] | length' package.json); : $((n + 1)); cd src\nls ..",
+            "n=$(jq '.scripts | length' package.json package.json); : $((n + 1)); cd src\nls ..",
+            "n=$(date -r src/a.rs +%s.%N); : $((n + 1)); cd src\nls ..",
+            "k=\"-9\"; a[k]=x; cd src\nls ..",
+            "k=$((0-9)); a[k]=x; cd src\nls ..",
+            "k='-9'; a[k]=x; cd src\nls ..",
+            "declare -i \"n\"; n=\"1 2\"; cd src\nls ..",
+            "declare -lc f; f=CARGO.TOML; echo hi > \"$f\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            ": ${ x}; rm(){ :; }\nrm -f m",
+            "f=.env; : ${ x}; f=docs/x.md\necho hi > $f",
+            ": ${ x}; curl(){ :; }\ncurl -s http://127.0.0.1:9/",
+            "n=$(du -sc src | cut -f1); : $((n + 1)); rm(){ :; }\nrm -f m",
+            "f=.env; k=\"-9\"; a[k]=x; f=docs/x.md\necho hi > $f",
+        ],
+    );
+    // Text that is no expansion: a quoted here-document's body, single quotes.
+    check_common::assert_in_dir(ws.path(), "allow", &["cat > docs/x.md <<'EOF'\nconsole.log(`${a.b}`)\nEOF"]);
+}
+
+/// Red teams 80 C O35-O38 and 100 C C3-07: `sed -n "${n}p" F` with n a count, `sed -n "$((
+/// $(wc -l < F) - 2 )),\$p" F`: a sed script whose only run-time parts are numbers is read with
+/// each number as `1` (an address, a count or a flag whatever its digits).
+#[test]
+fn sed_scripts_with_numbers_known_only_at_run_time() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/lib.rs", "a\nb\nc\nd\n");
+    let out = check_common::bash_stdout(ws.path(), "sed -n \"$(( $(wc -l < src/lib.rs) - 2 )),\\$p\" src/lib.rs");
+    assert_eq!(out, "b\nc\nd\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "n=$(grep -c '' docs/a.md); sed -n \"${n}p\" docs/a.md",
+            "n=$(wc -l < docs/a.md); sed -i \"${n}d\" docs/a.md",
+            "sed -n \"$(( $(wc -l < src/lib.rs) - 2 )),\\$p\" src/lib.rs",
+            "n=5; m=8; sed -n \"${n},${m}p\" docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "n=$(wc -l < docs/a.md); sed -n \"${n}w /etc/x\" docs/a.md",
+            "n=$(wc -l < docs/a.md); sed -n \"${n}e\" docs/a.md",
+            "n=$(wc -l < docs/a.md); sed -n 1p \"..${n}/etc/passwd\"",
+            "n=$(wc -l < docs/a.md); sed -n \"${n}r /etc/passwd\" docs/a.md",
+            "x=$(cat docs/a.md); sed -n \"${x}p\" docs/a.md",
+        ],
+    );
+}
