@@ -342,3 +342,87 @@ fn sed_scripts_with_numbers_known_only_at_run_time() {
         ],
     );
 }
+
+/// Red team 101 B A06-A10, E01: counts through what keeps them numbers (`| tr -d ' '`, `||
+/// true`, `wc -l F | awk '{print $1}'`) and `grep -c fn "$f"` of a glob's name in a loop were
+/// asked in arithmetic.
+#[test]
+fn counts_through_filters_that_keep_them_numbers() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "src/lib.rs", "fn lib() {}\nfn b() {}\n");
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "total=0; for f in src/*.rs; do c=$(grep -c fn \"$f\"); total=$((total + c)); done; echo \"$total\"",
+    );
+    assert_eq!(out, "3\n");
+    let mut allowed = vec![
+        "n=$(wc -l < src/a.rs | tr -d ' '); echo \"$((n + 1)) lines incl. trailer\"",
+        "n=$(grep -c fn src/a.rs || true); echo \"fns: $((n + 0))\"",
+        "n=$(git log --oneline | wc -l | tr -d ' '); [[ $n -gt 0 ]] && echo \"$n commits\"",
+        "total=0; for f in src/*.rs tests/*.rs; do c=$(grep -c fn \"$f\"); total=$((total + c)); done; echo \"$total\"",
+    ];
+    if gnu_wc_quotes() {
+        allowed.push("n=$(wc -l src/lib.rs | awk '{print $1}'); echo $((n * 2))");
+    }
+    check_common::assert_in_dir(ws.path(), "allow", &allowed);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f=$(cat docs/a.md); c=$(grep -c root \"$f\"); echo $((c))",
+            "n=$(wc -l src/a.rs | awk '{print $2}'); echo $((n))",
+            "n=$(cat docs/a.md | tr -d ' '); echo $((n))",
+        ],
+    );
+}
+
+/// Red team 102 A: bash wraps a number past 2^63 - 1 without a word (`1/18446744073709551616`
+/// divides by 0, a subscript `18446744073709551615` is -1); a carriage return is no blank in
+/// arithmetic; `shopt -s fail''glob` turns failglob on; a sed script's `$(du -s a b | cut -f1)`
+/// is two lines, and a line end there starts a sed command. Each ended a line gate read as
+/// running on, or ran a command gate did not see.
+#[test]
+fn big_numbers_carriage_returns_failglob_and_multi_line_sed_numbers() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "docs/guide.md", "# g\n");
+    for line in [
+        ": $((1/18446744073709551616))",
+        "x=abc; : ${x:0:18446744073709551611}",
+        "b=(); b[18446744073709551615]=x",
+        ": $((1\r+1))",
+        "shopt -s fail''glob; : nomatch*",
+    ] {
+        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        assert_eq!(out, "next\n", "{line:?}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            ": $((1/18446744073709551616)); cd src\nls ..",
+            ": $[1/18446744073709551616]; cd src\nls ..",
+            "x=abc; : ${x:0:18446744073709551611}; cd src\nls ..",
+            "b=(); b[18446744073709551615]=x; cd src\nls ..",
+            ": $((1\r+1)); cd src\nls ..",
+            "x=abc; : ${x:0:\r2}; cd src\nls ..",
+            "shopt -s fail''glob\n: nomatch*; cd src\nls ..",
+            "sed -n \"1a $(du -s docs src | cut -f1)!r /etc/hostname\" docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "f=.env; : $((1/18446744073709551616)); f=docs/x.md\necho hi > $f",
+            ": $((1%18446744073709551616)); rm(){ :; }\nrm -f docs/a.md",
+            "n=18446744073709551615\nb=(); b[n]=x; rm(){ :; }\nrm -f docs/a.md",
+            "x=abc; : ${x:\r1}; rm(){ :; }\nrm -f docs/a.md",
+            "shopt -s \"fail\"glob\n: nomatch*; rm(){ :; }\nrm -f docs/a.md",
+            "sed \"1a $(du -s docs src | cut -f1)w .env\" docs/a.md",
+            "sed \"1a $(du -s docs src | cut -f1)!e rm -f docs/guide.md\" docs/a.md",
+            "n=$(du -s docs src | cut -f1)\nsed \"1a ${n}!e rm -f docs/guide.md\" docs/a.md",
+        ],
+    );
+}

@@ -43,6 +43,16 @@ pub(super) enum Held {
     Other,
 }
 
+/// What bash's arithmetic skips between tokens (not `\r`, `\f`, `\v`: red team 102).
+const BLANKS: &[char] = &[' ', '\t', '\n'];
+
+/// A decimal number bash reads as itself: digits, no leading zero (`08` is a bad octal
+/// number), at most 18 of them (bash wraps past 2^63 - 1 without a word: `18446744073709551616`
+/// is 0, red team 102's divisor).
+pub(super) fn plain_decimal(t: &str) -> bool {
+    !t.is_empty() && t.len() <= 18 && t.bytes().all(|c| c.is_ascii_digit()) && (t == "0" || !t.starts_with('0'))
+}
+
 /// bash's variables that are read-only from the start: assigning one is an error.
 const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"];
 
@@ -83,11 +93,7 @@ pub(super) fn may_abort_line(text: &str, r: &Reading) -> bool {
             // -i n="1 2"`, red team 100); but for a plain number.
             let value = rest.trim_start_matches('+').strip_prefix('=').unwrap_or("");
             let value = &value[..value.find([' ', '\t', '\n', ';', '&', '|', ')']).unwrap_or(value.len())];
-            let plain_value = assigns
-                && value.strip_prefix('-').unwrap_or(value).parse::<u32>().is_ok_and(|_| {
-                    let digits = value.trim_start_matches('-');
-                    digits == "0" || !digits.starts_with('0')
-                });
+            let plain_value = assigns && plain_decimal(value.strip_prefix('-').unwrap_or(value));
             if (r.integer)(name) && !plain_value && (assigns || text[..start].trim_end().ends_with(" -v")) {
                 return true;
             }
@@ -121,9 +127,7 @@ pub(super) fn may_abort_line(text: &str, r: &Reading) -> bool {
                         .and_then(|n| n.strip_suffix('}'))
                         .or_else(|| inner.strip_prefix('$'))
                         .unwrap_or(inner);
-                    let plain_index = inner.bytes().all(|c| c.is_ascii_digit())
-                        && (inner == "0" || !inner.starts_with('0'))
-                        && !inner.is_empty();
+                    let plain_index = plain_decimal(inner);
                     let may_be_bad =
                         !(plain_index || (tables::is_identifier(named) && (r.held)(named) == Held::Number));
                     if (after.starts_with('=') || after.starts_with("+=")) && may_be_bad && tables::is_identifier(name)
@@ -303,12 +307,9 @@ fn braced_may_fail(after: &str) -> bool {
         Some((o, l)) => (o, Some(l)),
         None => (bounds, None),
     };
-    let plain = |t: &str| {
-        let t = t.trim();
-        !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) && (t == "0" || !t.starts_with('0'))
-    };
-    let offset_sure =
-        plain(offset) || offset.strip_prefix(' ').and_then(|o| o.trim_start().strip_prefix('-')).is_some_and(plain);
+    let plain = |t: &str| plain_decimal(t.trim_matches(BLANKS));
+    let offset_sure = plain(offset)
+        || offset.strip_prefix(' ').and_then(|o| o.trim_start_matches(BLANKS).strip_prefix('-')).is_some_and(plain);
     !(offset_sure && length.is_none_or(plain))
 }
 
@@ -397,7 +398,7 @@ fn braced_well_formed(body: &str) -> bool {
 
 /// Whether a subscript cannot fail: a plain index, `@`, `*`, or sure arithmetic.
 fn subscript_is_sure(sub: &str, r: &Reading) -> bool {
-    matches!(sub, "@" | "*") || (!sub.trim().is_empty() && arithmetic_is_sure(sub, r))
+    matches!(sub, "@" | "*") || (!sub.trim_matches(BLANKS).is_empty() && arithmetic_is_sure(sub, r))
 }
 
 /// Whether bash evaluates arithmetic text without an error: operands that are plain decimal
@@ -412,14 +413,13 @@ fn arithmetic_is_sure(expr: &str, r: &Reading) -> bool {
     let mut depth = 0usize;
     // Whether an operand is expected next (at the start, after an operator or `(`).
     let mut operand = true;
-    let plain_number =
-        |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) && (t == "0" || !t.starts_with('0'));
+    let plain_number = plain_decimal;
     let word_end = |from: usize| {
         from + expr[from..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(expr.len() - from)
     };
     while i < b.len() {
         let c = b[i];
-        if c.is_ascii_whitespace() {
+        if BLANKS.contains(&char::from(c)) {
             i += 1;
             continue;
         }
@@ -513,7 +513,7 @@ fn arithmetic_is_sure(expr: &str, r: &Reading) -> bool {
         operand = true;
     }
     // (An empty expression is 0; one that ends after an operator is an error.)
-    depth == 0 && (!operand || expr.trim().is_empty())
+    depth == 0 && (!operand || expr.trim_matches(BLANKS).is_empty())
 }
 
 /// Whether a text calls a function defined so far whose body may end the line (the call's
@@ -611,7 +611,7 @@ mod tests {
         /// Arithmetic gate calls sure never ends the line in bash (bash is the oracle): red team
         /// 100's `$((1 2))`, `$((1=2))`, `$((1e3))`, `$((08))` must all read as unsure.
         #[test]
-        fn sure_arithmetic_never_fails(expr in "([0-9]|n|z|e|q|\\$n|\\$e|\\$\\{#x\\}|[ +*/%()<>=!&|^~-]){0,9}") {
+        fn sure_arithmetic_never_fails(expr in "([0-9]|n|z|e|q|\\$n|\\$e|\\$\\{#x\\}|18446744073709551616|9223372036854775808|\r|\t|[ +*/%()<>=!&|^~-]){0,9}") {
             let never = |_: &str| false;
             if arithmetic_is_sure(&expr, &reading(&held, &never)) {
                 prop_assert!(bash_runs_on(&format!(": $(({expr}))")), "{expr}");
@@ -622,7 +622,7 @@ mod tests {
         #[test]
         fn sure_substrings_and_subscripts_never_fail(
             off in "(-?[0-9]{1,2}| -[0-9]| \\(-1\\)|n|e|\\$n|1 2)",
-            len in proptest::option::of("(-?[0-9]{1,2}|n|0[89])"),
+            len in proptest::option::of("(-?[0-9]{1,2}|n|0[89]|18446744073709551611|\r2)"),
             sub in "([0-9]{1,2}|-1|@|\\*|n|\\$n|\\$e|1 2|0[89])",
         ) {
             let never = |_: &str| false;

@@ -510,10 +510,10 @@ pub(crate) fn quotes_wc() -> bool {
     QUOTING_WC.get() > 0
 }
 
-/// Whether a text may read `wc`'s output with `read` (only such a text asks the edge which
-/// `wc` this machine has).
+/// Whether a text may read `wc`'s output with `read` or `awk` (only such a text asks the edge
+/// which `wc` this machine has).
 pub fn reads_wc_lines(text: &str) -> bool {
-    text.contains("wc ") && text.contains("read")
+    text.contains("wc ") && (text.contains("read") || text.contains("awk"))
 }
 
 /// Whether a text holds a glob segment that starts with `.` and a wildcard or bracket (`.*`,

@@ -1728,7 +1728,8 @@ impl Walker<'_> {
                 if let Some(bad) = abort::bad_substitution(text) {
                     self.a.unknown.push(format!("`{bad}` is a bad substitution, which ends the line it is on"));
                 }
-                self.failglob |= text.contains("failglob");
+                // (Spelled in pieces too: `shopt -s fail''glob`, red team 102.)
+                self.failglob |= text.replace(['\'', '"', '\\'], "").contains("failglob");
                 self.abort_possible = self.may_abort(text);
                 self.lines(&program.complete_commands)
             }
@@ -2027,7 +2028,9 @@ impl Walker<'_> {
             } else if let Some(after) = rest.strip_prefix("$(") {
                 let end = after.find(')')?;
                 let inner = &after[..end];
-                if inner.contains('(') || !(numeric_output(inner) || counts_one_input(inner)) {
+                // (One integer only: a line end in a sed script starts a command, red team 102's
+                // `"1a $(du -s docs src | cut -f1)!e rm ..."`.)
+                if inner.contains('(') || self.counted_output(inner) != Some(true) {
                     return None;
                 }
                 rest = &after[end + 1..];
@@ -2042,7 +2045,7 @@ impl Walker<'_> {
                         (&after[..e], &after[e..])
                     }
                 };
-                if !is_identifier(name) || !self.is_number(name) {
+                if !is_identifier(name) || self.held(name) == abort::Held::Other {
                     return None;
                 }
                 rest = tail;
@@ -2066,6 +2069,78 @@ impl Walker<'_> {
             numbers += 1;
         }
         (numbers > 0).then_some(out)
+    }
+
+    /// Whether a command substitution prints numbers only ([`numeric_output`],
+    /// [`counts_one_input`]), and whether one integer (or nothing): `wc -l < F`, `... | wc -l`,
+    /// `grep -c P F` of one file. Read through what keeps numbers numbers (red team 101 B): a
+    /// trailing `|| true` (or `|| :`, `|| echo 0`, which may add a line), `| tr -d ' '`
+    /// (`'[:space:]'`), `| xargs`, `wc ... | awk '{print $1}'`; a quoted `"$f"` of a name gate
+    /// knows is one plain name (a literal, or a name of a glob that starts with a plain
+    /// character: never an option) as that name (`c=$(grep -c fn "$f")` in `for f in src/*.rs`).
+    fn counted_output(&self, inner: &str) -> Option<bool> {
+        let mut t = inner.trim().to_string();
+        let mut several = false;
+        for (suffix, adds) in [(" || true", false), (" || :", false), (" || echo 0", true)] {
+            if let Some(rest) = t.strip_suffix(suffix) {
+                t = rest.to_string();
+                several |= adds;
+            }
+        }
+        for filter in [" | tr -d ' '", " | tr -d '[:space:]'", " | xargs"] {
+            if let Some(rest) = t.strip_suffix(filter) {
+                t = rest.to_string();
+            }
+        }
+        let mut awk_first = false;
+        if let Some(rest) = t.strip_suffix(" | awk '{print $1}'") {
+            t = rest.to_string();
+            awk_first = true;
+        }
+        // (`"$f"` of one plain name: as a word with no expansion.)
+        let mut plain = String::new();
+        let mut rest = t.as_str();
+        while let Some(at) = rest.find("\"$") {
+            plain.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let end = after.find('"')?;
+            let name = after[..end].strip_prefix('{').and_then(|n| n.strip_suffix('}')).unwrap_or(&after[..end]);
+            let one = is_identifier(name)
+                && match self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()) {
+                    Some([Word::Lit(v)]) | Some([Word::Dyn(v)]) => {
+                        v.starts_with(|c: char| c.is_ascii_alphanumeric() || "_./".contains(c))
+                            && !v.contains(|c: char| c.is_whitespace() || "$`'\"\\;&|<>()".contains(c))
+                    }
+                    _ => false,
+                };
+            if !one {
+                return None;
+            }
+            plain.push_str("name");
+            rest = &after[end + 1..];
+        }
+        plain.push_str(rest);
+        let t = plain;
+        if awk_first {
+            // `wc -l src/a.rs | awk '{print $1}'`: the counts wc prints first on each line.
+            let words: Vec<&str> = t.split_whitespace().collect();
+            let counts_only = matches!(words.split_first(), Some((&"wc", args)) if args.iter().any(|a| a.starts_with('-'))
+                && args.iter().all(|a| !a.starts_with('-') || (a.len() > 1 && a[1..].chars().all(|c| "lcwm".contains(c))))
+                && args.iter().all(|a| !a.contains(['$', '`', '(', ')', '<', '>', '|', ';', '&'])));
+            // (Where wc quotes a name holding a line end: else a line may be a name's rest.)
+            return (counts_only && super::quotes_wc()).then_some(false);
+        }
+        let one_grep = {
+            let words: Vec<&str> = t.split_whitespace().collect();
+            matches!(words.as_slice(), ["grep", flags, _, file] if flags.starts_with('-') && !file.starts_with('-'))
+        };
+        let last_count = t.rsplit('|').next().is_some_and(|l| {
+            matches!(l.split_whitespace().collect::<Vec<_>>().as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"])
+        });
+        if counts_one_input(&t) {
+            return Some(!several);
+        }
+        numeric_output(&t).then_some(!several && (one_grep || (last_count && t.contains('|'))))
     }
 
     /// Whether `declare -A` made `name` an associative array in this scope.
@@ -2924,10 +2999,7 @@ impl Walker<'_> {
     /// What a name holds as arithmetic reads it ([`abort::Held`]).
     fn held(&self, name: &str) -> abort::Held {
         use abort::Held;
-        let plain = |x: &str| {
-            let d = x.strip_prefix('-').unwrap_or(x);
-            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && (d == "0" || !d.starts_with('0'))
-        };
+        let plain = |x: &str| abort::plain_decimal(x.strip_prefix('-').unwrap_or(x));
         match self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()) {
             // (Negative: `$n` in `$((1 -$n))` makes `--`, and an assigned subscript fails.)
             Some([Word::Lit(x)]) if plain(x) && !x.starts_with('-') => Held::Number,
@@ -6186,19 +6258,16 @@ impl Walker<'_> {
                             let copied = referenced_variable(text).is_some_and(|n| this.is_number(n));
                             // `n=$(wc -l < "$f")`, `n=$(git ls-files | wc -l)`: a count, or
                             // nothing (red team 41 found `echo $((lines / 2))` asked).
-                            let counted = text
+                            let counts = text
                                 .strip_prefix("$(")
                                 .and_then(|t| t.strip_suffix(')'))
-                                .is_some_and(|inner| numeric_output(inner) || counts_one_input(inner));
+                                .and_then(|inner| this.counted_output(inner));
+                            let counted = counts.is_some();
                             let keeps_number = (arith && this.is_number(&name)) || sure || copied || counted;
                             // (One integer where arithmetic cannot fail, or a count of one input;
                             // other numbers may be several, or `2026-08-01`.)
-                            let one_integer = sure
-                                || text
-                                    .strip_prefix("$(")
-                                    .and_then(|t| t.strip_suffix(')'))
-                                    .is_some_and(counts_one_input)
-                                || (arith && this.held(&name) != abort::Held::Other);
+                            let one_integer =
+                                sure || counts == Some(true) || (arith && this.held(&name) != abort::Held::Other);
                             let object = text
                                 .strip_prefix("$(")
                                 .and_then(|t| t.strip_suffix(')'))
