@@ -70,6 +70,9 @@ fn a_counted_for_loop_passes_over_its_numbers() {
             "for (( i = 0; i < 4; i += 2 )); do head -n \"$i\" src/a.rs; done",
             "for i in $(seq -w 1 3); do echo x > \"docs/part$i.md\"; done",
             "for ((i=0;i<3;i++)); do i=5; done",
+            // (Still one integer: a sed address whatever its digits, and a negative one makes
+            // an option sed refuses; red team 100's reading of sed scripts with numbers.)
+            "for ((i=1; i<=3; i++)); do i=$((i-9)); sed -n \"${i}p\" src/a.rs; done",
         ],
     );
     check_common::assert_in_dir(
@@ -77,7 +80,6 @@ fn a_counted_for_loop_passes_over_its_numbers() {
         "ask",
         &[
             // The body changes the counter: the passes are not those.
-            "for ((i=1; i<=3; i++)); do i=$((i-9)); sed -n \"${i}p\" src/a.rs; done",
             "for ((i=1; i<=3; i++)); do eval \"i=-9\"; sed -n \"${i}p\" src/a.rs; done",
             "f(){ i=-9; }; for ((i=1; i<=3; i++)); do f; sed -n \"${i}p\" src/a.rs; done",
             "for ((i=1; i<=3; i++)); do read i; sed -n \"${i}p\" src/a.rs; done",
