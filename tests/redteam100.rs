@@ -426,3 +426,90 @@ fn big_numbers_carriage_returns_failglob_and_multi_line_sed_numbers() {
         ],
     );
 }
+
+/// Red team 103 A (26 bypasses): a compound assignment's arithmetic key (`a=([1/0]=x)`), an
+/// integer array's element given text (`declare -ai a; a[0]="1 2"`), `declare -i`/`readonly`
+/// spelled so no reading of the text finds it (`declare $'-i' n`, `declare -i{,} n`,
+/// `readonly{,} r`, a line continuation), `shopt -s "fail${e}glob"`, `${r=W}` of a read-only
+/// `r`: each ended a line gate read as running on. Every line is now read command by command
+/// with what the walk learned on the way.
+#[test]
+fn errors_that_end_the_line_however_spelled() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    for line in [
+        "a=([1/0]=x)",
+        "declare -ai a\na[0]=\"1 2\"",
+        "declare $'-i' n\nn=\"1 2\"",
+        "declare -i{,} n\nn=\"1 2\"",
+        "readonly{,} r\nr=1",
+        "e=; shopt -s \"fail${e}glob\"\n: src/zz*",
+        "readonly r\necho \"${r=docs}\"",
+    ] {
+        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        assert_eq!(out, "next\n", "{line}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "a=([1/0]=x); cd src\nls ..",
+            "a=([08]=1); cd src\nls ..",
+            "declare -ai a\na[0]=\"1 2\"; cd src\nls ..",
+            "declare \\\n -i n\nn=\"1 2\"; cd src\nls ..",
+            "declare $'-i' n\nn=\"1 2\"; cd src\nls ..",
+            "declare -i{,} n\nn=\"1 2\"; cd src\nls ..",
+            "readonly{,} r\nr=1; cd src\nls ..",
+            "declare $'-r' r\nr=1; cd src\nls ..",
+            "e=; shopt -s \"fail${e}glob\"\n: src/zz*; cd src\nls ..",
+            "shopt -s $'\\x66ailglob'\n: src/zz*; cd src\nls ..",
+            "readonly r\necho \"${r=docs}\"; cd src\nls ..",
+            "readonly r\n: \"${r[0]=docs}\"; cd src\nls ..",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "a=([1/0]=x); rm(){ :; }\nrm -f src/a.rs",
+            "a+=([09]=x); rm(){ :; }\nrm -f src/a.rs",
+            "declare -i n\nn[0]=\"1 2\"; rm(){ :; }\nrm -f src/a.rs",
+            "readonly{,} r\nr=1; rm(){ :; }\nrm -f src/a.rs",
+            "readonly r\necho \"${r:=x}\"; rm(){ :; }\nrm -f src/a.rs",
+            "f=.env\nreadonly r\necho \"${r=x}\"; f=docs/x.md\necho hi > \"$f\"",
+        ],
+    );
+}
+
+/// Red teams 103 B C3-05 and 103 C C9-01: a counter assigned in an `if` branch lost its value
+/// (`errors=0; if ...; then errors=$((errors + 1)); fi; echo $errors` was asked), and `seq 1 5 |
+/// while read i; do echo $i; done` read `$i` as any text.
+#[test]
+fn numbers_through_branches_and_read_loops() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "errors=0; if true; then errors=$((errors+1)); fi; echo $errors",
+            "errors=0; for f in src/*.rs; do if ! grep -q '^use' \"$f\"; then errors=$((errors + 1)); fi; done; echo \"$errors files without use\"",
+            "seq 1 5 | while read i; do echo $i; done",
+            "seq 1 5 | while read i; do sed -n \"${i}p\" src/a.rs; done",
+            "cargo --version && rustc --version",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "x=0; if true; then x=$(cat docs/a.md); fi; echo $x",
+            "cat docs/a.md | while read i; do echo $i; done",
+            "seq 1 5 | while IFS= read i; do echo $i; done",
+            "cargo +nightly --version",
+        ],
+    );
+    // rustup runs the toolchain a `rust-toolchain.toml` names.
+    check_common::write_file(ws.path(), "rust-toolchain.toml", "[toolchain]\npath = \"/tmp\"\n");
+    check_common::assert_in_dir(ws.path(), "ask", &["cargo --version", "cd src && rustc -V"]);
+}

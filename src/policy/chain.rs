@@ -1306,6 +1306,24 @@ impl Policy {
             });
             parts.push(part(one_line(command), PartKind::Command, v));
         }
+        // `cargo --version`, `rustc -V`: rustup's proxy runs the toolchain a `rust-toolchain`
+        // or `rust-toolchain.toml` where it runs or above names, a program anywhere: held only
+        // where the edge finds no such file there.
+        for c in a.commands.iter().filter(|c| c.unknown.is_none() && shell::toolchain_version(&c.words)) {
+            let dir = c.cwd.as_deref().and_then(|cwd| self.written_path(".", cwd).ok());
+            let named = |e: Real| {
+                dir.as_deref().is_none_or(|d| {
+                    d.ancestors()
+                        .any(|up| e.exists(&up.join("rust-toolchain")) || e.exists(&up.join("rust-toolchain.toml")))
+                })
+            };
+            if edge.is_none_or(named) {
+                let v = self.unknown_verdict(
+                    "rustup runs the toolchain a `rust-toolchain` file where the command runs (or above) names, which may be a program anywhere",
+                );
+                parts.push(part(one_line(command), PartKind::Command, v));
+            }
+        }
         // An unquoted `$PWD`: one word only where the start's name has nothing word
         // splitting or a glob would act on.
         // (Or an unquoted `$PWD` in a glob, read as the directory the command is in: its

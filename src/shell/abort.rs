@@ -130,8 +130,15 @@ pub(super) fn may_abort_line(text: &str, r: &Reading) -> bool {
                     let plain_index = plain_decimal(inner);
                     let may_be_bad =
                         !(plain_index || (tables::is_identifier(named) && (r.held)(named) == Held::Number));
-                    if (after.starts_with('=') || after.starts_with("+=")) && may_be_bad && tables::is_identifier(name)
-                    {
+                    let assigned = after.starts_with('=') || after.starts_with("+=");
+                    if assigned && may_be_bad && tables::is_identifier(name) {
+                        return true;
+                    }
+                    // An integer array's element evaluates its value (`declare -ai a; a[0]="1
+                    // 2"`, red team 103).
+                    let value = after.trim_start_matches('+').strip_prefix('=').unwrap_or("");
+                    let value = &value[..value.find([' ', '\t', '\n', ';', '&', '|', ')']).unwrap_or(value.len())];
+                    if assigned && (r.integer)(name) && !plain_decimal(value.strip_prefix('-').unwrap_or(value)) {
                         return true;
                     }
                 }
@@ -234,7 +241,7 @@ fn expansion_may_fail(text: &str, r: &Reading) -> bool {
             continue;
         }
         if b[i..].starts_with(b"${") {
-            if braced_may_fail(&text[i + 2..]) {
+            if braced_may_fail(&text[i + 2..], r) {
                 return true;
             }
             i += 2;
@@ -250,6 +257,17 @@ fn expansion_may_fail(text: &str, r: &Reading) -> bool {
                 let Some(end) = text[i + 1..].find(']') else { return true };
                 if !subscript_is_sure(&text[i + 1..i + 1 + end], r) {
                     return true;
+                }
+            } else if name.is_empty() && before.ends_with(|c: char| c == '(' || BLANKS.contains(&c)) {
+                // A compound assignment's `[KEY]=VALUE` (`a=([1/0]=x)`, red team 103): an
+                // indexed array's key is arithmetic.
+                if let Some(end) = text[i + 1..].find(']') {
+                    let after = &text[i + 2 + end..];
+                    if (after.starts_with('=') || after.starts_with("+="))
+                        && !subscript_is_sure(&text[i + 1..i + 1 + end], r)
+                    {
+                        return true;
+                    }
                 }
             }
         }
@@ -280,10 +298,26 @@ fn closing(text: &str, open: usize) -> Option<usize> {
 /// Whether what follows `${` may fail: a substring with bounds that are not plain numbers, an
 /// indirection, or a subscript that is not sure ([`subscript_is_sure`], read by the caller's
 /// scan of `[`).
-fn braced_may_fail(after: &str) -> bool {
+fn braced_may_fail(after: &str, r: &Reading) -> bool {
     let Some(end) = after.find('}') else { return false };
     let body = &after[..end];
     if !braced_well_formed(body) {
+        return true;
+    }
+    // `${r=W}`, `${r:=W}` assign W where r is unset (or empty): to a read-only name that fails,
+    // to an integer one W is arithmetic (red team 103).
+    let name = &body[..body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(body.len())];
+    let after_name = body[name.len()..].split_once(']').map_or(&body[name.len()..], |(sub, rest)| {
+        if sub.starts_with('[') {
+            rest
+        } else {
+            &body[name.len()..]
+        }
+    });
+    if (after_name.starts_with('=') || after_name.starts_with(":="))
+        && tables::is_identifier(name)
+        && (READONLY_VARIABLES.contains(&name) || r.readonly.iter().any(|n| n == name || n == "*") || (r.integer)(name))
+    {
         return true;
     }
     if let Some(name) = body.strip_prefix('!') {

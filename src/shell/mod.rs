@@ -26,8 +26,8 @@ pub(crate) use grammar::could_be_option;
 pub use grammar::tabled_programs;
 pub use tables::{
     copies_below, find_listing_dirs, git_pathspecs_added, glob_base, has_no_table, is_dangerous_variable, is_read_only,
-    listing_patterns, parameter_default, read_targets, reads_below, reads_operands, runs_unseen_code, unquoted_glob,
-    walks_below, writes_unmodelled, Below,
+    listing_patterns, parameter_default, read_targets, reads_below, reads_operands, runs_unseen_code,
+    toolchain_version, unquoted_glob, walks_below, writes_unmodelled, Below,
 };
 pub(crate) use tables::{git_subcommand_at, is_identifier, is_modelled_program, PWD_SPELLINGS};
 pub(crate) use unwrap::xargs_replace_str;

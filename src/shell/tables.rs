@@ -2048,6 +2048,11 @@ pub fn is_read_only(words: &[Word], added: super::Added) -> bool {
     if !open_args && words.len() == 2 && words[1].lit() == Some("--version") && version_exits(name) {
         return true;
     }
+    // `cargo --version`, `rustc -V`: the policy holds it only where no `rust-toolchain` file
+    // names the toolchain rustup's proxy runs ([`toolchain_version`]).
+    if !open_args && toolchain_version(words) {
+        return true;
+    }
     // Their short spellings, where the program reads them as that (red team 41: `node -v`,
     // `python3 -V` were asked).
     if !open_args
@@ -2313,6 +2318,16 @@ const SHORT_VERSION: &[(&str, &str)] = &[
     ("zip", "-v"),
     ("script", "-V"),
 ];
+
+/// `cargo --version`, `cargo -V`, `rustc --version`, `rustc -V`: rustup's proxies print the
+/// version of the toolchain they run, which a `rust-toolchain` or `rust-toolchain.toml` in the
+/// directory or any above it names, a program anywhere (red team 80: `cargo --help` ran one
+/// outside the workspace). Safe only where the edge finds no such file (the policy checks,
+/// `policy/chain.rs`); red teams 100 and 102 found `cargo --version` asked.
+pub fn toolchain_version(words: &[Word]) -> bool {
+    matches!(words, [p, f] if p.lit().map(super::program_name).is_some_and(|n| matches!(n, "cargo" | "rustc"))
+        && f.lit().is_some_and(|f| matches!(f, "--version" | "-V")))
+}
 
 fn version_exits(name: &str) -> bool {
     VERSION_EXITS.contains(&name)

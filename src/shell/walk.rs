@@ -49,7 +49,6 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         in_line: false,
         readonly: Vec::new(),
         failglob: false,
-        abort_possible: false,
         integer_names: Vec::new(),
         conditional: 0,
         last_line_at: 0,
@@ -164,9 +163,6 @@ struct Walker<'a> {
     /// `failglob` on: both make errors that abort a line.
     readonly: Vec<String>,
     failglob: bool,
-    /// Whether the text holds anything that can abort a line at all (most texts do not: no
-    /// line is then looked at again).
-    abort_possible: bool,
     /// The names the whole text may give the integer attribute ([`integer_names`]).
     integer_names: Vec<String>,
     /// Where in `a.commands` the commands of the last top-level line of the text this walker
@@ -387,11 +383,21 @@ struct Branches {
     bound: Vec<(String, Vec<Word>)>,
     log: usize,
     moved: bool,
+    /// Names some branch left holding no number, and some no single integer.
+    not_numbers: Vec<String>,
+    not_integers: Vec<String>,
 }
 
 impl Branches {
     fn start(w: &Walker<'_>) -> Branches {
-        Branches { cwd: w.cwd.clone(), bound: w.bound.clone(), log: w.assigned.len(), moved: false }
+        Branches {
+            cwd: w.cwd.clone(),
+            bound: w.bound.clone(),
+            log: w.assigned.len(),
+            moved: false,
+            not_numbers: Vec::new(),
+            not_integers: Vec::new(),
+        }
     }
 
     fn enter(&self, w: &mut Walker<'_>) {
@@ -403,17 +409,35 @@ impl Branches {
     fn leave(&mut self, w: &mut Walker<'_>) {
         self.moved |= *w.cwd != self.cwd;
         w.conditional -= 1;
+        for n in w.assigned.get(self.log..).unwrap_or_default() {
+            if !w.is_number(n) {
+                self.not_numbers.push(n.clone());
+            }
+            if w.held(n) == abort::Held::Other {
+                self.not_integers.push(n.clone());
+            }
+        }
     }
 
+    /// After the branches: what any branch assigned is unknown, but a number where it held
+    /// one before and every branch left one (red team 103: `errors=0; if ...; then
+    /// errors=$((errors + 1)); fi; echo $errors` was asked).
     fn end(self, w: &mut Walker<'_>) {
         *w.cwd = self.cwd;
         if self.moved {
             w.cwd.forget();
         }
         w.bound = self.bound;
-        let changed: Vec<String> = w.assigned[self.log..].to_vec();
+        let changed: Vec<String> = w.assigned.get(self.log..).unwrap_or_default().to_vec();
         for n in changed {
+            let number = w.is_number(&n) && !self.not_numbers.contains(&n);
+            let integer = number && w.held(&n) != abort::Held::Other && !self.not_integers.contains(&n);
             w.unbind(&n);
+            if integer {
+                w.bind(&n, vec![Word::Dyn(INTEGER.into())]);
+            } else if number {
+                w.bind_number(&n);
+            }
         }
     }
 }
@@ -723,6 +747,9 @@ enum Lines {
     Objects,
     /// `wc`'s lines: a count first.
     Counts,
+    /// Numbers, one a line (`seq 1 5`); with `true`, each one plain integer (not `seq -w`'s
+    /// `08`, nor `date +%F`).
+    Numbers(bool),
 }
 
 /// What gate binds an array to that `mapfile` filled with a listing's names, before the
@@ -1730,7 +1757,6 @@ impl Walker<'_> {
                 }
                 // (Spelled in pieces too: `shopt -s fail''glob`, red team 102.)
                 self.failglob |= text.replace(['\'', '"', '\\'], "").contains("failglob");
-                self.abort_possible = self.may_abort(text);
                 self.lines(&program.complete_commands)
             }
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
@@ -1799,7 +1825,6 @@ impl Walker<'_> {
             in_line: false,
             readonly: self.readonly.clone(),
             failglob: self.failglob,
-            abort_possible: false,
             integer_names: self.integer_names.clone(),
             conditional: self.conditional,
             last_line_at: 0,
@@ -2801,10 +2826,30 @@ impl Walker<'_> {
         counts
     }
 
+    /// Whether a command gate walked prints only numbers, one a line ([`numeric_output`] of its
+    /// literal words: `seq 1 5`, `wc -l` of its input), the program no function here.
+    /// With `true` where each is one plain integer: `seq` of plain decimal bounds, `wc` of its
+    /// input.
+    fn prints_numbers(&self, c: &SimpleCommand) -> Option<bool> {
+        if c.unknown.is_some() || !c.wrappers.is_empty() || c.open_args {
+            return None;
+        }
+        let words = c.words.iter().map(Word::lit).collect::<Option<Vec<&str>>>()?;
+        let numbers = !self.functions.iter().any(|f| Some(f.as_str()) == words.first().copied())
+            && numeric_output(&words.join(" "));
+        let integers = match words.as_slice() {
+            ["seq", bounds @ ..] => bounds.iter().all(|b| abort::plain_decimal(b)),
+            ["wc", _] => true,
+            _ => false,
+        };
+        numbers.then_some(integers)
+    }
+
     /// `read [-r] NAME REST...` as the whole condition of a `while` loop, with no redirection
     /// and no assignment before it and IFS splitting at blanks: NAME, the first field of each
-    /// line (of `wc`'s output, a count: [`Walker::counts_lines`]).
-    fn read_count_into(&self, cond: &ast::CompoundList) -> Option<String> {
+    /// line (of `wc`'s output, a count: [`Walker::counts_lines`]; with `whole_line`, of lines
+    /// that are each one number, NAME alone too).
+    fn read_count_into(&self, cond: &ast::CompoundList, whole_line: bool) -> Option<String> {
         let [item] = cond.0.as_slice() else { return None };
         let l = &item.0;
         if !l.additional.is_empty() || l.first.bang || !self.ifs().is_some_and(|i| i.contains(' ')) {
@@ -2824,7 +2869,7 @@ impl Walker<'_> {
         }
         let names = words.strip_prefix(&["-r"]).unwrap_or(&words);
         let [name, rest @ ..] = names else { return None };
-        (!rest.is_empty()
+        ((whole_line || !rest.is_empty())
             && names.iter().all(|n| is_identifier(n))
             && !tables::is_dangerous_variable(name)
             && !self.is_integer(name))
@@ -2986,8 +3031,10 @@ impl Walker<'_> {
         } else {
             Vec::new()
         };
+        // (Read-only as the text says, or as the walk found: `readonly{,} r`.)
+        let readonly: Vec<String> = self.readonly.iter().chain(&self.attributed).cloned().collect();
         let reading = abort::Reading {
-            readonly: &self.readonly,
+            readonly: &readonly,
             failglob: self.failglob,
             integer: &integer,
             held: &held,
@@ -3020,8 +3067,10 @@ impl Walker<'_> {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
             // (Looked for item by item only where the line's text may hold such an error.)
-            let may_abort = self.abort_possible && self.may_abort(&list.to_string());
-            let in_line0 = std::mem::replace(&mut self.in_line, may_abort);
+            // (Every line is read command by command: whether one may fail rests on what the
+            // walk learns on the way, a `declare -i` spelled so that no reading of the text
+            // finds it (`declare $'-i' n`, `declare -i{,} n`: red team 103).)
+            let in_line0 = std::mem::replace(&mut self.in_line, true);
             let abort0 = self.line_abort.take();
             self.compound_list(list);
             self.in_line = in_line0;
@@ -3448,6 +3497,7 @@ impl Walker<'_> {
                 self.stdin_lines = match last {
                     Some(c) if self.lists_object_names(c) => Lines::Objects,
                     Some(c) if self.counts_lines(std::slice::from_ref(c)) => Lines::Counts,
+                    Some(c) if self.prints_numbers(c).is_some() => Lines::Numbers(self.prints_numbers(c) == Some(true)),
                     _ if filter => fed_lines,
                     _ => Lines::Other,
                 };
@@ -3893,9 +3943,13 @@ impl Walker<'_> {
                 let objects = lines == Lines::Objects && matches!(cc, C::WhileClause(_));
                 // `while read -r n _; do total=$((total + n)); done < <(wc -l src/*.rs)`: each
                 // pass's `$n` is a count (red teams 82, 84, 91, 100).
-                let count_name = (lines == Lines::Counts && matches!(cc, C::WhileClause(_)))
-                    .then(|| self.read_count_into(&w.0))
-                    .flatten();
+                // (Or of numbers, one a line: `seq 1 5 | while read i`, red team 103.)
+                let count_name = (matches!(lines, Lines::Counts | Lines::Numbers(_))
+                    && matches!(cc, C::WhileClause(_)))
+                .then(|| self.read_count_into(&w.0, matches!(lines, Lines::Numbers(_))))
+                .flatten();
+                let counted_value =
+                    if matches!(lines, Lines::Counts | Lines::Numbers(true)) { INTEGER } else { NUMBER };
                 let object_name = objects
                     .then(|| self.read_line_into(&w.0, false))
                     .flatten()
@@ -3933,7 +3987,7 @@ impl Walker<'_> {
                         let name = count_name.unwrap_or_default();
                         self.compound_list(&w.0);
                         self.loop_body(&|x: &mut Self| {
-                            x.bind(&name, vec![Word::Dyn(INTEGER.into())]);
+                            x.bind(&name, vec![Word::Dyn(counted_value.into())]);
                             x.compound_list(&w.1.list);
                         });
                         self.unbind(&name);
@@ -7905,6 +7959,13 @@ impl Walker<'_> {
             {
                 self.a.dotglob = true;
             }
+            // `shopt -s failglob` however spelled (`"fail${e}glob"`, `$'\x66ailglob'`: red team
+            // 103): from here a glob that matches nothing ends the line.
+            if words.first().and_then(Word::lit).map(program_name) == Some("shopt")
+                && words[1..].iter().any(|w| w.lit().is_none_or(|a| a == "failglob"))
+            {
+                self.failglob = true;
+            }
             if let Some(reason) = tables::builtin_state_change(&words) {
                 unknown.get_or_insert(reason);
                 // `hash -p PATH NAME`: NAME runs PATH from then on, decided as if it ran (red
@@ -8957,7 +9018,6 @@ impl Walker<'_> {
                 in_line: false,
                 readonly: self.readonly.clone(),
                 failglob: self.failglob,
-                abort_possible: false,
                 integer_names: self.integer_names.clone(),
                 conditional: self.conditional,
                 last_line_at: 0,
