@@ -513,3 +513,61 @@ fn numbers_through_branches_and_read_loops() {
     check_common::write_file(ws.path(), "rust-toolchain.toml", "[toolchain]\npath = \"/tmp\"\n");
     check_common::assert_in_dir(ws.path(), "ask", &["cargo --version", "cd src && rustc -V"]);
 }
+
+/// Red team 104 A (18 bypasses, one flaw): the stage before `while read` was read as numbers
+/// from its words joined, so a quoted `'x | seq 1'` read as a pipeline ending in `seq`; `i`
+/// then held `x`, which arithmetic evaluates, running the command in `x`'s subscript.
+#[test]
+fn a_quoted_pipeline_is_no_number_listing() {
+    let ws = check_common::red_team_workspace(true);
+    let marker = ws.path().join("m");
+    std::fs::write(&marker, "").unwrap();
+    let out = check_common::bash_stdout(
+        ws.path(),
+        "x='a[$(rm -f m)]'; echo 'x | seq 1' | while read i _; do echo $((i)); done 2>/dev/null; ls m 2>&1",
+    );
+    assert!(out.contains("No such file"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "x='a[$(rm -f m)]'; echo 'x | seq 1' | while read i _; do echo $((i)); done",
+            "x='a[$(rm -f m)]'; echo 'x | wc -l' | while read i _; do echo $((i)); done",
+            "x='a[$(rm -f m)]'; date '+x | seq 1' | while read i _; do echo $((i)); done",
+            "x='a[$(rm -f m)]'; echo 'x|seq 1' | while read i; do echo $((i)); done",
+            "x='a[$(echo K=pwned > .env)]'; echo 'x | seq 1' | sort | while read i _; do echo $((i)); done",
+        ],
+    );
+}
+
+/// Red team 105 A (13 bypasses, one flaw): the speed gate looked at a text command by command
+/// only where it held `$`, `[`, `=`, a backquote or `shopt`; `for OPTIND in 1/0` and `declare
+/// -i n; for n in 08` assign without any, and the error ends the line.
+#[test]
+fn loops_into_integer_names_end_the_line() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    let out = bash_script_stdout(ws.path(), "for OPTIND in 1/0; do :; done; echo same\necho next");
+    assert_eq!(out, "next\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "for OPTIND in 1/0; do :; done; cd src\nls ..",
+            "for HISTCMD in 1/0; do :; done; cd src\nls ..",
+            "declare -i c; case 1 in 1) for c in 09; do :; done;; esac; pushd src\nls ..",
+            "f() { for OPTIND in 1/0; do :; done; }; f; cd src\nls ..",
+            "if true; then for OPTIND in 08; do :; done; fi; cd src\nls ..",
+            "declare -i n\nfor n in 08; do :; done; cd src\nls ..",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "declare -i n; for n in 08; do :; done; rm() { echo skip; }\nrm -f victim",
+            "for OPTIND in 1/0; do :; done; curl() { :; }\ncurl -s file:///etc/hostname",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["rustfmt --version"]);
+}

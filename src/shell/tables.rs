@@ -2319,13 +2319,14 @@ const SHORT_VERSION: &[(&str, &str)] = &[
     ("script", "-V"),
 ];
 
-/// `cargo --version`, `cargo -V`, `rustc --version`, `rustc -V`: rustup's proxies print the
+/// `cargo --version`, `cargo -V`, `rustc --version`, `rustc -V` (and `rustfmt`, `rustdoc`;
+/// red team 105): rustup's proxies print the
 /// version of the toolchain they run, which a `rust-toolchain` or `rust-toolchain.toml` in the
 /// directory or any above it names, a program anywhere (red team 80: `cargo --help` ran one
 /// outside the workspace). Safe only where the edge finds no such file (the policy checks,
 /// `policy/chain.rs`); red teams 100 and 102 found `cargo --version` asked.
 pub fn toolchain_version(words: &[Word]) -> bool {
-    matches!(words, [p, f] if p.lit().map(super::program_name).is_some_and(|n| matches!(n, "cargo" | "rustc"))
+    matches!(words, [p, f] if p.lit().map(super::program_name).is_some_and(|n| matches!(n, "cargo" | "rustc" | "rustfmt" | "rustdoc"))
         && f.lit().is_some_and(|f| matches!(f, "--version" | "-V")))
 }
 

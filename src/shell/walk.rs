@@ -50,6 +50,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         readonly: Vec::new(),
         failglob: false,
         integer_names: Vec::new(),
+        may_fail_text: false,
         conditional: 0,
         last_line_at: 0,
         same_shell: false,
@@ -163,6 +164,8 @@ struct Walker<'a> {
     /// `failglob` on: both make errors that abort a line.
     readonly: Vec<String>,
     failglob: bool,
+    /// Whether the text holds anything an error that ends a line can come from.
+    may_fail_text: bool,
     /// The names the whole text may give the integer attribute ([`integer_names`]).
     integer_names: Vec<String>,
     /// Where in `a.commands` the commands of the last top-level line of the text this walker
@@ -1756,7 +1759,14 @@ impl Walker<'_> {
                     self.a.unknown.push(format!("`{bad}` is a bad substitution, which ends the line it is on"));
                 }
                 // (Spelled in pieces too: `shopt -s fail''glob`, red team 102.)
-                self.failglob |= text.replace(['\'', '"', '\\'], "").contains("failglob");
+                let plain = text.replace(['\'', '"', '\\'], "");
+                self.failglob |= plain.contains("failglob");
+                // (Only a text with an expansion, a subscript, an assignment (`=`, or a builtin
+                // that assigns: `for n in 08` to an integer name, red team 105) or `shopt` can
+                // hold an error that ends a line: any other is not looked at command by command.)
+                const ASSIGNERS: [&str; 9] =
+                    ["shopt", "for", "select", "read", "getopts", "printf", "wait", "let", "mapfile"];
+                self.may_fail_text = text.contains(['$', '[', '=', '`']) || ASSIGNERS.iter().any(|w| plain.contains(w));
                 self.lines(&program.complete_commands)
             }
             Ok(Err(e)) => self.a.unknown.push(format!("the shell text does not parse ({e})")),
@@ -1826,6 +1836,7 @@ impl Walker<'_> {
             readonly: self.readonly.clone(),
             failglob: self.failglob,
             integer_names: self.integer_names.clone(),
+            may_fail_text: self.may_fail_text,
             conditional: self.conditional,
             last_line_at: 0,
             same_shell: false,
@@ -2835,7 +2846,12 @@ impl Walker<'_> {
             return None;
         }
         let words = c.words.iter().map(Word::lit).collect::<Option<Vec<&str>>>()?;
-        let numbers = !self.functions.iter().any(|f| Some(f.as_str()) == words.first().copied())
+        // (Each word plain: joined, a quoted `'x | seq 1'` would read as a pipeline, red team
+        // 104.)
+        let plain =
+            |w: &&str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-+%:._,/=@".contains(c));
+        let numbers = words.iter().all(plain)
+            && !self.functions.iter().any(|f| Some(f.as_str()) == words.first().copied())
             && numeric_output(&words.join(" "));
         let integers = match words.as_slice() {
             ["seq", bounds @ ..] => bounds.iter().all(|b| abort::plain_decimal(b)),
@@ -3105,7 +3121,12 @@ impl Walker<'_> {
             // (Defining a function runs nothing: a call may end the line, [`Walker::may_abort`].)
             let defines =
                 matches!(item.0.first.seq.as_slice(), [ast::Command::Function(_)]) && item.0.additional.is_empty();
-            if self.in_line && self.line_abort.is_none() && !defines && self.may_abort(&item.0.to_string()) {
+            if self.in_line
+                && self.line_abort.is_none()
+                && !defines
+                && (self.may_fail_text || self.failglob)
+                && self.may_abort(&item.0.to_string())
+            {
                 self.line_abort = Some(self.may_not_happen_start());
                 self.unsure += 1;
             }
@@ -9019,6 +9040,7 @@ impl Walker<'_> {
                 readonly: self.readonly.clone(),
                 failglob: self.failglob,
                 integer_names: self.integer_names.clone(),
+                may_fail_text: self.may_fail_text,
                 conditional: self.conditional,
                 last_line_at: 0,
                 same_shell: false,
