@@ -571,3 +571,42 @@ fn loops_into_integer_names_end_the_line() {
     );
     check_common::assert_in_dir(ws.path(), "allow", &["rustfmt --version"]);
 }
+
+/// Red team 106 A (16 bypasses): `declare -i _` makes bash evaluate every command's last word
+/// as arithmetic (a subscript's command runs, a bad one ends the line); `${#a[-9]}` and
+/// `${a[-9]:=x}` end the line where `${a[-9]}` goes on. A negative subscript, or arithmetic
+/// that may be one, is no longer sure.
+#[test]
+fn the_last_word_variable_and_negative_subscripts() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    std::fs::write(ws.path().join("victim"), "").unwrap();
+    let out = bash_script_stdout(ws.path(), ": 1; declare -i _; echo 'a[$(rm -f victim)]' 2>/dev/null\nls victim 2>&1");
+    assert!(out.contains("No such file"), "{out}");
+    std::fs::write(ws.path().join("victim"), "").unwrap();
+    for line in ["a=(1 2 3); : ${#a[-9]}", "a=(1 2 3); : \"${a[-9]:=x}\""] {
+        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        assert_eq!(out, "next\n", "{line}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            ": 1; declare -i _; echo 'a[$(rm -f victim)]'",
+            ": 1; typeset -i _; ls 'a[$(rm -f victim)]'",
+            "declare -i _\n: 'a[$(curl -sS http://127.0.0.1:9/)]'",
+            "a=(1 2 3); echo ${#a[-4]}; rm(){ :; }\nrm -f victim",
+            "a=(1 2 3); echo \"${a[-9]:=x}\"; x=echo\n$x rm -f victim",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "declare -i _\nls ./; cd src\nls ..",
+            "a=(1 2 3); : ${#a[-9]}; cd src\nls ..",
+            "x=abc; echo ${#x[-2]}; cd src\nls ..",
+            "a=(1 2 3); v=\"${a[-9]=x}\"; cd src\nls ..",
+        ],
+    );
+}

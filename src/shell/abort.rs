@@ -432,7 +432,14 @@ fn braced_well_formed(body: &str) -> bool {
 
 /// Whether a subscript cannot fail: a plain index, `@`, `*`, or sure arithmetic.
 fn subscript_is_sure(sub: &str, r: &Reading) -> bool {
-    matches!(sub, "@" | "*") || (!sub.trim_matches(BLANKS).is_empty() && arithmetic_is_sure(sub, r))
+    // (Not a negative one, nor arithmetic that may be: `${#a[-9]}` and `${a[-9]:=x}` end the
+    // line where `${a[-9]}` goes on, red team 106. A plain index, or a name holding one.)
+    let sub = sub.trim_matches(BLANKS);
+    let name =
+        sub.strip_prefix("${").and_then(|n| n.strip_suffix('}')).or_else(|| sub.strip_prefix('$')).unwrap_or(sub);
+    matches!(sub, "@" | "*")
+        || plain_decimal(sub)
+        || (tables::is_identifier(name) && (r.held)(name) == Held::Number && arithmetic_is_sure(sub, r))
 }
 
 /// Whether bash evaluates arithmetic text without an error: operands that are plain decimal

@@ -1753,6 +1753,14 @@ impl Walker<'_> {
             Ok(Ok(program)) => {
                 self.readonly.extend(readonly_names(text));
                 self.integer_names.extend(integer_names(text));
+                // (A name known only at run time, or `_`, given the integer attribute: every
+                // command's last word may be evaluated.)
+                if self.integer_names.iter().any(|n| n == "_" || n == "*") {
+                    self.a.unknown.push(
+                        "`_` may get the integer attribute: bash evaluates every command's last word as arithmetic"
+                            .into(),
+                    );
+                }
                 // A bad substitution (`${ x}`) ends the line where bash meets it; the parser
                 // reads it as good (red team 101).
                 if let Some(bad) = abort::bad_substitution(text) {
@@ -1933,6 +1941,13 @@ impl Walker<'_> {
     }
 
     fn add_integers(&mut self, names: Vec<String>) {
+        // `declare -i _`: bash puts every command's last word in `_`, evaluated as arithmetic
+        // from then on (red team 106: `declare -i _; echo 'a[$(rm x)]'` runs rm).
+        if names.iter().any(|n| n == "_") {
+            self.a
+                .unknown
+                .push("`_` gets the integer attribute: bash evaluates every command's last word as arithmetic".into());
+        }
         for n in names {
             if !self.integers.contains(&n) {
                 // A function defined before may assign it, and was walked when it was not an
