@@ -610,3 +610,20 @@ fn the_last_word_variable_and_negative_subscripts() {
         ],
     );
 }
+
+/// Review of red team 106: functions that call each other were read once for every order of
+/// them (nine took minutes); each body is read once now. And a value of `-` or `--` is no
+/// number.
+#[test]
+fn functions_that_call_each_other_are_read_once() {
+    let ws = check_common::red_team_workspace(true);
+    let names: Vec<String> = (0..9).map(|i| format!("f{i}")).collect();
+    let defs: Vec<String> = names
+        .iter()
+        .map(|a| format!("{a}() {{ {}; }}", names.iter().filter(|b| *b != a).cloned().collect::<Vec<_>>().join(" ; ")))
+        .collect();
+    let command = format!("{}; x=$y; f0", defs.join("; "));
+    let d = check_common::command_in_dir(ws.path(), &command);
+    assert_ne!(d["decision"], "allow", "{d}");
+    check_common::assert_in_dir(ws.path(), "ask", &["x=--; if true; then x=1; fi; cat $x"]);
+}

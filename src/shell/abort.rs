@@ -64,13 +64,20 @@ const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLO
 /// under `failglob`. (A text a command substitution or subshell runs counts too: erring on
 /// the side of the line not running on.)
 pub(super) fn may_abort_line(text: &str, r: &Reading) -> bool {
+    may_abort_seen(text, r, &mut Vec::new())
+}
+
+/// [`may_abort_line`], with the functions whose bodies are read already (each once: a body
+/// read again adds nothing, and reading each with every other left was factorial in the
+/// number of functions that call each other, review of red team 106).
+fn may_abort_seen(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
     if r.failglob && text.contains(['*', '?', '[']) {
         return true;
     }
     if text.contains(":?") || text.contains("?}") {
         return true;
     }
-    if arithmetic_may_fail(text) || expansion_may_fail(text, r) || calls_may_abort(text, r) {
+    if arithmetic_may_fail(text) || expansion_may_fail(text, r) || calls_may_abort(text, r, seen) {
         return true;
     }
     let readonly = r.readonly;
@@ -100,8 +107,9 @@ pub(super) fn may_abort_line(text: &str, r: &Reading) -> bool {
             // (`read ... n`, `mapfile n`, `printf -v n`: an operand of that command.)
             let command = &text
                 [text[..start].rfind([';', '&', '|', '\n', '(', ')', '{', '}', '<', '>']).map_or(0, |k| k + 1)..start];
-            let reader =
-                command.split_whitespace().any(|w| matches!(w, "read" | "mapfile" | "readarray" | "printf" | "for"));
+            let reader = command.split_whitespace().any(|w| {
+                matches!(w, "read" | "mapfile" | "readarray" | "printf" | "for" | "getopts" | "wait" | "select")
+            });
             if (r.integer)(name) && reader {
                 return true;
             }
@@ -299,7 +307,7 @@ fn closing(text: &str, open: usize) -> Option<usize> {
 /// indirection, or a subscript that is not sure ([`subscript_is_sure`], read by the caller's
 /// scan of `[`).
 fn braced_may_fail(after: &str, r: &Reading) -> bool {
-    let Some(end) = after.find('}') else { return false };
+    let Some(end) = after.find('}') else { return true };
     let body = &after[..end];
     if !braced_well_formed(body) {
         return true;
@@ -321,8 +329,11 @@ fn braced_may_fail(after: &str, r: &Reading) -> bool {
         return true;
     }
     if let Some(name) = body.strip_prefix('!') {
-        // `${!NAME}`: the value must be a valid name. (`${!NAME[@]}`, `${!PREFIX*}` list.)
-        return tables::is_identifier(name) || name.chars().all(|c| c.is_ascii_digit());
+        // `${!NAME}` and every operator on it: the value must be a valid name. Only the
+        // listings `${!NAME[@]}`, `${!NAME[*]}`, `${!PREFIX*}`, `${!PREFIX@}` cannot fail (red
+        // team 107: `${!x:-d}`, `${!x#d}`, `${!x[0]}` end the line).
+        let listing = ["[@]", "[*]", "*", "@"].iter().any(|l| name.strip_suffix(l).is_some_and(tables::is_identifier));
+        return !listing;
     }
     let name_len = body
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -558,9 +569,12 @@ fn arithmetic_is_sure(expr: &str, r: &Reading) -> bool {
 }
 
 /// Whether a text calls a function defined so far whose body may end the line (the call's
-/// line ends with it): each body read as the text is, without itself among the bodies.
-fn calls_may_abort(text: &str, r: &Reading) -> bool {
+/// line ends with it): each body read as the text is, once (`seen`).
+fn calls_may_abort(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
     r.bodies.iter().any(|(name, body)| {
+        if seen.contains(name) {
+            return false;
+        }
         let called = text.match_indices(name.as_str()).any(|(k, _)| {
             let before = text[..k].chars().next_back();
             let after = text[k + name.len()..].chars().next();
@@ -568,8 +582,8 @@ fn calls_may_abort(text: &str, r: &Reading) -> bool {
             edge(before) && edge(after)
         });
         called && {
-            let others: Vec<(String, String)> = r.bodies.iter().filter(|(n, _)| n != name).cloned().collect();
-            may_abort_line(body, &Reading { bodies: &others, ..*r })
+            seen.push(name.clone());
+            may_abort_seen(body, r, seen)
         }
     })
 }

@@ -412,7 +412,12 @@ impl Branches {
     fn leave(&mut self, w: &mut Walker<'_>) {
         self.moved |= *w.cwd != self.cwd;
         w.conditional -= 1;
-        for n in w.assigned.get(self.log..).unwrap_or_default() {
+        // (A log shorter than at the start: every name, as [`Walker::may_not_have_happened`].)
+        let changed: Vec<String> = match w.assigned.get(self.log..) {
+            Some(log) => log.to_vec(),
+            None => w.bound.iter().map(|(n, _)| n.clone()).collect(),
+        };
+        for n in &changed {
             if !w.is_number(n) {
                 self.not_numbers.push(n.clone());
             }
@@ -431,7 +436,10 @@ impl Branches {
             w.cwd.forget();
         }
         w.bound = self.bound;
-        let changed: Vec<String> = w.assigned.get(self.log..).unwrap_or_default().to_vec();
+        let changed: Vec<String> = match w.assigned.get(self.log..) {
+            Some(log) => log.to_vec(),
+            None => w.bound.iter().map(|(n, _)| n.clone()).collect(),
+        };
         for n in changed {
             let number = w.is_number(&n) && !self.not_numbers.contains(&n);
             let integer = number && w.held(&n) != abort::Held::Other && !self.not_integers.contains(&n);
@@ -791,7 +799,11 @@ const NUMERIC_SPECIALS: &[&str] = &["RANDOM", "SRANDOM", "LINENO", "SECONDS", "E
 /// Whether a bound value is one number: a literal one, or [`NUMBER`].
 fn number_value(v: &[Word]) -> bool {
     match v {
-        [Word::Lit(x)] => !x.is_empty() && x.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()),
+        // (Digits, after one `-` at most: not `-` or `--`, review of red team 106.)
+        [Word::Lit(x)] => {
+            let d = x.strip_prefix('-').unwrap_or(x);
+            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())
+        }
         // (`n=$#`, `pid=$!`, `len=${#x}`: a number, or nothing, which arithmetic reads as 0.)
         [Word::Dyn(d)] => d == NUMBER || d == INTEGER || tables::number_parameter(d),
         _ => false,
@@ -3097,7 +3109,6 @@ impl Walker<'_> {
         for (k, list) in lines.iter().enumerate() {
             self.last_line_at = self.a.commands.len();
             self.keep_alt = true;
-            // (Looked for item by item only where the line's text may hold such an error.)
             // (Every line is read command by command: whether one may fail rests on what the
             // walk learns on the way, a `declare -i` spelled so that no reading of the text
             // finds it (`declare $'-i' n`, `declare -i{,} n`: red team 103).)
@@ -3530,10 +3541,11 @@ impl Walker<'_> {
                 // (Object names pass a line filter too: red team 71's `git rev-list --reverse
                 // HEAD | head -1 | xargs git show --stat`.)
                 // (And `wc`'s counts: `wc -l src/*.rs | head -n -1 | while read -r n _`.)
-                self.stdin_lines = match last {
-                    Some(c) if self.lists_object_names(c) => Lines::Objects,
-                    Some(c) if self.counts_lines(std::slice::from_ref(c)) => Lines::Counts,
-                    Some(c) if self.prints_numbers(c).is_some() => Lines::Numbers(self.prints_numbers(c) == Some(true)),
+                let numbers = last.and_then(|c| self.prints_numbers(c));
+                self.stdin_lines = match (last, numbers) {
+                    (Some(c), _) if self.lists_object_names(c) => Lines::Objects,
+                    (Some(c), _) if self.counts_lines(std::slice::from_ref(c)) => Lines::Counts,
+                    (_, Some(integers)) => Lines::Numbers(integers),
                     _ if filter => fed_lines,
                     _ => Lines::Other,
                 };
