@@ -53,6 +53,20 @@ pub(super) fn plain_decimal(t: &str) -> bool {
     !t.is_empty() && t.len() <= 18 && t.bytes().all(|c| c.is_ascii_digit()) && (t == "0" || !t.starts_with('0'))
 }
 
+/// Whether the text after a name (`=VALUE`, `+=VALUE`) gives it a plain decimal number, or a
+/// negative one: what an integer name takes without an error.
+fn plain_assigned(after: &str) -> bool {
+    let value = after.trim_start_matches('+').strip_prefix('=').unwrap_or("");
+    let value = &value[..value.find([' ', '\t', '\n', ';', '&', '|', ')']).unwrap_or(value.len())];
+    plain_decimal(value.strip_prefix('-').unwrap_or(value))
+}
+
+/// Whether a name is read-only: one of bash's own, or one the text or the walk makes so (`*`: a
+/// name known only at run time, which may be any).
+fn read_only(name: &str, r: &Reading) -> bool {
+    READONLY_VARIABLES.contains(&name) || r.readonly.iter().any(|n| n == name || n == "*")
+}
+
 /// bash's variables that are read-only from the start: assigning one is an error.
 const READONLY_VARIABLES: &[&str] = &["UID", "EUID", "PPID", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"];
 
@@ -80,7 +94,6 @@ fn may_abort_seen(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
     if arithmetic_may_fail(text) || expansion_may_fail(text, r) || calls_may_abort(text, r, seen) {
         return true;
     }
-    let readonly = r.readonly;
     // Assignments: NAME=, NAME+=, NAME[SUB]=, `for NAME`, `read ... NAME`, `-v NAME`.
     let b = text.as_bytes();
     let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
@@ -94,13 +107,11 @@ fn may_abort_seen(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
             let name = &text[start..i];
             let rest = &text[i..];
             let assigns = rest.starts_with('=') || rest.starts_with("+=");
-            let ro = READONLY_VARIABLES.contains(&name) || readonly.iter().any(|r| r == name || r == "*");
+            let ro = read_only(name, r);
             // A name with the integer attribute (or `OPTIND`, `SRANDOM`, `HISTCMD`) evaluates
             // what it is given as arithmetic, which may fail, even in a declaration (`declare
             // -i n="1 2"`, red team 100); but for a plain number.
-            let value = rest.trim_start_matches('+').strip_prefix('=').unwrap_or("");
-            let value = &value[..value.find([' ', '\t', '\n', ';', '&', '|', ')']).unwrap_or(value.len())];
-            let plain_value = assigns && plain_decimal(value.strip_prefix('-').unwrap_or(value));
+            let plain_value = assigns && plain_assigned(rest);
             if (r.integer)(name) && !plain_value && (assigns || text[..start].trim_end().ends_with(" -v")) {
                 return true;
             }
@@ -130,11 +141,7 @@ fn may_abort_seen(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
                     // (Red team 101: `k="-9"; a[k]=x`.) Sure only for a plain index, or a
                     // name holding one that is not negative.
                     let inner = &sub[..end];
-                    let named = inner
-                        .strip_prefix("${")
-                        .and_then(|n| n.strip_suffix('}'))
-                        .or_else(|| inner.strip_prefix('$'))
-                        .unwrap_or(inner);
+                    let named = super::walk::referenced_variable(inner).unwrap_or(inner);
                     let plain_index = plain_decimal(inner);
                     let may_be_bad =
                         !(plain_index || (tables::is_identifier(named) && (r.held)(named) == Held::Number));
@@ -144,9 +151,7 @@ fn may_abort_seen(text: &str, r: &Reading, seen: &mut Vec<String>) -> bool {
                     }
                     // An integer array's element evaluates its value (`declare -ai a; a[0]="1
                     // 2"`, red team 103).
-                    let value = after.trim_start_matches('+').strip_prefix('=').unwrap_or("");
-                    let value = &value[..value.find([' ', '\t', '\n', ';', '&', '|', ')']).unwrap_or(value.len())];
-                    if assigned && (r.integer)(name) && !plain_decimal(value.strip_prefix('-').unwrap_or(value)) {
+                    if assigned && (r.integer)(name) && !plain_assigned(after) {
                         return true;
                     }
                 }
@@ -324,7 +329,7 @@ fn braced_may_fail(after: &str, r: &Reading) -> bool {
     });
     if (after_name.starts_with('=') || after_name.starts_with(":="))
         && tables::is_identifier(name)
-        && (READONLY_VARIABLES.contains(&name) || r.readonly.iter().any(|n| n == name || n == "*") || (r.integer)(name))
+        && (read_only(name, r) || (r.integer)(name))
     {
         return true;
     }
@@ -446,8 +451,7 @@ fn subscript_is_sure(sub: &str, r: &Reading) -> bool {
     // (Not a negative one, nor arithmetic that may be: `${#a[-9]}` and `${a[-9]:=x}` end the
     // line where `${a[-9]}` goes on, red team 106. A plain index, or a name holding one.)
     let sub = sub.trim_matches(BLANKS);
-    let name =
-        sub.strip_prefix("${").and_then(|n| n.strip_suffix('}')).or_else(|| sub.strip_prefix('$')).unwrap_or(sub);
+    let name = super::walk::referenced_variable(sub).unwrap_or(sub);
     matches!(sub, "@" | "*")
         || plain_decimal(sub)
         || (tables::is_identifier(name) && (r.held)(name) == Held::Number && arithmetic_is_sure(sub, r))

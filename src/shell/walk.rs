@@ -413,10 +413,7 @@ impl Branches {
         self.moved |= *w.cwd != self.cwd;
         w.conditional -= 1;
         // (A log shorter than at the start: every name, as [`Walker::may_not_have_happened`].)
-        let changed: Vec<String> = match w.assigned.get(self.log..) {
-            Some(log) => log.to_vec(),
-            None => w.bound.iter().map(|(n, _)| n.clone()).collect(),
-        };
+        let changed = w.changed_since(self.log, &[]);
         for n in &changed {
             if !w.is_number(n) {
                 self.not_numbers.push(n.clone());
@@ -436,10 +433,7 @@ impl Branches {
             w.cwd.forget();
         }
         w.bound = self.bound;
-        let changed: Vec<String> = match w.assigned.get(self.log..) {
-            Some(log) => log.to_vec(),
-            None => w.bound.iter().map(|(n, _)| n.clone()).collect(),
-        };
+        let changed = w.changed_since(self.log, &[]);
         for n in changed {
             let number = w.is_number(&n) && !self.not_numbers.contains(&n);
             let integer = number && w.held(&n) != abort::Held::Other && !self.not_integers.contains(&n);
@@ -547,7 +541,7 @@ fn integer_sequence(word: &str) -> Option<Option<Vec<String>>> {
 }
 
 /// The variable a plain reference names: `$n` or `${n}` (no operator, no subscript).
-fn referenced_variable(text: &str) -> Option<&str> {
+pub(super) fn referenced_variable(text: &str) -> Option<&str> {
     let t = text.strip_prefix('$')?;
     let n = t.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(t);
     is_identifier(n).then_some(n)
@@ -2312,12 +2306,7 @@ impl Walker<'_> {
             // (`-1` counts from the end: one of the names too, or an error where there is none:
             // red team 57's `"${files[-1]}"`.)
             // (`"${files[$i]}"`, `"${files[${i}]}"`: the index reads the variable as `i` does.)
-            let index = index
-                .strip_prefix("${")
-                .and_then(|i| i.strip_suffix('}'))
-                .or_else(|| index.strip_prefix('$'))
-                .filter(|i| is_identifier(i))
-                .unwrap_or(index);
+            let index = referenced_variable(index).unwrap_or(index);
             let digits = index.strip_prefix('-').unwrap_or(index);
             let number = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
                 || (is_identifier(index) && self.is_number(index));
@@ -2875,9 +2864,7 @@ impl Walker<'_> {
         let words = c.words.iter().map(Word::lit).collect::<Option<Vec<&str>>>()?;
         // (Each word plain: joined, a quoted `'x | seq 1'` would read as a pipeline, red team
         // 104.)
-        let plain =
-            |w: &&str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-+%:._,/=@".contains(c));
-        let numbers = words.iter().all(plain)
+        let numbers = words.iter().all(|w| !w.is_empty() && w.bytes().all(plain_byte))
             && !self.functions.iter().any(|f| Some(f.as_str()) == words.first().copied())
             && numeric_output(&words.join(" "));
         let integers = match words.as_slice() {
@@ -6067,6 +6054,15 @@ impl Walker<'_> {
 
     // ---- simple commands ----
 
+    /// The names assigned since the assignment log held `log0` names; where the log is shorter
+    /// now (a function's scope ended in between), every name bound now or in `before`.
+    fn changed_since(&self, log0: usize, before: &[(String, Vec<Word>)]) -> Vec<String> {
+        match self.assigned.get(log0..) {
+            Some(log) => log.to_vec(),
+            None => before.iter().chain(&self.bound).map(|(n, _)| n.clone()).collect(),
+        }
+    }
+
     /// The state a command that may be skipped starts from.
     fn may_not_happen_start(&self) -> MayNotHappen {
         (self.bound.clone(), self.assigned.len(), self.errexit, self.cwd.clone(), self.params.clone())
@@ -6082,10 +6078,7 @@ impl Walker<'_> {
         }
         // (A log shorter than at the start (a function's scope ended in between): every name
         // bound then or now may have changed.)
-        let changed: Vec<String> = match self.assigned.get(log0..) {
-            Some(log) => log.to_vec(),
-            None => before.iter().chain(&self.bound).map(|(n, _)| n.clone()).collect(),
-        };
+        let changed = self.changed_since(log0, &before);
         self.forget_changed(changed, &before);
         self.errexit = errexit0 && self.errexit;
         if *self.cwd != cwd0 {
@@ -6210,10 +6203,7 @@ impl Walker<'_> {
             Some(i) => (i, true),
             None => (raw, false),
         };
-        let name = inner.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| inner.strip_prefix('$'))?;
-        if !is_identifier(name) {
-            return None;
-        }
+        let name = referenced_variable(inner)?;
         let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
         let [Word::Dyn(d)] = values.as_slice() else { return None };
         let (listing, _) = self.listings.get(d.strip_prefix(LISTED_VALUE)?.parse::<usize>().ok()?)?;
