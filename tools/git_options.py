@@ -11,7 +11,7 @@ GROUPS = [
 ] + [('git-' + s, [s]) for s in (
     'shortlog status rev-parse ls-files ls-tree blame annotate describe grep cat-file merge-base name-rev '
     'show-ref count-objects for-each-ref check-ignore version show-branch var check-attr verify-commit '
-    'verify-tag cherry range-diff hash-object check-ref-format').split()]
+    'verify-tag cherry range-diff hash-object check-ref-format fsck').split()]
 # Entries the pages spell in prose or in the synopsis only, or wrongly for the parser.
 EXTRA = {
     'diff': {'--staged': '', '--no-index': '', '--ours': '', '--theirs': '', '--base': '', '-0': '', '-1': '', '-2': '', '-3': ''},
@@ -19,6 +19,10 @@ EXTRA = {
     'log': {'-q': ''},
     # The page spells `--path=<file>` in the synopsis and prose only (red team 72: read as a flag).
     'hash-object': {'--path': '='},
+    # `-x <pattern>, --exclude=<pattern>`: the page's first spelling hides the value.
+    'ls-files': {'--exclude': '='},
+    # `git fsck -h` lists `-v`; the page and the helper do not.
+    'fsck': {'-v': ''},
     'check-ref-format': {'--branch': '', '--normalize': '', '--allow-onelevel': '', '--no-allow-onelevel': '',
                          '--refspec-pattern': ''},
 }

@@ -773,7 +773,8 @@ impl Policy {
                         match split {
                             shell::Split::Lines => rel.contains('\n'),
                             shell::Split::Whole => false,
-                            _ => rel.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c)),
+                            // (`(` too: under `shopt -s extglob`, `@(.env|a).md` is a glob.)
+                            _ => rel.contains(|c: char| c.is_whitespace() || "'\"\\*?[(".contains(c)),
                         }
                     };
                     // `ls DIR` lists bare names: one that starts with `-` is an option to the

@@ -227,6 +227,11 @@ pub(super) static GIT_TABLE: &[(&str, &str, &str)] = &[
       --path= --stdin --stdin-paths -t: -w"),
     ("git-check-ref-format", "",
      "--allow-onelevel --branch -h --help --no-allow-onelevel --normalize --refspec-pattern"),
+    ("git-fsck", "",
+     "--cache --connectivity-only --dangling --full -h --help --lost-found --name-objects --no-cache \
+      --no-connectivity-only --no-dangling --no-full --no-lost-found --no-name-objects --no-progress \
+      --no-reflogs --no-root --no-strict --no-tags --no-unreachable --no-verbose --progress --reflogs \
+      --root --strict --tags --unreachable -v --verbose"),
 ];
 
 /// git's own commands (builtins and the programs of its exec path, as `git --list-cmds=builtins,

@@ -824,6 +824,8 @@ static GIT_READ: &[(&str, &[&str])] = &[
     // blame's twin; hash-object only hashes unless it writes the object (`-w`) or reads the
     // paths to hash from stdin; check-ref-format only checks a name.
     ("annotate", &[]), ("hash-object", &["-w", "--stdin-paths"]), ("check-ref-format", &[]),
+    // fsck checks the object store; `--lost-found` writes what dangles into .git/lost-found.
+    ("fsck", &["--lost-found"]),
 ];
 
 /// Whether `--git-dir`'s value names `.git` of the directory git runs in.

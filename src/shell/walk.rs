@@ -84,6 +84,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
+        split_names: Vec::new(),
         restricted: false,
         read_fds: Vec::new(),
         globbed: false,
@@ -272,6 +273,10 @@ struct Walker<'a> {
     command_env: Vec<(String, Vec<Word>)>,
     /// A redirection closed a standard descriptor (`exec 2>&-`): duplicating it can fail.
     std_closed: bool,
+    /// Listings (as `find BASE`) whose names an unquoted name of a glob split at blanks and
+    /// globbed again ([`Walker::split_glob_name`]), put on the next command recorded: the
+    /// edge asks where a name below holds a blank or a glob character.
+    split_names: Vec<Wrapper>,
     /// `set -r` turned on the restricted shell: every output redirection fails, even to
     /// `/dev/null`, and `cd` is refused (red team 90: `set -r; cd docs; cat ../x` read the
     /// directory above the workspace).
@@ -737,6 +742,10 @@ const PWD_OF: &str = "%pwd%";
 /// The second word of a [`PWD_OF`] binding whose value may also be nothing: git's top
 /// without a fallback (`ROOT=$(git rev-parse --show-toplevel)`).
 const NO_TOP: &str = "%no-top%";
+/// The prefix of the pseudo-variable that holds the directory (relative to the start) a
+/// `for` loop's pass over a glob ran in, beside the variable the pass bound (gone with any
+/// other value it is given): where its name, unquoted, is split and globbed again.
+const GLOB_DIR_OF: &str = "%glob-dir%";
 
 /// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
 const MAX_PRODUCED: usize = 4096;
@@ -1884,6 +1893,7 @@ impl Walker<'_> {
             listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
+            split_names: Vec::new(),
             restricted: self.restricted,
             read_fds: self.read_fds.clone(),
             globbed: false,
@@ -2011,7 +2021,9 @@ impl Walker<'_> {
 
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
-        self.bound.retain(|(n, _)| n != base && n.strip_prefix(PWD_OF) != Some(base));
+        self.bound.retain(|(n, _)| {
+            n != base && n.strip_prefix(PWD_OF) != Some(base) && n.strip_prefix(GLOB_DIR_OF) != Some(base)
+        });
         self.plain.retain(|n| n != base);
         for (c, hit) in &mut self.counters {
             *hit |= c == base;
@@ -2023,7 +2035,15 @@ impl Walker<'_> {
     fn pass_variable(&mut self, name: &str, counted: bool, value: Option<Word>) {
         let own = if counted { self.counters.pop() } else { None };
         match value {
-            Some(v) => self.bind(name, vec![v]),
+            Some(v) => {
+                let glob = matches!(&v, Word::Dyn(d) if plain_glob(d));
+                self.bind(name, vec![v]);
+                if let (true, Some(dir)) = (glob, self.cwd.0.clone()) {
+                    if self.bound.last().is_some_and(|(n, _)| n == name) {
+                        self.bound.push((format!("{GLOB_DIR_OF}{name}"), vec![Word::Lit(dir)]));
+                    }
+                }
+            }
             None => self.unbind(name),
         }
         self.counters.extend(own);
@@ -2136,6 +2156,9 @@ impl Walker<'_> {
     /// knows is one plain name (a literal, or a name of a glob that starts with a plain
     /// character: never an option) as that name (`c=$(grep -c fn "$f")` in `for f in src/*.rs`).
     fn counted_output(&self, inner: &str) -> Option<bool> {
+        if quotes_hide_an_option(inner) {
+            return None;
+        }
         let mut t = inner.trim().to_string();
         let mut several = false;
         for (suffix, adds) in [(" || true", false), (" || :", false), (" || echo 0", true)] {
@@ -2571,7 +2594,11 @@ impl Walker<'_> {
             let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
             self.bound = bound0
                 .iter()
-                .filter(|(n, _)| !changed.iter().any(|c| c == n || n.strip_prefix(PWD_OF) == Some(c)))
+                .filter(|(n, _)| {
+                    !changed
+                        .iter()
+                        .any(|c| c == n || n.strip_prefix(PWD_OF) == Some(c) || n.strip_prefix(GLOB_DIR_OF) == Some(c))
+                })
                 .cloned()
                 .collect();
             for n in &numbers {
@@ -4185,6 +4212,9 @@ impl Walker<'_> {
         // `$(wc -l < "$f")`, `$(grep -c x f)`: a count, or nothing (the command itself is
         // decided where it runs).
         let Some(expr) = numbers_substituted(expr) else { return false };
+        // Arithmetic inside arithmetic (`${a[$((${#a[@]}-1))]}`, `$(( $((n+1)) * 2 ))`): a
+        // number where its own text is known.
+        let Some(expr) = self.nested_arithmetic_as_numbers(&expr) else { return false };
         // A length is a plain number: `${#name}`, `${#name[@]}`, `${#name[*]}`; so is an item
         // of an array of literal numbers (red team 84: `arr=(3 4); echo $(( ${arr[0]} *
         // ${arr[1]} ))` was asked).
@@ -4217,6 +4247,40 @@ impl Walker<'_> {
             assigned.extend(targets);
         }
         !text.contains(['$', '`', '['])
+    }
+
+    /// `expr` with each `$((INNER))` whose INNER is known arithmetic as `0`; `None` where one
+    /// is not, or does not close with `))` after balanced parentheses (where bash may read a
+    /// command substitution of a subshell instead).
+    fn nested_arithmetic_as_numbers(&self, expr: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut rest = expr;
+        while let Some(at) = rest.find("$((") {
+            out.push_str(&rest[..at]);
+            let body = &rest[at + 3..];
+            let mut depth = 0usize;
+            let mut end = None;
+            let b = body.as_bytes();
+            for (i, c) in b.iter().enumerate() {
+                match c {
+                    b'(' => depth += 1,
+                    b')' if depth > 0 => depth -= 1,
+                    b')' => {
+                        end = Some(i);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let end = end.filter(|e| b.get(e + 1) == Some(&b')'))?;
+            if !self.arithmetic_known(&body[..end]) {
+                return None;
+            }
+            out.push('0');
+            rest = &body[end + 2..];
+        }
+        out.push_str(rest);
+        Some(out)
     }
 
     /// `expr` with each item of an indexed array whose every item is a literal decimal number
@@ -4928,6 +4992,9 @@ impl Walker<'_> {
         if let Some(word) = self.bound_word(raw) {
             return Resolved { word, unknown: None };
         }
+        if let Some(word) = self.split_glob_name(raw) {
+            return Resolved { word, unknown: None };
+        }
         // `"docs/$f"` of a listing loop's name (`for f in $(ls docs)`, red team 73): the name
         // below that directory, `docs/{}`, which reads the listing's names where the directory
         // is below a start point ([`below_a_start`]); anything else it does is unknown.
@@ -5437,6 +5504,36 @@ impl Walker<'_> {
         }
         out.push_str(&text[at..]);
         Some(out)
+    }
+
+    /// `$f` (or `${f}`) unquoted, where `f` is a `for` loop's variable over a glob in the
+    /// directory the shell is in now (red team 109: `for f in src/*.rs; do wc -l $f; done` was
+    /// asked), with IFS only blanks: bash splits the name at blanks and globs each piece, which
+    /// leaves it one name, the same as `"$f"`, where no name below the glob's base holds a
+    /// blank or a glob character; the listing put on the command makes the edge look.
+    fn split_glob_name(&mut self, raw: &str) -> Option<Word> {
+        let name = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$'))?;
+        if !is_identifier(name) || self.ifs().is_none() {
+            return None;
+        }
+        let dir = format!("{GLOB_DIR_OF}{name}");
+        let here = self.cwd.0.as_deref()?;
+        let passed = self.bound.iter().rev().find(|(n, _)| *n == dir).map(|(_, v)| v.as_slice());
+        if !matches!(passed, Some([Word::Lit(d)]) if d == here) {
+            return None;
+        }
+        let (_, values) = self.bound.iter().rev().find(|(n, _)| n == name)?;
+        let [Word::Dyn(glob)] = values.as_slice() else { return None };
+        if !plain_glob(glob) {
+            return None;
+        }
+        let base = tables::glob_base(glob)?;
+        let glob = glob.clone();
+        self.split_names.push(Wrapper {
+            words: vec![Word::Lit("find".into()), Word::Lit(base)],
+            kind: WrapperKind::Listing(Split::Blanks),
+        });
+        Some(Word::Dyn(format!("\"{glob}\"")))
     }
 
     /// The glob whose one name variable `n` holds: a loop's variable over a glob, or one a
@@ -7007,8 +7104,9 @@ impl Walker<'_> {
             }
         }
         c.cwd = self.cwd.0.clone();
-        if !self.wrappers.is_empty() {
-            let mut w = self.wrappers.clone();
+        if !self.wrappers.is_empty() || !self.split_names.is_empty() {
+            let mut w = std::mem::take(&mut self.split_names);
+            w.extend(self.wrappers.iter().cloned());
             w.extend(c.wrappers);
             c.wrappers = w;
         }
@@ -9093,6 +9191,7 @@ impl Walker<'_> {
                 listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
+                split_names: Vec::new(),
                 restricted: self.restricted,
                 read_fds: self.read_fds.clone(),
                 globbed: false,
@@ -9815,6 +9914,12 @@ fn as_find(listing: &[Word]) -> Vec<Word> {
         }
         _ => listing.to_vec(),
     }
+}
+
+/// Whether a word is a glob written unquoted with a base gate knows (`src/*.rs`), as a
+/// `for` loop's pass over it binds its variable.
+fn plain_glob(d: &str) -> bool {
+    tables::unquoted_glob(d) == d && d.contains(['*', '?', '[']) && tables::glob_base(d).is_some()
 }
 
 /// Whether a listing separates its names with NULs (`-print0`, `git ls-files -z`).
@@ -10945,6 +11050,9 @@ fn numbers_substituted(text: &str) -> Option<String> {
 /// `-w`, `-m`) of its input, `git rev-list --count`.
 /// `wc -l < FILE` (or `-c`, `-w`, `-m`): one count, of one input, never a name.
 fn counts_one_input(inner: &str) -> bool {
+    if quotes_hide_an_option(inner) {
+        return false;
+    }
     let Some((cmd, target)) = inner.split_once('<') else { return false };
     let words: Vec<&str> = cmd.split_whitespace().collect();
     // (Or `grep -c PATTERN < FILE`: one count of its input; red team 77.)
@@ -10965,7 +11073,21 @@ fn counts_one_input(inner: &str) -> bool {
         && !target.trim().contains(char::is_whitespace)
 }
 
+/// Whether a word of a command substitution's text, read here as written, is an option once
+/// bash removes its quotes (`grep -c '-r' docs`, `grep -c x "--recursive"`, `wc -l \\--help`:
+/// red team 109, where the recognisers below took it for a pattern or a file and grep printed
+/// `NAME:COUNT` lines).
+fn quotes_hide_an_option(inner: &str) -> bool {
+    inner.split_whitespace().any(|w| {
+        let bare = w.trim_start_matches(['\'', '"', '\\', '$']);
+        bare.len() < w.len() && bare.starts_with('-')
+    })
+}
+
 fn numeric_output(inner: &str) -> bool {
+    if quotes_hide_an_option(inner) {
+        return false;
+    }
     if du_sizes(inner) || jq_length(inner) {
         return true;
     }
@@ -11101,10 +11223,13 @@ fn du_sizes(inner: &str) -> bool {
     summarized && operands > 0
 }
 
-/// `jq 'PATH | length' FILE...`: numbers, where the filter is a path (names, `.`, brackets) and
-/// builtins without arguments piped at the top into `length`, which prints a number or fails
-/// (red team 92's `count=$(jq '.scripts | length' package.json)`). No `,` (whose outputs
-/// `length` would not see), no quote, no `$`, no parenthesis: nothing else reaches the output.
+/// `jq 'PATH | length' FILE...`: numbers, where the filter is paths (`.`, `.name`, `[N]`,
+/// `[]`) piped at the top into `length`, which prints a number or fails (red team 92's
+/// `count=$(jq '.scripts | length' package.json)`). No `,` (whose outputs `length` would not
+/// see), no quote, no `$`, no parenthesis, no builtin (red team 109: jq 1.6 prints `null` for
+/// `nan | length`, a name arithmetic evaluates): nothing else reaches the output. (A number
+/// in the file gives its absolute value, which may have a fraction: an error in arithmetic,
+/// never code.)
 fn jq_length(inner: &str) -> bool {
     let Some(rest) = inner.trim().strip_prefix("jq ") else { return false };
     let Some((opts, after)) = rest.split_once('\'') else { return false };
@@ -11112,8 +11237,20 @@ fn jq_length(inner: &str) -> bool {
     let opts_known = opts.split_whitespace().all(|o| {
         matches!(o, "-r" | "-c" | "-e" | "-M" | "-S" | "-s" | "--raw-output" | "--compact-output" | "--slurp")
     });
-    let filter_known = filter.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]| ".contains(c))
-        && filter.rsplit('|').next().is_some_and(|last| last.trim() == "length");
+    let path = |stage: &str| {
+        let stage = stage.trim();
+        stage.starts_with('.')
+            && stage.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
+            && stage
+                .split('[')
+                .skip(1)
+                .all(|b| b.split_once(']').is_some_and(|(i, _)| i.bytes().all(|d| d.is_ascii_digit())))
+            && !stage.split(['[', ']']).enumerate().any(|(k, piece)| {
+                k % 2 == 0 && piece.split('.').skip(1).any(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            })
+    };
+    let filter_known =
+        filter.rsplit_once('|').is_some_and(|(paths, last)| last.trim() == "length" && paths.split('|').all(path));
     let files_known = files
         .split_whitespace()
         .all(|f| !f.starts_with('-') && f.chars().all(|c| c.is_ascii_alphanumeric() || "_./-+,@".contains(c)));

@@ -373,6 +373,18 @@ pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
         {
             return None;
         }
+        // `diff --git a/X b/Y`: git takes the names there where a section has no `---`/`+++`
+        // (red team 109: a binary patch of Cargo.toml, an empty `.env.local` created, a mode
+        // changed, beside a text hunk of `docs/a.md`). Both, prefixed as `---`/`+++` are;
+        // a header that does not split at one ` b/` is not known.
+        if let Some(pair) = line.strip_prefix("diff --git ") {
+            let mut halves = pair.split(" b/");
+            let (Some(a), Some(b), None) = (halves.next(), halves.next(), halves.next()) else { return None };
+            for n in [a.to_string(), format!("b/{b}")] {
+                out_push(&mut out, &n, strip)?;
+            }
+            continue;
+        }
         let name = ["--- ", "+++ ", "rename from ", "rename to ", "copy from ", "copy to "]
             .iter()
             .find_map(|h| line.strip_prefix(h))
@@ -381,25 +393,30 @@ pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
         if name == "/dev/null" {
             continue;
         }
-        if name.starts_with('"') || name.contains('\\') || name.is_empty() {
-            return None;
-        }
         // (`rename`/`copy` lines carry no prefix to strip.)
-        let stripped = if line.starts_with("---") || line.starts_with("+++") {
-            let mut parts = name.splitn(strip + 1, '/');
-            let rest = parts.nth(strip)?;
-            rest.to_string()
+        if line.starts_with("---") || line.starts_with("+++") {
+            out_push(&mut out, name, strip)?;
         } else {
-            name.to_string()
-        };
-        if stripped.is_empty() || stripped.split('/').any(|s| s == "..") {
-            return None;
-        }
-        if !out.contains(&stripped) {
-            out.push(stripped);
+            out_push(&mut out, name, 0)?;
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Add a patch's `name` with its first `strip` directories removed to `out`; `None` where the
+/// name is quoted (C escapes), empty, shorter than the strip, or climbs `..`.
+fn out_push(out: &mut Vec<String>, name: &str, strip: usize) -> Option<()> {
+    if name.starts_with('"') || name.contains('\\') || name.is_empty() {
+        return None;
+    }
+    let stripped = name.splitn(strip + 1, '/').nth(strip)?.to_string();
+    if stripped.is_empty() || stripped.split('/').any(|s| s == "..") {
+        return None;
+    }
+    if !out.contains(&stripped) {
+        out.push(stripped);
+    }
+    Some(())
 }
 
 /// The files a command writes through its arguments (literal or run-time words).

@@ -1,0 +1,264 @@
+//! The red teams of the thirty-second session ("red team 109" in the code's comments). Each
+//! regression goes through the real binary (`gate check --json`); where the answer rests on
+//! what bash, git or a program does, that is asked first.
+// Test and development code: unwrap, expect and panic are how it fails (gate itself denies
+// them: Cargo.toml [lints]).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod check_common;
+
+use proptest::prelude::*;
+
+/// What bash prints running `script` from a file in `dir` (an expansion error ends the line,
+/// and the next line runs).
+fn bash_script_stdout(dir: &std::path::Path, script: &str) -> String {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), script).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(file.path())
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// Red team 109 A B01-B03, B06: the recognisers of substitutions that print numbers read
+/// their text as written, so `grep -c '-r' docs` was a count of the pattern `'-r'` in `docs`
+/// (one integer); bash hands grep `-r`, which prints `NAME:COUNT` lines. As a number that
+/// ended a line in arithmetic (so a later `cd` never ran), and in a sed script `"$(...)p"`
+/// it ran sed's `e` command from a file's name. A word that is an option once its quotes
+/// are gone is no longer read as anything but what it may be.
+#[test]
+fn quoted_options_in_counted_substitutions() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "docs/b.md", "x\n");
+    // What bash does: grep gets `-r` and prints a name and a count a line.
+    let out = check_common::bash_stdout(ws.path(), "grep -c '-r' docs | head -1; grep -c x \"--recursive\" | head -1");
+    assert!(out.lines().all(|l| l.contains(':')), "{out}");
+    let out = bash_script_stdout(ws.path(), "n=$(grep -c '-r' docs); : $((n + 1)); echo same\necho next");
+    assert_eq!(out, "next\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "n=$(grep -c '-r' docs); : $((n + 1)); cd docs\nls ..",
+            "n=$(grep -c x \"--recursive\"); : $((n + 1)); cd docs\nls ..",
+            "n=$(grep -c x \\--recursive); : $((n + 1)); cd docs\nls ..",
+            "n=$(wc -l '--help' | awk '{print $1}'); : $((n + 1)); cd docs\nls ..",
+            "mkdir -p docs/z && : > 'docs/z/1e cd ..;cd ..;cd ..;touch PWNED #.md' && cd docs/z && sed -n \"$(grep -c '-r' x)p\" ../a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["mkdir -p docs/z && : > 'docs/z/1e cd ..;rm -f x #.md' && cd docs/z && sed -n \"$(grep -c '-r' x)p\" ../a.md"],
+    );
+    // The everyday forms stay allowed.
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "n=$(grep -c fn docs/a.md); sed -n \"${n}p\" docs/a.md",
+            "n=$(grep -c 'fn' docs/a.md); echo $((n + 1))",
+            "n=$(wc -l < docs/a.md); echo $((n + 1))",
+        ],
+    );
+}
+
+/// Red team 109 A B04-B05: `jq 'nan | length'` prints `null` (jq 1.6), a name arithmetic
+/// evaluates, and a name's value is arithmetic again (`a[$(cmd)]` runs cmd). Only paths
+/// (`.`, `.name`, `[N]`, `[]`) may come before `length` now.
+#[test]
+fn jq_length_only_of_paths() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "package.json", "{\"scripts\": {\"a\": \"b\"}}\n");
+    // What bash does with the name `null` in arithmetic.
+    std::fs::write(ws.path().join("m"), "").unwrap();
+    let out = check_common::bash_stdout(ws.path(), "null='a[$(rm -f m)]'; echo $((null + 1)); ls m 2>&1");
+    assert!(out.contains("No such file"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "null='a[$(rm -f m)]'; echo $(( $(jq 'nan | length' package.json) + 1 ))",
+            "null='a[$(rm -f m)]'; n=$(jq 'nan | length' package.json); echo $((n + 1))",
+            "null='a[$(rm -f m)]'; n=$(jq '.x | nan | length' package.json); echo $((n + 1))",
+            "null='a[$(rm -f m)]'; n=$(jq 'null | length' package.json); echo $((n + 1))",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "n=$(jq '.scripts | length' package.json); echo $((n + 1))",
+            "n=$(jq '.scripts.a | length' package.json); echo $((n + 1))",
+            "n=$(jq '.[0] | length' package.json); echo $((n + 1))",
+        ],
+    );
+}
+
+/// The patch of red team 109 D: a text hunk of `docs/a.md` (which the policy lets the agent
+/// write), then `extra`.
+fn docs_patch_and(extra: &str) -> String {
+    format!("diff --git a/docs/a.md b/docs/a.md\n--- a/docs/a.md\n+++ b/docs/a.md\n@@ -1 +1 @@\n-# a\n+# b\n{extra}")
+}
+
+/// Red team 109 D D01, D02, D04: git takes a section's names from its `diff --git a/X b/Y`
+/// header where the section has no `---`/`+++` lines (a binary patch, an empty file created
+/// or deleted, a mode changed); gate read only those lines, so beside a hunk of `docs/a.md`
+/// a patch created `.env.local`, replaced Cargo.toml or made `src/a.rs` executable.
+#[test]
+fn patch_names_in_git_headers() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    let env = docs_patch_and("diff --git a/.env.local b/.env.local\nnew file mode 100644\nindex 0000000..e69de29\n");
+    let mode = docs_patch_and("diff --git a/src/a.rs b/src/a.rs\nold mode 100644\nnew mode 100755\n");
+    // What git does: each patch applies whole, in a scratch copy of its own.
+    let applied = |patch: &str| {
+        let scratch = check_common::red_team_workspace(true);
+        check_common::write_file(scratch.path(), "src/a.rs", "fn a() {}\n");
+        let out = std::process::Command::new("git")
+            .args(["apply", "-"])
+            .current_dir(scratch.path())
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(patch.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        scratch
+    };
+    assert!(applied(&env).path().join(".env.local").exists());
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let scratch = applied(&mode);
+        let mode = std::fs::metadata(scratch.path().join("src/a.rs")).unwrap().permissions().mode();
+        assert_ne!(mode & 0o111, 0, "{mode:o}");
+    }
+    let heredoc = |patch: &str| format!("git apply <<'EOF'\n{patch}EOF");
+    check_common::assert_in_dir(ws.path(), "deny", &[&heredoc(&env)]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[&heredoc(&docs_patch_and(
+            "diff --git a/Cargo.toml b/Cargo.toml\nindex 1111111..2222222 100644\nGIT binary patch\nliteral 1\nIcmZo*0000b0{{R3\n\nliteral 1\nIcmZo*0000b0{{R3\n\n",
+        ))],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &[&heredoc(&mode)]);
+    // A header that does not split at one ` b/` is not known.
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[&heredoc(&docs_patch_and("diff --git a/x b/y b/z b/x b/y b/z\nnew file mode 100644\n"))],
+    );
+    // The patch of the docs hunk alone stays allowed.
+    check_common::assert_in_dir(ws.path(), "allow", &[&heredoc(&docs_patch_and(""))]);
+}
+
+/// Red team 109 D D03: `for f in src/*.rs; do wc -l $f; done` was asked where `"$f"` was
+/// allowed. Unquoted, bash splits each name at blanks and globs the pieces: the same one name
+/// where no name below the glob's base holds a blank, a quote, a backslash or a glob
+/// character (`(` too, for extglob), which the edge looks at; where the loop ran in another
+/// directory than the use, it is not known.
+#[test]
+fn unquoted_names_of_a_glob_loop() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::write_file(ws.path(), "src/lib.rs", "fn b() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "for f in src/*.rs; do wc -l $f; done",
+            "for f in src/*.rs; do head -3 ${f}; done",
+            "for f in docs/*.md; do sed -i 's/a/b/' $f; done",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "for f in src/*.rs; do (cd docs && wc -l $f); done",
+            "IFS=x; for f in src/*.rs; do wc -l $f; done",
+            "for f in src/*.rs; do g=\"$f\"; cd docs; wc -l $f; done",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["for f in src/*.rs; do rm $f; done"]);
+    // A name with a blank: bash reads two paths, the second from the top.
+    check_common::write_file(ws.path(), "src/x /etc/passwd.rs", "");
+    let out = check_common::bash_stdout(ws.path(), "for f in src/*/*/*.rs; do printf '%s\\n' $f; done");
+    assert!(out.lines().any(|l| l == "/etc/passwd.rs"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["for f in src/*/*/*.rs; do cat $f; done", "for f in src/*.rs; do wc -l $f; done"],
+    );
+    std::fs::remove_dir_all(ws.path().join("src/x ")).unwrap();
+    // An extglob pattern for a name: `@(.env|a).md` is `.env.md` and `a.md` to bash.
+    check_common::write_file(ws.path(), "docs/@(.env|a).md", "");
+    check_common::write_file(ws.path(), "docs/.env.md", "K=v\n");
+    let out = check_common::bash_stdout(ws.path(), "shopt -s extglob; for f in docs/*.md; do printf '%s\\n' $f; done");
+    assert!(out.lines().any(|l| l == "docs/.env.md"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["shopt -s extglob; for f in docs/*.md; do sed -i 's/a/b/' $f; done"],
+    );
+}
+
+/// Arithmetic inside arithmetic (red team 75 B's `"${lines[$((${#lines[@]}-1))]}"`, the last
+/// line): a number where its own text is known; and `git fsck` (red team 108 B), which only
+/// checks the object store unless `--lost-found` writes what dangles into .git/lost-found.
+#[test]
+fn nested_arithmetic_and_git_fsck() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "mapfile -t lines < src/a.rs; echo \"${lines[$((${#lines[@]}-1))]}\"",
+            "n=3; echo $(( $((n+1)) * 2 ))",
+            "git fsck",
+            "git fsck --full --strict --no-dangling",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "x='a[$(touch m)]'; echo $(( $((x)) ))",
+            "echo $(( $((n)+(1)) ))",
+            "git fsck --lost-found",
+            "git fsck --lost",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "deny", &["x='a[$(rm -f m)]'; echo $(( $((x)) + 1 ))"]);
+}
+
+/// Names a `for` loop over `src/*` gives, written unquoted: where gate allows the loop, bash
+/// must read each name as the same one path as `"$f"` does.
+fn name_strategy() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("[a-c]{1,2}[ *?(\\[a-c]{0,3}[a-c]").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #[test]
+    fn allowed_unquoted_glob_names_are_one_word(name in name_strategy()) {
+        let ws = check_common::red_team_workspace(true);
+        check_common::write_file(ws.path(), "src/a.rs", "");
+        check_common::write_file(ws.path(), &format!("src/{name}"), "");
+        check_common::write_file(ws.path(), "src/b", "");
+        let d = check_common::command_in_dir(ws.path(), "for f in src/*; do wc -c $f; done");
+        if d["decision"] == "allow" {
+            let quoted = check_common::bash_stdout(ws.path(), "for f in src/*; do printf '%s\\n' \"$f\"; done");
+            let unquoted = check_common::bash_stdout(ws.path(), "for f in src/*; do printf '%s\\n' $f; done");
+            prop_assert_eq!(quoted, unquoted, "{}", name);
+        }
+    }
+}
