@@ -67,8 +67,9 @@ fn quoted_options_in_counted_substitutions() {
 }
 
 /// Red team 109 A B04-B05: `jq 'nan | length'` prints `null` (jq 1.6), a name arithmetic
-/// evaluates, and a name's value is arithmetic again (`a[$(cmd)]` runs cmd). Only paths
-/// (`.`, `.name`, `[N]`, `[]`) may come before `length` now.
+/// evaluates, and a name's value is arithmetic again (`a[$(cmd)]` runs cmd); so does `.b |
+/// length` of a file holding `NaN`, which jq 1.6 reads (found in review). Only paths, then
+/// a builtin that never gives a number (`keys`, `tostring`...), may come before `length`.
 #[test]
 fn jq_length_only_of_paths() {
     let ws = check_common::red_team_workspace(true);
@@ -85,15 +86,16 @@ fn jq_length_only_of_paths() {
             "null='a[$(rm -f m)]'; n=$(jq 'nan | length' package.json); echo $((n + 1))",
             "null='a[$(rm -f m)]'; n=$(jq '.x | nan | length' package.json); echo $((n + 1))",
             "null='a[$(rm -f m)]'; n=$(jq 'null | length' package.json); echo $((n + 1))",
+            "echo '{\"b\": NaN}' > docs/n.md; null='a[$(rm -f m)]'; n=$(jq '.b | length' docs/n.md); echo $((n))",
         ],
     );
     check_common::assert_in_dir(
         ws.path(),
         "allow",
         &[
-            "n=$(jq '.scripts | length' package.json); echo $((n + 1))",
-            "n=$(jq '.scripts.a | length' package.json); echo $((n + 1))",
-            "n=$(jq '.[0] | length' package.json); echo $((n + 1))",
+            "n=$(jq '.scripts | keys | length' package.json); echo $((n + 1))",
+            "n=$(jq '.scripts.a | tostring | length' package.json); echo $((n + 1))",
+            "n=$(jq '.[0] | keys_unsorted | length' package.json); echo $((n + 1))",
         ],
     );
 }

@@ -11223,13 +11223,16 @@ fn du_sizes(inner: &str) -> bool {
     summarized && operands > 0
 }
 
-/// `jq 'PATH | length' FILE...`: numbers, where the filter is paths (`.`, `.name`, `[N]`,
-/// `[]`) piped at the top into `length`, which prints a number or fails (red team 92's
-/// `count=$(jq '.scripts | length' package.json)`). No `,` (whose outputs `length` would not
-/// see), no quote, no `$`, no parenthesis, no builtin (red team 109: jq 1.6 prints `null` for
-/// `nan | length`, a name arithmetic evaluates): nothing else reaches the output. (A number
-/// in the file gives its absolute value, which may have a fraction: an error in arithmetic,
-/// never code.)
+/// `jq 'PATH | keys | length' FILE...`: numbers, where the filter is paths (`.`, `.name`,
+/// `[N]`, `[]`) piped at the top into a builtin whose output is never a number (`keys`,
+/// `keys_unsorted`, `to_entries`, `tostring`, `tojson`) and then `length`, which prints an
+/// integer or fails (red team 92's `count=$(jq '.scripts | keys | length' package.json)`).
+/// Not `PATH | length` straight: a number's length is its absolute value, and jq 1.6 reads
+/// `NaN` in a file and prints its length as `null`, a name arithmetic evaluates (red team
+/// 109, session 32: `echo '{"b": NaN}' > docs/n.md` then `$(( $(jq '.b | length'
+/// docs/n.md) ))` ran `$null`'s subscript). No `,` (whose outputs `length` would not see),
+/// no quote, no `$`, no parenthesis, no other builtin (`nan | length`): nothing else reaches
+/// the output.
 fn jq_length(inner: &str) -> bool {
     let Some(rest) = inner.trim().strip_prefix("jq ") else { return false };
     let Some((opts, after)) = rest.split_once('\'') else { return false };
@@ -11249,8 +11252,12 @@ fn jq_length(inner: &str) -> bool {
                 k % 2 == 0 && piece.split('.').skip(1).any(|n| n.starts_with(|c: char| c.is_ascii_digit()))
             })
     };
-    let filter_known =
-        filter.rsplit_once('|').is_some_and(|(paths, last)| last.trim() == "length" && paths.split('|').all(path));
+    const NOT_NUMBERS: [&str; 5] = ["keys", "keys_unsorted", "to_entries", "tostring", "tojson"];
+    let stages: Vec<&str> = filter.split('|').map(str::trim).collect();
+    let filter_known = match stages.as_slice() {
+        [paths @ .., before, "length"] => NOT_NUMBERS.contains(before) && paths.iter().all(|p| path(p)),
+        _ => false,
+    };
     let files_known = files
         .split_whitespace()
         .all(|f| !f.starts_with('-') && f.chars().all(|c| c.is_ascii_alphanumeric() || "_./-+,@".contains(c)));
