@@ -264,3 +264,193 @@ proptest! {
         }
     }
 }
+
+/// What `git apply` does with `patch` in a scratch repository holding `docs/a.md`, `.env`
+/// and Cargo.toml (committed), run with `args`: `git status --short` after, or its error.
+fn git_applies(args: &[&str], patch: &str) -> String {
+    let scratch = check_common::red_team_workspace(true);
+    let git = |a: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(a)
+            .current_dir(scratch.path())
+            .output()
+            .unwrap()
+    };
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "x"]);
+    let out = std::process::Command::new("git")
+        .arg("apply")
+        .args(args)
+        .current_dir(scratch.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(patch.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&git(&["status", "--short"]).stdout).to_string()
+}
+
+/// Red team 110 A A01-A05: git reads the old `rename old`/`rename new` spellings (moving
+/// docs/a.md to `.env.local`, Cargo.toml into docs), strips one directory less from
+/// `rename`/`copy` names than `-p` says, and reads a mode as strtoul does (`0120000`,
+/// ` 120000` make a link). Each is now a name written, or a patch not known.
+#[test]
+fn patch_renames_old_spellings_strips_and_modes() {
+    let ws = check_common::red_team_workspace(true);
+    let old_new =
+        "diff --git a/docs/a.md b/docs/b.md\nsimilarity index 100%\nrename from docs/a.md\nrename new .env.local\n";
+    let old_old =
+        "diff --git a/docs/a.md b/docs/b.md\nsimilarity index 100%\nrename old Cargo.toml\nrename to docs/b.md\n";
+    let stripped =
+        "diff --git a/q/docs/docs/a.md b/q/docs/CLAUDE.md\nsimilarity index 100%\nrename from docs/docs/a.md\nrename to docs/CLAUDE.md\n";
+    assert!(git_applies(&[], old_new).contains(".env.local"));
+    assert!(git_applies(&[], old_old).contains("D Cargo.toml"));
+    let status = git_applies(&["-p2"], stripped);
+    assert!(status.contains("CLAUDE.md") && !status.contains("docs/CLAUDE.md"), "{status}");
+    let heredoc = |args: &str, patch: &str| format!("git apply{args} <<'EOF'\n{patch}EOF");
+    check_common::assert_in_dir(ws.path(), "deny", &[&heredoc("", old_new), &heredoc("", old_old)]);
+    check_common::assert_in_dir(ws.path(), "ask", &[&heredoc(" -p2", stripped)]);
+    for mode in ["0120000", " 120000", "160000", "40000", "1x0644"] {
+        let link = format!(
+            "diff --git a/docs/e.md b/docs/e.md\nnew file mode {mode}\n--- /dev/null\n+++ b/docs/e.md\n@@ -0,0 +1 @@\n+../.env\n\\ No newline at end of file\n"
+        );
+        let d = check_common::command_in_dir(ws.path(), &format!("{}\necho pwned >> docs/e.md", heredoc("", &link)));
+        assert_ne!(d["decision"], "allow", "{mode}: {d}");
+    }
+    let status = git_applies(
+        &[],
+        "diff --git a/docs/e.md b/docs/e.md\nnew file mode 0120000\n--- /dev/null\n+++ b/docs/e.md\n@@ -0,0 +1 @@\n+../.env\n\\ No newline at end of file\n",
+    );
+    assert!(status.contains("docs/e.md"), "{status}");
+    // A regular file's mode, however spelled, stays a plain write.
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[&heredoc(
+            "",
+            "diff --git a/docs/n.md b/docs/n.md\nnew file mode 0100644\n--- /dev/null\n+++ b/docs/n.md\n@@ -0,0 +1 @@\n+x\n",
+        )],
+    );
+}
+
+/// Red team 110 A B01-B02: a brace expansion (`{-r,x}`), ANSI-C quoting (`$'\x2dr'`) or a
+/// glob (`[-]r`) hides an option as well as quotes do.
+#[test]
+fn braces_and_globs_hide_options_in_counted_substitutions() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "grep -c {-r,x} docs");
+    assert!(out.contains("docs/a.md:"), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "n=$(grep -c {-r,x} docs); : $((n + 1)); cd docs\nls ..",
+            "n=$(grep -c {x,-r} docs); : $((n + 1)); cd docs\nls ..",
+            "n=$(grep -c $'\\x2dr' docs); : $((n + 1)); cd docs\nls ..",
+            "n=$(grep -c [-]r docs); : $((n + 1)); cd docs\nls ..",
+        ],
+    );
+}
+
+/// Red team 110 D D01-D13: a function's `local` counted wherever it was written, so what the
+/// body assigned after it stayed the body's; but a `local` in a branch, loop, pipeline stage
+/// or subshell may not run, and a function the body calls may `unset` it or `declare -g` the
+/// name, after which the body assigns the caller's variable.
+#[test]
+fn locals_that_may_not_hold() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    // What bash does: the caller's `o` is assigned.
+    for script in [
+        "o=docs/x.md; f(){ [ -f nothere ] && local o; o=Cargo.toml; }; f; echo $o",
+        "o=docs/x.md; f(){ local o=x; g; o=Cargo.toml; }; g(){ unset o; }; f; echo $o",
+        "o=docs/x.md; f(){ local o | true; o=Cargo.toml; }; f; echo $o",
+        "o=docs/x.md; f(){ local o=x; g; }; g(){ declare -g o=Cargo.toml; }; f; echo $o",
+    ] {
+        assert_eq!(check_common::bash_stdout(ws.path(), script), "Cargo.toml\n", "{script}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "o=docs/x.md; f(){ [ -f nothere ] && local o; o=Cargo.toml; }; f; echo hi > $o",
+            "o=docs/x.md; f(){ local o=x; g; o=Cargo.toml; }; g(){ unset o; }; f; echo hi > $o",
+            "o=docs/x.md; f(){ local o | true; o=.env; }; f; echo hi > $o",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "d=src; f(){ local d=x; g; d=/etc; }; g(){ unset d; }; f; cat $d/passwd",
+            "d=src; f(){ if false; then local d; fi; d=..; }; f; cd $d; ls",
+            "d=src; f(){ local d=x; g; }; g(){ declare -g d=..; }; f; cd $d; ls",
+            "d=src; f(){ (local d); d=..; }; f; cd $d; ls",
+            "d=src; f(){ for x in; do local d; done; d=..; }; f; cd $d; ls",
+            "d=src; f(){ case a in b) local d;; esac; d=..; }; f; cd $d; ls",
+            "d=src; f(){ [ -e nothere ] && local d; unset d; }; f; cd ${d-..}; ls",
+        ],
+    );
+    // A `local` that surely runs still keeps the caller's value (red team 69).
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["summarize(){ local f=\"$1\"; wc -l \"$f\"; }; for f in src/*.rs; do summarize \"$f\"; cat \"$f\"; done"],
+    );
+}
+
+/// Red team 110 D S01-S05: bash runs a function named `/bin/true` for the command word
+/// `/bin/true`, which gate read as the program.
+#[test]
+fn functions_named_with_a_slash() {
+    let ws = check_common::red_team_workspace(true);
+    let out = check_common::bash_stdout(ws.path(), "V=ls; /bin/true(){ V=rm; }; /bin/true; echo $V");
+    assert_eq!(out, "rm\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "V=ls; /bin/true(){ V=rm; }; /bin/true; $V -f docs/a.md",
+            "o=docs/x.md; /bin/true(){ o=Cargo.toml; }; /bin/true; echo hi > $o",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "d=src; /bin/true(){ d=/etc; }; /bin/true; cat $d/passwd",
+            "d=src; /usr/bin/true(){ d=..; }; /usr/bin/true; cd $d; ls",
+        ],
+    );
+}
+
+/// `shift` at a function body's own level runs wherever the body does (red team 110 C:
+/// `count_matches(){ local pat=$1; shift; grep -c -- "$pat" "$@"; }` was asked).
+#[test]
+fn shift_in_a_function_body() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "set -euo pipefail; count_matches() { local pat=$1; shift; grep -c -- \"$pat\" \"$@\" || true; }; count_matches 'fn' src/a.rs docs/a.md",
+            "f() { shift; cat \"$@\"; }; f x src/a.rs",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "f() { [ -n \"$3\" ] && shift; cat \"$1\"; }; f /etc/passwd src/a.rs",
+            "f() { shift; cat \"$@\"; }; f x /etc/passwd",
+        ],
+    );
+}

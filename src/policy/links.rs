@@ -1808,7 +1808,7 @@ fn path_words(command: &str) -> PathWords {
         .writes
         .iter()
         .filter_map(|w| w.path.lit())
-        .filter(|p| p.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c)))
+        .filter(|p| p.contains(|c: char| c.is_whitespace() || "'\"\\*?[(".contains(c)))
         .map(str::to_string)
         .collect();
     let mut out: Vec<(String, Vec<WordUse>)> = Vec::new();

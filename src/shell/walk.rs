@@ -45,6 +45,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         functions: Vec::new(),
         sure: Vec::new(),
         unsure: 0,
+        params_at: (0, 0),
         line_abort: None,
         in_line: false,
         readonly: Vec::new(),
@@ -155,6 +156,9 @@ struct Walker<'a> {
     sure: Vec<String>,
     /// How many enclosing constructs may not run what they hold (or run it in a subshell).
     unsure: usize,
+    /// [`Walker::unsure`] and [`Walker::conditional`] where the positional parameters were
+    /// given (a function's body walked with its call's words): `shift` surely runs there.
+    params_at: (usize, usize),
     /// Within a top-level line: where a command that can abort the rest of the line (an
     /// arithmetic error, a read-only variable assigned, a bad subscript, a glob under
     /// `failglob`) began; what follows it on the line may not have happened.
@@ -1854,6 +1858,7 @@ impl Walker<'_> {
             functions: self.functions.clone(),
             sure: self.sure.clone(),
             unsure: self.unsure,
+            params_at: self.params_at,
             line_abort: None,
             in_line: false,
             readonly: self.readonly.clone(),
@@ -3658,6 +3663,11 @@ impl Walker<'_> {
                 // as the original (red team 41: `builtin(){ :; }; builtin cd src || exit;
                 // cat ../.env`, `g(){ cd src && cat ../x; }; cd(){ :; }; g`): not modelled.
                 let fname = f.fname.value.as_str();
+                // (`/bin/true(){ V=rm; }; /bin/true; $V -f x`: bash calls the function for the
+                // command word `/bin/true`, which gate reads as the program; red team 110 D.)
+                if fname.contains('/') {
+                    self.a.unknown.push(format!("a function named `{fname}` replaces that program path"));
+                }
                 if BASH_BUILTINS.contains(&fname) || tables::is_modelled_program(fname) {
                     self.a.unknown.push(format!(
                         "a function named `{fname}` replaces the {} gate models",
@@ -4599,6 +4609,19 @@ impl Walker<'_> {
         if self.defining.iter().any(|d| d == name) {
             return (true, None);
         }
+        // A function called from a body may `unset` that body's locals or `declare -g` them,
+        // after which the body's assignments are the caller's (red team 110 D: `f(){ local
+        // d=x; g; d=/etc; }; g(){ unset d; }`): where its text could, no name of the bodies
+        // walked is their own any more. (One that only assigns, `g(){ x=/etc/passwd; }`,
+        // assigns the body's local: red team 69.)
+        let touches = self.bodies.iter().filter(|(n, _, _)| n == name).any(|(_, b, _)| {
+            let t = b.to_string();
+            ["unset", "declare", "typeset", "eval", "source", "-g"].iter().any(|k| t.contains(k))
+                || t.split_whitespace().any(|w| w == ".")
+        });
+        if touches {
+            self.locals.clear();
+        }
         // A function defined more than once: every body seen is walked (which one runs
         // depends on branches, subshells and `readonly -f`, which gate does not follow).
         let all: Vec<ast::FunctionBody> =
@@ -4639,7 +4662,11 @@ impl Walker<'_> {
                 }
                 w.defining.push(name.to_string());
                 w.unsure += 1;
+                // (`shift` at the body's own level runs wherever the body does: red team 110
+                // C's `f() { local pat=$1; shift; grep -c -- "$pat" "$@"; }; f fn src/a.rs`.)
+                let params_at0 = std::mem::replace(&mut w.params_at, (w.unsure, w.conditional));
                 w.compound(&body.0);
+                w.params_at = params_at0;
                 w.unsure -= 1;
                 if let Some(r) = &body.1 {
                     w.redirect_list(r);
@@ -7907,7 +7934,7 @@ impl Walker<'_> {
                     let params0 = self.params.take();
                     // `shift [N]` of known parameters, where it surely runs: bash refuses a
                     // count beyond them and shifts nothing.
-                    if n == "shift" && self.unsure == 0 && self.conditional == 0 {
+                    if n == "shift" && (self.unsure, self.conditional) == self.params_at {
                         let count = match words.get(1..) {
                             Some([]) => Some(1),
                             Some([Word::Lit(k)]) => k.parse::<usize>().ok(),
@@ -8681,8 +8708,13 @@ impl Walker<'_> {
                 if !is_identifier(n) {
                     continue;
                 }
+                // (Only a `local` that surely runs, at the body's own level: one in a branch, a
+                // loop, a pipeline stage or a subshell may not make the name the body's; red
+                // team 110 D's `f(){ [ -f x ] && local o; o=.env; }`.)
+                let sure = (self.unsure, self.conditional) == self.params_at;
                 match global {
-                    false => self.locals.push((n.to_string(), self.assigned.len())),
+                    false if sure => self.locals.push((n.to_string(), self.assigned.len())),
+                    false => {}
                     true => self.locals.retain(|(l, _)| l != n),
                 }
             }
@@ -9150,6 +9182,7 @@ impl Walker<'_> {
                 // Only `eval` and a trap's action run their text in this shell.
                 sure: if self.in_eval || self.same_shell { self.sure.clone() } else { Vec::new() },
                 unsure: self.unsure,
+                params_at: self.params_at,
                 line_abort: None,
                 in_line: false,
                 readonly: self.readonly.clone(),
@@ -11073,15 +11106,57 @@ fn counts_one_input(inner: &str) -> bool {
         && !target.trim().contains(char::is_whitespace)
 }
 
-/// Whether a word of a command substitution's text, read here as written, is an option once
-/// bash removes its quotes (`grep -c '-r' docs`, `grep -c x "--recursive"`, `wc -l \\--help`:
-/// red team 109, where the recognisers below took it for a pattern or a file and grep printed
-/// `NAME:COUNT` lines).
+/// Whether a word of a command substitution's text, read here as written, may be an option
+/// once bash has expanded it: its quotes gone (`grep -c '-r' docs`, `grep -c x
+/// "--recursive"`, `wc -l \\--help`: red team 109, where the recognisers below took it for a
+/// pattern or a file and grep printed `NAME:COUNT` lines), or a brace expansion or a glob
+/// outside quotes (`grep -c {-r,x} docs`, `[-]r`: red team 110). `${...}` is no brace.
 fn quotes_hide_an_option(inner: &str) -> bool {
-    inner.split_whitespace().any(|w| {
-        let bare = w.trim_start_matches(['\'', '"', '\\', '$']);
-        bare.len() < w.len() && bare.starts_with('-')
-    })
+    let mut quote: Option<char> = None;
+    // Per word: its first character as written and once unquoted.
+    let mut first: Option<(char, Option<char>)> = None;
+    let mut prev = ' ';
+    let mut chars = inner.chars().peekable();
+    let hidden = |first: Option<(char, Option<char>)>| first.is_some_and(|(raw, bare)| raw != '-' && bare == Some('-'));
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {
+                if let Some((_, bare @ None)) = first.as_mut() {
+                    *bare = Some(c);
+                }
+            }
+            None if c.is_whitespace() => {
+                if hidden(first.take()) {
+                    return true;
+                }
+            }
+            None => {
+                let raw = first.get_or_insert((c, None));
+                match c {
+                    '\'' | '"' => quote = Some(c),
+                    '\\' => {
+                        if let (None, Some(&e)) = (raw.1, chars.peek()) {
+                            raw.1 = Some(e);
+                        }
+                        chars.next();
+                    }
+                    '*' | '?' | '[' => return true,
+                    '{' if prev != '$' => return true,
+                    // (`$'\x2dr'` is `-r`.)
+                    '$' if chars.peek() == Some(&'\'') => return true,
+                    '$' => {}
+                    _ => {
+                        if raw.1.is_none() {
+                            raw.1 = Some(c);
+                        }
+                    }
+                }
+            }
+        }
+        prev = c;
+    }
+    hidden(first)
 }
 
 fn numeric_output(inner: &str) -> bool {
@@ -11545,6 +11620,33 @@ fn flagged_names(text: &str, flag: char) -> Vec<String> {
 mod tests {
     use super::printf_output;
     use proptest::prelude::*;
+
+    /// The first argument bash makes of `word` (expanded as a command's word would be, in an
+    /// empty directory), or nothing.
+    fn bash_first_argument(word: &str) -> String {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("set -- {word}; printf %s \"$1\""))
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// A word the number recognisers read as written is an option to bash only where it
+        /// is one as written (red teams 109-110: `'-r'`, `{-r,x}`, `$'\x2dr'`, `\-r`).
+        #[test]
+        fn hidden_options_are_found(word in "[-'\"\\{},$rx ]{1,7}") {
+            let bare = bash_first_argument(&word);
+            if !super::quotes_hide_an_option(&word) && bare.starts_with('-') {
+                prop_assert!(word.trim_start().starts_with('-'), "{:?} is {:?}", word, bare);
+            }
+        }
+    }
 
     /// What bash's printf prints for `format` and `args` (bash is the oracle).
     fn bash_printf(format: &str, args: &[&str]) -> Vec<u8> {

@@ -367,11 +367,17 @@ pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
         // A patch that makes a symbolic link (mode 120000) or a submodule (160000): later
         // paths through that name lead where gate cannot see when it decides (red team 51:
         // `docs/e.md` made a link to `../.env`, then `echo x > docs/e.md`).
-        if ["new file mode ", "new mode "]
-            .iter()
-            .any(|h| line.strip_prefix(h).is_some_and(|m| m.starts_with("120") || m.starts_with("160")))
+        // (git reads the mode with strtoul, so `0120000` and ` 120000` are links too: red team
+        // 110 A. Anything but a regular file's mode, or one not read as octal, is not known.)
+        if let Some(m) =
+            ["new file mode ", "new mode ", "old mode ", "deleted file mode "].iter().find_map(|h| line.strip_prefix(h))
         {
-            return None;
+            let digits = m.trim_start_matches([' ', '\t']);
+            let digits = digits.split(|c: char| !c.is_ascii_digit()).next().unwrap_or_default();
+            let regular = u32::from_str_radix(digits, 8).is_ok_and(|mode| mode & 0o170000 == 0o100000);
+            if !regular {
+                return None;
+            }
         }
         // `diff --git a/X b/Y`: git takes the names there where a section has no `---`/`+++`
         // (red team 109: a binary patch of Cargo.toml, an empty `.env.local` created, a mode
@@ -385,19 +391,22 @@ pub(crate) fn patched_files(words: &[Word], text: &str) -> Option<Vec<String>> {
             }
             continue;
         }
-        let name = ["--- ", "+++ ", "rename from ", "rename to ", "copy from ", "copy to "]
-            .iter()
-            .find_map(|h| line.strip_prefix(h))
-            .map(|n| n.split('\t').next().unwrap_or(n).trim_end());
+        // (git still reads the old `rename old`/`rename new` spellings: red team 110 A moved
+        // docs/a.md to `.env.local` with one.)
+        const NAMED: [&str; 8] =
+            ["--- ", "+++ ", "rename from ", "rename to ", "rename old ", "rename new ", "copy from ", "copy to "];
+        let name =
+            NAMED.iter().find_map(|h| line.strip_prefix(h)).map(|n| n.split('\t').next().unwrap_or(n).trim_end());
         let Some(name) = name else { continue };
         if name == "/dev/null" {
             continue;
         }
-        // (`rename`/`copy` lines carry no prefix to strip.)
+        // (git strips one directory less from `rename`/`copy` names than `-p` says: red team
+        // 110 A's `-p2` with `rename to docs/CLAUDE.md` wrote `CLAUDE.md`.)
         if line.starts_with("---") || line.starts_with("+++") {
             out_push(&mut out, name, strip)?;
         } else {
-            out_push(&mut out, name, 0)?;
+            out_push(&mut out, name, strip.saturating_sub(1))?;
         }
     }
     (!out.is_empty()).then_some(out)
