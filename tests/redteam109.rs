@@ -454,3 +454,144 @@ fn shift_in_a_function_body() {
         ],
     );
 }
+
+/// Red team 111 A L01-L12: words after `local`/`declare`/`typeset` were made the body's own
+/// whatever the builtin did: `declare -F t` and `local -p t` only print, `typeset --help t`
+/// prints help, `local -Z t` fails, `local t >&7` and `local t < missing` never run; and a
+/// called function's `un\set t` (quoted so the text holds no `unset`) removes the body's
+/// local. Each time the body's next assignment was the caller's.
+#[test]
+fn locals_only_where_declared() {
+    let ws = check_common::red_team_workspace(true);
+    for script in [
+        "t=docs/x.md; f(){ declare -F t; t=Cargo.toml; }; f; echo $t",
+        "t=docs/x.md; f(){ local -Z t 2>/dev/null; t=Cargo.toml; }; f; echo $t",
+        "t=docs/x.md; f(){ local t >&7; t=Cargo.toml; }; f 2>/dev/null; echo $t",
+        "t=docs/x.md; g(){ un\\set t; }; f(){ local t=docs/y.md; g; t=Cargo.toml; }; f; echo $t",
+    ] {
+        assert_eq!(check_common::bash_stdout(ws.path(), script), "Cargo.toml\n", "{script}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "t=docs/x.md; f(){ declare -F t; t=.env; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; f(){ local -p t >/dev/null 2>&1; t=.env.local; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; f(){ local -f t; t=Cargo.toml; }; f; echo \"[x]\" >> \"$t\"",
+            "t=docs/x.md; f(){ typeset --help t >/dev/null; t=.env; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; f(){ local -Z t 2>/dev/null; t=.env; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; f(){ local t >&7; t=.env.local; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; f(){ local t < docs/none.md; t=.env; }; f; echo hi > \"$t\"",
+            "t=docs/x.md; g(){ un\\set t; }; f(){ local t=docs/y.md; g; t=Cargo.toml; }; f; echo hi >> \"$t\"",
+            "t=docs/x.md; g(){ \"un\"set t; }; f(){ local t=docs/y.md; g; t=.env; }; f; echo hi > \"$t\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "d=docs; f(){ declare -F d; d=/etc; }; f; cat $d/passwd",
+            "g(){ declare -p f >/dev/null; f=/etc/passwd; }; for f in docs/*.md; do g; cat \"$f\"; done",
+            "g(){ declare -p f >/dev/null; f=/etc/passwd; }; for f in docs/*.md; do g; wc -l $f; done",
+        ],
+    );
+}
+
+/// Red team 111 C C01-C03: `set -` with no word after it leaves the positional parameters
+/// as they are (`set --` empties them); gate emptied them.
+#[test]
+fn set_dash_keeps_the_parameters() {
+    let ws = check_common::red_team_workspace(true);
+    assert_eq!(check_common::bash_stdout(ws.path(), "set -- a b; set -; echo \"$@\""), "a b\n");
+    check_common::assert_in_dir(ws.path(), "deny", &["set -- rm -f docs/a.md; set -; \"$@\""]);
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &["set -- /etc/passwd; set -; cat docs/a.md \"$@\"", "set -- /etc; set +x -; ls \"$@\""],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["set -- docs/a.md; set -; cat \"$@\"", "set -- a; set - docs/a.md; cat \"$1\""],
+    );
+}
+
+/// Red team 111 C C04-C09: `date +FMT` (and printf's `%(FMT)T`) gave a value of the right
+/// shape with made-up digits (`%C` was `26`), which gate then cut (`${x:1}`), indexed with
+/// and shifted by as if bash had printed it. Its digits are now ones no computation reads as
+/// digits; a dated name stays a plain name, and a sample of one integer stays a number.
+#[test]
+fn date_samples_are_not_computed_with() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "x=$(date +%C); i=${x:1}; a=(rm 1 2 3 4 5 ls); \"${a[i]}\" -f docs/a.md",
+            "i=$(date +%w); a=(rm ls rm rm rm rm rm); ${a[i]} -f docs/a.md",
+            "x=$(date +%C); i=${x:1}; a=(.env 1 2 3 4 5 docs/x.md); echo hi > \"${a[i]}\"",
+            "printf -v x \"%(%C)T\" -1; i=${x:1}; a=(rm 1 2 3 4 5 ls); \"${a[i]}\" -f docs/a.md",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "x=$(date +%C); set -- 1 2 3 /etc/passwd docs/a.md; shift $x; cat \"$1\"",
+            "x=$(date +%C); ls \"${x/20//etc}\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "d=$(date +%F); echo x > \"docs/notes-$d.md\"",
+            "echo x > \"docs/notes-$(date +%Y-%m-%d).md\"",
+            "ts=$(date +%Y%m%d-%H%M%S); cp docs/a.md \"docs/a-$ts.md\"",
+            "t=$(date +%s); echo $((t + 1))",
+        ],
+    );
+}
+
+/// Red team 111 C C10: under `shopt -s extglob`, a value `.e@(n)v` expands unquoted to `.env`;
+/// it was read as the literal name. Red team 111 B L03: `docs/$f` unquoted of a `for f in
+/// $(ls docs)` loop is the listing's name below docs, as `"docs/$f"` is.
+#[test]
+fn extglob_values_and_unquoted_listed_names() {
+    let ws = check_common::red_team_workspace(true);
+    let out = bash_script_stdout(ws.path(), "shopt -s extglob\nx=\".e@(n)v\"; echo $x");
+    assert_eq!(out, ".env\n");
+    let d = check_common::command_in_dir(ws.path(), "shopt -s extglob\nx=\".e@(n)v\"; echo hi >> $x");
+    assert_ne!(d["decision"], "allow", "{d}");
+    check_common::write_file(ws.path(), "docs/guide.md", "g\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["for f in $(ls docs); do wc -w docs/$f; done", "for f in $(ls docs); do wc -w docs/${f}; done"],
+    );
+    check_common::assert_in_dir(ws.path(), "ask", &["for f in $(ls docs); do cat ../$f; done"]);
+}
+
+/// Red team 111 D X01-X08: the edge took xargs's names as whole records where its words held
+/// `-0`, `--null` or `-d...` anywhere among the options, so `-E -0` (the end-of-input string
+/// `-0`) and `-P -0` kept xargs splitting at blanks while the names below were not looked
+/// at: `docs/x -r ..` handed grep `-r ..`.
+#[test]
+fn xargs_records_as_its_getopt_reads_them() {
+    let ws = check_common::red_team_workspace(true);
+    std::fs::create_dir_all(ws.path().join("docs/x -r ..")).unwrap();
+    let out = check_common::bash_stdout(ws.path(), "find docs -type d | xargs -E -0 echo");
+    assert!(out.contains("-r .."), "{out}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "find docs | xargs -E -0 grep -s MARKER",
+            "find docs -type d | xargs -E --null ls",
+            "find docs -type d | xargs -E -d grep -s MARKER",
+            "find docs -name '*.md' | xargs -P -0 grep -sH MARKER",
+        ],
+    );
+    std::fs::remove_dir_all(ws.path().join("docs/x -r ..")).unwrap();
+    check_common::assert_in_dir(ws.path(), "allow", &["find docs -name '*.md' -print0 | xargs -0 grep -sH x"]);
+}

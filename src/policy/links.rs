@@ -1577,15 +1577,9 @@ fn split_listings(command: &str) -> Vec<(Word, Option<String>, shell::Split)> {
         }
     }
     for c in a.commands.iter().filter(|c| c.open_args && !c.args_from.is_empty()) {
-        let whole = c.wrappers.iter().any(|w| {
-            w.program() == Some("xargs")
-                && w.words
-                    .iter()
-                    .skip(1)
-                    .filter_map(Word::lit)
-                    .take_while(|s| s.starts_with('-'))
-                    .any(|s| matches!(s, "-0" | "--null") || s.starts_with("-d") || s.starts_with("--delim"))
-        });
+        // (As xargs's getopt reads its options: `-E -0` splits at blanks, red team 111 D.)
+        let whole =
+            c.wrappers.iter().any(|w| w.program() == Some("xargs") && shell::xargs_takes_records_whole(&w.words));
         let split = if whole { shell::Split::Whole } else { shell::Split::Blanks };
         for dir in shell::find_listing_dirs(&c.args_from) {
             // (Whole names are looked at only for one that starts with `-`, where a listing's

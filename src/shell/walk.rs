@@ -82,6 +82,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stdin_moved: false,
         stdout_piped: false,
         own_stdin: false,
+        redirected: false,
         listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
@@ -267,6 +268,9 @@ struct Walker<'a> {
     stdout_piped: bool,
     /// The simple command being walked redirects its own standard input.
     own_stdin: bool,
+    /// The simple command being walked has a redirection (which may fail, and then the
+    /// command does not run).
+    redirected: bool,
     /// The listings arrays `mapfile -t NAME < <(LISTING)` were filled from, a name a line (or,
     /// with `-d ''`, a NUL-separated record), and whether NUL-separated: NAME is bound to
     /// [`LISTED_ARRAY`] and the index here, so that a subshell's, a branch's or a function's
@@ -809,7 +813,7 @@ fn number_value(v: &[Word]) -> bool {
         // (Digits, after one `-` at most: not `-` or `--`, review of red team 106.)
         [Word::Lit(x)] => {
             let d = x.strip_prefix('-').unwrap_or(x);
-            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())
+            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) || sample_integer(x)
         }
         // (`n=$#`, `pid=$!`, `len=${#x}`: a number, or nothing, which arithmetic reads as 0.)
         [Word::Dyn(d)] => d == NUMBER || d == INTEGER || tables::number_parameter(d),
@@ -860,7 +864,9 @@ fn places_of(steps: &[Cwd]) -> Vec<Cwd> {
 /// Whether a known value expands unquoted to itself, one word: not empty (it would vanish),
 /// no blank to split at, no glob character.
 fn stays_unquoted(v: &str) -> bool {
-    !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[".contains(c))
+    // (`(` too: under `shopt -s extglob`, `.e@(n)v` is a glob that matches `.env`; red team
+    // 111 C.)
+    !v.is_empty() && !v.contains(|c: char| c.is_whitespace() || "*?[(".contains(c))
 }
 
 /// An integer constant as bash's arithmetic reads it: decimal, octal after `0` (`010` is 8),
@@ -1895,6 +1901,7 @@ impl Walker<'_> {
             stdin_moved: self.stdin_moved,
             stdout_piped: self.stdout_piped,
             own_stdin: false,
+            redirected: false,
             listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
@@ -2233,8 +2240,13 @@ impl Walker<'_> {
         self.bound.iter().any(|(b, _)| b.strip_prefix(ASSOCIATIVE) == Some(name))
     }
 
-    /// Whether `name` holds a name a listing loop's listing printed (find's `{}`).
+    /// Whether `name` holds a name a listing loop's listing printed (find's `{}`); also a
+    /// positional parameter of a function called with one (red team 111 B: `s() { wc -l <
+    /// "$1"; }` called as `s "$f"` in a `read` loop).
     fn listed_name(&self, name: &str) -> bool {
+        if let Ok(k) = name.parse::<usize>() {
+            return k > 0 && matches!(self.param(k), Some(Some(Word::Dyn(d))) if d == "{}");
+        }
         is_identifier(name)
             && self
                 .bound
@@ -3111,7 +3123,7 @@ impl Walker<'_> {
         let plain = |x: &str| abort::plain_decimal(x.strip_prefix('-').unwrap_or(x));
         match self.bound.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()) {
             // (Negative: `$n` in `$((1 -$n))` makes `--`, and an assigned subscript fails.)
-            Some([Word::Lit(x)]) if plain(x) && !x.starts_with('-') => Held::Number,
+            Some([Word::Lit(x)]) if plain(x) && !x.starts_with('-') || sample_integer(x) => Held::Number,
             Some([Word::Lit(x)]) if x.is_empty() || plain(x) => Held::NumberOrNothing,
             Some([Word::Dyn(d)]) if d == INTEGER => Held::NumberOrNothing,
             Some([Word::Dyn(d)]) if tables::number_parameter(d) && !d.contains('!') => Held::Number,
@@ -4615,7 +4627,8 @@ impl Walker<'_> {
         // walked is their own any more. (One that only assigns, `g(){ x=/etc/passwd; }`,
         // assigns the body's local: red team 69.)
         let touches = self.bodies.iter().filter(|(n, _, _)| n == name).any(|(_, b, _)| {
-            let t = b.to_string();
+            // (Quotes and backslashes dropped: `un\set`, `"un"set` run `unset`; red team 111 A.)
+            let t = b.to_string().replace(['\\', '"', '\''], "");
             ["unset", "declare", "typeset", "eval", "source", "-g"].iter().any(|k| t.contains(k))
                 || t.split_whitespace().any(|w| w == ".")
         });
@@ -5025,9 +5038,13 @@ impl Walker<'_> {
         // `"docs/$f"` of a listing loop's name (`for f in $(ls docs)`, red team 73): the name
         // below that directory, `docs/{}`, which reads the listing's names where the directory
         // is below a start point ([`below_a_start`]); anything else it does is unknown.
-        if let Some((dir, name)) = raw
-            .strip_prefix('"')
-            .and_then(|r| r.strip_suffix('"'))
+        // (Unquoted too, where the loop's words were split at blanks and globbed already and
+        // IFS is still blanks: one word again, as for a whole `$f`; red team 111 B's `for f in
+        // $(ls docs); do wc -w docs/$f; done`.)
+        let quoted = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"'));
+        let unquoted = || (self.ifs().is_some() && self.blanks_listing()).then_some(raw);
+        if let Some((dir, name)) = quoted
+            .or_else(unquoted)
             .and_then(|r| r.rsplit_once("/$"))
             .filter(|(d, _)| !d.is_empty() && d.bytes().all(plain_byte) && !d.contains('%'))
         {
@@ -5409,6 +5426,9 @@ impl Walker<'_> {
     /// no splitting or globbing changes.
     fn known_piece(&self, expr: &ParameterExpr, quoted: bool) -> Option<String> {
         use ParameterExpr as P;
+        // An operator's operand: never a value with a sample's digits, whose real digits
+        // gate does not know ([`is_sample_digit`]).
+        let operand = |p: &bword::Parameter| self.known_value(p).filter(|v| !v.chars().any(is_sample_digit));
         let v = match expr {
             P::Parameter { parameter, indirect: false } => self.known_value(parameter)?.to_string(),
             // `${!y}` where y holds the name of a variable gate knows (red team 54).
@@ -5420,7 +5440,7 @@ impl Walker<'_> {
                 self.known_value(&bword::Parameter::Named(target.to_string()))?.to_string()
             }
             P::Substring { parameter, indirect: false, offset, length } => {
-                substring(self.known_value(parameter)?, &offset.value, length.as_ref().map(|l| l.value.as_str()))?
+                substring(operand(parameter)?, &offset.value, length.as_ref().map(|l| l.value.as_str()))?
             }
             // `${2:-10}` of parameters gate knows (red team 67: `show src/a.rs` of `show() {
             // sed -n "1,${2:-10}p" "$1"; }`): the value, or the default, plain text.
@@ -5444,36 +5464,36 @@ impl Walker<'_> {
                 }
             }
             P::RemoveSmallestPrefixPattern { parameter, indirect: false, pattern: Some(p) } => {
-                trim_pattern(self.known_value(parameter)?, p, true, false)?
+                trim_pattern(operand(parameter)?, p, true, false)?
             }
             P::RemoveLargestPrefixPattern { parameter, indirect: false, pattern: Some(p) } => {
-                trim_pattern(self.known_value(parameter)?, p, true, true)?
+                trim_pattern(operand(parameter)?, p, true, true)?
             }
             P::RemoveSmallestSuffixPattern { parameter, indirect: false, pattern: Some(p) } => {
-                trim_pattern(self.known_value(parameter)?, p, false, false)?
+                trim_pattern(operand(parameter)?, p, false, false)?
             }
             P::RemoveLargestSuffixPattern { parameter, indirect: false, pattern: Some(p) } => {
-                trim_pattern(self.known_value(parameter)?, p, false, true)?
+                trim_pattern(operand(parameter)?, p, false, true)?
             }
             // (A quoted pattern is literal text: `${x/"#"/r}` replaces a `#`, red team 73.)
             P::ReplaceSubstring { parameter, indirect: false, pattern, replacement, match_kind } => replace_literal(
-                self.known_value(parameter)?,
+                operand(parameter)?,
                 &quotes_removed(pattern)?,
                 &quotes_removed(replacement.as_deref().unwrap_or(""))?,
                 match_kind,
             )?,
             // (The parser gives `${x,,}` an empty pattern, which is no pattern: red team 54.)
             P::UppercasePattern { parameter, indirect: false, pattern } if no_pattern(pattern) => {
-                Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_uppercase()
+                Some(operand(parameter)?).filter(|v| v.is_ascii())?.to_ascii_uppercase()
             }
             P::LowercasePattern { parameter, indirect: false, pattern } if no_pattern(pattern) => {
-                Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?.to_ascii_lowercase()
+                Some(operand(parameter)?).filter(|v| v.is_ascii())?.to_ascii_lowercase()
             }
             P::UppercaseFirstChar { parameter, indirect: false, pattern }
             | P::LowercaseFirstChar { parameter, indirect: false, pattern }
                 if no_pattern(pattern) =>
             {
-                let v = Some(self.known_value(parameter)?).filter(|v| v.is_ascii())?;
+                let v = Some(operand(parameter)?).filter(|v| v.is_ascii())?;
                 let (first, rest) = v.split_at(v.len().min(1));
                 let first = match expr {
                     P::UppercaseFirstChar { .. } => first.to_ascii_uppercase(),
@@ -6234,11 +6254,13 @@ impl Walker<'_> {
             self.stdin_lines = Lines::Other;
         }
         let own0 = std::mem::replace(&mut self.own_stdin, own);
+        let redirected0 = std::mem::replace(&mut self.redirected, !redirects.is_empty());
         let pushed = self.a.commands.len();
         // (Arrays the text emptied: `rs=()`.)
         let emptied: Vec<String> = self.bound.iter().filter(|(_, v)| v.is_empty()).map(|(n, _)| n.clone()).collect();
         self.simple_inner(sc);
         self.own_stdin = own0;
+        self.redirected = redirected0;
         let listed = self.mapfile_listing(sc, &redirects, pushed);
 
         let fallible = start.is_some();
@@ -7857,6 +7879,12 @@ impl Walker<'_> {
                     }
                     let names: Vec<&str> = words[1..].iter().filter_map(Word::lit).collect();
                     self.sure.retain(|f| !names.contains(&f.as_str()));
+                    // A called function's `unset` removes the caller's local, and the
+                    // caller's assignments after are to the name outside (red team 110 D).
+                    if words[1..].iter().any(|w| w.lit().is_none()) {
+                        self.locals.clear();
+                    }
+                    self.locals.retain(|(l, _)| !names.contains(&l.as_str()));
                 }
                 "cd" | "pushd" | "popd" | "dirs" if function => {}
                 n @ ("set" | "shift") if function => {
@@ -7981,8 +8009,13 @@ impl Walker<'_> {
                                 }
                                 continue;
                             }
-                            if a == "--" || a == "-" {
+                            // (`set -` without words after it leaves the parameters as
+                            // they are, where `set --` empties them: red team 111 C.)
+                            if a == "--" || a == "-" && k + 1 < words.len() {
                                 operands_at = Some(k + 1);
+                                break;
+                            }
+                            if a == "-" {
                                 break;
                             }
                             // A lone `+` is skipped: options go on after it (red team 48:
@@ -8697,6 +8730,15 @@ impl Walker<'_> {
         let global = args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('g'));
         // (`declare -g x=...` there sets the caller's x: none of its names is the body's own
         // any more, which forgets more, never less.)
+        // (Only where it declares for certain: no redirection that may fail and skip it, and
+        // only options that give attributes; `declare -F t`, `local -p t`, `typeset --help t`,
+        // `local -Z t` make nothing local: red team 111 A.)
+        let declares = !self.redirected
+            && args
+                .iter()
+                .filter_map(Word::lit)
+                .filter(|a| a.starts_with(['-', '+']))
+                .all(|a| a.len() > 1 && a[1..].chars().all(|c| "aAilurxtcg".contains(c)));
         if matches!(name, "local" | "declare" | "typeset") && !self.defining.is_empty() {
             for w in args {
                 let text = match w {
@@ -8711,7 +8753,7 @@ impl Walker<'_> {
                 // (Only a `local` that surely runs, at the body's own level: one in a branch, a
                 // loop, a pipeline stage or a subshell may not make the name the body's; red
                 // team 110 D's `f(){ [ -f x ] && local o; o=.env; }`.)
-                let sure = (self.unsure, self.conditional) == self.params_at;
+                let sure = (self.unsure, self.conditional) == self.params_at && declares;
                 match global {
                     false if sure => self.locals.push((n.to_string(), self.assigned.len())),
                     false => {}
@@ -9221,6 +9263,7 @@ impl Walker<'_> {
                 stdin_moved: self.stdin_moved,
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,
+                redirected: false,
                 listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
@@ -10683,10 +10726,37 @@ fn listing_of(c: &SimpleCommand) -> Option<Vec<Word>> {
 /// hexadecimal one. (Red team 75: `x=$(date +%C); ls "${x/20//etc}"` lists /etc in this
 /// century, where the sample is `26`.)
 fn sampled_match(value: &str, pattern: &str) -> bool {
-    value.bytes().any(|b| b.is_ascii_digit()) && pattern.bytes().any(|b| b.is_ascii_hexdigit())
+    value.chars().any(|c| c.is_ascii_digit() || is_sample_digit(c)) && pattern.bytes().any(|b| b.is_ascii_hexdigit())
+}
+
+/// A digit of a sample ([`date_sample`]): FULLWIDTH DIGIT ZERO to NINE, which no computation
+/// gate makes reads as a digit (a substring, an index, a `shift` count, arithmetic: red team
+/// 111 C's `x=$(date +%C); i=${x:1}; "${a[i]}"` picked the item the sample `26` gave, where
+/// this century's `20` gives another) and which a path holds as plain text.
+fn is_sample_digit(c: char) -> bool {
+    ('\u{ff10}'..='\u{ff19}').contains(&c)
+}
+
+/// A sample's digits of `ascii`'s ([`is_sample_digit`]).
+fn sample_digits(ascii: &str) -> String {
+    ascii.chars().map(|c| c.to_digit(10).and_then(|d| char::from_u32(0xff10 + d)).unwrap_or(c)).collect()
+}
+
+/// Whether a value is a sample of one integer that arithmetic reads as decimal: sample
+/// digits only, one, or several without a leading zero (`%s`, `%Y` print no `0` first;
+/// `%d`'s `08` is a bad octal number, and its sample starts with a zero too).
+fn sample_integer(v: &str) -> bool {
+    !v.is_empty() && v.chars().all(is_sample_digit) && (v.chars().count() == 1 || !v.starts_with('\u{ff10}'))
 }
 
 fn date_sample(format: &str) -> Option<String> {
+    let sample = date_sample_ascii(format)?;
+    Some(sample_digits(&sample))
+}
+
+/// [`date_sample`] in ASCII digits: `%w` and the two-digit fields whose first digit may be
+/// `0` start with one.
+fn date_sample_ascii(format: &str) -> Option<String> {
     let mut out = String::new();
     let mut chars = format.chars();
     while let Some(c) = chars.next() {
@@ -10694,13 +10764,15 @@ fn date_sample(format: &str) -> Option<String> {
             '%' => out.push_str(match chars.next()? {
                 'Y' | 'G' => "2026",
                 'm' | 'd' | 'H' | 'M' | 'S' | 'V' | 'U' | 'W' => "01",
-                'y' | 'g' | 'C' => "26",
+                'y' | 'g' => "06",
+                'C' => "20",
                 'F' => "2026-01-01",
                 'T' => "01:01:01",
                 'R' => "01:01",
                 's' => "1700000000",
                 'j' => "001",
-                'u' | 'w' => "1",
+                'u' => "1",
+                'w' => "0",
                 'N' => "000000001",
                 'z' => "+0000",
                 '%' => "%",
