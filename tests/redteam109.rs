@@ -595,3 +595,62 @@ fn xargs_records_as_its_getopt_reads_them() {
     std::fs::remove_dir_all(ws.path().join("docs/x -r ..")).unwrap();
     check_common::assert_in_dir(ws.path(), "allow", &["find docs -name '*.md' -print0 | xargs -0 grep -sH x"]);
 }
+
+/// Red team 112 A: a sample of `date`'s output (fullwidth digits) was still computed with
+/// where a filter ran over it (`sed s/20/-i/ <<< $x` gave `-i` to bash, nothing to gate),
+/// fullwidth digits typed in the text were taken for a sample of one integer (arithmetic
+/// refuses `１`), and printf's `%(%s)T` of another time than now (`-100`) was taken for
+/// now's, which is never negative.
+#[test]
+fn samples_are_not_filtered_typed_or_of_other_times() {
+    let ws = check_common::red_team_workspace(true);
+    let out = bash_script_stdout(ws.path(), "n=１\n: $((n)); echo same\necho next");
+    assert_eq!(out, "next\n");
+    let out = check_common::bash_stdout(ws.path(), "printf '%(%s)T' -100");
+    assert_eq!(out, "-100");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "printf -v n '%(%s)T' -100\na[$n]=1; f=docs/x.md\necho hi > \"${f:-docs/y.md}\"",
+            "n=１\n: $((n)); f=docs/x.md\necho hi > \"${f:-docs/y.md}\"",
+            "x=$(date +%C); y=$(sed s/20/-delete/ <<< \"$x\"); find docs \"$y\"",
+            "x=$(date +%C); find docs $(sed s/20/-delete/ <<< $x)",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "x=$(date +%C); sed $(sed s/20/-i/ <<< $x) -e s/a/b/ Cargo.toml",
+            "x=$(date +%C); y=$(echo $x | sed s/20/-i/); sed $y -e s/a/b/ Cargo.toml",
+            "printf -v n '%(%s)T' -100\na[$n]=1; f=docs/x.md\necho hi > \"${f:-.env}\"",
+        ],
+    );
+    check_common::assert_in_dir(ws.path(), "allow", &["printf -v d '%(%F)T' -1; echo x > \"docs/notes-$d.md\""]);
+}
+
+/// Red team 112 C A03, A10: `local file=$1` (unquoted: a declaration builtin's assignment is
+/// neither split nor globbed) of a glob's name, and `lines=$(wc -l < "$f")` of a listing
+/// loop's name (one count whatever the name), were asked.
+#[test]
+fn declaration_assignments_and_counts_of_any_name() {
+    let ws = check_common::red_team_workspace(true);
+    check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
+    let out = check_common::bash_stdout(ws.path(), "f(){ local x=*; local y=$1; echo \"$x [$y]\"; }; f 'a  b'");
+    assert_eq!(out, "* [a  b]\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &[
+            "set -euo pipefail\ncount_todos() { local file=$1; local n; n=$(grep -c 'TODO' \"$file\" || true); echo \"$file: $n\"; }\nfor f in src/*.rs; do count_todos \"$f\"; done",
+            "c() { file=$1; grep -c TODO \"$file\"; }; for f in src/*.rs; do c \"$f\"; done",
+            "total=0; for f in $(git ls-files '*.rs'); do lines=$(wc -l < \"$f\"); total=$(( total + lines )); done; echo \"$total\"",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &["wc() { echo 'a[$(rm -f m)]'; }; for f in src/*.rs; do lines=$(wc -l < \"$f\"); echo $((lines)); done"],
+    );
+}

@@ -25,6 +25,12 @@ fn parser_options() -> brush_parser::ParserOptions {
 
 /// Parse `text` and add what it runs and writes to `a`.
 pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut Cwd) {
+    // Fullwidth digits stand for the digits of values gate only samples (`date +%s`,
+    // [`is_sample_digit`]): a text that holds some itself is not read (red team 112 A: `n=１`
+    // was taken for a sample of one integer, where arithmetic refuses it).
+    if depth == 0 && text.chars().any(is_sample_digit) {
+        a.unknown.push("the text holds fullwidth digits, which gate keeps for values it only samples".into());
+    }
     let mut w = Walker {
         a,
         depth,
@@ -1226,8 +1232,12 @@ pub(super) fn printf_output(format: &str, args: &[&str]) -> Option<String> {
             let Piece::Conversion { left, zero, width, precision, letter } = p else {
                 match p {
                     Piece::Text(t) => out.push_str(t),
+                    // (Of now only: `-1` or `-2`, or no argument; another time, `-100`, may
+                    // print a negative number: red team 112 A.)
                     Piece::Time(t) => {
-                        args.next();
+                        if !matches!(args.next(), None | Some("-1" | "-2")) {
+                            return None;
+                        }
                         out.push_str(t);
                     }
                     Piece::Conversion { .. } => {}
@@ -2168,9 +2178,6 @@ impl Walker<'_> {
     /// knows is one plain name (a literal, or a name of a glob that starts with a plain
     /// character: never an option) as that name (`c=$(grep -c fn "$f")` in `for f in src/*.rs`).
     fn counted_output(&self, inner: &str) -> Option<bool> {
-        if quotes_hide_an_option(inner) {
-            return None;
-        }
         let mut t = inner.trim().to_string();
         let mut several = false;
         for (suffix, adds) in [(" || true", false), (" || :", false), (" || echo 0", true)] {
@@ -2188,6 +2195,19 @@ impl Walker<'_> {
         if let Some(rest) = t.strip_suffix(" | awk '{print $1}'") {
             t = rest.to_string();
             awk_first = true;
+        }
+        // `wc -l < "$f"`: one count of its input whatever `$f` names (wc prints no name; a
+        // name that cannot be opened leaves nothing): red team 112 C's `lines=$(wc -l <
+        // "$f")` in a loop over `$(git ls-files)`.
+        if let Some((cmd, target)) = t.split_once('<') {
+            let target = target.trim();
+            let name = target.strip_prefix("\"$").and_then(|r| r.strip_suffix('"'));
+            let name = name.map(|n| n.strip_prefix('{').and_then(|n| n.strip_suffix('}')).unwrap_or(n));
+            let counts =
+                matches!(cmd.split_whitespace().collect::<Vec<_>>().as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"]);
+            if counts && name.is_some_and(is_identifier) && !self.functions.iter().any(|f| f == "wc") {
+                return Some(!several);
+            }
         }
         // (`"$f"` of one plain name: as a word with no expansion.)
         let mut plain = String::new();
@@ -2213,6 +2233,10 @@ impl Walker<'_> {
         }
         plain.push_str(rest);
         let t = plain;
+        // (After the names gate knows are put in: what is left must be no option in disguise.)
+        if quotes_hide_an_option(&t) {
+            return None;
+        }
         if awk_first {
             // `wc -l src/a.rs | awk '{print $1}'`: the counts wc prints first on each line.
             let words: Vec<&str> = t.split_whitespace().collect();
@@ -5298,7 +5322,9 @@ impl Walker<'_> {
                     }
                     // A name a glob gives, quoted, inside a longer word (red team 62:
                     // `cp "$f" "docs/${f##*/}.md"`): the glob its names match, marked.
-                    if let (true, Some(g)) = (quoted && self.glob_pieces.is_some(), self.glob_name_piece(expr)) {
+                    if let (true, Some(g)) =
+                        ((quoted || self.assigning) && self.glob_pieces.is_some(), self.glob_name_piece(expr))
+                    {
                         let from = buf.len();
                         buf.push_str(&g);
                         if let Some(p) = self.glob_pieces.as_mut() {
@@ -5542,7 +5568,7 @@ impl Walker<'_> {
                 _ => return None,
             };
             let value = self.known_value(&parameter)?;
-            if !quoted && !stays_unquoted(value) {
+            if !quoted && !stays_unquoted(value) || value.chars().any(is_sample_digit) {
                 return None;
             }
             out.push_str(&text[at..start]);
@@ -6826,7 +6852,15 @@ impl Walker<'_> {
                             Some(value) if matches!(a.name, ast::AssignmentName::VariableName(_)) => {
                                 words.push(Word::Lit(format!("{name}={value}")))
                             }
-                            _ => words.push(this.word(&w.value).word),
+                            // (An assignment to the builtin: neither split nor globbed, as
+                            // alone; `local file=$1` of a glob's name is that name, red team
+                            // 112 C.)
+                            _ => {
+                                let saved = std::mem::replace(&mut this.assigning, true);
+                                let r = this.word(&w.value);
+                                this.assigning = saved;
+                                words.push(r.word)
+                            }
                         }
                         let value = words.last().and_then(Word::lit).and_then(|w| w.split_once('=')).map(|(_, v)| v);
                         // `export X_FILE=.env`: a value every later program may read or write.
@@ -10290,6 +10324,11 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
 /// regular expression, no `&`); tr of two such sets of one length, or `-d SET`. `None` for
 /// anything else.
 fn filter_output(words: &[&str], input: &str) -> Option<String> {
+    // (Not of a sample's digits, which the program sees as others: red team 112 A's `sed
+    // s/20/-i/ <<< $x` of `x=$(date +%C)`.)
+    if input.chars().any(is_sample_digit) {
+        return None;
+    }
     let literal = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-');
     match words {
         // (rev reads a line only up to a NUL byte, so its line end is lost and the next
@@ -11188,43 +11227,55 @@ fn quotes_hide_an_option(inner: &str) -> bool {
     // Per word: its first character as written and once unquoted.
     let mut first: Option<(char, Option<char>)> = None;
     let mut prev = ' ';
+    // The word before was `<`: this one is a file, never an option.
+    let mut redirected = false;
+    let mut word = String::new();
     let mut chars = inner.chars().peekable();
     let hidden = |first: Option<(char, Option<char>)>| first.is_some_and(|(raw, bare)| raw != '-' && bare == Some('-'));
     while let Some(c) = chars.next() {
+        if quote.is_none() && c.is_whitespace() {
+            if hidden(first.take()) {
+                return true;
+            }
+            if !word.is_empty() {
+                redirected = word == "<";
+                word.clear();
+            }
+            prev = c;
+            continue;
+        }
+        word.push(c);
+        let raw = first.get_or_insert((c, None));
         match quote {
             Some(q) if c == q => quote = None,
+            // (A variable's value first, quoted or not, may start with `-`: `"$f"`, and `$r-`
+            // of an empty `r`; not where the word is a redirection's file.)
+            Some('"') if c == '$' && raw.1.is_none() && !redirected => return true,
             Some(_) => {
-                if let Some((_, bare @ None)) = first.as_mut() {
-                    *bare = Some(c);
+                if raw.1.is_none() {
+                    raw.1 = Some(c);
                 }
             }
-            None if c.is_whitespace() => {
-                if hidden(first.take()) {
-                    return true;
-                }
-            }
-            None => {
-                let raw = first.get_or_insert((c, None));
-                match c {
-                    '\'' | '"' => quote = Some(c),
-                    '\\' => {
-                        if let (None, Some(&e)) = (raw.1, chars.peek()) {
-                            raw.1 = Some(e);
-                        }
-                        chars.next();
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '\\' => {
+                    if let (None, Some(&e)) = (raw.1, chars.peek()) {
+                        raw.1 = Some(e);
                     }
-                    '*' | '?' | '[' => return true,
-                    '{' if prev != '$' => return true,
-                    // (`$'\x2dr'` is `-r`.)
-                    '$' if chars.peek() == Some(&'\'') => return true,
-                    '$' => {}
-                    _ => {
-                        if raw.1.is_none() {
-                            raw.1 = Some(c);
-                        }
+                    chars.next();
+                }
+                '*' | '?' | '[' => return true,
+                '{' if prev != '$' => return true,
+                // (`$'\x2dr'` is `-r`.)
+                '$' if chars.peek() == Some(&'\'') => return true,
+                '$' if raw.1.is_none() && !redirected => return true,
+                '$' => {}
+                _ => {
+                    if raw.1.is_none() {
+                        raw.1 = Some(c);
                     }
                 }
-            }
+            },
         }
         prev = c;
     }
