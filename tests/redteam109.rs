@@ -654,3 +654,44 @@ fn declaration_assignments_and_counts_of_any_name() {
         &["wc() { echo 'a[$(rm -f m)]'; }; for f in src/*.rs; do lines=$(wc -l < \"$f\"); echo $((lines)); done"],
     );
 }
+
+/// Red team 113 A A01-A12: bash reads `NAME=VALUE` after the command word as an assignment
+/// only where that word is, as written, a declaration builtin; after `command declare`,
+/// `builtin typeset`, `\export`, `"readonly"` or `$d` the word is split and globbed (`v="a
+/// c=rm"` sets c). And a read-only name given twice keeps its first value (`readonly
+/// c={rm,ls}` is `c=rm`, the second refused), where gate took the last.
+#[test]
+fn declarations_only_as_written_and_read_only_first() {
+    let ws = check_common::red_team_workspace(true);
+    for script in [
+        "c=ls; v='a c=rm'; command declare x=$v; echo $c",
+        "c=ls; v='a c=rm'; \\export x=$v; echo $c",
+        "readonly c={rm,ls} 2>/dev/null; echo $c",
+    ] {
+        assert_eq!(check_common::bash_stdout(ws.path(), script), "rm\n", "{script}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "readonly c={rm,ls}; $c docs/a.md",
+            "readonly c=rm c=ls; $c docs/a.md",
+            "declare -r c={rm,ls}; $c docs/a.md",
+            "f() { local -r c={rm,ls}; $c docs/a.md; }; f",
+        ],
+    );
+    for c in [
+        "c=ls; v=\"a c=rm\"; command declare x=$v; $c docs/a.md",
+        "c=ls; v=\"a c=rm\"; \\export x=$v; $c docs/a.md",
+        "c=ls; v=\"a c=rm\"; d=declare; $d x=$v; $c docs/a.md",
+        "c=ls; v=\"a c=rm\"; \"readonly\" x=$v; $c docs/a.md",
+        "c=ls; v=\"a c=rm\"; builtin typeset x=$v; $c docs/a.md",
+        "f() { c=ls; v=\"a c=rm\"; command local x=$v; $c docs/a.md; }; f",
+        "y=docs/a.md; v=\"a y=Cargo.toml\"; command declare x=$v; echo hi > \"$y\"",
+    ] {
+        let d = check_common::command_in_dir(ws.path(), c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    // A literal declaration builtin's assignment is one word, as bash reads it.
+    check_common::assert_in_dir(ws.path(), "allow", &["c=ls; v=\"a c=rm\"; declare x=$v; $c docs/a.md"]);
+}

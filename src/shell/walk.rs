@@ -89,6 +89,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         stdout_piped: false,
         own_stdin: false,
         redirected: false,
+        loose_assignments: false,
         listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
@@ -277,6 +278,10 @@ struct Walker<'a> {
     /// The simple command being walked has a redirection (which may fail, and then the
     /// command does not run).
     redirected: bool,
+    /// The simple command being unwrapped has `NAME=VALUE` words after a command word that
+    /// is not, as written, a declaration builtin (`command declare x=$v`): bash split and
+    /// globbed them, so a run-time one may give any name.
+    loose_assignments: bool,
     /// The listings arrays `mapfile -t NAME < <(LISTING)` were filled from, a name a line (or,
     /// with `-d ''`, a NUL-separated record), and whether NUL-separated: NAME is bound to
     /// [`LISTED_ARRAY`] and the index here, so that a subshell's, a branch's or a function's
@@ -1912,6 +1917,7 @@ impl Walker<'_> {
             stdout_piped: self.stdout_piped,
             own_stdin: false,
             redirected: false,
+            loose_assignments: false,
             listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
@@ -6401,6 +6407,14 @@ impl Walker<'_> {
             .is_some_and(|p| p.0.iter().any(|it| matches!(it, ast::CommandPrefixOrSuffixItem::AssignmentWord(..))));
         let bound0 = (assigns_before && sc.word_or_name.is_some()).then(|| self.bound.clone());
 
+        // bash reads `NAME=VALUE` after the command word as an assignment (neither split nor
+        // globbed) only where that word is, as written, a declaration builtin: not `command
+        // declare`, `builtin typeset`, `\export`, `"readonly"`, `$d` (red team 113 A: `v="a
+        // c=rm"; command declare x=$v` sets c).
+        let declaration = sc
+            .word_or_name
+            .as_ref()
+            .is_some_and(|w| matches!(w.value.as_str(), "declare" | "typeset" | "local" | "export" | "readonly"));
         let mut item = |this: &mut Self,
                         it: &ast::CommandPrefixOrSuffixItem,
                         words: &mut Vec<Word>,
@@ -6410,6 +6424,22 @@ impl Walker<'_> {
             match it {
                 I::IoRedirect(io) => this.redirect(io),
                 I::Word(w) => this.argument_words(&w.value, words, unknown),
+                I::AssignmentWord(_, w) if !in_prefix && !declaration => {
+                    let at = words.len();
+                    this.argument_words(&w.value, words, unknown);
+                    // (`env MOCHA_FILE=.env.xml npm test`: a value the program may write, as
+                    // below.)
+                    let given: Vec<String> = words[at..]
+                        .iter()
+                        .filter_map(Word::lit)
+                        .filter_map(|w| w.split_once('='))
+                        .filter(|(n, _)| n.bytes().any(|b| b.is_ascii_uppercase()))
+                        .map(|(_, v)| v.to_string())
+                        .collect();
+                    for v in given {
+                        this.path_value(&Word::Lit(v));
+                    }
+                }
                 // `declare x={a,b}` is `declare x=a x=b`: a declaration builtin's assignment
                 // words are brace-expanded as its other words are (red team 53: `{a..Z}`
                 // makes a backquote that opens a command substitution).
@@ -7038,7 +7068,16 @@ impl Walker<'_> {
         // (Not where a listing's names were taken off the end: `wc -l $(find ...)`.)
         self.simple_last = words.last().and_then(Word::lit).filter(|_| unknown.is_none() && !open).map(str::to_string);
         let words = self.sed_number_scripts(words);
+        let loose =
+            sc.suffix
+                .as_ref()
+                .is_some_and(|x| x.0.iter().any(|it| matches!(it, ast::CommandPrefixOrSuffixItem::AssignmentWord(..))))
+                && !sc.word_or_name.as_ref().is_some_and(|w| {
+                    matches!(w.value.as_str(), "declare" | "typeset" | "local" | "export" | "readonly")
+                });
+        let loose0 = std::mem::replace(&mut self.loose_assignments, loose);
         self.unwrap(words, Vec::new(), open, unknown);
+        self.loose_assignments = loose0;
         if let Some(c) = self.cwd_after.take() {
             *self.cwd = c;
         }
@@ -8797,15 +8836,17 @@ impl Walker<'_> {
         }
         match name {
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" => {
-                // `x=$y`: only x is assigned.
+                // `x=$y`: only x is assigned (where bash reads it as an assignment: not
+                // `command declare x=$v`, red team 113 A).
                 // (`local g="$f"` of a glob's name, `"g=src/*.rs"`, too.)
-                any = args.iter().any(|w| match w {
-                    Word::Dyn(d) => {
-                        !d.split_once('=').is_some_and(|(n, _)| is_identifier(n))
-                            && tables::glob_name_assignment(d).is_none()
-                    }
-                    Word::Lit(_) => false,
-                });
+                any = any && self.loose_assignments
+                    || args.iter().any(|w| match w {
+                        Word::Dyn(d) => {
+                            !d.split_once('=').is_some_and(|(n, _)| is_identifier(n))
+                                && tables::glob_name_assignment(d).is_none()
+                        }
+                        Word::Lit(_) => false,
+                    });
                 // Plain values only: no attribute that changes them (`-i`, `-l`, `-u`, `-a`,
                 // `-A`, `-n`), and `local` only inside a function (elsewhere it fails).
                 // Only options known to leave the value as given (`-x`, `-g`, `-r`, `-t`;
@@ -8897,8 +8938,15 @@ impl Walker<'_> {
                             },
                         }
                     }
+                    // (Read-only, `readonly c=rm c=ls` or `declare -r c={rm,ls}`, the first
+                    // stays and the next fails: a name given twice there is not known; red team
+                    // 113 A.)
+                    let read_only = name == "readonly"
+                        || args.iter().filter_map(Word::lit).any(|a| a.starts_with('-') && a.contains('r'));
                     for (k, (n, v)) in given.iter().enumerate() {
-                        if let (Some(v), false) = (v, given[k + 1..].iter().any(|(m, _)| m == n)) {
+                        let again = given[k + 1..].iter().any(|(m, _)| m == n);
+                        let twice = again || given[..k].iter().any(|(m, _)| m == n);
+                        if let (Some(v), false) = (v, again || read_only && twice) {
                             values.push((n.clone(), v.clone()));
                         }
                     }
@@ -9298,6 +9346,7 @@ impl Walker<'_> {
                 stdout_piped: self.stdout_piped,
                 own_stdin: false,
                 redirected: false,
+                loose_assignments: false,
                 listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
