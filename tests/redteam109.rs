@@ -695,3 +695,46 @@ fn declarations_only_as_written_and_read_only_first() {
     // A literal declaration builtin's assignment is one word, as bash reads it.
     check_common::assert_in_dir(ws.path(), "allow", &["c=ls; v=\"a c=rm\"; declare x=$v; $c docs/a.md"]);
 }
+
+/// Review of red team 113: `$'\uff11'` spells a fullwidth digit in ASCII, which was taken for
+/// a sample of one integer (arithmetic refuses it and ends the line); and a called function's
+/// `unset` that forgot the locals of an enclosing call made the walk slice past their end: a
+/// panic the edge's second reading did not catch (`gate hook claude` ended with 101, which
+/// Claude Code takes as a non-blocking error). Red team 114 A: under `set -a` a function
+/// defined is exported to child shells (a pyenv shim calls `pyenv-hooks` by bare name), and
+/// `NAME=VALUE` given to grep or echo is only text.
+#[test]
+fn ansi_c_samples_unset_panics_allexport_functions() {
+    let ws = check_common::red_team_workspace(true);
+    let out = bash_script_stdout(ws.path(), "n=$'\\uff11'\n: $((n)); echo same\necho next");
+    assert_eq!(out, "next\n");
+    check_common::assert_in_dir(
+        ws.path(),
+        "ask",
+        &[
+            "n=$'\\uff11'\n: $((n)); f=docs/x.md\necho hi > \"${f:-docs/y.md}\"",
+            "h(){ $'\\x75nset' d; }; f(){ local d; h; }; f; cat \"$d\"",
+            "set -a; pyenv-hooks() { echo docs/x.md; }; python3 --version",
+            "set -o allexport; pyenv-which() { echo /usr/bin/id; }; python3 --version",
+        ],
+    );
+    check_common::assert_in_dir(
+        ws.path(),
+        "deny",
+        &[
+            "n=$'\\uff11'\n: $((n)); f=docs/x.md\necho hi > \"${f:-.env}\"",
+            "d=docs/x.md; h(){ unset d; }; g(){ h; }; f(){ local d=x; g; d=.env; }; f; echo hi > \"$d\"",
+        ],
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gate"))
+        .args(["check", "Bash", r#"{"command":"h(){ $'\\x75nset' d; }; f(){ local d; h; }; f; cat \"$d\""}"#])
+        .current_dir(ws.path())
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(3 | 4)), "{out:?}");
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["grep -rn LOG_FILE=.env src", "echo PATH=/usr/bin", "set -a; X=1; set +a; f() { echo hi; }; f; git status"],
+    );
+}

@@ -285,8 +285,18 @@ const LINKS_BELOW: usize = 1000;
 
 impl Policy {
     /// [`Policy::decide`], also deciding the call with every path replaced by where it really
-    /// lands; the stricter decision is the answer.
+    /// lands; the stricter decision is the answer. Never panics: an internal failure anywhere
+    /// on the way (the edge's own readings of the command included) is a deny at layer
+    /// `error` (review of red team 113: a panic in a second reading ended `gate hook claude`
+    /// with exit 101, which Claude Code takes as a non-blocking error, running the call).
     pub fn decide_real(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decide_real_inner(call, ctx, real))) {
+            Ok(d) => d,
+            Err(_) => Decision::error("internal error while deciding (gate denies rather than guess)"),
+        }
+    }
+
+    fn decide_real_inner(&self, call: &Call, ctx: &Context, real: Real) -> Decision {
         // A command is read once: the paths in it come from the same analysis.
         let _once = shell::keep_last();
         let command = self.shell_command(call).map(|(_, text)| text);

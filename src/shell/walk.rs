@@ -90,6 +90,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
         own_stdin: false,
         redirected: false,
         loose_assignments: false,
+        allexport: false,
         listings: Vec::new(),
         command_env: Vec::new(),
         std_closed: false,
@@ -278,6 +279,8 @@ struct Walker<'a> {
     /// The simple command being walked has a redirection (which may fail, and then the
     /// command does not run).
     redirected: bool,
+    /// `set -a` (`-o allexport`) is on: a function defined now is exported to child shells.
+    allexport: bool,
     /// The simple command being unwrapped has `NAME=VALUE` words after a command word that
     /// is not, as written, a declaration builtin (`command declare x=$v`): bash split and
     /// globbed them, so a run-time one may give any name.
@@ -1918,6 +1921,7 @@ impl Walker<'_> {
             own_stdin: false,
             redirected: false,
             loose_assignments: false,
+            allexport: self.allexport,
             listings: Vec::new(),
             command_env: Vec::new(),
             std_closed: self.std_closed,
@@ -3710,6 +3714,14 @@ impl Walker<'_> {
                 if fname.contains('/') {
                     self.a.unknown.push(format!("a function named `{fname}` replaces that program path"));
                 }
+                // (Under `set -a` it is exported to every child shell, where a script calls
+                // commands by bare name: a `python3` shim of pyenv runs `pyenv-hooks`; red team
+                // 114 A.)
+                if self.allexport {
+                    self.a.unknown.push(format!(
+                        "`set -a` exports the function `{fname}` to child shells, where scripts may call it"
+                    ));
+                }
                 if BASH_BUILTINS.contains(&fname) || tables::is_modelled_program(fname) {
                     self.a.unknown.push(format!(
                         "a function named `{fname}` replaces the {} gate models",
@@ -4719,7 +4731,8 @@ impl Walker<'_> {
                 // n=$(grep -c TODO "$1"); ...}` in a loop over a glob lost the loop's variable.)
                 if deferred {
                     // (Not a name the body made its own before it assigned it.)
-                    let locals = &w.locals[locals0..];
+                    // (A called function's `unset` may have forgotten locals from before.)
+                    let locals = w.locals.get(locals0..).unwrap_or_default();
                     let assigned = w.assigned[log0..]
                         .iter()
                         .enumerate()
@@ -5272,7 +5285,17 @@ impl Walker<'_> {
                     buf.push_str(t);
                 }
                 WordPiece::SingleQuotedText(t) => buf.push_str(t),
-                WordPiece::AnsiCQuotedText(t) => buf.push_str(&decode_ansi_c(t)),
+                // (Not a sample's fullwidth digits spelled `$'\uff11'`: review of red team 113.)
+                WordPiece::AnsiCQuotedText(t) => {
+                    let decoded = decode_ansi_c(t);
+                    if decoded.chars().any(is_sample_digit) {
+                        *dynamic = true;
+                        *unknown =
+                            Some("`$'...'` makes fullwidth digits, which gate keeps for values it only samples".into());
+                    } else {
+                        buf.push_str(&decoded);
+                    }
+                }
                 WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     self.pieces(inner, true, buf, dynamic, unknown)
                 }
@@ -6427,15 +6450,35 @@ impl Walker<'_> {
                 I::AssignmentWord(_, w) if !in_prefix && !declaration => {
                     let at = words.len();
                     this.argument_words(&w.value, words, unknown);
-                    // (`env MOCHA_FILE=.env.xml npm test`: a value the program may write, as
-                    // below.)
-                    let given: Vec<String> = words[at..]
-                        .iter()
-                        .filter_map(Word::lit)
-                        .filter_map(|w| w.split_once('='))
-                        .filter(|(n, _)| n.bytes().any(|b| b.is_ascii_uppercase()))
-                        .map(|(_, v)| v.to_string())
-                        .collect();
+                    // (`env MOCHA_FILE=.env.xml npm test`, `command export X_FILE=.env`: a
+                    // value the programs after may write, as below; to `grep`, `echo` or `git
+                    // log --grep` it is only text, red team 114 A's `grep -rn LOG_FILE=.env src`.)
+                    let sets = words.first().and_then(Word::lit).map(program_name).is_some_and(|p| {
+                        matches!(
+                            p,
+                            "env"
+                                | "sudo"
+                                | "doas"
+                                | "command"
+                                | "builtin"
+                                | "declare"
+                                | "typeset"
+                                | "local"
+                                | "export"
+                                | "readonly"
+                        )
+                    });
+                    let given: Vec<String> = if !sets {
+                        Vec::new()
+                    } else {
+                        words[at..]
+                            .iter()
+                            .filter_map(Word::lit)
+                            .filter_map(|w| w.split_once('='))
+                            .filter(|(n, _)| n.bytes().any(|b| b.is_ascii_uppercase()))
+                            .map(|(_, v)| v.to_string())
+                            .collect()
+                    };
                     for v in given {
                         this.path_value(&Word::Lit(v));
                     }
@@ -8077,6 +8120,9 @@ impl Walker<'_> {
                                 if a == "errexit" {
                                     self.errexit = on && ERREXIT_HOLDS;
                                 }
+                                if a == "allexport" {
+                                    self.allexport = on;
+                                }
                                 if !tables::harmless_set_option(a, on) {
                                     changed(&format!("-o {a}"), &mut unknown);
                                 }
@@ -8104,6 +8150,7 @@ impl Walker<'_> {
                             for c in a[1..].chars() {
                                 match c {
                                     'e' => self.errexit = on && ERREXIT_HOLDS,
+                                    'a' => self.allexport = on,
                                     'o' => o_on = Some(on),
                                     'H' | 'k' | 'P' if on => changed(&format!("-{c}"), &mut unknown),
                                     // (bash takes `-r`, the restricted shell, though `set
@@ -9347,6 +9394,7 @@ impl Walker<'_> {
                 own_stdin: false,
                 redirected: false,
                 loose_assignments: false,
+                allexport: self.allexport,
                 listings: Vec::new(),
                 command_env: Vec::new(),
                 std_closed: self.std_closed,
