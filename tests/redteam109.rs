@@ -738,3 +738,33 @@ fn ansi_c_samples_unset_panics_allexport_functions() {
         &["grep -rn LOG_FILE=.env src", "echo PATH=/usr/bin", "set -a; X=1; set +a; f() { echo hi; }; f; git status"],
     );
 }
+
+/// Red team 115 A: a `NAME=VALUE` word behind a wrapper (`nice env PREFIX=/x npm test`, `find
+/// -exec env ...`) lost the check of its value as a path; `PREFIX` is npm's global prefix,
+/// whose `etc/npmrc` may set the shell package scripts run in; and `bash -a`, `bash -o
+/// allexport`, `eval 'set -a'` export the functions defined after them (a pyenv shim calls
+/// `pyenv-which` by bare name).
+#[test]
+fn env_words_behind_wrappers_prefix_and_allexport_spellings() {
+    let ws = check_common::red_team_workspace(true);
+    for c in [
+        "nice env PREFIX=/tmp/elsewhere npm test",
+        "timeout 60 env PREFIX=/tmp/elsewhere npm test",
+        "find . -maxdepth 0 -exec env PREFIX=/tmp/elsewhere npm test \\;",
+        "PREFIX=$(dirname \"$PWD\") npm test",
+        "PREFIX=$HOME npm test",
+        "bash -ac 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
+        "bash -o allexport -c 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
+        "eval 'set -a'; pyenv-which(){ echo /tmp/x; }; python3 --version",
+        "command eval 'set -o allexport'; pyenv-which(){ echo /tmp/x; }; python3 --version",
+        "nice env MOCHA_FILE=.env.xml npm test",
+    ] {
+        let d = check_common::command_in_dir(ws.path(), c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+    check_common::assert_in_dir(
+        ws.path(),
+        "allow",
+        &["grep -rn PREFIX=/usr src", "git log --oneline --grep BASE_URL=/api"],
+    );
+}

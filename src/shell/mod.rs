@@ -229,15 +229,17 @@ pub fn reads_where_it_runs(c: &SimpleCommand) -> bool {
 }
 
 /// Whether xargs's words (`xargs ...` to the command it runs) make it take each input record
-/// whole, as its getopt reads them: the last of `-0`/`--null` and `-d`/`--delimiter` given
-/// (not `-E -0`, where `-0` is the end-of-input string: red team 111 D). `false` where its
-/// options cannot be read (then names are taken as split at blanks, which the edge checks).
+/// whole, as its getopt reads them: any `-0`/`--null` or `-d`/`--delimiter` given (either
+/// way no blank splits a record; not `-E -0`, where `-0` is the end-of-input string: red team
+/// 111 D). `false` where its options cannot be read (then names are taken as split at
+/// blanks, which the edge checks).
 pub fn xargs_takes_records_whole(words: &[Word]) -> bool {
     if words.iter().skip(1).any(|w| w.lit().is_none()) {
         return false;
     }
-    let Some(Ok(p)) = grammar::grammar("xargs").map(|g| grammar::parse(g, &words[1..])) else { return false };
-    p.opts.iter().rev().any(|f| matches!(f.opt.name, "-0" | "--null" | "-d" | "--delimiter"))
+    let args = words.get(1..).unwrap_or_default();
+    let Some(Ok(p)) = grammar::grammar("xargs").map(|g| grammar::parse(g, args)) else { return false };
+    p.opts.iter().any(|f| matches!(f.opt.name, "-0" | "--null" | "-d" | "--delimiter"))
 }
 
 /// The last path segment of a program word.

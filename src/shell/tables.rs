@@ -139,7 +139,9 @@ pub(crate) fn is_shell(name: &str) -> bool {
 /// unknown.
 #[rustfmt::skip]
 const DANGEROUS_EXACT: &[&str] = &[
-    "PATH", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "CDPATH",
+    // (`PREFIX`: npm's global prefix, whose `etc/npmrc` may set the shell scripts run in,
+    // red team 115 A.)
+    "PATH", "PREFIX", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "CDPATH",
     "EXECIGNORE", "HISTFILE", "GLOBIGNORE", "FUNCNEST", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "LESSCLOSE",
     "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "RUSTFLAGS",

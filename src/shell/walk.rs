@@ -6453,7 +6453,9 @@ impl Walker<'_> {
                     // (`env MOCHA_FILE=.env.xml npm test`, `command export X_FILE=.env`: a
                     // value the programs after may write, as below; to `grep`, `echo` or `git
                     // log --grep` it is only text, red team 114 A's `grep -rn LOG_FILE=.env src`.)
-                    let sets = words.first().and_then(Word::lit).map(program_name).is_some_and(|p| {
+                    // (Any word before it: `nice env PREFIX=/x npm test`, `find . -exec env
+                    // ...`, red team 115 A.)
+                    let sets = words[..at].iter().filter_map(Word::lit).map(program_name).any(|p| {
                         matches!(
                             p,
                             "env"
@@ -7364,6 +7366,9 @@ impl Walker<'_> {
                         // eval 'set +e'; cd docs/sub; cat ../../x`).
                         self.params = None;
                         self.errexit = false;
+                        // (And its `set -a`, however quoted, this shell's allexport: red team
+                        // 115 A's `eval 'set -a'; f(){ ...; }`.)
+                        self.allexport = true;
                         // The eval part itself: transparent, decided by what it runs.
                         return;
                     }
@@ -9494,14 +9499,17 @@ impl Walker<'_> {
                     }
                     let on = s.starts_with('-');
                     // (`-r`: the restricted shell, where `cd` and redirections fail: red team 90.)
-                    if on && flags.contains(['k', 'H', 'P', 'r']) {
+                    // (`-a`: every function the text defines is exported to the shells it
+                    // starts, where scripts call commands by bare name: red team 115 A's `bash
+                    // -ac 'pyenv-which(){ ...; }; python3 --version'`.)
+                    if on && flags.contains(['k', 'H', 'P', 'r', 'a']) {
                         unknown.get_or_insert_with(|| format!("`{name} {s}` changes how the text is read or run"));
                     }
                     // -o OPTION / +O shopt take a value.
                     if flags.ends_with('o') || flags.ends_with('O') {
                         let value = words.get(i + 1).and_then(Word::lit).unwrap_or("");
                         let harmless = if flags.ends_with('o') {
-                            tables::harmless_set_option(value, on)
+                            tables::harmless_set_option(value, on) && !(on && value == "allexport")
                         } else {
                             // (Off too: `bash +O globskipdots -c 'cat .*/x'` matches `..` again,
                             // red team 92; `+O patsub_replacement` changes `${x/a/&}`.)
