@@ -8,21 +8,6 @@
 
 mod check_common;
 
-/// What bash prints running `script` from a file in `dir` (as a script file or standard input
-/// runs it: an expansion error ends the line, and the next line runs; under `-c` some end the
-/// whole text).
-fn bash_script_stdout(dir: &std::path::Path, script: &str) -> String {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), script).unwrap();
-    let out = std::process::Command::new("bash")
-        .arg(file.path())
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
-
 /// Red team 100 A B01-B17: an expansion error ends the line it is on and bash goes on with
 /// the next one, so what the rest of the line would have done (a `cd`, an assignment, a
 /// function) did not happen. gate knew only division by zero, bad octal numbers, `**` and
@@ -37,12 +22,12 @@ fn expansion_errors_that_end_the_line() {
     check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
     // What bash does: the rest of the line is skipped, the next line runs.
     for err in ["$((1 2))", "$[1 2]", "$((1+))", "$((1=2))", "$((1e3))", "${x:0:-5}", "$((08))", "${a[1 2]}"] {
-        let out = bash_script_stdout(ws.path(), &format!("x=ab; : {err}; echo same\necho next"));
+        let out = check_common::bash_script_stdout(ws.path(), &format!("x=ab; : {err}; echo same\necho next"));
         assert_eq!(out, "next\n", "{err}");
     }
-    let out = bash_script_stdout(ws.path(), "declare -i n; n='1 2'; echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "declare -i n; n='1 2'; echo same\necho next");
     assert_eq!(out, "next\n");
-    let out = bash_script_stdout(ws.path(), "f() { : $((1 2)); echo in; }; f; echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "f() { : $((1 2)); echo in; }; f; echo same\necho next");
     assert_eq!(out, "next\n");
     check_common::assert_in_dir(
         ws.path(),
@@ -277,7 +262,7 @@ fn more_errors_that_end_the_line() {
         "k=\"-9\"; a[k]=x",
         "declare -i \"n\"; n=\"1 2\"",
     ] {
-        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        let out = check_common::bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
         assert_eq!(out, "next\n", "{line}");
     }
     check_common::assert_in_dir(
@@ -396,7 +381,7 @@ fn big_numbers_carriage_returns_failglob_and_multi_line_sed_numbers() {
         ": $((1\r+1))",
         "shopt -s fail''glob; : nomatch*",
     ] {
-        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        let out = check_common::bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
         assert_eq!(out, "next\n", "{line:?}");
     }
     check_common::assert_in_dir(
@@ -448,7 +433,7 @@ fn errors_that_end_the_line_however_spelled() {
         "e=; shopt -s \"fail${e}glob\"\n: src/zz*",
         "readonly r\necho \"${r=docs}\"",
     ] {
-        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        let out = check_common::bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
         assert_eq!(out, "next\n", "{line}");
     }
     check_common::assert_in_dir(
@@ -549,7 +534,7 @@ fn a_quoted_pipeline_is_no_number_listing() {
 fn loops_into_integer_names_end_the_line() {
     let ws = check_common::red_team_workspace(true);
     check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
-    let out = bash_script_stdout(ws.path(), "for OPTIND in 1/0; do :; done; echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "for OPTIND in 1/0; do :; done; echo same\necho next");
     assert_eq!(out, "next\n");
     check_common::assert_in_dir(
         ws.path(),
@@ -583,11 +568,14 @@ fn the_last_word_variable_and_negative_subscripts() {
     let ws = check_common::red_team_workspace(true);
     check_common::write_file(ws.path(), "src/a.rs", "fn a() {}\n");
     std::fs::write(ws.path().join("victim"), "").unwrap();
-    let out = bash_script_stdout(ws.path(), ": 1; declare -i _; echo 'a[$(rm -f victim)]' 2>/dev/null\nls victim 2>&1");
+    let out = check_common::bash_script_stdout(
+        ws.path(),
+        ": 1; declare -i _; echo 'a[$(rm -f victim)]' 2>/dev/null\nls victim 2>&1",
+    );
     assert!(out.contains("No such file"), "{out}");
     std::fs::write(ws.path().join("victim"), "").unwrap();
     for line in ["a=(1 2 3); : ${#a[-9]}", "a=(1 2 3); : \"${a[-9]:=x}\""] {
-        let out = bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
+        let out = check_common::bash_script_stdout(ws.path(), &format!("{line}; echo same\necho next"));
         assert_eq!(out, "next\n", "{line}");
     }
     check_common::assert_in_dir(

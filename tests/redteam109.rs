@@ -9,20 +9,6 @@ mod check_common;
 
 use proptest::prelude::*;
 
-/// What bash prints running `script` from a file in `dir` (an expansion error ends the line,
-/// and the next line runs).
-fn bash_script_stdout(dir: &std::path::Path, script: &str) -> String {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), script).unwrap();
-    let out = std::process::Command::new("bash")
-        .arg(file.path())
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("bash runs");
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
-
 /// Red team 109 A B01-B03, B06: the recognisers of substitutions that print numbers read
 /// their text as written, so `grep -c '-r' docs` was a count of the pattern `'-r'` in `docs`
 /// (one integer); bash hands grep `-r`, which prints `NAME:COUNT` lines. As a number that
@@ -36,7 +22,7 @@ fn quoted_options_in_counted_substitutions() {
     // What bash does: grep gets `-r` and prints a name and a count a line.
     let out = check_common::bash_stdout(ws.path(), "grep -c '-r' docs | head -1; grep -c x \"--recursive\" | head -1");
     assert!(out.lines().all(|l| l.contains(':')), "{out}");
-    let out = bash_script_stdout(ws.path(), "n=$(grep -c '-r' docs); : $((n + 1)); echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "n=$(grep -c '-r' docs); : $((n + 1)); echo same\necho next");
     assert_eq!(out, "next\n");
     check_common::assert_in_dir(
         ws.path(),
@@ -120,18 +106,7 @@ fn patch_names_in_git_headers() {
     let applied = |patch: &str| {
         let scratch = check_common::red_team_workspace(true);
         check_common::write_file(scratch.path(), "src/a.rs", "fn a() {}\n");
-        let out = std::process::Command::new("git")
-            .args(["apply", "-"])
-            .current_dir(scratch.path())
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(patch.as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        git_apply_in(scratch.path(), &["-"], patch);
         scratch
     };
     assert!(applied(&env).path().join(".env.local").exists());
@@ -279,10 +254,16 @@ fn git_applies(args: &[&str], patch: &str) -> String {
     };
     git(&["add", "-A"]);
     git(&["commit", "-qm", "x"]);
+    git_apply_in(scratch.path(), args, patch);
+    String::from_utf8_lossy(&git(&["status", "--short"]).stdout).to_string()
+}
+
+/// `git apply ARGS` of `patch` on its standard input in `dir`, which must succeed.
+fn git_apply_in(dir: &std::path::Path, args: &[&str], patch: &str) {
     let out = std::process::Command::new("git")
         .arg("apply")
         .args(args)
-        .current_dir(scratch.path())
+        .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -294,7 +275,6 @@ fn git_applies(args: &[&str], patch: &str) -> String {
         })
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&git(&["status", "--short"]).stdout).to_string()
 }
 
 /// Red team 110 A A01-A05: git reads the old `rename old`/`rename new` spellings (moving
@@ -559,10 +539,9 @@ fn date_samples_are_not_computed_with() {
 #[test]
 fn extglob_values_and_unquoted_listed_names() {
     let ws = check_common::red_team_workspace(true);
-    let out = bash_script_stdout(ws.path(), "shopt -s extglob\nx=\".e@(n)v\"; echo $x");
+    let out = check_common::bash_script_stdout(ws.path(), "shopt -s extglob\nx=\".e@(n)v\"; echo $x");
     assert_eq!(out, ".env\n");
-    let d = check_common::command_in_dir(ws.path(), "shopt -s extglob\nx=\".e@(n)v\"; echo hi >> $x");
-    assert_ne!(d["decision"], "allow", "{d}");
+    check_common::assert_none_allowed_in(ws.path(), &["shopt -s extglob\nx=\".e@(n)v\"; echo hi >> $x"]);
     check_common::write_file(ws.path(), "docs/guide.md", "g\n");
     check_common::assert_in_dir(
         ws.path(),
@@ -604,7 +583,7 @@ fn xargs_records_as_its_getopt_reads_them() {
 #[test]
 fn samples_are_not_filtered_typed_or_of_other_times() {
     let ws = check_common::red_team_workspace(true);
-    let out = bash_script_stdout(ws.path(), "n=１\n: $((n)); echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "n=１\n: $((n)); echo same\necho next");
     assert_eq!(out, "next\n");
     let out = check_common::bash_stdout(ws.path(), "printf '%(%s)T' -100");
     assert_eq!(out, "-100");
@@ -680,18 +659,18 @@ fn declarations_only_as_written_and_read_only_first() {
             "f() { local -r c={rm,ls}; $c docs/a.md; }; f",
         ],
     );
-    for c in [
-        "c=ls; v=\"a c=rm\"; command declare x=$v; $c docs/a.md",
-        "c=ls; v=\"a c=rm\"; \\export x=$v; $c docs/a.md",
-        "c=ls; v=\"a c=rm\"; d=declare; $d x=$v; $c docs/a.md",
-        "c=ls; v=\"a c=rm\"; \"readonly\" x=$v; $c docs/a.md",
-        "c=ls; v=\"a c=rm\"; builtin typeset x=$v; $c docs/a.md",
-        "f() { c=ls; v=\"a c=rm\"; command local x=$v; $c docs/a.md; }; f",
-        "y=docs/a.md; v=\"a y=Cargo.toml\"; command declare x=$v; echo hi > \"$y\"",
-    ] {
-        let d = check_common::command_in_dir(ws.path(), c);
-        assert_ne!(d["decision"], "allow", "{c}: {d}");
-    }
+    check_common::assert_none_allowed_in(
+        ws.path(),
+        &[
+            "c=ls; v=\"a c=rm\"; command declare x=$v; $c docs/a.md",
+            "c=ls; v=\"a c=rm\"; \\export x=$v; $c docs/a.md",
+            "c=ls; v=\"a c=rm\"; d=declare; $d x=$v; $c docs/a.md",
+            "c=ls; v=\"a c=rm\"; \"readonly\" x=$v; $c docs/a.md",
+            "c=ls; v=\"a c=rm\"; builtin typeset x=$v; $c docs/a.md",
+            "f() { c=ls; v=\"a c=rm\"; command local x=$v; $c docs/a.md; }; f",
+            "y=docs/a.md; v=\"a y=Cargo.toml\"; command declare x=$v; echo hi > \"$y\"",
+        ],
+    );
     // A literal declaration builtin's assignment is one word, as bash reads it.
     check_common::assert_in_dir(ws.path(), "allow", &["c=ls; v=\"a c=rm\"; declare x=$v; $c docs/a.md"]);
 }
@@ -706,7 +685,7 @@ fn declarations_only_as_written_and_read_only_first() {
 #[test]
 fn ansi_c_samples_unset_panics_allexport_functions() {
     let ws = check_common::red_team_workspace(true);
-    let out = bash_script_stdout(ws.path(), "n=$'\\uff11'\n: $((n)); echo same\necho next");
+    let out = check_common::bash_script_stdout(ws.path(), "n=$'\\uff11'\n: $((n)); echo same\necho next");
     assert_eq!(out, "next\n");
     check_common::assert_in_dir(
         ws.path(),
@@ -747,21 +726,21 @@ fn ansi_c_samples_unset_panics_allexport_functions() {
 #[test]
 fn env_words_behind_wrappers_prefix_and_allexport_spellings() {
     let ws = check_common::red_team_workspace(true);
-    for c in [
-        "nice env PREFIX=/tmp/elsewhere npm test",
-        "timeout 60 env PREFIX=/tmp/elsewhere npm test",
-        "find . -maxdepth 0 -exec env PREFIX=/tmp/elsewhere npm test \\;",
-        "PREFIX=$(dirname \"$PWD\") npm test",
-        "PREFIX=$HOME npm test",
-        "bash -ac 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
-        "bash -o allexport -c 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
-        "eval 'set -a'; pyenv-which(){ echo /tmp/x; }; python3 --version",
-        "command eval 'set -o allexport'; pyenv-which(){ echo /tmp/x; }; python3 --version",
-        "nice env MOCHA_FILE=.env.xml npm test",
-    ] {
-        let d = check_common::command_in_dir(ws.path(), c);
-        assert_ne!(d["decision"], "allow", "{c}: {d}");
-    }
+    check_common::assert_none_allowed_in(
+        ws.path(),
+        &[
+            "nice env PREFIX=/tmp/elsewhere npm test",
+            "timeout 60 env PREFIX=/tmp/elsewhere npm test",
+            "find . -maxdepth 0 -exec env PREFIX=/tmp/elsewhere npm test \\;",
+            "PREFIX=$(dirname \"$PWD\") npm test",
+            "PREFIX=$HOME npm test",
+            "bash -ac 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
+            "bash -o allexport -c 'pyenv-which(){ echo /tmp/x; }; python3 --version'",
+            "eval 'set -a'; pyenv-which(){ echo /tmp/x; }; python3 --version",
+            "command eval 'set -o allexport'; pyenv-which(){ echo /tmp/x; }; python3 --version",
+            "nice env MOCHA_FILE=.env.xml npm test",
+        ],
+    );
     check_common::assert_in_dir(
         ws.path(),
         "allow",

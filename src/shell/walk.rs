@@ -28,7 +28,7 @@ pub(crate) fn analyze_into(text: &str, depth: usize, a: &mut Analysis, cwd: &mut
     // Fullwidth digits stand for the digits of values gate only samples (`date +%s`,
     // [`is_sample_digit`]): a text that holds some itself is not read (red team 112 A: `n=１`
     // was taken for a sample of one integer, where arithmetic refuses it).
-    if depth == 0 && text.chars().any(is_sample_digit) {
+    if depth == 0 && holds_sample(text) {
         a.unknown.push("the text holds fullwidth digits, which gate keeps for values it only samples".into());
     }
     let mut w = Walker {
@@ -768,6 +768,12 @@ const NO_TOP: &str = "%no-top%";
 /// `for` loop's pass over a glob ran in, beside the variable the pass bound (gone with any
 /// other value it is given): where its name, unquoted, is split and globbed again.
 const GLOB_DIR_OF: &str = "%glob-dir%";
+
+/// The variable a pseudo-variable ([`PWD_OF`], [`GLOB_DIR_OF`]) goes with, which any new
+/// value of it ends.
+fn companion_of(pseudo: &str) -> Option<&str> {
+    pseudo.strip_prefix(PWD_OF).or_else(|| pseudo.strip_prefix(GLOB_DIR_OF))
+}
 
 /// The longest printed text kept for the scan of code run unseen ([`Analysis::produced`]).
 const MAX_PRODUCED: usize = 4096;
@@ -2053,9 +2059,7 @@ impl Walker<'_> {
 
     fn unbind(&mut self, name: &str) {
         let base = name.split('[').next().unwrap_or(name).trim_end_matches('+');
-        self.bound.retain(|(n, _)| {
-            n != base && n.strip_prefix(PWD_OF) != Some(base) && n.strip_prefix(GLOB_DIR_OF) != Some(base)
-        });
+        self.bound.retain(|(n, _)| n != base && companion_of(n) != Some(base));
         self.plain.retain(|n| n != base);
         for (c, hit) in &mut self.counters {
             *hit |= c == base;
@@ -2210,12 +2214,11 @@ impl Walker<'_> {
         // name that cannot be opened leaves nothing): red team 112 C's `lines=$(wc -l <
         // "$f")` in a loop over `$(git ls-files)`.
         if let Some((cmd, target)) = t.split_once('<') {
-            let target = target.trim();
-            let name = target.strip_prefix("\"$").and_then(|r| r.strip_suffix('"'));
-            let name = name.map(|n| n.strip_prefix('{').and_then(|n| n.strip_suffix('}')).unwrap_or(n));
+            let quoted = target.trim().strip_prefix('"').and_then(|r| r.strip_suffix('"'));
+            let name = quoted.and_then(referenced_variable);
             let counts =
                 matches!(cmd.split_whitespace().collect::<Vec<_>>().as_slice(), ["wc", "-l" | "-c" | "-w" | "-m"]);
-            if counts && name.is_some_and(is_identifier) && !self.functions.iter().any(|f| f == "wc") {
+            if counts && name.is_some() && !self.functions.iter().any(|f| f == "wc") {
                 return Some(!several);
             }
         }
@@ -2645,11 +2648,7 @@ impl Walker<'_> {
             let numbers: Vec<String> = changed.iter().filter(|n| self.stays_number(n, &bound0)).cloned().collect();
             self.bound = bound0
                 .iter()
-                .filter(|(n, _)| {
-                    !changed
-                        .iter()
-                        .any(|c| c == n || n.strip_prefix(PWD_OF) == Some(c) || n.strip_prefix(GLOB_DIR_OF) == Some(c))
-                })
+                .filter(|(n, _)| !changed.iter().any(|c| c == n || companion_of(n) == Some(c)))
                 .cloned()
                 .collect();
             for n in &numbers {
@@ -5288,7 +5287,7 @@ impl Walker<'_> {
                 // (Not a sample's fullwidth digits spelled `$'\uff11'`: review of red team 113.)
                 WordPiece::AnsiCQuotedText(t) => {
                     let decoded = decode_ansi_c(t);
-                    if decoded.chars().any(is_sample_digit) {
+                    if holds_sample(&decoded) {
                         *dynamic = true;
                         *unknown =
                             Some("`$'...'` makes fullwidth digits, which gate keeps for values it only samples".into());
@@ -5483,7 +5482,7 @@ impl Walker<'_> {
         use ParameterExpr as P;
         // An operator's operand: never a value with a sample's digits, whose real digits
         // gate does not know ([`is_sample_digit`]).
-        let operand = |p: &bword::Parameter| self.known_value(p).filter(|v| !v.chars().any(is_sample_digit));
+        let operand = |p: &bword::Parameter| self.known_value(p).filter(|v| !holds_sample(v));
         let v = match expr {
             P::Parameter { parameter, indirect: false } => self.known_value(parameter)?.to_string(),
             // `${!y}` where y holds the name of a variable gate knows (red team 54).
@@ -5597,7 +5596,7 @@ impl Walker<'_> {
                 _ => return None,
             };
             let value = self.known_value(&parameter)?;
-            if !quoted && !stays_unquoted(value) || value.chars().any(is_sample_digit) {
+            if !quoted && !stays_unquoted(value) || holds_sample(value) {
                 return None;
             }
             out.push_str(&text[at..start]);
@@ -5614,10 +5613,8 @@ impl Walker<'_> {
     /// leaves it one name, the same as `"$f"`, where no name below the glob's base holds a
     /// blank or a glob character; the listing put on the command makes the edge look.
     fn split_glob_name(&mut self, raw: &str) -> Option<Word> {
-        let name = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$'))?;
-        if !is_identifier(name) || self.ifs().is_none() {
-            return None;
-        }
+        let name = referenced_variable(raw)?;
+        self.ifs()?;
         let dir = format!("{GLOB_DIR_OF}{name}");
         let here = self.cwd.0.as_deref()?;
         let passed = self.bound.iter().rev().find(|(n, _)| *n == dir).map(|(_, v)| v.as_slice());
@@ -10431,7 +10428,7 @@ fn xargs_listing(listing: Option<Vec<Word>>, xargs: &[Word]) -> Vec<Word> {
 fn filter_output(words: &[&str], input: &str) -> Option<String> {
     // (Not of a sample's digits, which the program sees as others: red team 112 A's `sed
     // s/20/-i/ <<< $x` of `x=$(date +%C)`.)
-    if input.chars().any(is_sample_digit) {
+    if holds_sample(input) {
         return None;
     }
     let literal = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '-');
@@ -10879,6 +10876,11 @@ fn sampled_match(value: &str, pattern: &str) -> bool {
 /// this century's `20` gives another) and which a path holds as plain text.
 fn is_sample_digit(c: char) -> bool {
     ('\u{ff10}'..='\u{ff19}').contains(&c)
+}
+
+/// Whether a text holds a sample's digit ([`is_sample_digit`]).
+fn holds_sample(text: &str) -> bool {
+    text.chars().any(is_sample_digit)
 }
 
 /// A sample's digits of `ascii`'s ([`is_sample_digit`]).

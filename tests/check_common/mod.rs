@@ -94,6 +94,14 @@ pub fn assert_none_allowed_with(policy: &str, commands: &[&str]) {
     }
 }
 
+/// No command, decided in the workspace `ws`, is allowed (each is asked or denied).
+pub fn assert_none_allowed_in(ws: &Path, commands: &[&str]) {
+    for c in commands {
+        let d = command_in_dir(ws, c);
+        assert_ne!(d["decision"], "allow", "{c}: {d}");
+    }
+}
+
 /// Write `text` to `path` below `ws`, making its directories.
 pub fn write_file(ws: &Path, path: &str, text: &str) {
     let p = ws.join(path);
@@ -134,6 +142,21 @@ pub fn bash_stdout(dir: &Path, script: &str) -> String {
     let out = Command::new("bash")
         .arg("-c")
         .arg(script)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// What bash prints running `script` from a file in `dir` (as a script file or standard input
+/// runs it: an expansion error ends the line, and the next line runs; under `-c` some end the
+/// whole text).
+pub fn bash_script_stdout(dir: &Path, script: &str) -> String {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), script).unwrap();
+    let out = Command::new("bash")
+        .arg(file.path())
         .current_dir(dir)
         .stdin(std::process::Stdio::null())
         .output()
